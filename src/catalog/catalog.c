@@ -1,0 +1,73 @@
+#include "catalog.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+const struct accelerator *catalog_find_accelerator(const struct catalog *c,
+						   const char *name)
+{
+	for (size_t i = 0; i < c->n_acc; i++)
+		if (c->acc[i].name && strcasecmp(c->acc[i].name, name) == 0)
+			return &c->acc[i];
+	return NULL;
+}
+
+const struct instance *catalog_find_instance(const struct catalog *c,
+					     const char *name)
+{
+	for (size_t i = 0; i < c->n_inst; i++)
+		if (c->inst[i].name && strcasecmp(c->inst[i].name, name) == 0)
+			return &c->inst[i];
+	return NULL;
+}
+
+struct money catalog_owning_cost_per_hour(const struct instance *inst)
+{
+	const struct purchase *p = &inst->purchase;
+	double hours = p->lifetime / 3600.0;
+	double it_watts = inst->gpus * inst->acc->tdp + p->host_power;
+	double kwh_per_hour = it_watts * p->pue / 1000.0;
+	struct money m = {
+		.amount = p->price.amount / hours +
+			  kwh_per_hour * p->power_price.amount,
+		.per = MONEY_PER_HOUR,
+	};
+	memcpy(m.currency, p->price.currency, sizeof(m.currency));
+	return m;
+}
+
+/* Units of `code` per one unit of the base currency; 0 when unknown. */
+static double per_base(const struct exchange_rates *fx, const char *code)
+{
+	if (strcmp(code, fx->base) == 0)
+		return 1;
+	for (size_t i = 0; i < fx->n; i++)
+		if (strcmp(fx->v[i].code, code) == 0)
+			return fx->v[i].per_base;
+	return 0;
+}
+
+int catalog_convert(const struct catalog *c, const struct money *m,
+		    const char *to, struct money *out, char *why, size_t len)
+{
+	*out = *m;
+	if (strcmp(m->currency, to) == 0)
+		return 0;
+	if (!c->fx.present) {
+		snprintf(why, len, "no exchange rates loaded to convert %s to %s",
+			 m->currency, to);
+		return -1;
+	}
+	double from_rate = per_base(&c->fx, m->currency);
+	double to_rate = per_base(&c->fx, to);
+	if (from_rate == 0 || to_rate == 0) {
+		snprintf(why, len, "no exchange rate for %s in %s (rates of %s)",
+			 from_rate == 0 ? m->currency : to, c->fx.at.file,
+			 c->fx.as_of);
+		return -1;
+	}
+	out->amount = m->amount / from_rate * to_rate;
+	memcpy(out->currency, to, 4);
+	return 0;
+}

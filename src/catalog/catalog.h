@@ -1,0 +1,178 @@
+/*
+ * catalog.h - accelerator datasheets, rentable instances and exchange rates.
+ *
+ * The catalog is what the planner prices against, so every figure in it keeps
+ * its source and the place (file:line) it was read from.  Values are SI
+ * (bytes, bytes/s, FLOP/s, W); money keeps its currency.  The file format is
+ * described in catalogs/README.md; loading is strict (see catalog_load()).
+ *
+ * Ownership: a struct catalog owns everything it holds; instances point at
+ * accelerators inside the same catalog.  Free with catalog_free().
+ */
+#ifndef GPUPLAN_CATALOG_CATALOG_H
+#define GPUPLAN_CATALOG_CATALOG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/error.h"
+#include "core/units.h"
+
+#define CATALOG_SCHEMA "gpuplan/catalog/v1"
+
+enum precision {
+	PREC_FP64,
+	PREC_FP64_TENSOR,
+	PREC_FP32,
+	PREC_TF32,
+	PREC_FP16,
+	PREC_BF16,
+	PREC_FP8,
+	PREC_INT8,
+	PREC_COUNT
+};
+
+/* "fp64", "bf16", ... as written in catalogs and on the command line. */
+const char *precision_name(enum precision p);
+/* Returns -1 when the name is unknown. */
+int precision_from_name(const char *name);
+/* Integer precisions are quoted in OPS, floating point in FLOP/s. */
+bool precision_is_integer(enum precision p);
+
+struct origin {
+	const char *file;	/* points into catalog->files */
+	int line;
+};
+
+struct source {
+	char *title;
+	char *url;		/* may be NULL when document is set */
+	char *document;		/* datasheet number; may be NULL */
+	char *retrieved;	/* date the figure was read */
+};
+
+struct sources {
+	struct source *v;
+	size_t n;
+};
+
+enum link_kind { LINK_NONE, LINK_PCIE, LINK_NVLINK, LINK_NVSWITCH };
+const char *link_kind_name(enum link_kind k);
+
+struct link {
+	enum link_kind kind;
+	int generation;		/* 0 when not given */
+	int lanes;		/* PCIe lanes; 0 when not given */
+	double bandwidth;	/* B/s, bidirectional total; 0 for none */
+};
+
+struct mig_profile {
+	char *profile;		/* "1g.10gb" */
+	double memory;		/* B */
+	int max_instances;
+};
+
+struct accelerator {
+	char *name, *vendor, *architecture, *form_factor, *memory_type, *notes;
+	double memory;			/* B */
+	double memory_bandwidth;	/* B/s */
+	double peak[PREC_COUNT];	/* dense op/s; valid where has_peak */
+	bool has_peak[PREC_COUNT];
+	struct link interconnect;	/* GPU to GPU */
+	struct link host_interface;	/* GPU to host */
+	double tdp;			/* W */
+	struct mig_profile *mig;
+	size_t n_mig;
+	bool illustrative;
+	struct sources sources;
+	struct origin at;
+};
+
+struct purchase {
+	struct money price;		/* whole machine */
+	double lifetime;		/* s */
+	struct money power_price;	/* per kWh */
+	double pue;			/* facility power / IT power */
+	double host_power;		/* W, besides the GPUs */
+};
+
+struct instance {
+	char *name, *provider, *region, *notes, *as_of;
+	char *accelerator_name;
+	const struct accelerator *acc;	/* resolved; NULL only on error */
+	int gpus, vcpus;
+	double memory;			/* host RAM, B */
+	struct link intra;		/* kind and bandwidth only */
+	double network_bandwidth;	/* B/s */
+	bool network_rdma;
+	char *network_name;		/* may be NULL */
+	struct money on_demand;		/* per hour, whole instance */
+	bool has_spot;
+	struct money spot;		/* per hour */
+	bool owned;			/* on-premises: on_demand is derived */
+	struct purchase purchase;	/* valid when owned */
+	bool illustrative;
+	struct sources sources;
+	struct origin at;
+};
+
+struct rate {
+	char code[4];
+	double per_base;	/* units of code per one unit of base */
+};
+
+struct exchange_rates {
+	bool present;
+	char base[4];
+	char *as_of;
+	struct rate *v;
+	size_t n;
+	struct sources sources;
+	struct origin at;
+};
+
+struct catalog {
+	struct accelerator *acc;
+	size_t n_acc, cap_acc;
+	struct instance *inst;
+	size_t n_inst, cap_inst;
+	struct exchange_rates fx;
+	char **files;		/* every file loaded, in load order */
+	size_t n_files;
+};
+
+void catalog_init(struct catalog *c);
+void catalog_free(struct catalog *c);
+
+/*
+ * Loads the given files together (see catalogs/README.md for the rule on
+ * shipped accelerators and exchange rates, applied when data_dir is not
+ * NULL).  Every problem in every file is added to errs; returns 0 when
+ * there were none, -1 otherwise (the catalog may then be partly filled and
+ * must not be used, only freed).
+ */
+int catalog_load(struct catalog *c, const char *const *paths, size_t n,
+		 const char *data_dir, struct gp_errors *errs);
+
+/* Loads every *.yaml file of DATA_DIR/catalogs, in name order. */
+int catalog_load_shipped(struct catalog *c, const char *data_dir,
+			 struct gp_errors *errs);
+
+const struct accelerator *catalog_find_accelerator(const struct catalog *c,
+						   const char *name);
+const struct instance *catalog_find_instance(const struct catalog *c,
+					     const char *name);
+
+/* Hourly cost of owning an instance, straight-line over its life, running
+ * flat out: price / lifetime + (gpus x tdp + host power) x PUE x power
+ * price.  Money in the purchase currency. */
+struct money catalog_owning_cost_per_hour(const struct instance *inst);
+
+/*
+ * Converts m into currency `to` with the catalog's dated rates.  Returns 0,
+ * or -1 with a reason when either currency has no rate.
+ */
+int catalog_convert(const struct catalog *c, const struct money *m,
+		    const char *to, struct money *out, char *why, size_t len);
+
+#endif

@@ -1,0 +1,76 @@
+#include "common.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/paths.h"
+#include "core/suggest.h"
+
+int cli_format(const struct parsed *p, const struct cmd_spec *s,
+	       enum out_format *out)
+{
+	static const char *const names[] = {"table", "csv", "json"};
+	const char *v = opt_value(p, s, "format");
+	const char *file = opt_value(p, s, "output");
+	if (!v) {
+		bool terminal = isatty(STDOUT_FILENO) && (!file || !strcmp(file, "-"));
+		*out = terminal ? FORMAT_TABLE : FORMAT_JSON;
+		return 0;
+	}
+	for (int i = 0; i < 3; i++)
+		if (strcmp(v, names[i]) == 0) {
+			*out = (enum out_format)i;
+			return 0;
+		}
+	char hint[64];
+	const char *h = suggest_hint(v, names, 3, hint, sizeof(hint));
+	return usage_error(s, "unknown format '%s': expected table, csv or json%s%s%s",
+			   v, h ? " (" : "", h ? h : "", h ? ")" : "");
+}
+
+static int report_problems(struct gp_errors *errs)
+{
+	gp_errors_print(errs, stderr);
+	if (errs->n > 1)
+		fprintf(stderr, "gpuplan: %zu problems\n", errs->n);
+	return 2;
+}
+
+static int load(const char *const *files, size_t n, bool shipped,
+		struct catalog *c)
+{
+	char *data = data_dir_find();
+	if (!data && shipped) {
+		fprintf(stderr,
+			"gpuplan: cannot find the shipped catalogs: set GPUPLAN_DATA_DIR to the folder that holds catalogs/\n");
+		return 1;
+	}
+	struct gp_errors errs;
+	gp_errors_init(&errs);
+	catalog_init(c);
+	int rc = shipped ? catalog_load_shipped(c, data, &errs)
+			 : catalog_load(c, files, n, data, &errs);
+	free(data);
+	if (rc < 0) {
+		rc = report_problems(&errs);
+		catalog_free(c);
+	}
+	gp_errors_free(&errs);
+	return rc < 0 ? 2 : rc;
+}
+
+int cli_load_catalog(const struct parsed *p, const struct cmd_spec *s,
+		     struct catalog *c)
+{
+	const struct opt_result *r = opt_find(p, s, "catalog");
+	if (r && r->set)
+		return load(r->list, r->nlist, false, c);
+	return load(NULL, 0, true, c);
+}
+
+int cli_load_catalog_files(const char *const *files, size_t n,
+			   struct catalog *c)
+{
+	return load(files, n, false, c);
+}

@@ -1,0 +1,37 @@
+/*
+ * common.h - what several commands share: output format, catalog loading.
+ */
+#ifndef GPUPLAN_CLI_COMMON_H
+#define GPUPLAN_CLI_COMMON_H
+
+#include "catalog/catalog.h"
+#include "options.h"
+
+enum out_format { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON };
+
+/* The --format option every listing command declares. */
+#define FORMAT_OPTION                                                        \
+	{"format", 'f', OPT_VALUE, "FMT",                                    \
+	 "table, csv or json (default: table on a terminal, else json)"}
+#define OUTPUT_OPTION                                                        \
+	{"output", 'o', OPT_VALUE, "FILE",                                   \
+	 "write to FILE (atomically) instead of standard output"}
+
+/* Reads --format (and -o: a file gets json by default).  Returns 0, or
+ * OPTS_USAGE_ERROR after printing why. */
+int cli_format(const struct parsed *p, const struct cmd_spec *s,
+	       enum out_format *out);
+
+/*
+ * Loads the catalogs named by the --catalog option, or every shipped one
+ * when it was not given.  On problems prints each on stderr and returns 2;
+ * when the data folder cannot be found returns 1.  Returns 0 on success.
+ */
+int cli_load_catalog(const struct parsed *p, const struct cmd_spec *s,
+		     struct catalog *c);
+
+/* Loads exactly `files` (validate).  Same returns as cli_load_catalog. */
+int cli_load_catalog_files(const char *const *files, size_t n,
+			   struct catalog *c);
+
+#endif

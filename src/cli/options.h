@@ -1,0 +1,78 @@
+/*
+ * options.h - one table per command drives parsing, defaults and --help.
+ *
+ * A command declares its options and positional arguments in a cmd_spec;
+ * opts_parse() reads argv against it and generates the help text from the
+ * same table, so the help can never drift from what is accepted.  An
+ * unknown option gets a did-you-mean from the table.  Every command gets
+ * --help (-h) without declaring it.
+ *
+ * Ownership: a struct parsed points into argv; opts_free() releases only
+ * the arrays it allocated.
+ */
+#ifndef GPUPLAN_CLI_OPTIONS_H
+#define GPUPLAN_CLI_OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+enum opt_arg {
+	OPT_FLAG,	/* --spot */
+	OPT_VALUE,	/* --currency CNY (the last one given wins) */
+	OPT_LIST,	/* --catalog A.yaml B.yaml --catalog C.yaml */
+};
+
+struct opt_spec {
+	const char *name;	/* long name without the dashes */
+	char short_name;	/* 0 for none */
+	enum opt_arg arg;
+	const char *metavar;	/* "FILE", "NAME", ... */
+	const char *help;
+};
+
+struct cmd_spec {
+	const char *path;	/* "catalog list" */
+	const char *args;	/* positional synopsis ("NAME"), or NULL */
+	const char *summary;	/* one line */
+	const struct opt_spec *opts;	/* terminated by {NULL} */
+	int min_args, max_args;	/* positionals; max_args -1: no limit */
+	const char *details;	/* paragraph after the options, or NULL */
+};
+
+struct opt_result {
+	bool set;
+	const char *value;	/* OPT_VALUE */
+	const char **list;	/* OPT_LIST */
+	size_t nlist;
+};
+
+struct parsed {
+	struct opt_result *opt;	/* parallel to spec->opts */
+	size_t nopt;
+	const char **args;
+	size_t nargs;
+};
+
+enum { OPTS_OK = 0, OPTS_HELP_SHOWN = 1, OPTS_USAGE_ERROR = 2 };
+
+/* Parses argv[1..argc-1] (argv[0] is the command's own name). */
+int opts_parse(const struct cmd_spec *s, int argc, char **argv,
+	       struct parsed *p);
+void opts_free(struct parsed *p);
+
+void opts_print_help(const struct cmd_spec *s, FILE *out);
+
+const struct opt_result *opt_find(const struct parsed *p,
+				  const struct cmd_spec *s, const char *name);
+bool opt_flag(const struct parsed *p, const struct cmd_spec *s,
+	      const char *name);
+const char *opt_value(const struct parsed *p, const struct cmd_spec *s,
+		      const char *name);
+
+/* Prints "gpuplan: MSG" and "Try 'gpuplan PATH --help'." on stderr and
+ * returns OPTS_USAGE_ERROR. */
+int usage_error(const struct cmd_spec *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+#endif

@@ -1,0 +1,53 @@
+#include "output.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "atomic_file.h"
+
+void output_open(struct output *o)
+{
+	o->data = NULL;
+	o->len = 0;
+	o->f = open_memstream(&o->data, &o->len);
+	if (!o->f) {
+		fprintf(stderr, "gpuplan: out of memory\n");
+		abort();
+	}
+}
+
+void output_discard(struct output *o)
+{
+	if (o->f)
+		fclose(o->f);
+	free(o->data);
+	o->f = NULL;
+	o->data = NULL;
+}
+
+int output_finish(struct output *o, const char *path)
+{
+	fclose(o->f);
+	o->f = NULL;
+	int rc = 0;
+	if (path && strcmp(path, "-") != 0) {
+		char why[512];
+		if (atomic_write(path, o->data, o->len, why, sizeof(why)) < 0) {
+			fprintf(stderr, "gpuplan: %s\n", why);
+			rc = 1;
+		}
+	} else if (fwrite(o->data, 1, o->len, stdout) != o->len ||
+		   fflush(stdout) != 0) {
+		fprintf(stderr, "gpuplan: cannot write to standard output\n");
+		rc = 1;
+	}
+	free(o->data);
+	o->data = NULL;
+	return rc;
+}
+
+void output_json(struct output *o, const json_t *j)
+{
+	json_dumpf(j, o->f, JSON_INDENT(2) | JSON_REAL_PRECISION(15));
+	fputc('\n', o->f);
+}

@@ -1,0 +1,34 @@
+/*
+ * table.h - rows of text printed as an aligned table or as CSV.
+ *
+ * The table view pads columns to their display width (CJK characters count
+ * two columns, so Chinese labels line up); numeric columns can be right
+ * aligned.  CSV quotes fields as RFC 4180 says (lines end in LF).
+ * Ownership: the table copies every cell; table_free() releases them.
+ */
+#ifndef GPUPLAN_CORE_TABLE_H
+#define GPUPLAN_CORE_TABLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+struct table {
+	size_t ncols;
+	char **header;
+	bool *right;		/* per column: right-align in the table view */
+	char **cells;		/* nrows x ncols, row-major */
+	size_t nrows, cap;
+};
+
+void table_init(struct table *t, size_t ncols, const char *const header[]);
+void table_right_align(struct table *t, size_t col);
+void table_add_row(struct table *t, const char *const cells[]);
+void table_print(const struct table *t, FILE *out);
+void table_print_csv(const struct table *t, FILE *out);
+void table_free(struct table *t);
+
+/* Columns a UTF-8 string takes on a terminal. */
+size_t utf8_width(const char *s);
+
+#endif

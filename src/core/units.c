@@ -1,0 +1,443 @@
+#include "units.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "suggest.h"
+
+struct unit_def {
+	const char *name;
+	double scale;		/* multiply the number by this to get SI */
+	bool integer_ops;
+	bool bits;
+};
+
+#define KI 1024.0
+static const struct unit_def bytes_units[] = {
+	{"B", 1, false, false}, {"kB", 1e3, false, false}, {"KB", 1e3, false, false}, {"MB", 1e6, false, false}, {"GB", 1e9, false, false},
+	{"TB", 1e12, false, false}, {"PB", 1e15, false, false}, {"KiB", KI, false, false}, {"MiB", KI * KI, false, false},
+	{"GiB", KI * KI * KI, false, false}, {"TiB", KI * KI * KI * KI, false, false},
+	{"PiB", KI * KI * KI * KI * KI, false, false}, {NULL, 0, false, false},
+};
+
+static const struct unit_def rate_units[] = {
+	{"B/s", 1, false, false}, {"kB/s", 1e3, false, false}, {"KB/s", 1e3, false, false}, {"MB/s", 1e6, false, false},
+	{"GB/s", 1e9, false, false}, {"TB/s", 1e12, false, false}, {"KiB/s", KI, false, false}, {"MiB/s", KI * KI, false, false},
+	{"GiB/s", KI * KI * KI, false, false}, {"TiB/s", KI * KI * KI * KI, false, false},
+	{"bit/s", 1 / 8.0, false, true}, {"kbit/s", 1e3 / 8, false, true},
+	{"Kbit/s", 1e3 / 8, false, true}, {"Mbit/s", 1e6 / 8, false, true},
+	{"Gbit/s", 1e9 / 8, false, true}, {"Tbit/s", 1e12 / 8, false, true},
+	{"Mb/s", 1e6 / 8, false, true}, {"Gb/s", 1e9 / 8, false, true},
+	{"Tb/s", 1e12 / 8, false, true}, {"Mbps", 1e6 / 8, false, true},
+	{"Gbps", 1e9 / 8, false, true}, {"Tbps", 1e12 / 8, false, true},
+	{NULL, 0, false, false},
+};
+
+static const struct unit_def compute_units[] = {
+	{"FLOP/s", 1, false, false}, {"kFLOP/s", 1e3, false, false}, {"MFLOP/s", 1e6, false, false}, {"GFLOP/s", 1e9, false, false},
+	{"TFLOP/s", 1e12, false, false}, {"PFLOP/s", 1e15, false, false}, {"EFLOP/s", 1e18, false, false},
+	{"FLOPS", 1, false, false}, {"GFLOPS", 1e9, false, false}, {"TFLOPS", 1e12, false, false}, {"PFLOPS", 1e15, false, false},
+	{"OPS", 1, true, false}, {"GOPS", 1e9, true, false}, {"TOPS", 1e12, true, false},
+	{"POPS", 1e15, true, false}, {NULL, 0, false, false},
+};
+
+static const struct unit_def power_units[] = {
+	{"W", 1, false, false}, {"kW", 1e3, false, false}, {"MW", 1e6, false, false}, {NULL, 0, false, false},
+};
+
+static const struct unit_def duration_units[] = {
+	{"ns", 1e-9, false, false}, {"us", 1e-6, false, false}, {"ms", 1e-3, false, false}, {"s", 1, false, false}, {"min", 60, false, false},
+	{"h", 3600, false, false}, {"d", 86400, false, false}, {"w", 7 * 86400, false, false}, {"y", 365 * 86400.0, false, false},
+	{NULL, 0, false, false},
+};
+
+static const struct unit_def count_units[] = {
+	{"", 1, false, false}, {"K", 1e3, false, false}, {"k", 1e3, false, false}, {"M", 1e6, false, false}, {"B", 1e9, false, false}, {"T", 1e12, false, false},
+	{NULL, 0, false, false},
+};
+
+static const struct unit_def *table_for(enum unit_kind kind)
+{
+	switch (kind) {
+	case UNIT_BYTES: return bytes_units;
+	case UNIT_RATE: return rate_units;
+	case UNIT_COMPUTE: return compute_units;
+	case UNIT_POWER: return power_units;
+	case UNIT_DURATION: return duration_units;
+	case UNIT_COUNT: return count_units;
+	}
+	return count_units;
+}
+
+const char *units_example(enum unit_kind kind)
+{
+	switch (kind) {
+	case UNIT_BYTES: return "a byte size like '80GB' or '16GiB'";
+	case UNIT_RATE: return "a rate like '3.35TB/s' or '400Gbit/s'";
+	case UNIT_COMPUTE: return "a compute rate like '989.5TFLOP/s' or '1979TOPS'";
+	case UNIT_POWER: return "a power like '700W'";
+	case UNIT_DURATION: return "a duration like '72h' or '30d'";
+	case UNIT_COUNT: return "a count like '2T' or '1.28M'";
+	}
+	return "a quantity";
+}
+
+static int fail(struct unit_problem *p, size_t offset, const char *fmt,
+		const char *arg)
+{
+	p->offset = offset;
+	snprintf(p->msg, sizeof(p->msg), fmt, arg ? arg : "");
+	return -1;
+}
+
+/*
+ * Scans a plain decimal number at s[*pos]: digits, an optional fraction and
+ * an optional exponent.  strtod alone would also take "nan", "inf", hex and
+ * leading spaces, none of which belong in a catalog.
+ */
+static int scan_number(const char *s, size_t *pos, double *out,
+		       struct unit_problem *p)
+{
+	size_t i = *pos, start = i, digits = 0;
+	if (s[i] == '-')
+		return fail(p, i, "negative value not allowed here%s", "");
+	if (s[i] == '+')
+		i++;
+	while (isdigit((unsigned char)s[i])) {
+		i++;
+		digits++;
+	}
+	if (s[i] == '.') {
+		i++;
+		while (isdigit((unsigned char)s[i])) {
+			i++;
+			digits++;
+		}
+	}
+	if (digits == 0)
+		return fail(p, start, "expected a number%s", "");
+	if ((s[i] == 'e' || s[i] == 'E') &&
+	    (isdigit((unsigned char)s[i + 1]) ||
+	     ((s[i + 1] == '+' || s[i + 1] == '-') &&
+	      isdigit((unsigned char)s[i + 2])))) {
+		i += 2;
+		while (isdigit((unsigned char)s[i]))
+			i++;
+	}
+	char buf[64];
+	if (i - start >= sizeof(buf))
+		return fail(p, start, "number too long%s", "");
+	memcpy(buf, s + start, i - start);
+	buf[i - start] = '\0';
+	errno = 0;
+	double v = strtod(buf, NULL);
+	if (errno == ERANGE || !isfinite(v))
+		return fail(p, start, "number out of range%s", "");
+	*out = v;
+	*pos = i;
+	return 0;
+}
+
+static size_t skip_spaces(const char *s, size_t i)
+{
+	while (s[i] == ' ' || s[i] == '\t')
+		i++;
+	return i;
+}
+
+static const struct unit_def *find_unit(const struct unit_def *t,
+					const char *name, size_t len)
+{
+	for (; t->name; t++)
+		if (strlen(t->name) == len && strncmp(t->name, name, len) == 0)
+			return t;
+	return NULL;
+}
+
+static int unknown_unit(enum unit_kind kind, const char *word, size_t offset,
+			struct unit_problem *p)
+{
+	const char *names[64];
+	size_t n = 0;
+	for (const struct unit_def *t = table_for(kind); t->name && n < 64; t++)
+		if (t->name[0])
+			names[n++] = t->name;
+	const char *near = suggest_nearest(word, names, n);
+	p->offset = offset;
+	if (near)
+		snprintf(p->msg, sizeof(p->msg),
+			 "unknown unit '%s' (did you mean '%s'?)", word, near);
+	else
+		snprintf(p->msg, sizeof(p->msg),
+			 "unknown unit '%s': expected %s", word,
+			 units_example(kind));
+	return -1;
+}
+
+int units_parse(enum unit_kind kind, const char *text, double *si,
+		struct unit_detail *detail, struct unit_problem *p)
+{
+	size_t i = skip_spaces(text, 0);
+	double v;
+	if (scan_number(text, &i, &v, p) < 0)
+		return -1;
+	i = skip_spaces(text, i);
+	size_t ustart = i;
+	while (text[i] && text[i] != ' ' && text[i] != '\t')
+		i++;
+	size_t ulen = i - ustart;
+	size_t rest = skip_spaces(text, i);
+	if (text[rest])
+		return fail(p, rest, "unexpected '%s' after the quantity",
+			    text + rest);
+	if (ulen == 0 && kind != UNIT_COUNT)
+		return fail(p, ustart, "missing unit: expected %s",
+			    units_example(kind));
+	const struct unit_def *u = find_unit(table_for(kind), text + ustart,
+					     ulen);
+	if (!u) {
+		char word[64];
+		snprintf(word, sizeof(word), "%.*s", (int)ulen, text + ustart);
+		return unknown_unit(kind, word, ustart, p);
+	}
+	double r = v * u->scale;
+	if (!isfinite(r))
+		return fail(p, 0, "value out of range%s", "");
+	*si = r;
+	if (detail) {
+		detail->integer_ops = u->integer_ops;
+		detail->bits = u->bits;
+	}
+	return 0;
+}
+
+/* ---- printing ---- */
+
+static void trim_number(char *s)
+{
+	if (!strchr(s, '.') || strchr(s, 'e'))
+		return;
+	size_t n = strlen(s);
+	while (n > 0 && s[n - 1] == '0')
+		s[--n] = '\0';
+	if (n > 0 && s[n - 1] == '.')
+		s[--n] = '\0';
+}
+
+static char *format_scaled(double v, double scale, const char *unit,
+			   char *buf, size_t len)
+{
+	char num[48];
+	snprintf(num, sizeof(num), "%.6g", v / scale);
+	trim_number(num);
+	snprintf(buf, len, "%s %s", num, unit);
+	return buf;
+}
+
+/* Picks the largest decimal prefix (up to `max_exp` thousands) that keeps
+ * the number at or above 1. */
+static char *format_decimal(double v, const char *const prefixes[],
+			    int max_exp, const char *unit, char *buf,
+			    size_t len)
+{
+	int e = 0;
+	double scale = 1;
+	while (e < max_exp && fabs(v) >= scale * 1000) {
+		scale *= 1000;
+		e++;
+	}
+	char u[32];
+	snprintf(u, sizeof(u), "%s%s", prefixes[e], unit);
+	return format_scaled(v, scale, u, buf, len);
+}
+
+static const char *const si_prefixes[] = {"", "k", "M", "G", "T", "P", "E"};
+static const char *const byte_prefixes[] = {"", "K", "M", "G", "T", "P"};
+
+static char *format_bytes(double v, const char *suffix, char *buf, size_t len)
+{
+	/* A size that is a whole number of GiB or TiB was written in binary
+	 * units (host RAM, MIG slices); print it back that way. */
+	static const char *const bin[] = {"TiB", "GiB"};
+	const double bscale[] = {KI * KI * KI * KI, KI * KI * KI};
+	for (int k = 0; k < 2; k++) {
+		if (v >= bscale[k] && fmod(v, bscale[k] / 4) == 0 &&
+		    fmod(v, 1e9) != 0) {
+			char u[16];
+			snprintf(u, sizeof(u), "%s%s", bin[k], suffix);
+			return format_scaled(v, bscale[k], u, buf, len);
+		}
+	}
+	char u[16];
+	snprintf(u, sizeof(u), "B%s", suffix);
+	return format_decimal(v, byte_prefixes, 5, u, buf, len);
+}
+
+static char *format_duration(double s, char *buf, size_t len)
+{
+	if (s < 1)
+		return format_scaled(s, 1e-3, "ms", buf, len);
+	if (s < 120)
+		return format_scaled(s, 1, "s", buf, len);
+	if (s < 7200)
+		return format_scaled(s, 60, "min", buf, len);
+	if (s < 3 * 86400)
+		return format_scaled(s, 3600, "h", buf, len);
+	if (s >= 365 * 86400.0 && fmod(s, 365 * 86400.0) == 0)
+		return format_scaled(s, 365 * 86400.0, "y", buf, len);
+	return format_scaled(s, 86400, "d", buf, len);
+}
+
+char *units_format(enum unit_kind kind, double si, const struct unit_detail *d,
+		   char *buf, size_t len)
+{
+	switch (kind) {
+	case UNIT_BYTES:
+		return format_bytes(si, "", buf, len);
+	case UNIT_RATE:
+		if (d && d->bits)
+			return format_decimal(si * 8, si_prefixes, 4, "bit/s",
+					      buf, len);
+		return format_bytes(si, "/s", buf, len);
+	case UNIT_COMPUTE:
+		/* Stop at tera: datasheets quote "1979 TOPS", not "1.979 P". */
+		if (d && d->integer_ops)
+			return format_decimal(si, si_prefixes, 4, "OPS", buf,
+					      len);
+		return format_decimal(si, si_prefixes, 4, "FLOP/s", buf, len);
+	case UNIT_POWER:
+		return format_decimal(si, si_prefixes, 2, "W", buf, len);
+	case UNIT_DURATION:
+		return format_duration(si, buf, len);
+	case UNIT_COUNT:
+		return format_decimal(si, si_prefixes, 4, "", buf, len);
+	}
+	return buf;
+}
+
+/* ---- money ---- */
+
+struct currency_symbol {
+	const char *text;
+	const char *code;
+};
+
+/* Longest spellings first so "RMB" is not read as a code prefix. */
+static const struct currency_symbol symbols[] = {
+	{"\xEF\xBF\xA5", "CNY"},	/* U+FFE5 fullwidth yen sign */
+	{"\xE2\x82\xAC", "EUR"},	/* U+20AC euro sign */
+	{"\xC2\xA5", "CNY"},		/* U+00A5 yen sign */
+	{"\xC2\xA3", "GBP"},		/* U+00A3 pound sign */
+	{"$", "USD"},
+	{NULL, NULL},
+};
+
+static const struct currency_symbol *match_symbol(const char *s)
+{
+	for (const struct currency_symbol *c = symbols; c->text; c++)
+		if (strncmp(s, c->text, strlen(c->text)) == 0)
+			return c;
+	return NULL;
+}
+
+/* Reads a three-letter code (or RMB) at s[*i]; returns 0 and advances. */
+static int scan_code(const char *s, size_t *i, char code[4])
+{
+	size_t k = *i;
+	if (!(isupper((unsigned char)s[k]) && isupper((unsigned char)s[k + 1]) &&
+	      isupper((unsigned char)s[k + 2])))
+		return -1;
+	if (isalpha((unsigned char)s[k + 3]))
+		return -1;
+	if (strncmp(s + k, "RMB", 3) == 0)
+		memcpy(code, "CNY", 4);
+	else {
+		memcpy(code, s + k, 3);
+		code[3] = '\0';
+	}
+	*i = k + 3;
+	return 0;
+}
+
+static int scan_per(const char *s, size_t *i, enum money_per *per,
+		    struct unit_problem *p)
+{
+	static const struct {
+		const char *name;
+		enum money_per per;
+	} pers[] = {{"h", MONEY_PER_HOUR}, {"hr", MONEY_PER_HOUR},
+		    {"kWh", MONEY_PER_KWH}, {"month", MONEY_PER_MONTH},
+		    {"mo", MONEY_PER_MONTH}};
+	*per = MONEY_TOTAL;
+	if (s[*i] != '/')
+		return 0;
+	size_t start = *i + 1, k = start;
+	while (isalpha((unsigned char)s[k]))
+		k++;
+	for (size_t j = 0; j < sizeof(pers) / sizeof(pers[0]); j++)
+		if (k - start == strlen(pers[j].name) &&
+		    strncmp(s + start, pers[j].name, k - start) == 0) {
+			*per = pers[j].per;
+			*i = k;
+			return 0;
+		}
+	char word[32];
+	snprintf(word, sizeof(word), "%.*s", (int)(k - start), s + start);
+	return fail(p, start, "unknown money unit '/%s': expected /h, /kWh or /month",
+		    word);
+}
+
+int money_parse(const char *text, struct money *out, struct unit_problem *p)
+{
+	size_t i = skip_spaces(text, 0);
+	bool have_code = false;
+	const struct currency_symbol *sym = match_symbol(text + i);
+	if (sym) {
+		memcpy(out->currency, sym->code, 4);
+		i += strlen(sym->text);
+		have_code = true;
+	} else if (scan_code(text, &i, out->currency) == 0) {
+		have_code = true;
+		i = skip_spaces(text, i);
+	}
+	if (scan_number(text, &i, &out->amount, p) < 0)
+		return -1;
+	i = skip_spaces(text, i);
+	if (!have_code) {
+		if (scan_code(text, &i, out->currency) < 0)
+			return fail(p, i, "missing currency: expected an amount like '32.77 USD/h', '$32.77/h' or '\xC2\xA5" "12.5/h'%s", "");
+	}
+	if (scan_per(text, &i, &out->per, p) < 0)
+		return -1;
+	size_t rest = skip_spaces(text, i);
+	if (text[rest])
+		return fail(p, rest, "unexpected '%s' after the amount",
+			    text + rest);
+	return 0;
+}
+
+const char *money_per_suffix(enum money_per per)
+{
+	switch (per) {
+	case MONEY_TOTAL: return "";
+	case MONEY_PER_HOUR: return "/h";
+	case MONEY_PER_KWH: return "/kWh";
+	case MONEY_PER_MONTH: return "/month";
+	}
+	return "";
+}
+
+char *money_format(const struct money *m, char *buf, size_t len)
+{
+	if (m->amount >= 1 || m->amount == 0)
+		snprintf(buf, len, "%.2f %s%s", m->amount, m->currency,
+			 money_per_suffix(m->per));
+	else
+		snprintf(buf, len, "%.4g %s%s", m->amount, m->currency,
+			 money_per_suffix(m->per));
+	return buf;
+}

@@ -1,0 +1,297 @@
+#include "yaml_read.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "suggest.h"
+#include "xalloc.h"
+
+void yr_error(struct yread *r, const struct ynode *n, const char *hint,
+	      const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *msg = xvasprintf(fmt, ap);
+	va_end(ap);
+	gp_errors_add(r->errs, r->file, n ? n->line : 0, n ? n->col : 0, hint,
+		      "%s", msg);
+	free(msg);
+}
+
+static bool expect_kind(struct yread *r, const struct ynode *n,
+			enum ynode_kind kind, const char *what)
+{
+	if (n && n->kind == kind)
+		return true;
+	char found[96];
+	ynode_describe(n, found, sizeof(found));
+	yr_error(r, n, NULL, "expected %s for %s, found %s",
+		 kind == YNODE_MAP ? "a mapping" : "a list", what, found);
+	return false;
+}
+
+bool yr_expect_map(struct yread *r, const struct ynode *n, const char *what)
+{
+	return expect_kind(r, n, YNODE_MAP, what);
+}
+
+bool yr_expect_seq(struct yread *r, const struct ynode *n, const char *what)
+{
+	return expect_kind(r, n, YNODE_SEQ, what);
+}
+
+int yr_check_keys(struct yread *r, const struct ynode *map, const char *what,
+		  const struct yfield *fields)
+{
+	const char *names[64];
+	size_t nf = 0;
+	for (const struct yfield *f = fields; f->key && nf < 64; f++)
+		names[nf++] = f->key;
+	int problems = 0;
+	for (size_t i = 0; i < map->n; i++) {
+		const struct ynode *k = map->items[2 * i];
+		bool known = false;
+		for (size_t j = 0; j < nf; j++)
+			known |= strcmp(k->text, names[j]) == 0;
+		if (known)
+			continue;
+		char hint[128];
+		const char *h = suggest_hint(k->text, names, nf, hint,
+					     sizeof(hint));
+		yr_error(r, k, h, "unknown key '%.100s' in %s", k->text, what);
+		problems++;
+	}
+	for (const struct yfield *f = fields; f->key; f++) {
+		if (f->required && !ymap_get(map, f->key)) {
+			yr_error(r, map, NULL, "missing required key '%s' in %s",
+				 f->key, what);
+			problems++;
+		}
+	}
+	return problems;
+}
+
+/* The value of key, or NULL; a present key with a non-scalar value is an
+ * error (-1 through *bad). */
+static const struct ynode *scalar_of(struct yread *r, const struct ynode *map,
+				     const char *key, const char *expects,
+				     int *bad)
+{
+	*bad = 0;
+	const struct ynode *n = ymap_get(map, key);
+	if (!n)
+		return NULL;
+	if (n->kind != YNODE_SCALAR || n->text[0] == '\0') {
+		char found[96];
+		ynode_describe(n, found, sizeof(found));
+		yr_error(r, n, NULL, "'%s' expects %s, found %s", key, expects,
+			 found);
+		*bad = 1;
+		return NULL;
+	}
+	return n;
+}
+
+int yr_node_string(struct yread *r, const struct ynode *n, const char *what,
+		   char **out)
+{
+	if (n->kind != YNODE_SCALAR || n->text[0] == '\0') {
+		char found[96];
+		ynode_describe(n, found, sizeof(found));
+		yr_error(r, n, NULL, "'%s' expects a text value, found %s",
+			 what, found);
+		return -1;
+	}
+	*out = xstrdup(n->text);
+	return 1;
+}
+
+int yr_string(struct yread *r, const struct ynode *map, const char *key,
+	      char **out)
+{
+	const struct ynode *n = ymap_get(map, key);
+	if (!n)
+		return 0;
+	return yr_node_string(r, n, key, out);
+}
+
+int yr_int(struct yread *r, const struct ynode *map, const char *key,
+	   long min, long max, long *out)
+{
+	int bad;
+	const struct ynode *n = scalar_of(r, map, key, "a whole number", &bad);
+	if (!n)
+		return bad ? -1 : 0;
+	const char *s = n->text;
+	size_t i = 0;
+	while (isdigit((unsigned char)s[i]))
+		i++;
+	errno = 0;
+	long v = i > 0 && i < 19 && !s[i] && !n->quoted ? strtol(s, NULL, 10)
+							 : -1;
+	if (v < 0 || errno) {
+		yr_error(r, n, NULL, "'%s' expects a whole number, found '%.60s'",
+			 key, s);
+		return -1;
+	}
+	if (v < min || v > max) {
+		yr_error(r, n, NULL,
+			 "'%s' must be between %ld and %ld, found %ld", key,
+			 min, max, v);
+		return -1;
+	}
+	*out = v;
+	return 1;
+}
+
+int yr_bool(struct yread *r, const struct ynode *map, const char *key,
+	    bool *out)
+{
+	int bad;
+	const struct ynode *n = scalar_of(r, map, key, "true or false", &bad);
+	if (!n)
+		return bad ? -1 : 0;
+	if (!n->quoted && strcmp(n->text, "true") == 0)
+		*out = true;
+	else if (!n->quoted && strcmp(n->text, "false") == 0)
+		*out = false;
+	else {
+		yr_error(r, n, NULL, "'%s' expects true or false, found '%.60s'",
+			 key, n->text);
+		return -1;
+	}
+	return 1;
+}
+
+/* Column of a byte offset inside a scalar: exact for plain one-line
+ * scalars, one further for a quoted one. */
+static int col_at(const struct ynode *n, size_t offset)
+{
+	return n->col + (int)offset + (n->quoted ? 1 : 0);
+}
+
+static void unit_error(struct yread *r, const struct ynode *n,
+		       const char *key, const struct unit_problem *p)
+{
+	gp_errors_add(r->errs, r->file, n->line, col_at(n, p->offset), NULL,
+		      "'%s': %s, found '%.60s'", key, p->msg, n->text);
+}
+
+int yr_positive(struct yread *r, const struct ynode *map, const char *key,
+		double *out)
+{
+	int bad;
+	const struct ynode *n = scalar_of(r, map, key, "a number", &bad);
+	if (!n)
+		return bad ? -1 : 0;
+	struct unit_problem p;
+	double v;
+	if (units_parse(UNIT_COUNT, n->text, &v, NULL, &p) < 0 ||
+	    strpbrk(n->text, "KkMBT")) {
+		yr_error(r, n, NULL, "'%s' expects a plain number, found '%.60s'",
+			 key, n->text);
+		return -1;
+	}
+	if (!(v > 0)) {
+		yr_error(r, n, NULL, "'%s' must be greater than zero, found '%s'",
+			 key, n->text);
+		return -1;
+	}
+	*out = v;
+	return 1;
+}
+
+int yr_quantity(struct yread *r, const struct ynode *map, const char *key,
+		enum unit_kind kind, double *out, struct unit_detail *detail)
+{
+	int bad;
+	const struct ynode *n = scalar_of(r, map, key, units_example(kind),
+					  &bad);
+	if (!n)
+		return bad ? -1 : 0;
+	struct unit_problem p;
+	double v;
+	if (units_parse(kind, n->text, &v, detail, &p) < 0) {
+		unit_error(r, n, key, &p);
+		return -1;
+	}
+	if (!(v > 0)) {
+		yr_error(r, n, NULL, "'%s' must be greater than zero, found '%s'",
+			 key, n->text);
+		return -1;
+	}
+	*out = v;
+	return 1;
+}
+
+int yr_money(struct yread *r, const struct ynode *map, const char *key,
+	     enum money_per per, struct money *out)
+{
+	int bad;
+	const struct ynode *n = scalar_of(r, map, key,
+					  "an amount like '32.77 USD/h'", &bad);
+	if (!n)
+		return bad ? -1 : 0;
+	struct unit_problem p;
+	if (money_parse(n->text, out, &p) < 0) {
+		unit_error(r, n, key, &p);
+		return -1;
+	}
+	if (out->per != per) {
+		yr_error(r, n, NULL, "'%s' expects an amount%s%s, found '%.60s'",
+			 key, per == MONEY_TOTAL ? "" : " per ",
+			 per == MONEY_TOTAL ? "" : money_per_suffix(per) + 1,
+			 n->text);
+		return -1;
+	}
+	if (!(out->amount > 0)) {
+		yr_error(r, n, NULL, "'%s' must be greater than zero, found '%s'",
+			 key, n->text);
+		return -1;
+	}
+	return 1;
+}
+
+static bool valid_date(const char *s)
+{
+	int y, m, d = 1;
+	char tail;
+	size_t len = strlen(s);
+	if (len == 7) {
+		if (sscanf(s, "%4d-%2d%c", &y, &m, &tail) != 2)
+			return false;
+	} else if (len == 10) {
+		if (sscanf(s, "%4d-%2d-%2d%c", &y, &m, &d, &tail) != 3)
+			return false;
+	} else
+		return false;
+	for (size_t i = 0; i < len; i++)
+		if (!(isdigit((unsigned char)s[i]) || (s[i] == '-' && (i == 4 || i == 7))))
+			return false;
+	static const int days[] = {31, 29, 31, 30, 31, 30,
+				   31, 31, 30, 31, 30, 31};
+	return y >= 1990 && y <= 2100 && m >= 1 && m <= 12 && d >= 1 &&
+	       d <= days[m - 1];
+}
+
+int yr_date(struct yread *r, const struct ynode *map, const char *key,
+	    char **out)
+{
+	int bad;
+	const struct ynode *n = scalar_of(r, map, key, "a date like 2026-11-30",
+					  &bad);
+	if (!n)
+		return bad ? -1 : 0;
+	if (!valid_date(n->text)) {
+		yr_error(r, n, NULL,
+			 "'%s' expects a date like 2026-11-30 or 2026-11, found '%.60s'",
+			 key, n->text);
+		return -1;
+	}
+	*out = xstrdup(n->text);
+	return 1;
+}

@@ -1,0 +1,73 @@
+/*
+ * yaml_read.h - strict, typed reading of a ytree, every problem recorded.
+ *
+ * A loader describes each mapping with a table of fields, asks
+ * yr_check_keys() to flag unknown keys (with a did-you-mean) and missing
+ * required ones, then reads each value with a typed getter.  Getters return
+ *    1  the key is present and its value is valid (stored in *out),
+ *    0  the key is absent (*out untouched; required keys were already
+ *       reported by yr_check_keys),
+ *   -1  the value is wrong; a located error was added to r->errs.
+ * so a loader reads every field and reports every problem in one pass.
+ *
+ * Ownership: strings returned through char ** are new copies the caller
+ * frees; nodes stay owned by their ytree.
+ */
+#ifndef GPUPLAN_CORE_YAML_READ_H
+#define GPUPLAN_CORE_YAML_READ_H
+
+#include <stdbool.h>
+
+#include "error.h"
+#include "units.h"
+#include "yaml_tree.h"
+
+struct yread {
+	const char *file;
+	struct gp_errors *errs;
+};
+
+struct yfield {
+	const char *key;
+	bool required;
+};
+
+/* Records an error at node n. */
+void yr_error(struct yread *r, const struct ynode *n, const char *hint,
+	      const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* True when n is a mapping; else records "expected a mapping for WHAT". */
+bool yr_expect_map(struct yread *r, const struct ynode *n, const char *what);
+bool yr_expect_seq(struct yread *r, const struct ynode *n, const char *what);
+
+/* Flags unknown and missing keys of map against fields (terminated by a
+ * {NULL} entry).  `what` names the mapping in messages ("instance
+ * 'p5.48xlarge'").  Returns the number of problems found. */
+int yr_check_keys(struct yread *r, const struct ynode *map, const char *what,
+		  const struct yfield *fields);
+
+int yr_string(struct yread *r, const struct ynode *map, const char *key,
+	      char **out);
+int yr_int(struct yread *r, const struct ynode *map, const char *key,
+	   long min, long max, long *out);
+int yr_bool(struct yread *r, const struct ynode *map, const char *key,
+	    bool *out);
+/* A plain number strictly greater than zero (a ratio such as PUE). */
+int yr_positive(struct yread *r, const struct ynode *map, const char *key,
+		double *out);
+/* A quantity with a unit, strictly greater than zero.  detail may be NULL. */
+int yr_quantity(struct yread *r, const struct ynode *map, const char *key,
+		enum unit_kind kind, double *out, struct unit_detail *detail);
+/* Money per `per` (a price per hour, per kWh, or a plain amount), > 0. */
+int yr_money(struct yread *r, const struct ynode *map, const char *key,
+	     enum money_per per, struct money *out);
+/* A date written YYYY-MM-DD or YYYY-MM, checked for a real month and day. */
+int yr_date(struct yread *r, const struct ynode *map, const char *key,
+	    char **out);
+
+/* Parses a scalar's text as the value types above use; these are what the
+ * getters call once they hold the node.  Exposed for list items. */
+int yr_node_string(struct yread *r, const struct ynode *n, const char *what,
+		   char **out);
+
+#endif

@@ -1,0 +1,374 @@
+#include "yaml_tree.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+#include "xalloc.h"
+
+struct builder {
+	yaml_parser_t parser;
+	const char *name;
+	struct gp_errors *errs;
+	size_t nodes;
+	int depth;
+};
+
+static void free_node(struct ynode *n)
+{
+	if (!n)
+		return;
+	size_t count = n->kind == YNODE_MAP ? 2 * n->n : n->n;
+	for (size_t i = 0; i < count; i++)
+		free_node(n->items[i]);
+	free(n->items);
+	free(n->text);
+	free(n);
+}
+
+void ytree_free(struct ytree *t)
+{
+	free_node(t->root);
+	free(t->file);
+	t->root = NULL;
+	t->file = NULL;
+}
+
+static struct ynode *new_node(enum ynode_kind kind, const yaml_mark_t *m)
+{
+	struct ynode *n = xcalloc(1, sizeof(*n));
+	n->kind = kind;
+	n->line = (int)m->line + 1;
+	n->col = (int)m->column + 1;
+	return n;
+}
+
+static void err_at(struct builder *b, const yaml_mark_t *m, const char *hint,
+		   const char *msg)
+{
+	gp_errors_add(b->errs, b->name, (int)m->line + 1, (int)m->column + 1,
+		      hint, "%s", msg);
+}
+
+static int next_event(struct builder *b, yaml_event_t *ev)
+{
+	if (yaml_parser_parse(&b->parser, ev))
+		return 0;
+	const yaml_parser_t *p = &b->parser;
+	char msg[512];
+	if (p->context)
+		snprintf(msg, sizeof(msg), "not valid YAML: %s %s",
+			 p->problem ? p->problem : "syntax error", p->context);
+	else
+		snprintf(msg, sizeof(msg), "not valid YAML: %s",
+			 p->problem ? p->problem : "syntax error");
+	yaml_mark_t m = p->problem_mark;
+	if (p->error == YAML_READER_ERROR) {
+		/* Reader errors carry a byte offset, not a line. */
+		gp_errors_add(b->errs, b->name, 0, 0, NULL,
+			      "%s (at byte %zu)", msg, p->problem_offset);
+		return -1;
+	}
+	err_at(b, &m, NULL, msg);
+	return -1;
+}
+
+/* Anchors, aliases and tags are refused: see the header. */
+static int refuse_extras(struct builder *b, const yaml_event_t *ev)
+{
+	const yaml_char_t *anchor = NULL, *tag = NULL;
+	if (ev->type == YAML_SCALAR_EVENT) {
+		anchor = ev->data.scalar.anchor;
+		tag = ev->data.scalar.tag;
+	} else if (ev->type == YAML_SEQUENCE_START_EVENT) {
+		anchor = ev->data.sequence_start.anchor;
+		tag = ev->data.sequence_start.tag;
+	} else if (ev->type == YAML_MAPPING_START_EVENT) {
+		anchor = ev->data.mapping_start.anchor;
+		tag = ev->data.mapping_start.tag;
+	}
+	if (anchor) {
+		err_at(b, &ev->start_mark, "write the values out in full",
+		       "YAML anchors are not supported");
+		return -1;
+	}
+	if (tag) {
+		err_at(b, &ev->start_mark, "write the value without a '!' tag",
+		       "YAML tags are not supported");
+		return -1;
+	}
+	return 0;
+}
+
+static int count_node(struct builder *b, const yaml_mark_t *m)
+{
+	if (++b->nodes <= YTREE_MAX_NODES)
+		return 0;
+	char msg[128];
+	snprintf(msg, sizeof(msg), "file too large: more than %d YAML nodes",
+		 YTREE_MAX_NODES);
+	err_at(b, m, NULL, msg);
+	return -1;
+}
+
+static int build_node(struct builder *b, yaml_event_t *ev, struct ynode **out);
+
+static void append(struct ynode *parent, size_t *cap, struct ynode *child)
+{
+	size_t count = parent->kind == YNODE_MAP ? 2 * parent->n : parent->n;
+	xgrow((void **)&parent->items, cap, count + 1, sizeof(*parent->items));
+	parent->items[count] = child;
+}
+
+static int check_duplicate_key(struct builder *b, const struct ynode *map,
+			       const struct ynode *key)
+{
+	for (size_t i = 0; i < map->n; i++) {
+		const struct ynode *k = map->items[2 * i];
+		if (strcmp(k->text, key->text) == 0) {
+			char msg[320], hint[64];
+			snprintf(msg, sizeof(msg), "duplicate key '%.200s'",
+				 key->text);
+			snprintf(hint, sizeof(hint), "first given at line %d",
+				 k->line);
+			gp_errors_add(b->errs, b->name, key->line, key->col,
+				      hint, "%s", msg);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int build_children(struct builder *b, struct ynode *parent,
+			  yaml_event_type_t end)
+{
+	size_t cap = 0;
+	for (;;) {
+		yaml_event_t ev;
+		if (next_event(b, &ev) < 0)
+			return -1;
+		if (ev.type == end) {
+			yaml_event_delete(&ev);
+			return 0;
+		}
+		struct ynode *child = NULL;
+		int rc = build_node(b, &ev, &child);
+		yaml_event_delete(&ev);
+		if (rc < 0)
+			return -1;
+		if (parent->kind == YNODE_SEQ) {
+			append(parent, &cap, child);
+			parent->n++;
+			continue;
+		}
+		/* Mapping: child is a key; the value follows. */
+		if (child->kind != YNODE_SCALAR) {
+			gp_errors_add(b->errs, b->name, child->line, child->col,
+				      NULL, "a mapping key must be a plain word");
+			free_node(child);
+			return -1;
+		}
+		if (check_duplicate_key(b, parent, child) < 0) {
+			free_node(child);
+			return -1;
+		}
+		append(parent, &cap, child);
+		if (next_event(b, &ev) < 0) {
+			free_node(child);
+			return -1;
+		}
+		struct ynode *value = NULL;
+		rc = build_node(b, &ev, &value);
+		yaml_event_delete(&ev);
+		if (rc < 0) {
+			free_node(child);
+			return -1;
+		}
+		xgrow((void **)&parent->items, &cap, 2 * parent->n + 2,
+		      sizeof(*parent->items));
+		parent->items[2 * parent->n + 1] = value;
+		parent->n++;
+	}
+}
+
+static int build_node(struct builder *b, yaml_event_t *ev, struct ynode **out)
+{
+	if (refuse_extras(b, ev) < 0 || count_node(b, &ev->start_mark) < 0)
+		return -1;
+	switch (ev->type) {
+	case YAML_SCALAR_EVENT: {
+		struct ynode *n = new_node(YNODE_SCALAR, &ev->start_mark);
+		n->text = xstrndup((const char *)ev->data.scalar.value,
+				   ev->data.scalar.length);
+		if (strlen(n->text) != ev->data.scalar.length) {
+			free_node(n);
+			err_at(b, &ev->start_mark, NULL,
+			       "a value holds a NUL character");
+			return -1;
+		}
+		n->quoted = ev->data.scalar.style != YAML_PLAIN_SCALAR_STYLE;
+		*out = n;
+		return 0;
+	}
+	case YAML_SEQUENCE_START_EVENT:
+	case YAML_MAPPING_START_EVENT: {
+		if (++b->depth > YTREE_MAX_DEPTH) {
+			char msg[96];
+			snprintf(msg, sizeof(msg),
+				 "nested too deeply: more than %d levels",
+				 YTREE_MAX_DEPTH);
+			err_at(b, &ev->start_mark, NULL, msg);
+			return -1;
+		}
+		bool seq = ev->type == YAML_SEQUENCE_START_EVENT;
+		struct ynode *n = new_node(seq ? YNODE_SEQ : YNODE_MAP,
+					   &ev->start_mark);
+		int rc = build_children(b, n, seq ? YAML_SEQUENCE_END_EVENT
+						  : YAML_MAPPING_END_EVENT);
+		b->depth--;
+		if (rc < 0) {
+			free_node(n);
+			return -1;
+		}
+		*out = n;
+		return 0;
+	}
+	case YAML_ALIAS_EVENT:
+		err_at(b, &ev->start_mark, "write the values out in full",
+		       "YAML aliases are not supported");
+		return -1;
+	default:
+		err_at(b, &ev->start_mark, NULL, "unexpected YAML structure");
+		return -1;
+	}
+}
+
+/* Skips stream and document starts; returns the first content event, or
+ * sets *empty when the stream holds no document. */
+static int first_content(struct builder *b, yaml_event_t *ev, bool *empty)
+{
+	*empty = false;
+	for (;;) {
+		if (next_event(b, ev) < 0)
+			return -1;
+		if (ev->type == YAML_STREAM_START_EVENT ||
+		    ev->type == YAML_DOCUMENT_START_EVENT) {
+			yaml_event_delete(ev);
+			continue;
+		}
+		if (ev->type == YAML_STREAM_END_EVENT) {
+			yaml_event_delete(ev);
+			*empty = true;
+		}
+		return 0;
+	}
+}
+
+static int expect_single_document(struct builder *b)
+{
+	yaml_event_t ev;
+	if (next_event(b, &ev) < 0)	/* DOCUMENT-END */
+		return -1;
+	yaml_event_delete(&ev);
+	if (next_event(b, &ev) < 0)
+		return -1;
+	int rc = 0;
+	if (ev.type != YAML_STREAM_END_EVENT) {
+		err_at(b, &ev.start_mark, "keep one document per file",
+		       "a second YAML document ('---') is not supported");
+		rc = -1;
+	}
+	yaml_event_delete(&ev);
+	return rc;
+}
+
+int ytree_parse(struct ytree *t, const char *name, const char *buf,
+		size_t len, struct gp_errors *errs)
+{
+	t->file = xstrdup(name);
+	t->root = NULL;
+	struct builder b = {.name = name, .errs = errs};
+	if (!yaml_parser_initialize(&b.parser)) {
+		gp_errors_add(errs, name, 0, 0, NULL,
+			      "cannot start the YAML parser");
+		return -1;
+	}
+	yaml_parser_set_input_string(&b.parser, (const unsigned char *)buf,
+				     len);
+	yaml_event_t ev;
+	bool empty;
+	int rc = first_content(&b, &ev, &empty);
+	if (rc == 0 && empty) {
+		gp_errors_add(errs, name, 0, 0, NULL,
+			      "file is empty: expected a YAML mapping");
+		rc = -1;
+	} else if (rc == 0) {
+		rc = build_node(&b, &ev, &t->root);
+		yaml_event_delete(&ev);
+		if (rc == 0)
+			rc = expect_single_document(&b);
+	}
+	yaml_parser_delete(&b.parser);
+	if (rc < 0) {
+		free_node(t->root);
+		t->root = NULL;
+	}
+	return rc;
+}
+
+int ytree_load(struct ytree *t, const char *path, struct gp_errors *errs)
+{
+	t->file = NULL;
+	t->root = NULL;
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		gp_errors_add(errs, path, 0, 0, NULL, "cannot open: %s",
+			      strerror(errno));
+		return -1;
+	}
+	char *buf = xmalloc(YTREE_MAX_BYTES + 1);
+	size_t len = fread(buf, 1, YTREE_MAX_BYTES + 1, f);
+	int read_error = ferror(f);
+	fclose(f);
+	int rc = -1;
+	if (read_error)
+		gp_errors_add(errs, path, 0, 0, NULL, "cannot read: %s",
+			      strerror(errno));
+	else if (len > YTREE_MAX_BYTES)
+		gp_errors_add(errs, path, 0, 0, NULL,
+			      "file too large: over %u MiB",
+			      YTREE_MAX_BYTES >> 20);
+	else
+		rc = ytree_parse(t, path, buf, len, errs);
+	free(buf);
+	if (!t->file)
+		t->file = xstrdup(path);
+	return rc;
+}
+
+const struct ynode *ymap_get(const struct ynode *map, const char *key)
+{
+	if (!map || map->kind != YNODE_MAP)
+		return NULL;
+	for (size_t i = 0; i < map->n; i++)
+		if (strcmp(map->items[2 * i]->text, key) == 0)
+			return map->items[2 * i + 1];
+	return NULL;
+}
+
+void ynode_describe(const struct ynode *n, char *buf, size_t len)
+{
+	if (!n)
+		snprintf(buf, len, "nothing");
+	else if (n->kind == YNODE_MAP)
+		snprintf(buf, len, "a mapping");
+	else if (n->kind == YNODE_SEQ)
+		snprintf(buf, len, "a list");
+	else if (n->text[0] == '\0')
+		snprintf(buf, len, "an empty value");
+	else
+		snprintf(buf, len, "'%.60s%s'", n->text,
+			 strlen(n->text) > 60 ? "..." : "");
+}

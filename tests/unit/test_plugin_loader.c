@@ -1,0 +1,258 @@
+/*
+ * test_plugin_loader.c - the CUDA plugin loader, on any machine.
+ *
+ * Arguments are NAME=DIR pairs from ctest, naming where each fake plugin
+ * (tests/unit/fake_plugin.c) was built and, when the build made one, where
+ * the real plugin is ("real=DIR").  The real-plugin check holds on a
+ * machine without a driver (load must fail and say so) and on one with a
+ * GPU (load, list and self-test must succeed).
+ */
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench/plugin_loader.h"
+#include "check.h"
+
+#define CHECK_HAS(haystack, needle)                                        \
+	do {                                                               \
+		const char *h_ = (haystack), *n_ = (needle);               \
+		CHECK(strstr(h_, n_) != NULL);                             \
+		if (!strstr(h_, n_))                                       \
+			fprintf(stderr, "  in '%s'\n  wanted '%s'\n", h_,  \
+				n_);                                       \
+	} while (0)
+
+static int argc_;
+static char **argv_;
+
+/* The DIR of a NAME=DIR argument, or NULL if ctest did not pass it. */
+static const char *arg_dir(const char *name)
+{
+	size_t len = strlen(name);
+	int i;
+
+	for (i = 1; i < argc_; i++)
+		if (strncmp(argv_[i], name, len) == 0 && argv_[i][len] == '=')
+			return argv_[i] + len + 1;
+	return NULL;
+}
+
+/* Load with GPUPLAN_PLUGIN_DIR=dir; returns the rc, why holds the reason. */
+static int load_from(const char *dir, struct cuda_plugin_handle *h, char *why,
+		     size_t whylen)
+{
+	setenv("GPUPLAN_PLUGIN_DIR", dir, 1);
+	why[0] = '\0';
+	return cuda_plugin_load(h, why, whylen);
+}
+
+static void test_search_dirs(void)
+{
+	struct cuda_plugin_dirs dirs;
+	char exe[PATH_MAX], want[PATH_MAX + 16];
+	ssize_t n;
+
+	setenv("GPUPLAN_PLUGIN_DIR", "/some/where", 1);
+	CHECK(cuda_plugin_search_dirs(&dirs) == 1);
+	CHECK_STR(dirs.dir[0], "/some/where");
+
+	/* An empty variable counts as unset. */
+	setenv("GPUPLAN_PLUGIN_DIR", "", 1);
+	CHECK(cuda_plugin_search_dirs(&dirs) == 2);
+
+	unsetenv("GPUPLAN_PLUGIN_DIR");
+	CHECK(cuda_plugin_search_dirs(&dirs) == 2);
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	CHECK(n > 0);
+	if (n <= 0)
+		return;
+	exe[n] = '\0';
+	*strrchr(exe, '/') = '\0';
+	CHECK_STR(dirs.dir[0], exe);
+	*strrchr(exe, '/') = '\0';
+	snprintf(want, sizeof(want), "%s/lib/gpuplan", exe);
+	CHECK_STR(dirs.dir[1], want);
+}
+
+static void test_not_found(const char *empty_dir)
+{
+	struct cuda_plugin_handle h;
+	char why[1024], want[PATH_MAX + 64];
+
+	CHECK(load_from(empty_dir, &h, why, sizeof(why)) == -1);
+	snprintf(want, sizeof(want), "cuda plugin not found (looked in %s)",
+		 empty_dir);
+	CHECK_HAS(why, want);
+	CHECK(h.dl == NULL && h.api == NULL && h.path[0] == '\0');
+	/* Unloading a failed handle is harmless. */
+	cuda_plugin_unload(&h);
+	printf("not found: %s\n", why);
+}
+
+static void test_not_elf(const char *dir)
+{
+	struct cuda_plugin_handle h;
+	char why[1024], path[PATH_MAX + 32];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/libgpuplan-cuda.so", dir);
+	f = fopen(path, "w");
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	/* Longer than an ELF header, so dlopen reads and rejects it. */
+	fputs("this is not an ELF file, only text standing in for one; "
+	      "the loader must pass on dlopen's complaint about it\n", f);
+	fclose(f);
+	CHECK(load_from(dir, &h, why, sizeof(why)) == -1);
+	CHECK_HAS(why, "cannot load cuda plugin: ");
+	CHECK_HAS(why, path);
+	printf("not elf: %s\n", why);
+	unlink(path);
+}
+
+static const struct {
+	const char *arg;	/* NAME of the NAME=DIR argument */
+	const char *want;	/* part of the loader's message */
+} fake_cases[] = {
+	{ "fake-bad-abi", "has ABI version 99, this gpuplan needs 1; rebuild the plugin" },
+	{ "fake-short-table", "-byte plugin table, this gpuplan needs at least" },
+	{ "fake-null-hook", "lacks the required hook self_test" },
+	{ "fake-no-entry", "has no entry point gpuplan_cuda_plugin_entry" },
+	{ "fake-init-fails", "fake init failure" },
+};
+
+static void test_fake_rejected(void)
+{
+	struct cuda_plugin_handle h;
+	char why[1024];
+	size_t i;
+
+	for (i = 0; i < sizeof(fake_cases) / sizeof(fake_cases[0]); i++) {
+		const char *dir = arg_dir(fake_cases[i].arg);
+
+		CHECK(dir != NULL);
+		if (!dir)
+			continue;
+		CHECK(load_from(dir, &h, why, sizeof(why)) == -1);
+		CHECK_HAS(why, fake_cases[i].want);
+		CHECK(h.dl == NULL && h.api == NULL);
+		printf("%s: %s\n", fake_cases[i].arg, why);
+	}
+}
+
+static void test_fake_ok(void)
+{
+	const char *dir = arg_dir("fake-ok");
+	struct gpuplan_cuda_self_test st;
+	struct cuda_plugin_handle h;
+	char why[1024], err[256], want[PATH_MAX + 32];
+
+	CHECK(dir != NULL);
+	if (!dir)
+		return;
+	CHECK(load_from(dir, &h, why, sizeof(why)) == 0);
+	if (!h.api) {
+		fprintf(stderr, "  fake-ok did not load: %s\n", why);
+		return;
+	}
+	snprintf(want, sizeof(want), "%s/libgpuplan-cuda.so", dir);
+	CHECK_STR(h.path, want);
+	CHECK(h.api->device_count() == 1);
+	CHECK(h.api->self_test(0, 1024, &st, err, sizeof(err)) == 0);
+	CHECK(st.passed == 1 && st.bytes_moved == 3 * 8 * 1024);
+	cuda_plugin_unload(&h);
+	CHECK(h.dl == NULL && h.api == NULL && h.path[0] == '\0');
+}
+
+static int driver_present(void)
+{
+	void *d = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+
+	if (d)
+		dlclose(d);
+	return d != NULL;
+}
+
+/* With a driver: the device must list and pass the triad self-test. */
+static void exercise_real_gpu(const struct cuda_plugin_handle *h)
+{
+	struct gpuplan_cuda_device_info info;
+	struct gpuplan_cuda_self_test st;
+	char err[512] = "";
+
+	printf("real plugin: %s\n", h->api->build_info);
+	CHECK(h->api->device_count() >= 1);
+	CHECK(h->api->device_info(0, &info, err, sizeof(err)) == 0);
+	CHECK(info.name[0] != '\0' && info.cc_major >= 7 && info.sm_count > 0);
+	CHECK(info.total_mem_bytes > 0);
+	printf("cuda:0 %s cc %d.%d, %d SMs, %.1f GiB, %s, peak %.0f GB/s\n",
+	       info.name, info.cc_major, info.cc_minor, info.sm_count,
+	       info.total_mem_bytes / 1073741824.0, info.uuid,
+	       (info.valid & GPUPLAN_CUDA_HAS_MEM_BANDWIDTH) ?
+		       info.mem_bandwidth_bytes_per_s / 1e9 : -1.0);
+	CHECK(h->api->device_info(h->api->device_count(), &info, err,
+				  sizeof(err)) != 0);
+	CHECK(h->api->self_test(0, 1u << 20, &st, err, sizeof(err)) == 0);
+	if (!st.passed)
+		fprintf(stderr, "  self-test: %s\n", err);
+	CHECK(st.passed == 1);
+	CHECK(st.max_abs_error == 0.0);
+	CHECK(st.bytes_moved == 3ull * 8 * (1u << 20));
+	CHECK(st.kernel_seconds > 0.0 && st.bytes_per_s > 0.0);
+	printf("triad 1<<20: %.3f us, %.1f GB/s\n", st.kernel_seconds * 1e6,
+	       st.bytes_per_s / 1e9);
+}
+
+static void test_real_plugin(void)
+{
+	const char *dir = arg_dir("real");
+	struct cuda_plugin_handle h;
+	char why[1024];
+	int rc;
+
+	CHECK(cuda_plugin_was_built() == (dir != NULL));
+	if (!dir) {
+		printf("real plugin: not built, skipped\n");
+		return;
+	}
+	rc = load_from(dir, &h, why, sizeof(why));
+	if (!driver_present()) {
+		CHECK(rc == -1);
+		CHECK_STR(why, "no NVIDIA driver: libcuda.so.1 not found");
+		printf("real plugin: %s\n", why);
+		return;
+	}
+	CHECK(rc == 0);
+	if (rc) {
+		fprintf(stderr, "  driver present but load failed: %s\n", why);
+		return;
+	}
+	exercise_real_gpu(&h);
+	cuda_plugin_unload(&h);
+}
+
+int main(int argc, char **argv)
+{
+	char tmpl[] = "/tmp/gpuplan-loader-XXXXXX";
+	char *dir;
+
+	argc_ = argc;
+	argv_ = argv;
+	dir = mkdtemp(tmpl);
+	CHECK(dir != NULL);
+	if (dir) {
+		test_not_found(dir);
+		test_not_elf(dir);
+		rmdir(dir);
+	}
+	test_search_dirs();
+	test_fake_rejected();
+	test_fake_ok();
+	test_real_plugin();
+	return check_summary("plugin_loader");
+}

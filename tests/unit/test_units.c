@@ -1,0 +1,224 @@
+/*
+ * Unit parsing and printing, as tables of {input, expected} cases.
+ * Expected values are computed by hand from the unit definitions
+ * (GB = 1e9 B, GiB = 2^30 B, 1 Gbit/s = 1e9/8 B/s, 1 y = 365 d).
+ */
+#include <string.h>
+
+#include "check.h"
+#include "core/units.h"
+
+struct ok_case {
+	enum unit_kind kind;
+	const char *text;
+	double want;
+};
+
+static const struct ok_case ok_cases[] = {
+	{UNIT_BYTES, "80GB", 80e9},
+	{UNIT_BYTES, "80 GB", 80e9},
+	{UNIT_BYTES, "16GiB", 17179869184.0},
+	{UNIT_BYTES, "1.5KiB", 1536},
+	{UNIT_BYTES, "512B", 512},
+	{UNIT_BYTES, "2TiB", 2199023255552.0},
+	{UNIT_BYTES, "1KB", 1000},
+	{UNIT_BYTES, "1e3MB", 1e9},
+	{UNIT_RATE, "3.35TB/s", 3.35e12},
+	{UNIT_RATE, "900GB/s", 900e9},
+	{UNIT_RATE, "400Gbit/s", 50e9},
+	{UNIT_RATE, "100Gbps", 12.5e9},
+	{UNIT_RATE, "3200Gb/s", 400e9},
+	{UNIT_RATE, "1GiB/s", 1073741824.0},
+	{UNIT_COMPUTE, "989.5TFLOP/s", 989.5e12},
+	{UNIT_COMPUTE, "1.979PFLOP/s", 1.979e15},
+	{UNIT_COMPUTE, "1979TOPS", 1979e12},
+	{UNIT_COMPUTE, "19.5 TFLOPS", 19.5e12},
+	{UNIT_POWER, "700W", 700},
+	{UNIT_POWER, "10.2kW", 10200},
+	{UNIT_DURATION, "250ms", 0.25},
+	{UNIT_DURATION, "90s", 90},
+	{UNIT_DURATION, "30min", 1800},
+	{UNIT_DURATION, "72h", 259200},
+	{UNIT_DURATION, "7d", 604800},
+	{UNIT_DURATION, "2w", 1209600},
+	{UNIT_DURATION, "5y", 157680000},
+	{UNIT_COUNT, "2T", 2e12},
+	{UNIT_COUNT, "1.28M", 1.28e6},
+	{UNIT_COUNT, "300B", 300e9},
+	{UNIT_COUNT, "50K", 5e4},
+	{UNIT_COUNT, "42", 42},
+	{UNIT_COUNT, "0", 0},
+};
+
+struct bad_case {
+	enum unit_kind kind;
+	const char *text;
+	const char *msg_part;	/* must appear in the message */
+	size_t offset;		/* where the problem is */
+};
+
+static const struct bad_case bad_cases[] = {
+	{UNIT_BYTES, "80", "missing unit", 2},
+	{UNIT_BYTES, "80GiBs", "unknown unit 'GiBs' (did you mean 'GiB'?)", 2},
+	{UNIT_BYTES, "-5GB", "negative", 0},
+	{UNIT_BYTES, "nan GB", "expected a number", 0},
+	{UNIT_BYTES, "inf", "expected a number", 0},
+	{UNIT_BYTES, "GB", "expected a number", 0},
+	{UNIT_BYTES, "80GB extra", "unexpected 'extra'", 5},
+	{UNIT_BYTES, "1e400GB", "out of range", 0},
+	{UNIT_BYTES, "1e300PB", "out of range", 0},
+	{UNIT_BYTES, "0x10GB", "unknown unit", 1},
+	{UNIT_RATE, "3.35TB", "unknown unit 'TB'", 4},
+	{UNIT_COMPUTE, "989TFLOP", "unknown unit", 3},
+	{UNIT_DURATION, "3 hours", "unknown unit 'hours'", 2},
+	{UNIT_COUNT, "2X", "unknown unit 'X'", 1},
+	{UNIT_COUNT, "", "expected a number", 0},
+	{UNIT_POWER, "700", "missing unit", 3},
+};
+
+static void test_ok(void)
+{
+	for (size_t i = 0; i < sizeof(ok_cases) / sizeof(ok_cases[0]); i++) {
+		const struct ok_case *c = &ok_cases[i];
+		struct unit_problem p = {0};
+		double v = -1;
+		int rc = units_parse(c->kind, c->text, &v, NULL, &p);
+		if (rc != 0)
+			fprintf(stderr, "case '%s': %s\n", c->text, p.msg);
+		CHECK(rc == 0);
+		CHECK_NEAR(v, c->want, 1e-12);
+	}
+}
+
+static void test_bad(void)
+{
+	for (size_t i = 0; i < sizeof(bad_cases) / sizeof(bad_cases[0]); i++) {
+		const struct bad_case *c = &bad_cases[i];
+		struct unit_problem p = {0};
+		double v = 12345;
+		CHECK(units_parse(c->kind, c->text, &v, NULL, &p) == -1);
+		CHECK(v == 12345);	/* no silent write on failure */
+		if (!strstr(p.msg, c->msg_part))
+			fprintf(stderr, "case '%s': message '%s' lacks '%s'\n",
+				c->text, p.msg, c->msg_part);
+		CHECK(strstr(p.msg, c->msg_part) != NULL);
+		CHECK(p.offset == c->offset);
+	}
+}
+
+static void test_detail(void)
+{
+	struct unit_detail d;
+	struct unit_problem p;
+	double v;
+	CHECK(units_parse(UNIT_COMPUTE, "1979TOPS", &v, &d, &p) == 0);
+	CHECK(d.integer_ops);
+	CHECK(units_parse(UNIT_COMPUTE, "989.5TFLOP/s", &v, &d, &p) == 0);
+	CHECK(!d.integer_ops);
+	CHECK(units_parse(UNIT_RATE, "400Gbit/s", &v, &d, &p) == 0);
+	CHECK(d.bits);
+}
+
+static void test_format(void)
+{
+	char buf[64];
+	struct unit_detail ops = {.integer_ops = true}, bits = {.bits = true};
+	CHECK_STR(units_format(UNIT_BYTES, 80e9, NULL, buf, 64), "80 GB");
+	CHECK_STR(units_format(UNIT_BYTES, 17179869184.0, NULL, buf, 64), "16 GiB");
+	CHECK_STR(units_format(UNIT_BYTES, 2199023255552.0, NULL, buf, 64), "2 TiB");
+	CHECK_STR(units_format(UNIT_BYTES, 141e9, NULL, buf, 64), "141 GB");
+	CHECK_STR(units_format(UNIT_RATE, 3.35e12, NULL, buf, 64), "3.35 TB/s");
+	CHECK_STR(units_format(UNIT_RATE, 50e9, &bits, buf, 64), "400 Gbit/s");
+	CHECK_STR(units_format(UNIT_COMPUTE, 989.5e12, NULL, buf, 64), "989.5 TFLOP/s");
+	CHECK_STR(units_format(UNIT_COMPUTE, 1979e12, &ops, buf, 64), "1979 TOPS");
+	CHECK_STR(units_format(UNIT_COMPUTE, 1670.5e12, NULL, buf, 64), "1670.5 TFLOP/s");
+	CHECK_STR(units_format(UNIT_POWER, 700, NULL, buf, 64), "700 W");
+	CHECK_STR(units_format(UNIT_DURATION, 259200, NULL, buf, 64), "3 d");
+	CHECK_STR(units_format(UNIT_DURATION, 157680000, NULL, buf, 64), "5 y");
+	CHECK_STR(units_format(UNIT_DURATION, 5400, NULL, buf, 64), "90 min");
+}
+
+/* Round trip: what is printed parses back to the same value. */
+static void test_round_trip(void)
+{
+	for (size_t i = 0; i < sizeof(ok_cases) / sizeof(ok_cases[0]); i++) {
+		const struct ok_case *c = &ok_cases[i];
+		if (c->kind == UNIT_COUNT || c->kind == UNIT_DURATION)
+			continue;
+		struct unit_detail d;
+		struct unit_problem p;
+		double v, back;
+		char buf[64];
+		CHECK(units_parse(c->kind, c->text, &v, &d, &p) == 0);
+		units_format(c->kind, v, &d, buf, sizeof(buf));
+		CHECK(units_parse(c->kind, buf, &back, NULL, &p) == 0);
+		CHECK_NEAR(back, v, 1e-5);
+	}
+}
+
+struct money_case {
+	const char *text;
+	double amount;
+	const char *currency;
+	enum money_per per;
+};
+
+static const struct money_case money_cases[] = {
+	{"32.77 USD/h", 32.77, "USD", MONEY_PER_HOUR},
+	{"$32.77/h", 32.77, "USD", MONEY_PER_HOUR},
+	{"\xC2\xA5" "12.5/h", 12.5, "CNY", MONEY_PER_HOUR},	/* ¥ */
+	{"\xEF\xBF\xA5" "12.5/h", 12.5, "CNY", MONEY_PER_HOUR},	/* ￥ */
+	{"CNY 12.5/h", 12.5, "CNY", MONEY_PER_HOUR},
+	{"RMB 12.5/h", 12.5, "CNY", MONEY_PER_HOUR},
+	{"\xE2\x82\xAC" "3/h", 3, "EUR", MONEY_PER_HOUR},	/* € */
+	{"0.12 USD/kWh", 0.12, "USD", MONEY_PER_KWH},
+	{"250000 USD", 250000, "USD", MONEY_TOTAL},
+	{"1000 USD/month", 1000, "USD", MONEY_PER_MONTH},
+	{"12.5CNY/h", 12.5, "CNY", MONEY_PER_HOUR},
+};
+
+static const char *const bad_money[] = {
+	"32.77/h", "32.77 usd/h", "$-5/h", "$5/day", "USD", "$5/h extra",
+	"$nan/h", "5 USDX/h",
+};
+
+static void test_money(void)
+{
+	for (size_t i = 0; i < sizeof(money_cases) / sizeof(money_cases[0]); i++) {
+		const struct money_case *c = &money_cases[i];
+		struct money m;
+		struct unit_problem p = {0};
+		int rc = money_parse(c->text, &m, &p);
+		if (rc)
+			fprintf(stderr, "money '%s': %s\n", c->text, p.msg);
+		CHECK(rc == 0);
+		CHECK_NEAR(m.amount, c->amount, 1e-12);
+		CHECK_STR(m.currency, c->currency);
+		CHECK(m.per == c->per);
+	}
+	for (size_t i = 0; i < sizeof(bad_money) / sizeof(bad_money[0]); i++) {
+		struct money m;
+		struct unit_problem p = {0};
+		int rc = money_parse(bad_money[i], &m, &p);
+		if (rc == 0)
+			fprintf(stderr, "money '%s' parsed\n", bad_money[i]);
+		CHECK(rc == -1);
+		CHECK(p.msg[0] != '\0');
+	}
+	char buf[64];
+	struct money m = {32.77, "USD", MONEY_PER_HOUR};
+	CHECK_STR(money_format(&m, buf, sizeof(buf)), "32.77 USD/h");
+	struct money k = {0.0812, "USD", MONEY_PER_KWH};
+	CHECK_STR(money_format(&k, buf, sizeof(buf)), "0.0812 USD/kWh");
+}
+
+int main(void)
+{
+	test_ok();
+	test_bad();
+	test_detail();
+	test_format();
+	test_round_trip();
+	test_money();
+	return check_summary("units");
+}
