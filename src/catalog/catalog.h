@@ -41,7 +41,7 @@ bool precision_is_integer(enum precision p);
 
 struct origin {
 	const char *file;	/* points into catalog->files */
-	int line;
+	int line, col;
 };
 
 struct source {
@@ -99,6 +99,7 @@ struct purchase {
 struct instance {
 	char *name, *provider, *region, *notes, *as_of;
 	char *accelerator_name;
+	struct origin accelerator_at;	/* where the name was written */
 	const struct accelerator *acc;	/* resolved; NULL only on error */
 	int gpus, vcpus;
 	double memory;			/* host RAM, B */

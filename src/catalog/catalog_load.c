@@ -285,6 +285,7 @@ static int read_accelerator(struct yread *r, const struct ynode *n,
 	char what[128];
 	memset(a, 0, sizeof(*a));
 	a->at.line = n->line;
+	a->at.col = n->col;
 	if (!yr_expect_map(r, n, "an accelerator"))
 		return -1;
 	entry_label(n, "accelerator", index, what, sizeof(what));
@@ -482,6 +483,7 @@ static int read_instance(struct yread *r, const struct ynode *n, size_t index,
 	char what[128];
 	memset(in, 0, sizeof(*in));
 	in->at.line = n->line;
+	in->at.col = n->col;
 	if (!yr_expect_map(r, n, "an instance"))
 		return -1;
 	entry_label(n, "instance", index, what, sizeof(what));
@@ -491,6 +493,11 @@ static int read_instance(struct yread *r, const struct ynode *n, size_t index,
 	bad |= yr_string(r, n, "provider", &in->provider) < 0;
 	bad |= yr_string(r, n, "region", &in->region) < 0;
 	bad |= yr_string(r, n, "accelerator", &in->accelerator_name) < 0;
+	const struct ynode *acc_node = ymap_get(n, "accelerator");
+	if (acc_node) {
+		in->accelerator_at.line = acc_node->line;
+		in->accelerator_at.col = acc_node->col;
+	}
 	bad |= yr_string(r, n, "notes", &in->notes) < 0;
 	bad |= yr_int(r, n, "gpus", 1, 1024, &gpus) < 0;
 	bad |= yr_int(r, n, "vcpus", 1, 100000, &vcpus) < 0;
@@ -671,17 +678,21 @@ static int read_instances(struct yread *r, const struct ynode *list,
 		struct instance *in = &c->inst[c->n_inst++];
 		bad |= read_instance(r, list->items[i], i, in) < 0;
 		in->at.file = file;
+		in->accelerator_at.file = file;
 	}
 	return bad ? -1 : 0;
 }
 
-static int load_one(struct catalog *c, const char *path,
+/* Reads `path`; messages and provenance name it `shown` ("catalogs/aws.yaml"
+ * for a shipped file, wherever the data folder is, so output does not depend
+ * on where gpuplan was installed). */
+static int load_one(struct catalog *c, const char *path, const char *shown,
 		    struct gp_errors *errs)
 {
 	c->files = xrealloc(c->files, (c->n_files + 1) * sizeof(char *));
-	const char *file = c->files[c->n_files++] = xstrdup(path);
+	const char *file = c->files[c->n_files++] = xstrdup(shown);
 	struct ytree t;
-	if (ytree_load(&t, path, errs) < 0) {
+	if (ytree_load(&t, path, file, errs) < 0) {
 		ytree_free(&t);
 		return -1;
 	}
@@ -691,8 +702,13 @@ static int load_one(struct catalog *c, const char *path,
 		ytree_free(&t);
 		return -1;
 	}
+	/* A file of another kind (a workload, say) would only produce a
+	 * screenful of unknown keys: one error about its schema says it all. */
+	if (ymap_get(t.root, "schema") && check_schema(&r, t.root) < 0) {
+		ytree_free(&t);
+		return -1;
+	}
 	bad |= yr_check_keys(&r, t.root, "a catalog file", file_fields) > 0;
-	bad |= check_schema(&r, t.root) < 0;
 	const struct ynode *n;
 	if ((n = ymap_get(t.root, "accelerators")))
 		bad |= read_accelerators(&r, n, c, file) < 0;
@@ -733,7 +749,7 @@ static void check_duplicate_names(struct catalog *c, struct gp_errors *errs)
 					 "first defined at %s:%d",
 					 c->acc[j].at.file, c->acc[j].at.line);
 				gp_errors_add(errs, c->acc[i].at.file,
-					      c->acc[i].at.line, 0, hint,
+					      c->acc[i].at.line, c->acc[i].at.col, hint,
 					      "duplicate accelerator name '%s'",
 					      c->acc[i].name);
 				break;
@@ -747,7 +763,7 @@ static void check_duplicate_names(struct catalog *c, struct gp_errors *errs)
 					 "first defined at %s:%d",
 					 c->inst[j].at.file, c->inst[j].at.line);
 				gp_errors_add(errs, c->inst[i].at.file,
-					      c->inst[i].at.line, 0, hint,
+					      c->inst[i].at.line, c->inst[i].at.col, hint,
 					      "duplicate instance name '%s'",
 					      c->inst[i].name);
 				break;
@@ -771,7 +787,8 @@ static void resolve_accelerators(struct catalog *c, struct gp_errors *errs)
 		char hint[128];
 		const char *h = suggest_hint(in->accelerator_name, names, nn,
 					     hint, sizeof(hint));
-		gp_errors_add(errs, in->at.file, in->at.line, 0, h,
+		gp_errors_add(errs, in->at.file, in->accelerator_at.line,
+			      in->accelerator_at.col, h,
 			      "instance '%s' names unknown accelerator '%s'",
 			      in->name ? in->name : "?", in->accelerator_name);
 	}
@@ -806,30 +823,38 @@ static int load_shipped_defaults(struct catalog *c, const char *const *paths,
 	if (c->n_acc == 0) {
 		char *p = xasprintf("%s/catalogs/accelerators.yaml", data_dir);
 		if (!already_given(paths, n, p))
-			bad |= load_one(c, p, errs) < 0;
+			bad |= load_one(c, p, "catalogs/accelerators.yaml",
+					errs) < 0;
 		free(p);
 	}
 	if (!c->fx.present) {
 		char *p = xasprintf("%s/catalogs/currency.yaml", data_dir);
 		if (!already_given(paths, n, p))
-			bad |= load_one(c, p, errs) < 0;
+			bad |= load_one(c, p, "catalogs/currency.yaml", errs) < 0;
 		free(p);
 	}
 	return bad ? -1 : 0;
 }
 
-int catalog_load(struct catalog *c, const char *const *paths, size_t n,
-		 const char *data_dir, struct gp_errors *errs)
+static int load_all(struct catalog *c, const char *const *paths,
+		    const char *const *shown, size_t n, const char *data_dir,
+		    struct gp_errors *errs)
 {
 	size_t before = errs->n;
 	for (size_t i = 0; i < n; i++)
-		load_one(c, paths[i], errs);
+		load_one(c, paths[i], shown[i], errs);
 	if (data_dir)
 		load_shipped_defaults(c, paths, n, data_dir, errs);
 	check_duplicate_names(c, errs);
 	resolve_accelerators(c, errs);
 	derive_owning_costs(c);
 	return errs->n > before ? -1 : 0;
+}
+
+int catalog_load(struct catalog *c, const char *const *paths, size_t n,
+		 const char *data_dir, struct gp_errors *errs)
+{
+	return load_all(c, paths, paths, n, data_dir, errs);
 }
 
 static int compare_names(const void *a, const void *b)
@@ -849,22 +874,37 @@ int catalog_load_shipped(struct catalog *c, const char *data_dir,
 		free(dir);
 		return -1;
 	}
-	char **paths = NULL;
+	char **names = NULL;
 	size_t n = 0;
 	struct dirent *e;
 	while ((e = readdir(d))) {
 		size_t len = strlen(e->d_name);
 		if (len > 5 && strcmp(e->d_name + len - 5, ".yaml") == 0) {
-			paths = xrealloc(paths, (n + 1) * sizeof(char *));
-			paths[n++] = xasprintf("%s/%s", dir, e->d_name);
+			names = xrealloc(names, (n + 1) * sizeof(char *));
+			names[n++] = xasprintf("catalogs/%s", e->d_name);
 		}
 	}
 	closedir(d);
-	qsort(paths, n, sizeof(char *), compare_names);
-	int rc = catalog_load(c, (const char *const *)paths, n, NULL, errs);
+	if (n == 0) {
+		free(names);
+		gp_errors_add(errs, dir, 0, 0,
+			      "set GPUPLAN_DATA_DIR to the folder that holds catalogs/",
+			      "no catalog files (*.yaml) in the shipped catalogs");
+		free(dir);
+		return -1;
+	}
+	qsort(names, n, sizeof(char *), compare_names);
+	char **paths = xcalloc(n, sizeof(char *));
 	for (size_t i = 0; i < n; i++)
+		paths[i] = xasprintf("%s/%s", data_dir, names[i]);
+	int rc = load_all(c, (const char *const *)paths,
+			  (const char *const *)names, n, NULL, errs);
+	for (size_t i = 0; i < n; i++) {
 		free(paths[i]);
+		free(names[i]);
+	}
 	free(paths);
+	free(names);
 	free(dir);
 	return rc;
 }

@@ -242,10 +242,14 @@ int yr_money(struct yread *r, const struct ynode *map, const char *key,
 		return -1;
 	}
 	if (out->per != per) {
-		yr_error(r, n, NULL, "'%s' expects an amount%s%s, found '%.60s'",
-			 key, per == MONEY_TOTAL ? "" : " per ",
-			 per == MONEY_TOTAL ? "" : money_per_suffix(per) + 1,
-			 n->text);
+		static const char *const wanted[] = {
+			[MONEY_TOTAL] = "an amount like '250000 USD'",
+			[MONEY_PER_HOUR] = "a price per hour like '32.77 USD/h'",
+			[MONEY_PER_KWH] = "a price per kWh like '0.12 USD/kWh'",
+			[MONEY_PER_MONTH] = "a price per month like '1000 USD/month'",
+		};
+		yr_error(r, n, NULL, "'%s' expects %s, found '%.60s'", key,
+			 wanted[per], n->text);
 		return -1;
 	}
 	if (!(out->amount > 0)) {

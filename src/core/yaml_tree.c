@@ -318,13 +318,14 @@ int ytree_parse(struct ytree *t, const char *name, const char *buf,
 	return rc;
 }
 
-int ytree_load(struct ytree *t, const char *path, struct gp_errors *errs)
+int ytree_load(struct ytree *t, const char *path, const char *shown,
+	       struct gp_errors *errs)
 {
 	t->file = NULL;
 	t->root = NULL;
 	FILE *f = fopen(path, "rb");
 	if (!f) {
-		gp_errors_add(errs, path, 0, 0, NULL, "cannot open: %s",
+		gp_errors_add(errs, shown, 0, 0, NULL, "cannot open: %s",
 			      strerror(errno));
 		return -1;
 	}
@@ -334,17 +335,17 @@ int ytree_load(struct ytree *t, const char *path, struct gp_errors *errs)
 	fclose(f);
 	int rc = -1;
 	if (read_error)
-		gp_errors_add(errs, path, 0, 0, NULL, "cannot read: %s",
+		gp_errors_add(errs, shown, 0, 0, NULL, "cannot read: %s",
 			      strerror(errno));
 	else if (len > YTREE_MAX_BYTES)
-		gp_errors_add(errs, path, 0, 0, NULL,
+		gp_errors_add(errs, shown, 0, 0, NULL,
 			      "file too large: over %u MiB",
 			      YTREE_MAX_BYTES >> 20);
 	else
-		rc = ytree_parse(t, path, buf, len, errs);
+		rc = ytree_parse(t, shown, buf, len, errs);
 	free(buf);
 	if (!t->file)
-		t->file = xstrdup(path);
+		t->file = xstrdup(shown);
 	return rc;
 }
 

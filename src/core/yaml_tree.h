@@ -41,9 +41,12 @@ struct ytree {
 	struct ynode *root;	/* NULL when the file holds no document */
 };
 
-/* Reads and parses `path`.  Returns 0 on success; on failure adds located
- * errors to errs and returns -1 (t is then empty but safe to free). */
-int ytree_load(struct ytree *t, const char *path, struct gp_errors *errs);
+/* Reads and parses `path`, naming it `shown` in messages (pass path itself
+ * unless the file has a shorter public name).  Returns 0 on success; on
+ * failure adds located errors to errs and returns -1 (t is then empty but
+ * safe to free). */
+int ytree_load(struct ytree *t, const char *path, const char *shown,
+	       struct gp_errors *errs);
 
 /* Parses an in-memory buffer; `name` is used in messages. */
 int ytree_parse(struct ytree *t, const char *name, const char *buf,

@@ -90,7 +90,7 @@ static void test_size_limit(void)
 	struct ytree t;
 	struct gp_errors e;
 	gp_errors_init(&e);
-	CHECK(ytree_load(&t, path, &e) < 0);
+	CHECK(ytree_load(&t, path, path, &e) < 0);
 	CHECK(e.n == 1 && strstr(e.v[0].msg, "file too large"));
 	ytree_free(&t);
 	gp_errors_free(&e);
