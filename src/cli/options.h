@@ -54,7 +54,8 @@ struct parsed {
 	size_t nargs;
 };
 
-enum { OPTS_OK = 0, OPTS_HELP_SHOWN = 1, OPTS_USAGE_ERROR = 2 };
+/* OPTS_HELP_SHOWN is no exit status: commands turn it into 0. */
+enum { OPTS_OK = 0, OPTS_USAGE_ERROR = 2, OPTS_HELP_SHOWN = -1 };
 
 /* Parses argv[1..argc-1] (argv[0] is the command's own name). */
 int opts_parse(const struct cmd_spec *s, int argc, char **argv,
