@@ -272,8 +272,7 @@ static void devices_json(const struct device_scan *s, FILE *out)
 	json_object_set_new(cuda, "plugin", s->cuda_ok ? json_string(s->plugin_path) : json_null());
 	json_object_set_new(cuda, "build_info", s->cuda_ok ? json_string(s->build_info) : json_null());
 	json_object_set_new(root, "cuda", cuda);
-	json_dumpf(root, out, JSON_INDENT(2) | JSON_REAL_PRECISION(15));
-	fputc('\n', out);
+	json_write(out, root);
 	json_decref(root);
 }
 

@@ -46,8 +46,8 @@ int output_finish(struct output *o, const char *path)
 	return rc;
 }
 
-void output_json(struct output *o, const json_t *j)
+void json_write(FILE *f, const json_t *j)
 {
-	json_dumpf(j, o->f, JSON_INDENT(2) | JSON_REAL_PRECISION(15));
-	fputc('\n', o->f);
+	json_dumpf(j, f, JSON_INDENT(2) | JSON_REAL_PRECISION(15));
+	fputc('\n', f);
 }

@@ -31,7 +31,8 @@ int output_finish(struct output *o, const char *path);
 
 /* Writes j as indented JSON with a trailing newline.  Key order is
  * insertion order and reals print with 15 significant digits, so the same
- * data always gives the same bytes. */
-void output_json(struct output *o, const json_t *j);
+ * data always gives the same bytes.  Every JSON gpuplan prints goes through
+ * here. */
+void json_write(FILE *f, const json_t *j);
 
 #endif

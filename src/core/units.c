@@ -420,6 +420,12 @@ int money_parse(const char *text, struct money *out, struct unit_problem *p)
 	return 0;
 }
 
+bool currency_code_valid(const char *s)
+{
+	return strlen(s) == 3 && isupper((unsigned char)s[0]) &&
+	       isupper((unsigned char)s[1]) && isupper((unsigned char)s[2]);
+}
+
 const char *money_per_suffix(enum money_per per)
 {
 	switch (per) {

@@ -79,6 +79,9 @@ struct money {
 
 int money_parse(const char *text, struct money *out, struct unit_problem *p);
 
+/* Three capital letters, as ISO 4217 codes are ("CNY", "USD"). */
+bool currency_code_valid(const char *s);
+
 /* "32.77 USD/h" (two decimals for amounts of 1 or more, else 4 significant
  * digits).  Returns buf. */
 char *money_format(const struct money *m, char *buf, size_t len);

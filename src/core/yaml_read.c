@@ -167,6 +167,18 @@ int yr_bool(struct yread *r, const struct ynode *map, const char *key,
 	return 1;
 }
 
+/* Every quantity gpuplan reads is a size, a rate or a price: zero is as
+ * wrong as negative. */
+static int require_positive(struct yread *r, const struct ynode *n,
+			    const char *key, double v)
+{
+	if (v > 0)
+		return 0;
+	yr_error(r, n, NULL, "'%s' must be greater than zero, found '%s'", key,
+		 n->text);
+	return -1;
+}
+
 /* Column of a byte offset inside a scalar: exact for plain one-line
  * scalars, one further for a quoted one. */
 static int col_at(const struct ynode *n, size_t offset)
@@ -196,11 +208,8 @@ int yr_positive(struct yread *r, const struct ynode *map, const char *key,
 			 key, n->text);
 		return -1;
 	}
-	if (!(v > 0)) {
-		yr_error(r, n, NULL, "'%s' must be greater than zero, found '%s'",
-			 key, n->text);
+	if (require_positive(r, n, key, v) < 0)
 		return -1;
-	}
 	*out = v;
 	return 1;
 }
@@ -219,11 +228,8 @@ int yr_quantity(struct yread *r, const struct ynode *map, const char *key,
 		unit_error(r, n, key, &p);
 		return -1;
 	}
-	if (!(v > 0)) {
-		yr_error(r, n, NULL, "'%s' must be greater than zero, found '%s'",
-			 key, n->text);
+	if (require_positive(r, n, key, v) < 0)
 		return -1;
-	}
 	*out = v;
 	return 1;
 }
@@ -252,12 +258,7 @@ int yr_money(struct yread *r, const struct ynode *map, const char *key,
 			 wanted[per], n->text);
 		return -1;
 	}
-	if (!(out->amount > 0)) {
-		yr_error(r, n, NULL, "'%s' must be greater than zero, found '%s'",
-			 key, n->text);
-		return -1;
-	}
-	return 1;
+	return require_positive(r, n, key, out->amount) < 0 ? -1 : 1;
 }
 
 static bool valid_date(const char *s)

@@ -1,0 +1,141 @@
+/*
+ * read_accelerator.c - one `accelerators:` entry: a datasheet.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "catalog_read.h"
+#include "core/suggest.h"
+#include "core/xalloc.h"
+
+static int read_peaks(struct yread *r, const struct ynode *map,
+		      const char *owner, struct accelerator *a)
+{
+	const struct ynode *n = ymap_get(map, "peak_dense");
+	if (!n)
+		return 0;
+	char what[160];
+	snprintf(what, sizeof(what), "'peak_dense' of %s", owner);
+	if (!yr_expect_map(r, n, what))
+		return -1;
+	struct yfield fields[PREC_COUNT + 1];
+	for (int p = 0; p < PREC_COUNT; p++)
+		fields[p] = (struct yfield){precision_name(p), false};
+	fields[PREC_COUNT] = (struct yfield){NULL, false};
+	int bad = yr_check_keys(r, n, what, fields);
+	if (n->n == 0) {
+		yr_error(r, n, NULL, "%s lists no precision", what);
+		bad = 1;
+	}
+	for (int p = 0; p < PREC_COUNT; p++) {
+		struct unit_detail d;
+		int rc = yr_quantity(r, n, precision_name(p), UNIT_COMPUTE,
+				     &a->peak[p], &d);
+		if (rc < 0) {
+			bad = 1;
+			continue;
+		}
+		a->has_peak[p] = rc == 1;
+		if (rc == 1 && d.integer_ops != precision_is_integer(p)) {
+			yr_error(r, ymap_get(n, precision_name(p)), NULL,
+				 "'%s' is %s: write it in %s",
+				 precision_name(p),
+				 d.integer_ops ? "a floating-point rate"
+					       : "an integer rate",
+				 d.integer_ops ? "FLOP/s (e.g. TFLOP/s)"
+					       : "OPS (e.g. TOPS)");
+			bad = 1;
+		}
+	}
+	return bad ? -1 : 0;
+}
+
+static const struct yfield mig_fields[] = {
+	{"profile", true}, {"memory", true}, {"max_instances", true},
+	{NULL, false},
+};
+
+static int read_mig(struct yread *r, const struct ynode *map,
+		    const char *owner, struct accelerator *a)
+{
+	const struct ynode *n = ymap_get(map, "mig");
+	if (!n)
+		return 0;
+	char what[160];
+	snprintf(what, sizeof(what), "'mig' of %s", owner);
+	if (!yr_expect_seq(r, n, what))
+		return -1;
+	a->mig = xcalloc(n->n, sizeof(*a->mig));
+	a->n_mig = n->n;
+	int bad = 0;
+	for (size_t i = 0; i < n->n; i++) {
+		const struct ynode *m = n->items[i];
+		struct mig_profile *p = &a->mig[i];
+		if (!yr_expect_map(r, m, what)) {
+			bad = 1;
+			continue;
+		}
+		long count = 0;
+		bad |= yr_check_keys(r, m, "a MIG profile", mig_fields);
+		bad |= yr_string(r, m, "profile", &p->profile) < 0;
+		bad |= yr_quantity(r, m, "memory", UNIT_BYTES, &p->memory,
+				   NULL) < 0;
+		bad |= yr_int(r, m, "max_instances", 1, 64, &count) < 0;
+		p->max_instances = (int)count;
+	}
+	return bad ? -1 : 0;
+}
+
+static const struct yfield accelerator_fields[] = {
+	{"name", true}, {"vendor", true}, {"architecture", false},
+	{"form_factor", true}, {"memory", true}, {"memory_type", false},
+	{"memory_bandwidth", true}, {"peak_dense", true},
+	{"interconnect", true}, {"host_interface", true}, {"tdp", true},
+	{"mig", false}, {"illustrative", false}, {"notes", false},
+	{"source", true}, {NULL, false},
+};
+
+int read_accelerator(struct yread *r, const struct ynode *n,
+			    size_t index, struct accelerator *a)
+{
+	char what[128];
+	memset(a, 0, sizeof(*a));
+	a->at.line = n->line;
+	a->at.col = n->col;
+	if (!yr_expect_map(r, n, "an accelerator"))
+		return -1;
+	entry_label(n, "accelerator", index, what, sizeof(what));
+	int bad = yr_check_keys(r, n, what, accelerator_fields);
+	bad |= yr_string(r, n, "name", &a->name) < 0;
+	bad |= yr_string(r, n, "vendor", &a->vendor) < 0;
+	bad |= yr_string(r, n, "architecture", &a->architecture) < 0;
+	bad |= yr_string(r, n, "form_factor", &a->form_factor) < 0;
+	bad |= yr_string(r, n, "memory_type", &a->memory_type) < 0;
+	bad |= yr_string(r, n, "notes", &a->notes) < 0;
+	bad |= yr_quantity(r, n, "memory", UNIT_BYTES, &a->memory, NULL) < 0;
+	bad |= yr_quantity(r, n, "memory_bandwidth", UNIT_RATE,
+			   &a->memory_bandwidth, NULL) < 0;
+	bad |= yr_quantity(r, n, "tdp", UNIT_POWER, &a->tdp, NULL) < 0;
+	bad |= yr_bool(r, n, "illustrative", &a->illustrative) < 0;
+	bad |= read_peaks(r, n, what, a) < 0;
+	bad |= read_link(r, n, "interconnect", what, &a->interconnect) < 0;
+	bad |= read_link(r, n, "host_interface", what, &a->host_interface) < 0;
+	bad |= read_mig(r, n, what, a) < 0;
+	bad |= read_sources(r, n, what, &a->sources) < 0;
+	return bad ? -1 : 0;
+}
+
+void free_accelerator(struct accelerator *a)
+{
+	free(a->name);
+	free(a->vendor);
+	free(a->architecture);
+	free(a->form_factor);
+	free(a->memory_type);
+	free(a->notes);
+	for (size_t i = 0; i < a->n_mig; i++)
+		free(a->mig[i].profile);
+	free(a->mig);
+	free_sources(&a->sources);
+}

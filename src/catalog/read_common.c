@@ -1,0 +1,152 @@
+/*
+ * read_common.c - the pieces several catalog entries share: sources, links,
+ * and the label an entry goes by in messages.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "catalog_read.h"
+#include "core/suggest.h"
+#include "core/xalloc.h"
+
+static const struct yfield source_fields[] = {
+	{"title", true}, {"url", false}, {"document", false},
+	{"retrieved", true}, {NULL, false},
+};
+
+static int read_one_source(struct yread *r, const struct ynode *n,
+			   const char *owner, struct source *s)
+{
+	char what[160];
+	snprintf(what, sizeof(what), "the source of %s", owner);
+	memset(s, 0, sizeof(*s));
+	if (!yr_expect_map(r, n, what))
+		return -1;
+	int bad = yr_check_keys(r, n, what, source_fields);
+	bad |= yr_string(r, n, "title", &s->title) < 0;
+	bad |= yr_string(r, n, "url", &s->url) < 0;
+	bad |= yr_string(r, n, "document", &s->document) < 0;
+	bad |= yr_date(r, n, "retrieved", &s->retrieved) < 0;
+	if (!ymap_get(n, "url") && !ymap_get(n, "document")) {
+		yr_error(r, n, NULL, "%s needs a 'url' or a 'document'", what);
+		bad = 1;
+	}
+	return bad ? -1 : 0;
+}
+
+int read_sources(struct yread *r, const struct ynode *map,
+			const char *owner, struct sources *out)
+{
+	const struct ynode *n = ymap_get(map, "source");
+	out->v = NULL;
+	out->n = 0;
+	if (!n)
+		return 0;	/* reported as a missing required key */
+	size_t count = n->kind == YNODE_SEQ ? n->n : 1;
+	if (count == 0) {
+		yr_error(r, n, NULL, "the source list of %s is empty", owner);
+		return -1;
+	}
+	out->v = xcalloc(count, sizeof(*out->v));
+	out->n = count;
+	int bad = 0;
+	for (size_t i = 0; i < count; i++) {
+		const struct ynode *item = n->kind == YNODE_SEQ ? n->items[i] : n;
+		bad |= read_one_source(r, item, owner, &out->v[i]) < 0;
+	}
+	return bad ? -1 : 0;
+}
+
+void free_sources(struct sources *s)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		free(s->v[i].title);
+		free(s->v[i].url);
+		free(s->v[i].document);
+		free(s->v[i].retrieved);
+	}
+	free(s->v);
+}
+
+
+int read_link_kind(struct yread *r, const struct ynode *map,
+			  const char *what, bool allow_nvswitch,
+			  enum link_kind *out)
+{
+	char *kind = NULL;
+	int rc = yr_string(r, map, "kind", &kind);
+	if (rc <= 0)
+		return rc;
+	const char *link_names[] = {link_kind_name(LINK_NONE),
+				    link_kind_name(LINK_PCIE),
+				    link_kind_name(LINK_NVLINK),
+				    link_kind_name(LINK_NVSWITCH)};
+	size_t nk = allow_nvswitch ? 4 : 3;
+	for (size_t i = 0; i < nk; i++)
+		if (strcmp(kind, link_names[i]) == 0) {
+			*out = (enum link_kind)i;
+			free(kind);
+			return 1;
+		}
+	char hint[96];
+	const char *h = suggest_hint(kind, link_names, nk, hint, sizeof(hint));
+	yr_error(r, ymap_get(map, "kind"), h,
+		 "unknown link kind '%.60s' in %s: expected %s", kind, what,
+		 allow_nvswitch ? "nvswitch, nvlink, pcie or none"
+				: "nvlink, pcie or none");
+	free(kind);
+	return -1;
+}
+
+static const struct yfield link_fields[] = {
+	{"kind", true}, {"generation", false}, {"lanes", false},
+	{"bandwidth", false}, {NULL, false},
+};
+
+/* An accelerator's interconnect or host interface. */
+int read_link(struct yread *r, const struct ynode *map, const char *key,
+		     const char *owner, struct link *l)
+{
+	const struct ynode *n = ymap_get(map, key);
+	memset(l, 0, sizeof(*l));
+	if (!n)
+		return 0;
+	char what[160];
+	snprintf(what, sizeof(what), "'%s' of %s", key, owner);
+	if (!yr_expect_map(r, n, what))
+		return -1;
+	int bad = yr_check_keys(r, n, what, link_fields);
+	bad |= read_link_kind(r, n, what, false, &l->kind) < 0;
+	long gen = 0, lanes = 0;
+	int has_gen = yr_int(r, n, "generation", 1, 10, &gen);
+	int has_lanes = yr_int(r, n, "lanes", 1, 64, &lanes);
+	int has_bw = yr_quantity(r, n, "bandwidth", UNIT_RATE, &l->bandwidth,
+				 NULL);
+	bad |= has_gen < 0 || has_lanes < 0 || has_bw < 0;
+	l->generation = (int)gen;
+	l->lanes = (int)lanes;
+	if (bad)
+		return -1;
+	if (l->kind != LINK_NONE && (has_gen == 0 || has_bw == 0)) {
+		yr_error(r, n, NULL, "%s needs 'generation' and 'bandwidth'",
+			 what);
+		return -1;
+	}
+	if (l->kind == LINK_PCIE && has_lanes == 0) {
+		yr_error(r, n, NULL, "%s is PCIe and needs 'lanes'", what);
+		return -1;
+	}
+	return 0;
+}
+
+/* "accelerator 'H100-SXM'" or "accelerator #3" when the name is missing. */
+void entry_label(const struct ynode *n, const char *kind, size_t index,
+			char *buf, size_t len)
+{
+	const struct ynode *name = ymap_get(n, "name");
+	if (name && name->kind == YNODE_SCALAR && name->text[0])
+		snprintf(buf, len, "%s '%.80s'", kind, name->text);
+	else
+		snprintf(buf, len, "%s #%zu", kind, index + 1);
+}
