@@ -4,6 +4,8 @@
 
 #include "plugin_loader.h"
 
+#include "core/paths.h"
+
 #include <dlfcn.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -50,32 +52,23 @@ static void strip_last(char *path)
 		*slash = '\0';
 }
 
-/*
- * /proc/self/exe is already absolute with symlinks resolved, so its parent
- * can be taken lexically: /usr/bin/gpuplan gives /usr/bin and /usr/lib/gpuplan.
- */
+/* The executable's folder and ../lib/gpuplan beside it (the install layout):
+ * /usr/bin/gpuplan gives /usr/bin and /usr/lib/gpuplan. */
 static size_t exe_relative_dirs(struct cuda_plugin_dirs *out)
 {
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	size_t len;
-
-	if (n <= 0)
+	char *dir = exe_dir();
+	if (!dir)
 		return 0;
-	exe[n] = '\0';
-	strip_last(exe);
-	if (copy_path(out->dir[0], exe))
-		return 0;
-	out->count = 1;
-	strip_last(exe);
-	len = strlen(exe);
-	if (len + sizeof("/lib/gpuplan") > PATH_MAX)
-		return out->count;
-	/* Avoid "//lib/gpuplan" for an executable in /bin. */
-	snprintf(exe + len, PATH_MAX - len, "%s",
-		 strcmp(exe, "/") == 0 ? "lib/gpuplan" : "/lib/gpuplan");
-	copy_path(out->dir[1], exe);
-	out->count = 2;
+	if (copy_path(out->dir[0], dir) == 0) {
+		out->count = 1;
+		strip_last(dir);
+		/* Avoid "//lib/gpuplan" for an executable in /bin. */
+		int n = snprintf(out->dir[1], PATH_MAX, "%s/lib/gpuplan",
+				 strcmp(dir, "/") == 0 ? "" : dir);
+		if (n > 0 && n < PATH_MAX)
+			out->count = 2;
+	}
+	free(dir);
 	return out->count;
 }
 

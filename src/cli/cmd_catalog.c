@@ -30,10 +30,15 @@ static int catalog_validate(int argc, char **argv)
 	struct catalog c;
 	rc = cli_load_catalog_files(p.args, p.nargs, &c);
 	if (rc == 0) {
-		printf("ok: %zu file%s, %zu accelerators, %zu instances%s%s\n",
-		       c.n_files, c.n_files == 1 ? "" : "s", c.n_acc, c.n_inst,
+		printf("ok: %zu file%s, %zu accelerators, %zu instances%s%s",
+		       p.nargs, p.nargs == 1 ? "" : "s", c.n_acc, c.n_inst,
 		       c.fx.present ? ", exchange rates of " : "",
 		       c.fx.present ? c.fx.as_of : "");
+		/* Say which shipped files filled in what the given ones lack. */
+		for (size_t i = p.nargs; i < c.n_files; i++)
+			printf("%s%s", i == p.nargs ? " (with shipped " : ", ",
+			       c.files[i]);
+		printf("%s\n", c.n_files > p.nargs ? ")" : "");
 		catalog_free(&c);
 	}
 out:

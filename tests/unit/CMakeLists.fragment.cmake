@@ -2,24 +2,20 @@
 #
 # include()d from the top-level CMakeLists.txt after enable_testing() and
 # after add_subdirectory(src/bench/cuda) (when that runs), so
-# `if(TARGET gpuplan-cuda)` below sees the plugin.  The tests compile the
-# module sources themselves instead of linking a gpuplan library, so they
-# build before (and without) the rest of the program.
+# `if(TARGET gpuplan-cuda)` below sees the plugin.  The tests link
+# gpuplan_core like every other unit test.
 
 set(_gp_src "${PROJECT_SOURCE_DIR}/src")
 set(_gp_unit "${PROJECT_SOURCE_DIR}/tests/unit")
 
-add_executable(test_cpu_info
-	"${_gp_unit}/test_cpu_info.c"
-	"${_gp_src}/bench/cpu_info.c")
-target_include_directories(test_cpu_info PRIVATE "${_gp_src}" "${_gp_unit}")
+add_executable(test_cpu_info "${_gp_unit}/test_cpu_info.c")
+target_link_libraries(test_cpu_info PRIVATE gpuplan_core)
+target_include_directories(test_cpu_info PRIVATE "${_gp_unit}")
 add_test(NAME unit.cpu_info COMMAND test_cpu_info)
 
-add_executable(test_plugin_loader
-	"${_gp_unit}/test_plugin_loader.c"
-	"${_gp_src}/bench/plugin_loader.c")
-target_include_directories(test_plugin_loader PRIVATE "${_gp_src}" "${_gp_unit}")
-target_link_libraries(test_plugin_loader PRIVATE ${CMAKE_DL_LIBS})
+add_executable(test_plugin_loader "${_gp_unit}/test_plugin_loader.c")
+target_link_libraries(test_plugin_loader PRIVATE gpuplan_core)
+target_include_directories(test_plugin_loader PRIVATE "${_gp_unit}")
 
 # One fake plugin per defect the loader must catch, plus one that loads.
 # Each is a libgpuplan-cuda.so in a directory of its own, because the
@@ -48,7 +44,6 @@ endforeach()
 # pass the self-test.
 set(_gp_real_arg "")
 if(TARGET gpuplan-cuda)
-	target_compile_definitions(test_plugin_loader PRIVATE GPUPLAN_CUDA_PLUGIN_BUILT=1)
 	add_dependencies(test_plugin_loader gpuplan-cuda)
 	set(_gp_real_arg "real=$<TARGET_FILE_DIR:gpuplan-cuda>")
 endif()
