@@ -256,25 +256,47 @@ static char *format_decimal(double v, const char *const prefixes[],
 }
 
 static const char *const si_prefixes[] = {"", "k", "M", "G", "T", "P", "E"};
-static const char *const byte_prefixes[] = {"", "K", "M", "G", "T", "P"};
+static const char *const byte_prefixes[] = {"", "k", "M", "G", "T", "P"};
 
+/* v is a whole number of `step`s (all doubles involved are exact). */
+static bool multiple_of(double v, double step)
+{
+	return step >= 1 && fmod(v, step) == 0;
+}
+
+/*
+ * Bytes print the way they were most likely written: a whole number of
+ * quarter KiB/MiB/GiB/TiB in binary units (RAM, caches, MIG slices:
+ * "48 KiB", "16 GiB"), a number with at most three decimals of a decimal
+ * unit in decimal units (datasheets: "80 GB", "3.35 TB/s"), and anything
+ * else (a measured size) in binary units with four significant digits.
+ */
 static char *format_bytes(double v, const char *suffix, char *buf, size_t len)
 {
-	/* A size that is a whole number of GiB or TiB was written in binary
-	 * units (host RAM, MIG slices); print it back that way. */
-	static const char *const bin[] = {"TiB", "GiB"};
-	const double bscale[] = {KI * KI * KI * KI, KI * KI * KI};
-	for (int k = 0; k < 2; k++) {
-		if (v >= bscale[k] && fmod(v, bscale[k] / 4) == 0 &&
-		    fmod(v, 1e9) != 0) {
-			char u[16];
-			snprintf(u, sizeof(u), "%s%s", bin[k], suffix);
-			return format_scaled(v, bscale[k], u, buf, len);
-		}
+	static const char *const bin[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+	int k = 0;
+	double bscale = 1;
+	while (k < 5 && fabs(v) >= bscale * 1024) {
+		bscale *= 1024;
+		k++;
 	}
-	char u[16];
-	snprintf(u, sizeof(u), "B%s", suffix);
-	return format_decimal(v, byte_prefixes, 5, u, buf, len);
+	char u[16], num[48];
+	snprintf(u, sizeof(u), "%s%s", bin[k], suffix);
+	if (k > 0 && multiple_of(v, bscale / 4))
+		return format_scaled(v, bscale, u, buf, len);
+	double dscale = 1;
+	int e = 0;
+	while (e < 5 && fabs(v) >= dscale * 1000) {
+		dscale *= 1000;
+		e++;
+	}
+	if (e == 0 || multiple_of(v, dscale / 1000)) {
+		snprintf(u, sizeof(u), "B%s", suffix);
+		return format_decimal(v, byte_prefixes, 5, u, buf, len);
+	}
+	snprintf(num, sizeof(num), "%.4g", v / bscale);
+	snprintf(buf, len, "%s %s", num, u);
+	return buf;
 }
 
 static char *format_duration(double s, char *buf, size_t len)

@@ -16,15 +16,17 @@
 #   file-jq: PATH EXPR                  `jq -e EXPR PATH` is true
 #   env: NAME=VALUE                     set for the run (repeatable)
 #   stdout-to: PATH                     send stdout there (/dev/full, say)
-# Cases run in the source root, with a fresh scratch folder in $SCRATCH.
+# Cases run in the source root, with a fresh scratch folder in $SCRATCH and
+# the folder of the gpuplan binary (the build folder) in $BUILD.
 set -u
 gpuplan=$1
 case_file=$2
 fail=0
 say() { printf '%s: %s\n' "$case_file" "$*" >&2; fail=1; }
 
-export SCRATCH
+export SCRATCH BUILD
 SCRATCH=$(mktemp -d /tmp/gpuplan-case.XXXXXX)
+BUILD=$(dirname "$gpuplan")
 trap 'rm -rf "$SCRATCH"' EXIT
 
 args=$(sed -n 's/^args: //p' "$case_file")

@@ -127,6 +127,14 @@ static void test_format(void)
 	CHECK_STR(units_format(UNIT_BYTES, 17179869184.0, NULL, buf, 64), "16 GiB");
 	CHECK_STR(units_format(UNIT_BYTES, 2199023255552.0, NULL, buf, 64), "2 TiB");
 	CHECK_STR(units_format(UNIT_BYTES, 141e9, NULL, buf, 64), "141 GB");
+	CHECK_STR(units_format(UNIT_BYTES, 49152, NULL, buf, 64), "48 KiB");
+	CHECK_STR(units_format(UNIT_BYTES, 1536, NULL, buf, 64), "1.5 KiB");
+	CHECK_STR(units_format(UNIT_BYTES, 1000, NULL, buf, 64), "1 kB");
+	CHECK_STR(units_format(UNIT_BYTES, 512, NULL, buf, 64), "512 B");
+	CHECK_STR(units_format(UNIT_BYTES, 1152.0 * 1073741824, NULL, buf, 64), "1.125 TiB");
+	/* a measured size: binary, four significant digits */
+	CHECK_STR(units_format(UNIT_BYTES, 25276510208.0, NULL, buf, 64), "23.54 GiB");
+	CHECK_STR(units_format(UNIT_RATE, 1.555e12, NULL, buf, 64), "1.555 TB/s");
 	CHECK_STR(units_format(UNIT_RATE, 3.35e12, NULL, buf, 64), "3.35 TB/s");
 	CHECK_STR(units_format(UNIT_RATE, 50e9, &bits, buf, 64), "400 Gbit/s");
 	CHECK_STR(units_format(UNIT_COMPUTE, 989.5e12, NULL, buf, 64), "989.5 TFLOP/s");
