@@ -4,28 +4,6 @@
 #include <string.h>
 #include <strings.h>
 
-static const char *const precision_names[PREC_COUNT] = {
-	"fp64", "fp64_tensor", "fp32", "tf32", "fp16", "bf16", "fp8", "int8",
-};
-
-const char *precision_name(enum precision p)
-{
-	return precision_names[p];
-}
-
-int precision_from_name(const char *name)
-{
-	for (int p = 0; p < PREC_COUNT; p++)
-		if (strcmp(name, precision_names[p]) == 0)
-			return p;
-	return -1;
-}
-
-bool precision_is_integer(enum precision p)
-{
-	return p == PREC_INT8;
-}
-
 static const char *const link_names[] = {"none", "pcie", "nvlink",
 					 "nvswitch"};
 

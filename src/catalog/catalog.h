@@ -16,45 +16,11 @@
 #include <stddef.h>
 
 #include "core/error.h"
+#include "core/precision.h"
+#include "core/provenance.h"
 #include "core/units.h"
 
 #define CATALOG_SCHEMA "gpuplan/catalog/v1"
-
-enum precision {
-	PREC_FP64,
-	PREC_FP64_TENSOR,
-	PREC_FP32,
-	PREC_TF32,
-	PREC_FP16,
-	PREC_BF16,
-	PREC_FP8,
-	PREC_INT8,
-	PREC_COUNT
-};
-
-/* "fp64", "bf16", ... as written in catalogs and on the command line. */
-const char *precision_name(enum precision p);
-/* Returns -1 when the name is unknown. */
-int precision_from_name(const char *name);
-/* Integer precisions are quoted in OPS, floating point in FLOP/s. */
-bool precision_is_integer(enum precision p);
-
-struct origin {
-	const char *file;	/* points into catalog->files */
-	int line, col;
-};
-
-struct source {
-	char *title;
-	char *url;		/* may be NULL when document is set */
-	char *document;		/* datasheet number; may be NULL */
-	char *retrieved;	/* date the figure was read */
-};
-
-struct sources {
-	struct source *v;
-	size_t n;
-};
 
 enum link_kind { LINK_NONE, LINK_PCIE, LINK_NVLINK, LINK_NVSWITCH };
 const char *link_kind_name(enum link_kind k);

@@ -4,18 +4,6 @@
 #include <stdio.h>
 #include <string.h>
 
-json_t *json_number(double v)
-{
-	if (v == floor(v) && fabs(v) < 9007199254740992.0)	/* 2^53 */
-		return json_integer((json_int_t)v);
-	return json_real(v);
-}
-
-static json_t *json_string_or_null(const char *s)
-{
-	return s ? json_string(s) : json_null();
-}
-
 static json_t *origin_to_json(const struct origin *o)
 {
 	char buf[512];
@@ -32,25 +20,6 @@ json_t *money_to_json(const struct money *m)
 							  ? "total"
 							  : money_per_suffix(m->per) + 1));
 	return j;
-}
-
-json_t *sources_to_json(const struct sources *s)
-{
-	json_t *a = json_array();
-	for (size_t i = 0; i < s->n; i++) {
-		const struct source *src = &s->v[i];
-		json_t *o = json_object();
-		json_object_set_new(o, "title", json_string_or_null(src->title));
-		if (src->url)
-			json_object_set_new(o, "url", json_string(src->url));
-		if (src->document)
-			json_object_set_new(o, "document",
-					    json_string(src->document));
-		json_object_set_new(o, "retrieved",
-				    json_string_or_null(src->retrieved));
-		json_array_append_new(a, o);
-	}
-	return a;
 }
 
 static json_t *link_to_json(const struct link *l)

@@ -14,13 +14,9 @@
 #include <jansson.h>
 
 #include "catalog.h"
-
-/* An integer when the value is whole and exactly representable, else a
- * real: byte counts print as 80000000000, not 8e+10. */
-json_t *json_number(double v);
+#include "core/output.h"
 
 json_t *money_to_json(const struct money *m);
-json_t *sources_to_json(const struct sources *s);
 json_t *accelerator_to_json(const struct accelerator *a);
 
 /* The instance with its accelerator inlined.  When `currency` is not NULL

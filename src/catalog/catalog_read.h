@@ -13,11 +13,6 @@
 #include "catalog.h"
 #include "core/yaml_read.h"
 
-/* `source:` of map: one mapping or a list of them.  owner names the entry. */
-int read_sources(struct yread *r, const struct ynode *map, const char *owner,
-		 struct sources *out);
-void free_sources(struct sources *s);
-
 /* `kind:` of a link; nvswitch is allowed inside instances only. */
 int read_link_kind(struct yread *r, const struct ynode *map, const char *what,
 		   bool allow_nvswitch, enum link_kind *out);

@@ -1,5 +1,6 @@
 #include "output.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,4 +51,16 @@ void json_write(FILE *f, const json_t *j)
 {
 	json_dumpf(j, f, JSON_INDENT(2) | JSON_REAL_PRECISION(15));
 	fputc('\n', f);
+}
+
+json_t *json_number(double v)
+{
+	if (v == floor(v) && fabs(v) < 9007199254740992.0)	/* 2^53 */
+		return json_integer((json_int_t)v);
+	return json_real(v);
+}
+
+json_t *json_string_or_null(const char *s)
+{
+	return s ? json_string(s) : json_null();
 }

@@ -35,4 +35,11 @@ int output_finish(struct output *o, const char *path);
  * here. */
 void json_write(FILE *f, const json_t *j);
 
+/* An integer when the value is whole and exactly representable, else a
+ * real: byte counts print as 80000000000, not 8e+10. */
+json_t *json_number(double v);
+
+/* A JSON string, or null for a NULL pointer (an absent optional field). */
+json_t *json_string_or_null(const char *s);
+
 #endif
