@@ -1,33 +1,59 @@
 #!/bin/bash
-# The bad-input corpus: each tests/bad/NAME.yaml must make
-#   gpuplan catalog validate tests/bad/NAME.yaml
-# exit 2 and print exactly tests/bad/NAME.expect on stderr, and must make
-# `gpuplan catalog list --catalog FILE -o OUT` exit 2 without creating OUT.
+# The bad-input corpus: tests/bad/KIND/NAME.yaml must make gpuplan exit 2,
+# print exactly tests/bad/KIND/NAME.expect on stderr, and write no output
+# file.  KIND picks the commands:
+#   catalog   gpuplan catalog validate FILE; gpuplan catalog list --catalog FILE -o OUT
+#   model     gpuplan model show FILE -o OUT
+#   workload  gpuplan workload validate FILE; gpuplan workload list --workload FILE -o OUT
 #
-#   run-bad.sh GPUPLAN NAME      (run from the source root)
+#   run-bad.sh GPUPLAN KIND NAME      (run from the source root)
 #
-# NAME "too-large" is generated here: a 17 MiB file is no thing to commit.
+# catalog/too-large is generated here: a 17 MiB file is no thing to commit.
 set -u
 gpuplan=$1
-name=$2
+kind=$2
+name=$3
 scratch=$(mktemp -d /tmp/gpuplan-bad.XXXXXX)
 trap 'rm -rf "$scratch"' EXIT
-file=tests/bad/$name.yaml
-if [ "$name" = too-large ]; then
+file=tests/bad/$kind/$name.yaml
+if [ "$kind/$name" = catalog/too-large ]; then
 	file=$scratch/too-large.yaml
 	{ echo "schema: gpuplan/catalog/v1"; yes '# padding to pass the size limit' | head -c 17825792; } >"$file"
 fi
 fail=0
-"$gpuplan" catalog validate "$file" >"$scratch/out" 2>"$scratch/err"
-rc=$?
-[ $rc = 2 ] || { echo "$name: validate exit $rc, want 2" >&2; fail=1; }
-sed "s|$scratch|SCRATCH|g" "$scratch/err" >"$scratch/err.norm"
-if ! diff -u "tests/bad/$name.expect" "$scratch/err.norm" >&2; then
-	echo "$name: stderr differs from tests/bad/$name.expect" >&2
-	fail=1
-fi
-"$gpuplan" catalog list --catalog "$file" -o "$scratch/list.json" >/dev/null 2>&1
-rc=$?
-[ $rc = 2 ] || { echo "$name: list exit $rc, want 2" >&2; fail=1; }
-[ -e "$scratch/list.json" ] && { echo "$name: list wrote a file on bad input" >&2; fail=1; }
+
+# expect_stderr CMD...: exit 2 and stderr exactly as in the .expect file.
+expect_stderr() {
+	"$gpuplan" "$@" >"$scratch/out" 2>"$scratch/err"
+	local rc=$?
+	[ $rc = 2 ] || { echo "$kind/$name: '$*' exit $rc, want 2" >&2; fail=1; }
+	sed "s|$scratch|SCRATCH|g" "$scratch/err" >"$scratch/err.norm"
+	if ! diff -u "tests/bad/$kind/$name.expect" "$scratch/err.norm" >&2; then
+		echo "$kind/$name: stderr differs from tests/bad/$kind/$name.expect" >&2
+		fail=1
+	fi
+}
+
+# expect_no_output CMD... -o FILE: exit 2 and FILE never created.
+expect_no_output() {
+	"$gpuplan" "$@" -o "$scratch/result" >/dev/null 2>&1
+	local rc=$?
+	[ $rc = 2 ] || { echo "$kind/$name: '$*' exit $rc, want 2" >&2; fail=1; }
+	[ -e "$scratch/result" ] && { echo "$kind/$name: '$*' wrote a file on bad input" >&2; fail=1; }
+}
+
+case $kind in
+catalog)
+	expect_stderr catalog validate "$file"
+	expect_no_output catalog list --catalog "$file" ;;
+model)
+	expect_stderr model show "$file"
+	expect_no_output model show "$file" ;;
+workload)
+	expect_stderr workload validate "$file"
+	expect_no_output workload list --workload "$file" ;;
+*)
+	echo "unknown corpus kind '$kind'" >&2
+	fail=1 ;;
+esac
 exit $fail
