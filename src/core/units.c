@@ -60,6 +60,15 @@ static const struct unit_def count_units[] = {
 	{NULL, 0, false, false},
 };
 
+/* Requests (or any events) per unit of time; a count prefix may come first. */
+static const struct unit_def frequency_units[] = {
+	{"/s", 1, false, false}, {"/min", 1 / 60.0, false, false}, {"/h", 1 / 3600.0, false, false},
+	{"K/s", 1e3, false, false}, {"K/min", 1e3 / 60, false, false}, {"K/h", 1e3 / 3600, false, false},
+	{"k/s", 1e3, false, false}, {"k/min", 1e3 / 60, false, false}, {"k/h", 1e3 / 3600, false, false},
+	{"M/s", 1e6, false, false}, {"M/min", 1e6 / 60, false, false}, {"M/h", 1e6 / 3600, false, false},
+	{NULL, 0, false, false},
+};
+
 static const struct unit_def *table_for(enum unit_kind kind)
 {
 	switch (kind) {
@@ -69,6 +78,7 @@ static const struct unit_def *table_for(enum unit_kind kind)
 	case UNIT_POWER: return power_units;
 	case UNIT_DURATION: return duration_units;
 	case UNIT_COUNT: return count_units;
+	case UNIT_FREQUENCY: return frequency_units;
 	}
 	return count_units;
 }
@@ -82,6 +92,7 @@ const char *units_example(enum unit_kind kind)
 	case UNIT_POWER: return "a power like '700W'";
 	case UNIT_DURATION: return "a duration like '72h' or '30d'";
 	case UNIT_COUNT: return "a count like '2T' or '1.28M'";
+	case UNIT_FREQUENCY: return "a rate like '50/s' or '3000/min'";
 	}
 	return "a quantity";
 }
@@ -314,6 +325,26 @@ static char *format_duration(double s, char *buf, size_t len)
 	return format_scaled(s, 86400, "d", buf, len);
 }
 
+/* Per second when at least one a second, else per minute, else per hour:
+ * "50/s", "30/min", "2/h". */
+static char *format_frequency(double hz, char *buf, size_t len)
+{
+	double v = hz;
+	const char *per = "/s";
+	if (hz < 1 && hz * 60 >= 1) {
+		v = hz * 60;
+		per = "/min";
+	} else if (hz < 1) {
+		v = hz * 3600;
+		per = "/h";
+	}
+	char num[48];
+	snprintf(num, sizeof(num), "%.6g", v);
+	trim_number(num);
+	snprintf(buf, len, "%s%s", num, per);
+	return buf;
+}
+
 char *units_format(enum unit_kind kind, double si, const struct unit_detail *d,
 		   char *buf, size_t len)
 {
@@ -337,6 +368,8 @@ char *units_format(enum unit_kind kind, double si, const struct unit_detail *d,
 		return format_duration(si, buf, len);
 	case UNIT_COUNT:
 		return format_decimal(si, si_prefixes, 4, "", buf, len);
+	case UNIT_FREQUENCY:
+		return format_frequency(si, buf, len);
 	}
 	return buf;
 }

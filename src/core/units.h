@@ -12,6 +12,8 @@
  * powers of 1024 (bytes and byte rates only).  'B' is a byte, 'b' or 'bit'
  * is a bit.  Counts take K, M, B (billion) and T: "2T" tokens = 2e12.
  * Durations take ns, us, ms, s, min, h, d, w and y (365 days).
+ * Frequencies are counts per time: "50/s", "3000/min", "1.2K/h" (a count
+ * prefix K or M is allowed), converted to events per second.
  *
  * Money is an amount with an ISO currency code, optionally per hour, per
  * kWh or per month: "32.77 USD/h", "$32.77/h", "CNY 12.5/h", "¥12.5/h",
@@ -34,6 +36,7 @@ enum unit_kind {
 	UNIT_POWER,	/* W */
 	UNIT_DURATION,	/* s */
 	UNIT_COUNT,	/* dimensionless */
+	UNIT_FREQUENCY,	/* events per second: "50/s", "3000/min" */
 };
 
 /* Where and why a parse failed: offset is a byte offset into the text. */

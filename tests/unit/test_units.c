@@ -48,6 +48,13 @@ static const struct ok_case ok_cases[] = {
 	{UNIT_COUNT, "50K", 5e4},
 	{UNIT_COUNT, "42", 42},
 	{UNIT_COUNT, "0", 0},
+	{UNIT_FREQUENCY, "50/s", 50},
+	{UNIT_FREQUENCY, "3000/min", 50},		/* 3000 / 60 */
+	{UNIT_FREQUENCY, "7200/h", 2},			/* 7200 / 3600 */
+	{UNIT_FREQUENCY, "0.5/s", 0.5},
+	{UNIT_FREQUENCY, "1.2K/s", 1200},
+	{UNIT_FREQUENCY, "6M/h", 6e6 / 3600},
+	{UNIT_FREQUENCY, "50 /s", 50},
 };
 
 struct bad_case {
@@ -74,6 +81,11 @@ static const struct bad_case bad_cases[] = {
 	{UNIT_COUNT, "2X", "unknown unit 'X'", 1},
 	{UNIT_COUNT, "", "expected a number", 0},
 	{UNIT_POWER, "700", "missing unit", 3},
+	{UNIT_FREQUENCY, "50", "missing unit", 2},
+	{UNIT_FREQUENCY, "50/mins", "unknown unit '/mins' (did you mean '/min'?)", 2},
+	{UNIT_FREQUENCY, "50/d", "unknown unit '/d'", 2},
+	{UNIT_FREQUENCY, "-3/s", "negative", 0},
+	{UNIT_FREQUENCY, "/s", "expected a number", 0},
 };
 
 static void test_ok(void)
@@ -144,6 +156,9 @@ static void test_format(void)
 	CHECK_STR(units_format(UNIT_DURATION, 259200, NULL, buf, 64), "3 d");
 	CHECK_STR(units_format(UNIT_DURATION, 157680000, NULL, buf, 64), "5 y");
 	CHECK_STR(units_format(UNIT_DURATION, 5400, NULL, buf, 64), "90 min");
+	CHECK_STR(units_format(UNIT_FREQUENCY, 50, NULL, buf, 64), "50/s");
+	CHECK_STR(units_format(UNIT_FREQUENCY, 0.5, NULL, buf, 64), "30/min");
+	CHECK_STR(units_format(UNIT_FREQUENCY, 2.0 / 3600, NULL, buf, 64), "2/h");
 }
 
 /* Round trip: what is printed parses back to the same value. */
