@@ -1,0 +1,84 @@
+/*
+ * graph.c - building a model for one sequence length, and its totals.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/xalloc.h"
+#include "graph.h"
+
+struct op *model_graph_append(struct model_graph *g, enum op_kind kind,
+			      const struct shape *in, const struct shape *out,
+			      const struct op_params *p, double extra_elems,
+			      const struct origin *at, const char *label)
+{
+	xgrow((void **)&g->ops, &g->cap, g->n + 1, sizeof(*g->ops));
+	struct op *o = &g->ops[g->n++];
+	memset(o, 0, sizeof(*o));
+	o->kind = kind;
+	o->in = *in;
+	o->out = *out;
+	if (p)
+		o->p = *p;
+	if (at)
+		o->at = *at;
+	o->block = g->blocks;
+	snprintf(o->label, sizeof(o->label), "%s", label);
+	op_cost(o, extra_elems);
+	return o;
+}
+
+int model_build(const struct model *m, long seq, struct model_graph *g,
+		struct gp_errors *errs)
+{
+	memset(g, 0, sizeof(*g));
+	if (m->kind == MODEL_TRANSFORMER) {
+		g->seq = seq ? seq : m->tf.max_seq;
+		if (g->seq > m->tf.max_seq && m->tf.positions == POS_LEARNED) {
+			gp_errors_add(errs, m->file, 0, 0, NULL,
+				      "sequence length %ld is beyond the %ld learned positions of %s",
+				      g->seq, m->tf.max_seq, m->name);
+			return -1;
+		}
+		return build_transformer_ops(m, g->seq, g);
+	}
+	if (m->kind != MODEL_GRAPH) {
+		gp_errors_add(errs, m->file, 0, 0, NULL,
+			      "a block file is not a model by itself");
+		return -1;
+	}
+	if (seq && m->input.kind == SHAPE_IMAGE) {
+		gp_errors_add(errs, m->file, 0, 0, NULL,
+			      "%s takes images, not token sequences: --seq does not apply",
+			      m->name);
+		return -1;
+	}
+	return build_graph_ops(m, g, errs);
+}
+
+void model_graph_free(struct model_graph *g)
+{
+	free(g->ops);
+	memset(g, 0, sizeof(*g));
+}
+
+void model_cost(const struct model_graph *g, long batch, int elem_bytes,
+		struct model_cost *c)
+{
+	memset(c, 0, sizeof(*c));
+	for (size_t i = 0; i < g->n; i++) {
+		const struct op *o = &g->ops[i];
+		double weights = op_weight_reads(o) * elem_bytes;
+		double acts = (o->act_read + o->act_written + o->scratch) *
+			      elem_bytes * batch;
+		struct class_total *t = &c->cls[op_kind_class(o->kind)];
+		c->params += o->params;
+		c->macs_per_sample += o->macs;
+		c->flops_per_sample += o->flops;
+		c->weight_bytes += o->params * elem_bytes;
+		t->flops += o->flops * batch;
+		t->bytes += weights + acts;
+		c->bytes_per_step += weights + acts;
+	}
+	c->flops_per_step = c->flops_per_sample * batch;
+}

@@ -1,0 +1,478 @@
+/*
+ * graph_build.c - expanding a graph description into a flat, shape-checked
+ * list of ops.
+ *
+ * The builder walks the op specifications in order with "the current
+ * tensor": each op consumes it (or the tensor named by `from:`) and
+ * produces the next.  Named outputs are kept in a table so `from:`, `add`,
+ * `mul` and `concat` can refer back (a later op of the same name replaces
+ * an earlier one, as each repeat iteration does).  Every shape is checked
+ * where it is consumed, and a problem is reported at the op that found it.
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/suggest.h"
+#include "core/xalloc.h"
+#include "graph.h"
+
+struct named {
+	char *name;
+	struct shape shape;
+};
+
+struct builder {
+	struct model_graph *g;
+	struct gp_errors *errs;
+	struct named *names;
+	size_t n_names, cap_names;
+	struct shape cur;
+	bool failed;		/* stop after the first shape error */
+};
+
+static void fail_at(struct builder *b, const struct op_spec *s,
+		    const char *hint, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void fail_at(struct builder *b, const struct op_spec *s,
+		    const char *hint, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *msg = xvasprintf(fmt, ap);
+	va_end(ap);
+	gp_errors_add(b->errs, s->at.file, s->at.line, s->at.col, hint, "%s",
+		      msg);
+	free(msg);
+	b->failed = true;
+}
+
+/* ---- named tensors ---- */
+
+static void bind(struct builder *b, const char *name, const struct shape *s)
+{
+	for (size_t i = 0; i < b->n_names; i++)
+		if (strcmp(b->names[i].name, name) == 0) {
+			b->names[i].shape = *s;
+			return;
+		}
+	xgrow((void **)&b->names, &b->cap_names, b->n_names + 1,
+	      sizeof(*b->names));
+	b->names[b->n_names++] = (struct named){xstrdup(name), *s};
+}
+
+static const struct shape *lookup(struct builder *b, const struct op_spec *s,
+				  const char *name)
+{
+	if (strcmp(name, "input") == 0)
+		return &b->g->input;
+	for (size_t i = 0; i < b->n_names; i++)
+		if (strcmp(b->names[i].name, name) == 0)
+			return &b->names[i].shape;
+	const char **all = xcalloc(b->n_names + 1, sizeof(char *));
+	for (size_t i = 0; i < b->n_names; i++)
+		all[i] = b->names[i].name;
+	char hint[96];
+	const char *h = suggest_hint(name, all, b->n_names, hint, sizeof(hint));
+	free(all);
+	fail_at(b, s, h, "no tensor named '%s' before this op", name);
+	return NULL;
+}
+
+/* ---- shape rules ---- */
+
+static const char *shape_kind_text(enum shape_kind k)
+{
+	switch (k) {
+	case SHAPE_IMAGE: return "an image (channels, height, width)";
+	case SHAPE_SEQ: return "a sequence (tokens, features)";
+	case SHAPE_VEC: return "a vector (features)";
+	case SHAPE_IDS: return "token ids";
+	}
+	return "?";
+}
+
+static bool expect_kind(struct builder *b, const struct op_spec *s,
+			const struct shape *in, enum shape_kind want)
+{
+	if (in->kind == want)
+		return true;
+	char got[64];
+	fail_at(b, s, NULL, "%s expects %s, found %s %s", op_kind_name(s->op),
+		shape_kind_text(want), shape_kind_text(in->kind),
+		shape_format(in, got, sizeof(got)));
+	return false;
+}
+
+/* Output size of a sliding window: floor((n + 2p - k) / s) + 1. */
+static long window_out(long n, long k, long s, long p)
+{
+	long span = n + 2 * p - k;
+	return span < 0 ? 0 : span / s + 1;
+}
+
+static bool spatial(struct builder *b, const struct op_spec *s,
+		    const struct shape *in, long channels, struct shape *out)
+{
+	long pad = s->p.padding < 0 ? s->p.kernel / 2 : s->p.padding;
+	long h = window_out(in->d[1], s->p.kernel, s->p.stride, pad);
+	long w = window_out(in->d[2], s->p.kernel, s->p.stride, pad);
+	if (h < 1 || w < 1) {
+		fail_at(b, s, NULL,
+			"a %ld x %ld window with padding %ld does not fit a %ld x %ld input",
+			s->p.kernel, s->p.kernel, pad, in->d[1], in->d[2]);
+		return false;
+	}
+	*out = (struct shape){SHAPE_IMAGE, {channels, h, w}};
+	return true;
+}
+
+static bool conv_shape(struct builder *b, const struct op_spec *s,
+		       const struct shape *in, struct shape *out)
+{
+	if (!expect_kind(b, s, in, SHAPE_IMAGE))
+		return false;
+	if (in->d[0] % s->p.groups || s->p.out % s->p.groups) {
+		fail_at(b, s, NULL,
+			"groups (%ld) must divide the input channels (%ld) and the output channels (%ld)",
+			s->p.groups, in->d[0], s->p.out);
+		return false;
+	}
+	return spatial(b, s, in, s->p.out, out);
+}
+
+static bool linear_shape(struct builder *b, const struct op_spec *s,
+			 const struct shape *in, struct shape *out)
+{
+	if (in->kind != SHAPE_SEQ && in->kind != SHAPE_VEC) {
+		char got[64];
+		fail_at(b, s, "flatten or pool an image first",
+			"linear expects a vector or a sequence, found %s %s",
+			shape_kind_text(in->kind),
+			shape_format(in, got, sizeof(got)));
+		return false;
+	}
+	long features = in->kind == SHAPE_SEQ ? in->d[1] : in->d[0];
+	if (s->p.in && s->p.in != features) {
+		fail_at(b, s, NULL,
+			"linear expects %ld input features, found %ld from the op before",
+			s->p.in, features);
+		return false;
+	}
+	*out = *in;
+	out->d[in->kind == SHAPE_SEQ ? 1 : 0] = s->p.out;
+	return true;
+}
+
+static bool same_shapes(struct builder *b, const struct op_spec *s,
+			const struct shape *a, const struct shape *other,
+			const char *name)
+{
+	if (shape_equal(a, other))
+		return true;
+	char x[64], y[64];
+	fail_at(b, s, NULL, "%s of %s and '%s' %s: shapes differ",
+		op_kind_name(s->op), shape_format(a, x, sizeof(x)), name,
+		shape_format(other, y, sizeof(y)));
+	return false;
+}
+
+/* Concatenation along channels (images) or features (sequences). */
+static bool concat_shape(struct builder *b, const struct op_spec *s,
+			 const struct shape *in, const struct shape **with,
+			 struct shape *out)
+{
+	*out = *in;
+	int axis = in->kind == SHAPE_IMAGE ? 0 : in->kind == SHAPE_SEQ ? 1 : 0;
+	for (size_t i = 0; i < s->n_with; i++) {
+		struct shape probe = *with[i];
+		probe.d[axis] = in->d[axis];
+		if (!shape_equal(&probe, in)) {
+			char x[64], y[64];
+			fail_at(b, s, NULL,
+				"concat of %s and '%s' %s: only the %s may differ",
+				shape_format(in, x, sizeof(x)), s->with[i],
+				shape_format(with[i], y, sizeof(y)),
+				in->kind == SHAPE_IMAGE ? "channels" : "features");
+			return false;
+		}
+		out->d[axis] += with[i]->d[axis];
+	}
+	return true;
+}
+
+static bool token_shape(struct builder *b, const struct op_spec *s,
+			const struct shape *in, struct shape *out)
+{
+	switch (s->op) {
+	case OP_TO_TOKENS:
+		if (!expect_kind(b, s, in, SHAPE_IMAGE))
+			return false;
+		*out = (struct shape){SHAPE_SEQ,
+				      {in->d[1] * in->d[2] + s->p.cls_token,
+				       in->d[0], 0}};
+		return true;
+	case OP_SELECT_TOKEN:
+		if (!expect_kind(b, s, in, SHAPE_SEQ))
+			return false;
+		if (s->p.index >= in->d[0]) {
+			fail_at(b, s, NULL, "token %ld is beyond the %ld tokens",
+				s->p.index, in->d[0]);
+			return false;
+		}
+		*out = (struct shape){SHAPE_VEC, {in->d[1], 0, 0}};
+		return true;
+	case OP_EMBEDDING:
+		if (!expect_kind(b, s, in, SHAPE_IDS))
+			return false;
+		*out = (struct shape){SHAPE_SEQ, {in->d[0], s->p.dim, 0}};
+		return true;
+	case OP_POSITION_EMBEDDING:
+		*out = *in;
+		return expect_kind(b, s, in, SHAPE_SEQ);
+	default:
+		return false;
+	}
+}
+
+static bool image_shape(struct builder *b, const struct op_spec *s,
+			const struct shape *in, struct shape *out)
+{
+	switch (s->op) {
+	case OP_MAXPOOL:
+	case OP_AVGPOOL:
+		return expect_kind(b, s, in, SHAPE_IMAGE) &&
+		       spatial(b, s, in, in->d[0], out);
+	case OP_GLOBAL_AVGPOOL:
+		*out = (struct shape){SHAPE_IMAGE, {in->d[0], 1, 1}};
+		return expect_kind(b, s, in, SHAPE_IMAGE);
+	case OP_UPSAMPLE:
+		*out = (struct shape){SHAPE_IMAGE,
+				      {in->d[0], in->d[1] * s->p.scale,
+				       in->d[2] * s->p.scale}};
+		return expect_kind(b, s, in, SHAPE_IMAGE);
+	case OP_FLATTEN:
+		*out = (struct shape){SHAPE_VEC, {(long)shape_elements(in), 0, 0}};
+		return in->kind != SHAPE_IDS || expect_kind(b, s, in, SHAPE_IMAGE);
+	default:
+		return false;
+	}
+}
+
+/* ---- appending ---- */
+
+static void label_of(char *buf, size_t len, const char *path,
+		     const struct op_spec *s, const char *kind)
+{
+	snprintf(buf, len, "%s %s%s%s", path, kind, s->name ? " " : "",
+		 s->name ? s->name : "");
+}
+
+static bool too_many_ops(struct builder *b, const struct op_spec *s)
+{
+	if (b->g->n < MODEL_MAX_OPS)
+		return false;
+	fail_at(b, s, "lower a repeat count",
+		"the model expands to more than %d ops", MODEL_MAX_OPS);
+	return true;
+}
+
+static void append(struct builder *b, const struct op_spec *s,
+		   enum op_kind kind, const struct shape *in,
+		   const struct shape *out, double extra, const char *path,
+		   const struct op_params *p)
+{
+	char label[96];
+	label_of(label, sizeof(label), path, s, op_kind_name(kind));
+	model_graph_append(b->g, kind, in, out, p ? p : &s->p, extra, &s->at,
+			   label);
+	b->cur = *out;
+}
+
+/* `attention` in a graph: the Q/K/V projection, the attention core and
+ * the output projection, so each lands in its class (gemm, attention). */
+static bool append_attention(struct builder *b, const struct op_spec *s,
+			     const struct shape *in, const char *path)
+{
+	if (!expect_kind(b, s, in, SHAPE_SEQ))
+		return false;
+	long d = in->d[1], heads = s->p.heads;
+	long kv = s->p.kv_heads ? s->p.kv_heads : heads;
+	if (d % heads || heads % kv) {
+		fail_at(b, s, NULL,
+			"heads (%ld) must divide the features (%ld) and kv_heads (%ld) must divide heads",
+			heads, d, kv);
+		return false;
+	}
+	long kv_dim = kv * (d / heads);
+	struct op_params lp = {.out = d + 2 * kv_dim, .bias = s->p.bias};
+	struct shape qkv = {SHAPE_SEQ, {in->d[0], d + 2 * kv_dim, 0}};
+	char sub[128];
+	snprintf(sub, sizeof(sub), "%s.qkv", path);
+	append(b, s, OP_LINEAR, in, &qkv, 0, sub, &lp);
+	struct op_params ap = s->p;
+	ap.kv_heads = kv;
+	append(b, s, OP_ATTENTION, &qkv, in, 0, path, &ap);
+	snprintf(sub, sizeof(sub), "%s.out", path);
+	lp.out = d;
+	append(b, s, OP_LINEAR, in, in, 0, sub, &lp);
+	return true;
+}
+
+static bool infer_shape(struct builder *b, const struct op_spec *s,
+			const struct shape *in, const struct shape **with,
+			struct shape *out)
+{
+	switch (s->op) {
+	case OP_CONV: return conv_shape(b, s, in, out);
+	case OP_LINEAR: return linear_shape(b, s, in, out);
+	case OP_ADD:
+	case OP_MUL:
+		*out = *in;
+		return same_shapes(b, s, in, with[0], s->with[0]);
+	case OP_CONCAT: return concat_shape(b, s, in, with, out);
+	case OP_TO_TOKENS:
+	case OP_SELECT_TOKEN:
+	case OP_EMBEDDING:
+	case OP_POSITION_EMBEDDING: return token_shape(b, s, in, out);
+	case OP_MAXPOOL:
+	case OP_AVGPOOL:
+	case OP_GLOBAL_AVGPOOL:
+	case OP_UPSAMPLE:
+	case OP_FLATTEN: return image_shape(b, s, in, out);
+	case OP_BATCHNORM:
+		*out = *in;
+		return in->kind == SHAPE_IMAGE || in->kind == SHAPE_VEC ||
+		       expect_kind(b, s, in, SHAPE_IMAGE);
+	default:	/* norms and activations keep the shape */
+		*out = *in;
+		if (in->kind == SHAPE_IDS) {
+			fail_at(b, s, "embed the tokens first",
+				"%s cannot take token ids", op_kind_name(s->op));
+			return false;
+		}
+		return true;
+	}
+}
+
+static bool build_op(struct builder *b, const struct op_spec *s,
+		     const char *path)
+{
+	const struct shape *in = &b->cur;
+	if (s->from && !(in = lookup(b, s, s->from)))
+		return false;
+	const struct shape *with[64];
+	double extra = 0;
+	for (size_t i = 0; i < s->n_with && i < 64; i++) {
+		if (!(with[i] = lookup(b, s, s->with[i])))
+			return false;
+		extra += shape_elements(with[i]);
+	}
+	struct shape input = *in;
+	if (s->op == OP_ATTENTION) {
+		if (!append_attention(b, s, &input, path))
+			return false;
+	} else {
+		struct shape out;
+		if (!infer_shape(b, s, &input, with, &out))
+			return false;
+		append(b, s, s->op, &input, &out, extra, path, NULL);
+	}
+	struct shape after = b->cur;
+	if (s->fused_norm != OP_KIND_COUNT)
+		append(b, s, s->fused_norm, &after, &after, 0, path, NULL);
+	if (s->fused_act != OP_KIND_COUNT)
+		append(b, s, s->fused_act, &after, &after, 0, path, NULL);
+	if (s->name)
+		bind(b, s->name, &b->cur);
+	return true;
+}
+
+static bool build_list(struct builder *b, const struct op_spec *v, size_t n,
+		       const char *path);
+
+static bool build_residual(struct builder *b, const struct op_spec *s,
+			   const char *path)
+{
+	char sub[96];
+	struct shape x = b->cur;
+	snprintf(sub, sizeof(sub), "%s.body", path);
+	if (!build_list(b, s->body, s->n_body, sub))
+		return false;
+	struct shape y = b->cur;
+	b->cur = x;
+	snprintf(sub, sizeof(sub), "%s.shortcut", path);
+	if (s->shortcut && !build_list(b, s->shortcut, s->n_shortcut, sub))
+		return false;
+	struct shape shortcut = b->cur;
+	if (!shape_equal(&y, &shortcut)) {
+		char p[64], q[64];
+		fail_at(b, s, s->shortcut ? NULL : "add a shortcut: that projects x",
+			"residual body gives %s but the shortcut gives %s",
+			shape_format(&y, p, sizeof(p)),
+			shape_format(&shortcut, q, sizeof(q)));
+		return false;
+	}
+	append(b, s, OP_ADD, &y, &y, shape_elements(&shortcut), path, NULL);
+	if (s->name)
+		bind(b, s->name, &b->cur);
+	return true;
+}
+
+static bool build_spec(struct builder *b, const struct op_spec *s,
+		       const char *path)
+{
+	if (too_many_ops(b, s))
+		return false;
+	switch (s->spec) {
+	case SPEC_OP:
+		return build_op(b, s, path);
+	case SPEC_RESIDUAL:
+		return build_residual(b, s, path);
+	case SPEC_INCLUDE:
+		return build_list(b, s->body, s->n_body, path);
+	case SPEC_REPEAT:
+		for (long k = 0; k < s->repeat; k++) {
+			char sub[96];
+			snprintf(sub, sizeof(sub), "%s[%ld]", path, k);
+			if (!build_list(b, s->body, s->n_body, sub))
+				return false;
+		}
+		return true;
+	}
+	return false;
+}
+
+static bool build_list(struct builder *b, const struct op_spec *v, size_t n,
+		       const char *path)
+{
+	for (size_t i = 0; i < n; i++) {
+		char sub[96];
+		snprintf(sub, sizeof(sub), "%s%s%zu", path, path[0] ? "." : "", i);
+		if (!build_spec(b, &v[i], sub))
+			return false;
+	}
+	return true;
+}
+
+int build_graph_ops(const struct model *m, struct model_graph *g,
+		    struct gp_errors *errs)
+{
+	struct builder b = {.g = g, .errs = errs, .cur = m->input};
+	g->input = m->input;
+	g->seq = m->input.kind == SHAPE_IMAGE ? 0 : m->input.d[0];
+	bool ok = true;
+	for (size_t i = 0; ok && i < m->n_ops; i++) {
+		char path[32];
+		snprintf(path, sizeof(path), "%zu", i);
+		g->blocks = (long)i;
+		ok = build_spec(&b, &m->ops[i], path);
+	}
+	g->blocks = (long)m->n_ops;
+	g->output = b.cur;
+	for (size_t i = 0; i < b.n_names; i++)
+		free(b.names[i].name);
+	free(b.names);
+	return ok ? 0 : -1;
+}

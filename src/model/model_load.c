@@ -1,0 +1,307 @@
+/*
+ * model_load.c - strict reading of a model description (profiles/models/).
+ *
+ * The file-level keys and the transformer configuration are read here; the
+ * `ops:` lists (ops, repeats, residuals, includes) in op_spec_load.c.
+ */
+#include <libgen.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/suggest.h"
+#include "core/xalloc.h"
+#include "core/yaml_read.h"
+#include "model_read.h"
+
+/* ---- small enumerations written as words ---- */
+
+int read_word(struct yread *r, const struct ynode *map, const char *key,
+	      const char *const *words, size_t n, int *out)
+{
+	char *w = NULL;
+	int rc = yr_string(r, map, key, &w);
+	if (rc <= 0)
+		return rc;
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(w, words[i]) == 0) {
+			*out = (int)i;
+			free(w);
+			return 1;
+		}
+	char hint[96], list[256] = "";
+	for (size_t i = 0; i < n; i++)
+		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
+			 i ? (i + 1 == n ? " or " : ", ") : "", words[i]);
+	const char *h = suggest_hint(w, words, n, hint, sizeof(hint));
+	yr_error(r, ymap_get(map, key), h, "'%s' expects %s, found '%.60s'", key,
+		 list, w);
+	free(w);
+	return -1;
+}
+
+/* ---- transformer ---- */
+
+static const struct yfield transformer_fields[] = {
+	{"architecture", true}, {"layers", true}, {"hidden", true},
+	{"heads", true}, {"kv_heads", false}, {"ffn", true},
+	{"ffn_kind", true}, {"vocab", true}, {"tied_embeddings", false},
+	{"norm", true}, {"bias", false}, {"positions", true},
+	{"max_seq", true}, {"type_vocab", false}, {"pooler", false},
+	{NULL, false},
+};
+
+static int read_tf_words(struct yread *r, const struct ynode *n,
+			 struct transformer_config *tf)
+{
+	static const char *const arch[] = {"decoder", "encoder"};
+	static const char *const ffn[] = {"gelu", "swiglu"};
+	static const char *const norm[] = {"layernorm", "rmsnorm"};
+	static const char *const pos[] = {"rope", "learned"};
+	int a = 0, f = 0, no = 0, p = 0, bad = 0;
+	bad |= read_word(r, n, "architecture", arch, 2, &a) < 0;
+	bad |= read_word(r, n, "ffn_kind", ffn, 2, &f) < 0;
+	bad |= read_word(r, n, "norm", norm, 2, &no) < 0;
+	bad |= read_word(r, n, "positions", pos, 2, &p) < 0;
+	tf->arch = (enum tf_arch)a;
+	tf->ffn_kind = (enum ffn_kind)f;
+	tf->norm = (enum norm_kind)no;
+	tf->positions = (enum pos_kind)p;
+	return bad ? -1 : 0;
+}
+
+/* heads must split hidden evenly, and kv_heads must split heads: both are
+ * how attention shares out its width. */
+static int check_tf_divisions(struct yread *r, const struct ynode *n,
+			      const struct transformer_config *tf)
+{
+	int bad = 0;
+	if (tf->hidden % tf->heads != 0) {
+		yr_error(r, ymap_get(n, "heads"), NULL,
+			 "heads (%ld) must divide hidden (%ld) evenly", tf->heads,
+			 tf->hidden);
+		bad = 1;
+	}
+	if (tf->heads % tf->kv_heads != 0) {
+		yr_error(r, ymap_get(n, "kv_heads"), NULL,
+			 "kv_heads (%ld) must divide heads (%ld) evenly",
+			 tf->kv_heads, tf->heads);
+		bad = 1;
+	}
+	return bad ? -1 : 0;
+}
+
+static int read_transformer(struct yread *r, const struct ynode *root,
+			    struct transformer_config *tf)
+{
+	const struct ynode *n = ymap_get(root, "transformer");
+	if (!n) {
+		yr_error(r, root, NULL,
+			 "missing required key 'transformer' in a transformer model");
+		return -1;
+	}
+	if (!yr_expect_map(r, n, "'transformer'"))
+		return -1;
+	int bad = yr_check_keys(r, n, "'transformer'", transformer_fields);
+	bad |= read_tf_words(r, n, tf);
+	const long big = 10000000;
+	int kv = 0;
+	bad |= yr_int(r, n, "layers", 1, 10000, &tf->layers) < 0;
+	bad |= yr_int(r, n, "hidden", 1, big, &tf->hidden) < 0;
+	bad |= yr_int(r, n, "heads", 1, 100000, &tf->heads) < 0;
+	bad |= (kv = yr_int(r, n, "kv_heads", 1, 100000, &tf->kv_heads)) < 0;
+	bad |= yr_int(r, n, "ffn", 1, big, &tf->ffn) < 0;
+	bad |= yr_int(r, n, "vocab", 1, big, &tf->vocab) < 0;
+	bad |= yr_int(r, n, "max_seq", 1, big, &tf->max_seq) < 0;
+	bad |= yr_int(r, n, "type_vocab", 0, 1000, &tf->type_vocab) < 0;
+	bad |= yr_bool(r, n, "tied_embeddings", &tf->tied_embeddings) < 0;
+	bad |= yr_bool(r, n, "bias", &tf->bias) < 0;
+	bad |= yr_bool(r, n, "pooler", &tf->pooler) < 0;
+	if (kv == 0)
+		tf->kv_heads = tf->heads;
+	if (bad || tf->heads == 0 || tf->kv_heads == 0)
+		return -1;
+	return check_tf_divisions(r, n, tf);
+}
+
+/* ---- graph input ---- */
+
+static const struct yfield input_fields[] = {
+	{"channels", false}, {"height", false}, {"width", false},
+	{"tokens", false}, {"features", false}, {NULL, false},
+};
+
+static int read_input(struct yread *r, const struct ynode *root,
+		      struct shape *s)
+{
+	const struct ynode *n = ymap_get(root, "input");
+	if (!n) {
+		yr_error(r, root, NULL, "missing required key 'input' in a graph model");
+		return -1;
+	}
+	if (!yr_expect_map(r, n, "'input'"))
+		return -1;
+	int bad = yr_check_keys(r, n, "'input'", input_fields);
+	const long big = 1000000;
+	long c = 0, h = 0, w = 0, t = 0, f = 0;
+	int hc = yr_int(r, n, "channels", 1, big, &c);
+	int hh = yr_int(r, n, "height", 1, big, &h);
+	int hw = yr_int(r, n, "width", 1, big, &w);
+	int ht = yr_int(r, n, "tokens", 1, big, &t);
+	int hf = yr_int(r, n, "features", 1, big, &f);
+	if (bad || hc < 0 || hh < 0 || hw < 0 || ht < 0 || hf < 0)
+		return -1;
+	if (hc && hh && hw && !ht && !hf)
+		*s = (struct shape){SHAPE_IMAGE, {c, h, w}};
+	else if (ht && hf && !hc && !hh && !hw)
+		*s = (struct shape){SHAPE_SEQ, {t, f, 0}};
+	else if (ht && !hf && !hc && !hh && !hw)
+		*s = (struct shape){SHAPE_IDS, {t, 0, 0}};
+	else {
+		yr_error(r, n, NULL,
+			 "'input' is {channels, height, width} for an image, {tokens, features} for vectors or {tokens} for token ids");
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- the file ---- */
+
+static const struct yfield model_fields[] = {
+	{"schema", true}, {"name", true}, {"kind", true},
+	{"description", false}, {"source", false}, {"transformer", false},
+	{"input", false}, {"ops", false}, {NULL, false},
+};
+
+static int check_schema(struct yread *r, const struct ynode *root)
+{
+	const struct ynode *s = ymap_get(root, "schema");
+	if (!s || (s->kind == YNODE_SCALAR && strcmp(s->text, MODEL_SCHEMA) == 0))
+		return 0;
+	char found[96];
+	ynode_describe(s, found, sizeof(found));
+	yr_error(r, s, NULL, "expected 'schema: %s', found %s", MODEL_SCHEMA,
+		 found);
+	return -1;
+}
+
+/* Keys that belong to one kind only. */
+static int check_kind_keys(struct yread *r, const struct ynode *root,
+			   enum model_kind kind)
+{
+	static const char *const kinds[] = {"transformer", "graph", "block"};
+	const struct { const char *key; bool allowed[3]; } rules[] = {
+		{"transformer", {true, false, false}},
+		{"input", {false, true, false}},
+		{"ops", {false, true, true}},
+	};
+	int bad = 0;
+	for (size_t i = 0; i < 3; i++) {
+		const struct ynode *n = ymap_get(root, rules[i].key);
+		if (n && !rules[i].allowed[kind]) {
+			yr_error(r, n, NULL, "'%s' does not belong in a %s model",
+				 rules[i].key, kinds[kind]);
+			bad = 1;
+		}
+	}
+	return bad ? -1 : 0;
+}
+
+static int read_body(struct model_reader *mr, const struct ynode *root,
+		     struct model *m)
+{
+	struct yread *r = &mr->r;
+	switch (m->kind) {
+	case MODEL_TRANSFORMER:
+		return read_transformer(r, root, &m->tf);
+	case MODEL_GRAPH: {
+		int bad = read_input(r, root, &m->input) < 0;
+		bad |= read_ops_list(mr, root, "ops", &m->ops, &m->n_ops) < 0;
+		return bad ? -1 : 0;
+	}
+	case MODEL_BLOCK:
+		return read_ops_list(mr, root, "ops", &m->ops, &m->n_ops);
+	}
+	return -1;
+}
+
+int model_read_file(struct model_reader *mr, const char *path,
+		    struct model *m)
+{
+	struct ytree t;
+	const char *file = model_reader_add_file(mr, path);
+	if (ytree_load(&t, path, file, mr->r.errs) < 0) {
+		ytree_free(&t);
+		return -1;
+	}
+	struct yread r = {.file = file, .errs = mr->r.errs};
+	struct yread saved = mr->r;
+	mr->r = r;
+	int bad = 0;
+	if (!yr_expect_map(&r, t.root, "a model file") ||
+	    check_schema(&r, t.root) < 0) {
+		mr->r = saved;
+		ytree_free(&t);
+		return -1;
+	}
+	bad |= yr_check_keys(&r, t.root, "a model file", model_fields) > 0;
+	bad |= yr_string(&r, t.root, "name", &m->name) < 0;
+	bad |= yr_string(&r, t.root, "description", &m->description) < 0;
+	bad |= read_sources(&r, t.root, "the model", &m->sources) < 0;
+	static const char *const kinds[] = {"transformer", "graph", "block"};
+	int kind = -1;
+	int rk = read_word(&r, t.root, "kind", kinds, 3, &kind);
+	if (rk == 1) {
+		m->kind = (enum model_kind)kind;
+		bad |= check_kind_keys(&r, t.root, m->kind) < 0;
+		bad |= read_body(mr, t.root, m) < 0;
+	}
+	bad |= rk <= 0;
+	mr->r = saved;
+	ytree_free(&t);
+	return bad ? -1 : 0;
+}
+
+const char *model_reader_add_file(struct model_reader *mr, const char *path)
+{
+	struct model *m = mr->root;
+	m->files = xrealloc(m->files, (m->n_files + 1) * sizeof(char *));
+	m->files[m->n_files] = xstrdup(path);
+	return m->files[m->n_files++];
+}
+
+int model_load(struct model *m, const char *path, struct gp_errors *errs)
+{
+	memset(m, 0, sizeof(*m));
+	m->file = xstrdup(path);
+	struct model_reader mr = {.r = {.file = path, .errs = errs}, .root = m};
+	size_t before = errs->n;
+	include_stack_push(&mr, path);
+	model_read_file(&mr, path, m);
+	include_stack_free(&mr);
+	if (errs->n == before && m->kind == MODEL_BLOCK) {
+		gp_errors_add(errs, path, 0, 0,
+			      "include it from a graph model with '- include: FILE'",
+			      "a block file is not a model by itself");
+	}
+	return errs->n > before ? -1 : 0;
+}
+
+void model_free(struct model *m)
+{
+	free(m->name);
+	free(m->description);
+	free(m->file);
+	free_sources(&m->sources);
+	op_specs_free(m->ops, m->n_ops);
+	for (size_t i = 0; i < m->n_files; i++)
+		free(m->files[i]);
+	free(m->files);
+	memset(m, 0, sizeof(*m));
+}
+
+bool model_is_sequence(const struct model *m)
+{
+	return m->kind == MODEL_TRANSFORMER ||
+	       (m->kind == MODEL_GRAPH && m->input.kind != SHAPE_IMAGE);
+}

@@ -1,0 +1,166 @@
+/*
+ * transformer_build.c - a transformer configuration as a list of ops.
+ *
+ * Layer by layer, the ops a standard implementation runs (Hugging Face's
+ * LlamaModel and BertModel are the references for the two families):
+ *   embedding [+ learned positions] [+ token types] [embedding norm]
+ *   per layer: norm, Q/K/V projection, attention, output projection,
+ *              residual add, norm, FFN (GELU: up, gelu, down; SwiGLU:
+ *              gate, silu, up, mul, down), residual add
+ *   decoder: final norm, output head (tied to the embedding or not)
+ *   encoder: [pooler: first token, dense, tanh-like activation]
+ * Pre- or post-norm placement changes no count, so one order serves both.
+ */
+#include <stdio.h>
+
+#include "graph.h"
+
+struct tb {
+	const struct model *m;
+	struct model_graph *g;
+	struct origin at;
+	long s, d;		/* tokens, hidden */
+};
+
+static void add(struct tb *t, enum op_kind kind, long in_features,
+		long out_features, double extra, const struct op_params *p,
+		const char *label)
+{
+	struct shape in = {SHAPE_SEQ, {t->s, in_features, 0}};
+	struct shape out = {SHAPE_SEQ, {t->s, out_features, 0}};
+	model_graph_append(t->g, kind, &in, &out, p, extra, &t->at, label);
+}
+
+static void linear(struct tb *t, long in, long out, const char *label)
+{
+	struct op_params p = {.out = out, .bias = t->m->tf.bias};
+	add(t, OP_LINEAR, in, out, 0, &p, label);
+}
+
+static enum op_kind norm_kind(const struct transformer_config *tf)
+{
+	return tf->norm == NORM_RMSNORM ? OP_RMSNORM : OP_LAYERNORM;
+}
+
+static void embeddings(struct tb *t)
+{
+	const struct transformer_config *tf = &t->m->tf;
+	struct shape ids = {SHAPE_IDS, {t->s, 0, 0}};
+	struct shape out = {SHAPE_SEQ, {t->s, t->d, 0}};
+	struct op_params p = {.vocab = tf->vocab, .dim = t->d};
+	t->g->input = ids;
+	model_graph_append(t->g, OP_EMBEDDING, &ids, &out, &p, 0, &t->at,
+			   "embedding");
+	if (tf->positions == POS_LEARNED) {
+		/* max_seq x hidden parameters, of which s rows are used */
+		struct op *o = model_graph_append(t->g, OP_POSITION_EMBEDDING,
+						  &out, &out, NULL, 0, &t->at,
+						  "position embedding");
+		o->params = (double)tf->max_seq * t->d;
+	}
+	if (tf->type_vocab) {
+		struct op *o = model_graph_append(t->g, OP_POSITION_EMBEDDING,
+						  &out, &out, NULL, 0, &t->at,
+						  "token-type embedding");
+		o->params = (double)tf->type_vocab * t->d;
+	}
+	if (tf->arch == TF_ENCODER)
+		add(t, norm_kind(tf), t->d, t->d, 0, NULL, "embedding norm");
+}
+
+static void attention_block(struct tb *t, long layer)
+{
+	const struct transformer_config *tf = &t->m->tf;
+	long head_dim = t->d / tf->heads, kv_dim = tf->kv_heads * head_dim;
+	char label[96];
+	snprintf(label, sizeof(label), "layer %ld attention norm", layer);
+	add(t, norm_kind(tf), t->d, t->d, 0, NULL, label);
+	snprintf(label, sizeof(label), "layer %ld q/k/v", layer);
+	linear(t, t->d, t->d + 2 * kv_dim, label);
+	struct op_params ap = {.heads = tf->heads, .kv_heads = tf->kv_heads,
+			       .causal = tf->arch == TF_DECODER};
+	snprintf(label, sizeof(label), "layer %ld attention", layer);
+	add(t, OP_ATTENTION, t->d + 2 * kv_dim, t->d, 0, &ap, label);
+	snprintf(label, sizeof(label), "layer %ld attention out", layer);
+	linear(t, t->d, t->d, label);
+	snprintf(label, sizeof(label), "layer %ld residual", layer);
+	add(t, OP_ADD, t->d, t->d, (double)t->s * t->d, NULL, label);
+}
+
+static void ffn_block(struct tb *t, long layer)
+{
+	const struct transformer_config *tf = &t->m->tf;
+	long f = tf->ffn;
+	char label[96];
+	snprintf(label, sizeof(label), "layer %ld ffn norm", layer);
+	add(t, norm_kind(tf), t->d, t->d, 0, NULL, label);
+	if (tf->ffn_kind == FFN_SWIGLU) {
+		snprintf(label, sizeof(label), "layer %ld ffn gate", layer);
+		linear(t, t->d, f, label);
+		snprintf(label, sizeof(label), "layer %ld ffn silu", layer);
+		add(t, OP_SILU, f, f, 0, NULL, label);
+		snprintf(label, sizeof(label), "layer %ld ffn up", layer);
+		linear(t, t->d, f, label);
+		snprintf(label, sizeof(label), "layer %ld ffn gate x up", layer);
+		add(t, OP_MUL, f, f, (double)t->s * f, NULL, label);
+	} else {
+		snprintf(label, sizeof(label), "layer %ld ffn up", layer);
+		linear(t, t->d, f, label);
+		snprintf(label, sizeof(label), "layer %ld ffn gelu", layer);
+		add(t, OP_GELU, f, f, 0, NULL, label);
+	}
+	snprintf(label, sizeof(label), "layer %ld ffn down", layer);
+	linear(t, f, t->d, label);
+	snprintf(label, sizeof(label), "layer %ld residual", layer);
+	add(t, OP_ADD, t->d, t->d, (double)t->s * t->d, NULL, label);
+}
+
+static void head(struct tb *t)
+{
+	const struct transformer_config *tf = &t->m->tf;
+	if (tf->arch == TF_DECODER) {
+		add(t, norm_kind(tf), t->d, t->d, 0, NULL, "final norm");
+		linear(t, t->d, tf->vocab, "output head");
+		t->g->output = t->g->ops[t->g->n - 1].out;
+		if (tf->tied_embeddings) {
+			/* the head reads the embedding's weights, owns none */
+			struct op *o = &t->g->ops[t->g->n - 1];
+			o->shared_weights = o->params;
+			o->params = 0;
+		}
+		return;
+	}
+	t->g->output = (struct shape){SHAPE_SEQ, {t->s, t->d, 0}};
+	if (!tf->pooler)
+		return;
+	/* BERT's pooler: the first token through a dense layer and tanh
+	 * (counted like a sigmoid: a few operations per element). */
+	struct shape seq = {SHAPE_SEQ, {t->s, t->d, 0}};
+	struct shape vec = {SHAPE_VEC, {t->d, 0, 0}};
+	struct op_params p = {.out = t->d, .bias = true};
+	model_graph_append(t->g, OP_SELECT_TOKEN, &seq, &vec, NULL, 0, &t->at,
+			   "pooler first token");
+	model_graph_append(t->g, OP_LINEAR, &vec, &vec, &p, 0, &t->at,
+			   "pooler dense");
+	model_graph_append(t->g, OP_SIGMOID, &vec, &vec, NULL, 0, &t->at,
+			   "pooler tanh");
+	t->g->output = vec;
+}
+
+int build_transformer_ops(const struct model *m, long seq,
+			  struct model_graph *g)
+{
+	struct tb t = {.m = m, .g = g, .s = seq, .d = m->tf.hidden,
+		       .at = {m->file, 1, 1}};
+	g->blocks = 0;
+	embeddings(&t);
+	for (long l = 0; l < m->tf.layers; l++) {
+		g->blocks = l + 1;
+		attention_block(&t, l);
+		ffn_block(&t, l);
+	}
+	g->blocks = m->tf.layers + 1;
+	head(&t);
+	g->blocks = m->tf.layers + 2;
+	return 0;
+}
