@@ -219,6 +219,10 @@ void op_cost(struct op *o, double extra_elems)
 	case OP_SELECT_TOKEN:
 		o->act_read = o->act_written;
 		break;
+	case OP_TO_TOKENS:
+		/* a learned class token of one feature vector, if asked for */
+		o->params = o->p.cls_token ? (double)o->in.d[0] : 0;
+		break;
 	default:
 		break;
 	}

@@ -1,0 +1,176 @@
+/*
+ * The shipped models against their published figures.  Each case names its
+ * source; the tolerance is what the publication's rounding allows, or 0
+ * where the published count is exact.  Hand-computed figures show their
+ * arithmetic.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "check.h"
+#include "model/graph.h"
+
+struct built {
+	struct model m;
+	struct model_graph g;
+	struct model_cost c;
+	bool ok;
+};
+
+static void build(struct built *b, const char *file, long seq)
+{
+	char path[512];
+	snprintf(path, sizeof(path), "%s/profiles/models/%s", GPUPLAN_SOURCE_DIR,
+		 file);
+	struct gp_errors e;
+	gp_errors_init(&e);
+	b->ok = model_load(&b->m, path, &e) == 0 &&
+		model_build(&b->m, seq, &b->g, &e) == 0;
+	gp_errors_print(&e, stderr);
+	gp_errors_free(&e);
+	CHECK(b->ok);
+	if (b->ok)
+		model_cost(&b->g, 1, 2, &b->c);
+}
+
+static void done(struct built *b)
+{
+	model_graph_free(&b->g);
+	model_free(&b->m);
+}
+
+/* Relative difference, for messages. */
+static void report(const char *what, double got, double want)
+{
+	printf("  %-34s derived %.6g, published %.6g (%+.2f%%)\n", what, got,
+	       want, 100 * (got - want) / want);
+}
+
+static void resnet50(void)
+{
+	struct built b;
+	build(&b, "resnet-50.yaml", 0);
+	if (!b.ok)
+		return done(&b);
+	/* torchvision resnet50 weights metadata: num_params 25,557,032 (exact),
+	 * "GFLOPS" 4.09, which counts multiply-adds (4.09 G MACs). */
+	report("resnet-50 params", b.c.params, 25557032);
+	CHECK(b.c.params == 25557032);
+	report("resnet-50 MACs / image", b.c.macs_per_sample, 4.09e9);
+	CHECK_NEAR(b.c.macs_per_sample, 4.09e9, 0.01);
+	CHECK(b.g.output.kind == SHAPE_VEC && b.g.output.d[0] == 1000);
+	done(&b);
+}
+
+static void vit_b16(void)
+{
+	struct built b;
+	build(&b, "vit-b-16.yaml", 0);
+	if (!b.ok)
+		return done(&b);
+	/* torchvision vit_b_16: num_params 86,567,656; "GFLOPS" 17.564
+	 * (multiply-adds, attention products included). */
+	report("vit-b-16 params", b.c.params, 86567656);
+	CHECK(b.c.params == 86567656);
+	report("vit-b-16 MACs / image", b.c.macs_per_sample, 17.564e9);
+	CHECK_NEAR(b.c.macs_per_sample, 17.564e9, 0.01);
+	done(&b);
+}
+
+static void bert_base(void)
+{
+	struct built b;
+	build(&b, "bert-base.yaml", 128);
+	if (!b.ok)
+		return done(&b);
+	/* Devlin et al. 2019: BERT-base 110M parameters (rounded: 1%).
+	 * By hand: embeddings 30522x768 + 512x768 + 2x768 + LN 1536 =
+	 * 23,837,184; per layer 4x(768^2+768) + 2x1536 + 768x3072 + 3072 +
+	 * 3072x768 + 768 = 7,087,872, x12 = 85,054,464; pooler 768^2 + 768 =
+	 * 590,592; total 109,482,240. */
+	report("bert-base params", b.c.params, 110e6);
+	CHECK_NEAR(b.c.params, 110e6, 0.01);
+	CHECK(b.c.params == 109482240);
+	done(&b);
+}
+
+static void llama2_7b(void)
+{
+	struct built b;
+	build(&b, "llama-2-7b.yaml", 4096);
+	if (!b.ok)
+		return done(&b);
+	/* facts.md (HF config.json, derived): 6,738,415,616 parameters. */
+	report("llama-2-7b params", b.c.params, 6738415616.0);
+	CHECK(b.c.params == 6738415616.0);
+	/* Forward FLOPs per token, PaLM appendix B: 2N (matrix weights, the
+	 * embedding lookup excluded) + 4 L d s for the two attention products.
+	 * N - embedding = 6,738,415,616 - 131,072,000; 4 x 32 x 4096 x 4096 =
+	 * 2,147,483,648.  Element-wise work adds well under 1%. */
+	double want = 2 * (6738415616.0 - 131072000.0) + 2147483648.0;
+	double per_token = b.c.flops_per_sample / 4096;
+	report("llama-2-7b forward FLOPs / token", per_token, want);
+	CHECK_NEAR(per_token, want, 0.01);
+	CHECK(per_token >= want);
+	done(&b);
+}
+
+static void llama2_70b(void)
+{
+	struct built b;
+	build(&b, "llama-2-70b.yaml", 4096);
+	if (!b.ok)
+		return done(&b);
+	/* Touvron et al. 2023: "70B" (rounded to 2 significant digits: 2%).
+	 * By hand: embedding and head 2 x 32000 x 8192 = 524,288,000; per
+	 * layer q, o 2 x 8192^2 + k, v 2 x 8192 x 1024 + FFN 3 x 8192 x 28672
+	 * + 2 norms x 8192 = 855,654,400, x80 = 68,452,352,000; final norm
+	 * 8192; total 68,976,648,192. */
+	report("llama-2-70b params", b.c.params, 70e9);
+	CHECK_NEAR(b.c.params, 70e9, 0.02);
+	CHECK(b.c.params == 68976648192.0);
+	done(&b);
+}
+
+static void yolo(void)
+{
+	struct built b;
+	build(&b, "yolo-inspect-640.yaml", 0);
+	if (!b.ok)
+		return done(&b);
+	/* ultralytics/yolov5 README, YOLOv5s at 640: 7.2M parameters,
+	 * 16.5 GFLOPs (2 FLOPs per multiply-add).  Both are rounded; the
+	 * FLOPs tool also counts a little beyond convolutions: 2%. */
+	report("yolo (YOLOv5s) params", b.c.params, 7.2e6);
+	CHECK_NEAR(b.c.params, 7.2e6, 0.01);
+	report("yolo (YOLOv5s) GFLOPs / image", 2 * b.c.macs_per_sample, 16.5e9);
+	CHECK_NEAR(2 * b.c.macs_per_sample, 16.5e9, 0.02);
+	done(&b);
+}
+
+static void tiny_cnn(void)
+{
+	struct built b;
+	build(&b, "tiny-cnn.yaml", 0);
+	if (!b.ok)
+		return done(&b);
+	/* By hand: conv 32x1x9+32 = 320; conv 64x32x9+64 = 18,496; linear
+	 * 3136x128+128 = 401,536; linear 128x10+10 = 1,290: 421,642.
+	 * MACs: 28x28x32x9 = 225,792; 14x14x64x32x9 = 3,612,672; 401,408;
+	 * 1,280: 4,241,152. */
+	CHECK(b.c.params == 421642);
+	CHECK(b.c.macs_per_sample == 4241152);
+	done(&b);
+}
+
+int main(void)
+{
+	resnet50();
+	vit_b16();
+	bert_base();
+	llama2_7b();
+	llama2_70b();
+	yolo();
+	tiny_cnn();
+	return check_summary("models");
+}
