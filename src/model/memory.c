@@ -1,0 +1,284 @@
+#include "memory.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "core/units.h"
+
+static const char *const optim_names[] = {"adamw", "adam", "sgd"};
+static const char *const recompute_names[] = {"none", "selective", "full"};
+static const char *const part_names[MEM_PARTS] = {
+	"weights", "gradients", "optimizer", "activations", "kv_cache",
+	"workspace",
+};
+
+const char *optimizer_name(enum optimizer o) { return optim_names[o]; }
+const char *recompute_name(enum recompute r) { return recompute_names[r]; }
+const char *memory_part_name(enum memory_part p) { return part_names[p]; }
+
+static int find(const char *const *names, int n, const char *s)
+{
+	for (int i = 0; i < n; i++)
+		if (strcmp(names[i], s) == 0)
+			return i;
+	return -1;
+}
+
+int optimizer_from_name(const char *s) { return find(optim_names, 3, s); }
+int recompute_from_name(const char *s) { return find(recompute_names, 3, s); }
+
+static const char *gb(double bytes, char *buf)
+{
+	return units_format(UNIT_BYTES, bytes, NULL, buf, 32);
+}
+
+/* ---- model state: weights, gradients, optimizer ---- */
+
+/*
+ * Bytes per parameter (Rajbhandari et al. 2020, ZeRO, section 3.1): mixed
+ * precision keeps 16-bit weights and gradients and, for Adam, an fp32
+ * master copy plus two fp32 moments (2 + 2 + 12 = 16 bytes); SGD with
+ * momentum keeps the master copy and one moment (8).  Training in fp32 or
+ * tf32 needs no master copy: 4 + 4 and 8 (Adam) or 4 (SGD).
+ */
+struct state_bytes {
+	double weights, gradients, optimizer;
+	const char *optimizer_what;
+};
+
+static struct state_bytes state_per_param(const struct train_setup *t)
+{
+	bool full = t->precision == PREC_FP32 || t->precision == PREC_TF32 ||
+		    t->precision == PREC_FP64;
+	bool sgd = t->optimizer == OPTIMIZER_SGD;
+	if (full)
+		return (struct state_bytes){4, 4, sgd ? 4 : 8,
+			sgd ? "fp32 momentum" : "fp32 first and second moments"};
+	return (struct state_bytes){2, 2, sgd ? 8 : 12,
+		sgd ? "fp32 master weights + momentum"
+		    : "fp32 master weights + two fp32 moments"};
+}
+
+static void model_state(const struct model_cost *c, const struct train_setup *t,
+			struct memory_breakdown *out)
+{
+	struct state_bytes b = state_per_param(t);
+	double split = (double)t->tp * t->pp;
+	double psi = c->params / split;	/* parameters this GPU holds */
+	char q[32], psi_text[64];
+	snprintf(psi_text, sizeof(psi_text), "%.4g params%s", psi,
+		 split > 1 ? " (split over tp x pp)" : "");
+	const struct { enum memory_part part; double per; int stage;
+		       const char *what; } rows[] = {
+		{MEM_WEIGHTS, b.weights, 3, "weights"},
+		{MEM_GRADIENTS, b.gradients, 2, "gradients"},
+		{MEM_OPTIMIZER, b.optimizer, 1, b.optimizer_what},
+	};
+	for (int i = 0; i < 3; i++) {
+		bool sharded = t->zero >= rows[i].stage && t->dp > 1;
+		double bytes = rows[i].per * psi / (sharded ? t->dp : 1);
+		out->bytes[rows[i].part] = bytes;
+		snprintf(out->how[rows[i].part], sizeof(out->how[0]),
+			 "%g B x %s: %s%s%s = %s", rows[i].per, psi_text,
+			 rows[i].what,
+			 sharded ? ", sharded over dp by ZeRO-" : "",
+			 sharded ? (char[]){(char)('0' + t->zero), 0} : "",
+			 gb(bytes, q));
+		if (sharded) {
+			size_t len = strlen(out->how[rows[i].part]);
+			snprintf(out->how[rows[i].part] + len,
+				 sizeof(out->how[0]) - len, " (/ %ld)", t->dp);
+		}
+	}
+}
+
+/* ---- activations ---- */
+
+/*
+ * Transformers (Korthikanti et al. 2022, "Reducing Activation Recomputation
+ * in Large Transformer Models", section 4): per layer and micro-batch, with
+ * 16-bit activations, s b h (34 + 5 a s / h) bytes; with tensor parallelism
+ * t and sequence parallelism both terms divide by t; selective
+ * recomputation drops the 5 a s / h term (the attention scores); full
+ * recomputation keeps only each layer's 2 s b h byte input.  Under the 1F1B
+ * pipeline schedule the first stage holds p micro-batches of L/p layers,
+ * i.e. L layers' worth whatever p is.  The output logits for the loss are
+ * added in fp32 (s b V x 4 bytes), as frameworks compute them.
+ */
+static void transformer_activations(const struct model *m,
+				    const struct model_graph *g,
+				    const struct train_setup *t,
+				    struct memory_breakdown *out)
+{
+	const struct transformer_config *tf = &m->tf;
+	double s = (double)g->seq, b = (double)t->micro_batch, h = (double)tf->hidden;
+	double a = (double)tf->heads, L = (double)tf->layers;
+	double scale = precision_bytes(t->precision) / 2.0;	/* 16-bit basis */
+	double per_layer;
+	const char *formula;
+	switch (t->recompute) {
+	case RECOMPUTE_FULL:
+		per_layer = 2 * s * b * h;
+		formula = "2 s b h";
+		break;
+	case RECOMPUTE_SELECTIVE:
+		per_layer = 34 * s * b * h / t->tp;
+		formula = "34 s b h / t";
+		break;
+	default:
+		per_layer = s * b * h * (34 + 5 * a * s / h) / t->tp;
+		formula = "s b h (34 + 5 a s / h) / t";
+		break;
+	}
+	double layers = per_layer * L * scale;
+	double logits = tf->arch == TF_DECODER ? 4 * s * b * tf->vocab / t->tp : 0;
+	double total = layers + logits;
+	out->bytes[MEM_ACTIVATIONS] = total;
+	char q1[32], q2[32], q3[32];
+	snprintf(out->how[MEM_ACTIVATIONS], sizeof(out->how[0]),
+		 "Korthikanti et al. 2022, recompute %s: %s per layer with s=%g b=%g h=%g a=%g t=%ld, x %g layers%s = %s; + fp32 logits 4 s b V / t = %s; total %s",
+		 recompute_name(t->recompute), formula, s, b, h, a, t->tp, L,
+		 scale != 1 ? " x element size / 2" : "", gb(layers, q1),
+		 gb(logits, q2), gb(total, q3));
+}
+
+/*
+ * Other graphs: the outputs backward needs, summed.  No recomputation keeps
+ * every op's output (and attention scores); selective keeps the outputs of
+ * matrix, pooling and data ops and recomputes norms and activations; full
+ * keeps only the output of each top-level block.  A view (flatten) stores
+ * nothing.
+ */
+static void graph_activations(const struct model_graph *g,
+			      const struct train_setup *t,
+			      struct memory_breakdown *out)
+{
+	double elems = 0;
+	for (size_t i = 0; i < g->n; i++) {
+		const struct op *o = &g->ops[i];
+		enum op_class c = op_kind_class(o->kind);
+		bool last_of_block = i + 1 == g->n || g->ops[i + 1].block != o->block;
+		bool keep;
+		switch (t->recompute) {
+		case RECOMPUTE_FULL: keep = last_of_block; break;
+		case RECOMPUTE_SELECTIVE:
+			keep = c != OPC_NORM && c != OPC_ELEMENTWISE;
+			break;
+		default: keep = true; break;
+		}
+		if (keep)
+			elems += o->act_written +
+				 (t->recompute == RECOMPUTE_NONE ? o->scratch / 4 : 0);
+	}
+	int e = precision_bytes(t->precision);
+	double total = elems * e * t->micro_batch;
+	char q[32];
+	snprintf(out->how[MEM_ACTIVATIONS], sizeof(out->how[0]),
+		 "saved op outputs (recompute %s): %.4g elements per sample x %d B x micro-batch %ld = %s",
+		 recompute_name(t->recompute), elems, e, t->micro_batch,
+		 gb(total, q));
+	out->bytes[MEM_ACTIVATIONS] = total;
+}
+
+static void workspace_and_total(struct memory_breakdown *out)
+{
+	double rest = 0;
+	for (int p = 0; p < MEM_PARTS; p++)
+		if (p != MEM_WORKSPACE)
+			rest += out->bytes[p];
+	double ws = WORKSPACE_FIXED_BYTES + WORKSPACE_FRACTION * rest;
+	out->bytes[MEM_WORKSPACE] = ws;
+	char q[32];
+	snprintf(out->how[MEM_WORKSPACE], sizeof(out->how[0]),
+		 "assumption: 1 GiB (CUDA context, library workspaces) + 10%% of the above for allocator fragmentation = %s",
+		 gb(ws, q));
+	out->total = rest + ws;
+}
+
+void memory_training(const struct model *m, const struct model_graph *g,
+		     const struct train_setup *t, struct memory_breakdown *out)
+{
+	memset(out, 0, sizeof(*out));
+	struct model_cost c;
+	model_cost(g, 1, precision_bytes(t->precision), &c);
+	model_state(&c, t, out);
+	if (m->kind == MODEL_TRANSFORMER)
+		transformer_activations(m, g, t, out);
+	else
+		graph_activations(g, t, out);
+	snprintf(out->how[MEM_KV_CACHE], sizeof(out->how[0]),
+		 "none: training keeps no KV cache");
+	workspace_and_total(out);
+}
+
+/* ---- serving ---- */
+
+double kv_cache_bytes_per_token(const struct model *m, int elem_bytes)
+{
+	if (m->kind != MODEL_TRANSFORMER || m->tf.arch != TF_DECODER)
+		return 0;
+	const struct transformer_config *tf = &m->tf;
+	/* K and V, per layer, kv_heads x head_dim each */
+	return 2.0 * tf->layers * tf->kv_heads * (tf->hidden / tf->heads) *
+	       elem_bytes;
+}
+
+void memory_serving(const struct model *m, const struct model_graph *g,
+		    const struct serve_setup *s, struct memory_breakdown *out)
+{
+	memset(out, 0, sizeof(*out));
+	int e = precision_bytes(s->precision);
+	struct model_cost c;
+	model_cost(g, 1, e, &c);
+	char q[32], q2[32];
+	out->bytes[MEM_WEIGHTS] = c.params * e / s->tp;
+	snprintf(out->how[MEM_WEIGHTS], sizeof(out->how[0]),
+		 "%d B x %.4g params (%s)%s = %s", e, c.params,
+		 precision_name(s->precision), s->tp > 1 ? " / tp" : "",
+		 gb(out->bytes[MEM_WEIGHTS], q));
+	snprintf(out->how[MEM_GRADIENTS], sizeof(out->how[0]), "none: serving");
+	snprintf(out->how[MEM_OPTIMIZER], sizeof(out->how[0]), "none: serving");
+	int kv_e = precision_bytes(s->kv_precision);
+	double per_token = kv_cache_bytes_per_token(m, kv_e);
+	out->bytes[MEM_KV_CACHE] = per_token * s->context * s->batch / s->tp;
+	if (per_token > 0)
+		snprintf(out->how[MEM_KV_CACHE], sizeof(out->how[0]),
+			 "2 x %ld layers x %ld kv heads x %ld head dim x %d B (%s) = %s per token, x context %ld x batch %ld%s = %s",
+			 m->tf.layers, m->tf.kv_heads, m->tf.hidden / m->tf.heads,
+			 kv_e, precision_name(s->kv_precision),
+			 gb(per_token, q2), s->context, s->batch,
+			 s->tp > 1 ? " / tp" : "",
+			 gb(out->bytes[MEM_KV_CACHE], q));
+	else
+		snprintf(out->how[MEM_KV_CACHE], sizeof(out->how[0]),
+			 "none: the model keeps no KV cache");
+	/* The largest single op's inputs, output and scratch are live at
+	 * once; earlier outputs are freed as inference goes. */
+	double peak = 0;
+	for (size_t i = 0; i < g->n; i++) {
+		const struct op *o = &g->ops[i];
+		double live = o->act_read + o->act_written + o->scratch / 2;
+		if (live > peak)
+			peak = live;
+	}
+	out->bytes[MEM_ACTIVATIONS] = peak * e * s->batch;
+	snprintf(out->how[MEM_ACTIVATIONS], sizeof(out->how[0]),
+		 "largest op's live inputs and outputs: %.4g elements x %d B x batch %ld = %s",
+		 peak, e, s->batch, gb(out->bytes[MEM_ACTIVATIONS], q));
+	workspace_and_total(out);
+}
+
+double training_flops_per_step(const struct model_graph *g,
+			       const struct model_cost *c,
+			       enum recompute r, long batch)
+{
+	double forward = c->flops_per_sample * batch;
+	if (r == RECOMPUTE_FULL)
+		return 4 * forward;
+	double attention = 0;
+	if (r == RECOMPUTE_SELECTIVE)
+		for (size_t i = 0; i < g->n; i++)
+			if (g->ops[i].kind == OP_ATTENTION)
+				attention += g->ops[i].flops * batch;
+	return 3 * forward + attention;
+}

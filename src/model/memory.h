@@ -1,0 +1,83 @@
+/*
+ * memory.h - how much memory one GPU needs to train or serve a model, line
+ * by line, each line with the formula and source it comes from.
+ *
+ * Training: weights, gradients and optimizer state (mixed precision with
+ * fp32 master weights, as ZeRO's accounting), sharded by ZeRO stage over
+ * data parallelism and split by tensor and pipeline parallelism;
+ * activations (Korthikanti et al. 2022 for transformers, saved op outputs
+ * for other graphs) under none/selective/full recomputation; a workspace
+ * allowance.  Serving: weights at the serving precision, the KV cache, the
+ * largest live activation, the same allowance.
+ */
+#ifndef GPUPLAN_MODEL_MEMORY_H
+#define GPUPLAN_MODEL_MEMORY_H
+
+#include <stddef.h>
+
+#include "core/precision.h"
+#include "graph.h"
+#include "model.h"
+
+enum optimizer { OPTIMIZER_ADAMW, OPTIMIZER_ADAM, OPTIMIZER_SGD };
+enum recompute { RECOMPUTE_NONE, RECOMPUTE_SELECTIVE, RECOMPUTE_FULL };
+
+const char *optimizer_name(enum optimizer o);
+int optimizer_from_name(const char *s);		/* -1 when unknown */
+const char *recompute_name(enum recompute r);
+int recompute_from_name(const char *s);		/* -1 when unknown */
+
+struct train_setup {
+	enum precision precision;	/* compute precision */
+	enum optimizer optimizer;
+	int zero;			/* ZeRO stage 0..3 */
+	long dp, tp, pp;		/* parallel degrees, each >= 1 */
+	long micro_batch;		/* samples per GPU per micro-step */
+	enum recompute recompute;
+};
+
+struct serve_setup {
+	enum precision precision;	/* weights and activations */
+	enum precision kv_precision;
+	long batch;			/* sequences (or images) at once */
+	long context;			/* tokens held per sequence (KV cache) */
+	long tp;			/* tensor-parallel degree */
+};
+
+enum memory_part {
+	MEM_WEIGHTS, MEM_GRADIENTS, MEM_OPTIMIZER, MEM_ACTIVATIONS,
+	MEM_KV_CACHE, MEM_WORKSPACE, MEM_PARTS
+};
+
+const char *memory_part_name(enum memory_part p);	/* "weights", ... */
+
+struct memory_breakdown {
+	double bytes[MEM_PARTS];
+	char how[MEM_PARTS][400];	/* the formula, with its numbers */
+	double total;
+};
+
+/* Assumption, not a measurement: CUDA context, cuBLAS/cuDNN workspaces and
+ * allocator fragmentation.  A measured peak from `gpuplan bench --model`
+ * replaces it when there is one. */
+#define WORKSPACE_FIXED_BYTES (1024.0 * 1024 * 1024)
+#define WORKSPACE_FRACTION 0.10
+
+void memory_training(const struct model *m, const struct model_graph *g,
+		     const struct train_setup *t, struct memory_breakdown *out);
+void memory_serving(const struct model *m, const struct model_graph *g,
+		    const struct serve_setup *s, struct memory_breakdown *out);
+
+/* KV-cache bytes per token of context (both K and V, all layers), at the
+ * given element size; 0 for models without a decoder KV cache. */
+double kv_cache_bytes_per_token(const struct model *m, int elem_bytes);
+
+/* Forward passes' worth of FLOPs in one training step: 3 (forward plus a
+ * backward of twice the forward, Kaplan et al. 2020), 4 with full
+ * recomputation (Narayanan et al. 2021: one more forward).  Selective
+ * recomputation redoes only the attention core, added separately. */
+double training_flops_per_step(const struct model_graph *g,
+			       const struct model_cost *c,
+			       enum recompute r, long batch);
+
+#endif
