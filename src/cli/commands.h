@@ -19,6 +19,7 @@ struct command {
 
 int cmd_catalog(int argc, char **argv);
 int cmd_devices(int argc, char **argv);
+int cmd_workload(int argc, char **argv);
 
 /* Runs argv[1] from table, with "gpuplan PARENT" in messages; prints the
  * table for --help (exit 0) or when no subcommand is given (exit 2). */

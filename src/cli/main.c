@@ -21,6 +21,7 @@ static int cmd_help(int argc, char **argv);
 static const struct command commands[] = {
 	{"catalog", cmd_catalog, "list, show and validate instance and accelerator catalogs"},
 	{"devices", cmd_devices, "list the devices gpuplan can measure here (CPU, CUDA GPUs)"},
+	{"workload", cmd_workload, "list and validate workloads: what the planner plans"},
 	{"help", cmd_help, "show help for a command: gpuplan help catalog list"},
 	{NULL, NULL, NULL},
 };

@@ -1,0 +1,851 @@
+/*
+ * workload.c - strict reading of workload files: the file and its list,
+ * each workload's fields, the model it names, and the checks that need
+ * that model (sequence lengths, tokens on image models); then the JSON
+ * form.
+ */
+#include "workload.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include "catalog/catalog_json.h"
+#include "core/output.h"
+#include "core/suggest.h"
+#include "core/xalloc.h"
+#include "core/yaml_read.h"
+
+/* One model file, loaded once however many workloads name it. */
+struct workload_model {
+	char *path;		/* as opened */
+	bool found;		/* the file exists */
+	bool ok;		/* loaded without problems, and not a block */
+	bool block;		/* loaded, but a block of ops, not a model */
+	struct model m;		/* valid when found */
+	struct workload_model *next;
+};
+
+/* What reading one file needs besides the tree. */
+struct wl_ctx {
+	struct yread r;
+	struct workload_file *wf;
+	char *dir;		/* folder of the file as opened */
+	char *shown_dir;	/* folder of the file as shown */
+};
+
+/* ---- names ---- */
+
+static const char *const kind_names[] = {"training", "inference"};
+
+const char *workload_kind_name(enum workload_kind k)
+{
+	return kind_names[k];
+}
+
+/*
+ * Reads key as one of `names` (n of them).  Returns 1 with the index in
+ * *out, 0 when absent, -1 after reporting an unknown name with the list of
+ * known ones and a did-you-mean.
+ */
+static int read_choice(struct yread *r, const struct ynode *map,
+		       const char *key, const char *const *names, size_t n,
+		       const char *expected, int *out)
+{
+	char *v = NULL;
+	int rc = yr_string(r, map, key, &v);
+	if (rc <= 0)
+		return rc;
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(v, names[i]) == 0) {
+			*out = (int)i;
+			free(v);
+			return 1;
+		}
+	char hint[96];
+	const char *h = suggest_hint(v, names, n, hint, sizeof(hint));
+	yr_error(r, ymap_get(map, key), h, "unknown %s '%.60s': expected %s",
+		 key, v, expected);
+	free(v);
+	return -1;
+}
+
+/* ---- paths ---- */
+
+static char *dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	if (!slash)
+		return xstrdup(".");
+	if (slash == path)
+		return xstrdup("/");
+	return xstrndup(path, (size_t)(slash - path));
+}
+
+/*
+ * dir/rel with "." and "x/.." segments removed, as written rather than as
+ * the file system resolves it, so "profiles/workloads/../models/a.yaml"
+ * reads "profiles/models/a.yaml" in messages.  An absolute rel is kept.
+ */
+static char *join_clean(const char *dir, const char *rel)
+{
+	char *whole = rel[0] == '/' ? xstrdup(rel)
+				    : xasprintf("%s/%s", dir, rel);
+	bool absolute = whole[0] == '/';
+	char **seg = xcalloc(strlen(whole) + 1, sizeof(char *));
+	size_t n = 0;
+	for (char *save = NULL, *s = strtok_r(whole, "/", &save); s;
+	     s = strtok_r(NULL, "/", &save)) {
+		if (strcmp(s, ".") == 0)
+			continue;
+		if (strcmp(s, "..") == 0 && n > 0 && strcmp(seg[n - 1], "..") != 0)
+			n--;
+		else if (!(strcmp(s, "..") == 0 && absolute && n == 0))
+			seg[n++] = s;
+	}
+	size_t len = 2;
+	for (size_t i = 0; i < n; i++)
+		len += strlen(seg[i]) + 1;
+	char *out = xcalloc(len, 1);
+	if (absolute)
+		strcat(out, "/");
+	for (size_t i = 0; i < n; i++) {
+		strcat(out, seg[i]);
+		if (i + 1 < n)
+			strcat(out, "/");
+	}
+	if (!out[0])
+		strcat(out, ".");
+	free(seg);
+	free(whole);
+	return out;
+}
+
+/* ---- models ---- */
+
+static struct workload_model *find_model(struct workload_file *wf,
+					 const char *path)
+{
+	for (struct workload_model *wm = wf->models; wm; wm = wm->next)
+		if (strcmp(wm->path, path) == 0)
+			return wm;
+	return NULL;
+}
+
+static struct workload_model *load_model(struct wl_ctx *cx, const char *path)
+{
+	struct workload_model *wm = xcalloc(1, sizeof(*wm));
+	wm->path = xstrdup(path);
+	wm->next = cx->wf->models;
+	cx->wf->models = wm;
+	cx->wf->n_models++;
+	struct stat st;
+	wm->found = stat(path, &st) == 0 && S_ISREG(st.st_mode);
+	if (!wm->found)
+		return wm;
+	bool loaded = model_load(&wm->m, path, cx->r.errs) == 0;
+	wm->block = loaded && wm->m.kind == MODEL_BLOCK;
+	wm->ok = loaded && !wm->block;
+	return wm;
+}
+
+/*
+ * Resolves and loads the `model:` of w (once per file).  A model that is
+ * missing or does not load gets an error at this workload's `model:`, after
+ * the model's own problems, so each workload that needed it is named.
+ */
+static int read_model(struct wl_ctx *cx, const struct ynode *map,
+		      struct workload *w)
+{
+	const struct ynode *n = ymap_get(map, "model");
+	if (yr_string(&cx->r, map, "model", &w->model_path) <= 0)
+		return n ? -1 : 0;
+	w->model_at = (struct origin){cx->wf->file, n->line, n->col};
+	char *path = join_clean(cx->dir, w->model_path);
+	w->model_file = join_clean(cx->shown_dir, w->model_path);
+	struct workload_model *wm = find_model(cx->wf, path);
+	if (!wm)
+		wm = load_model(cx, path);
+	free(path);
+	if (wm->ok) {
+		w->model = &wm->m;
+		return 0;
+	}
+	if (!wm->found)
+		yr_error(&cx->r, n, NULL,
+			 "model file '%s' of workload '%s' not found (looked for %s)",
+			 w->model_path, w->name ? w->name : "?", wm->path);
+	else if (wm->block)
+		yr_error(&cx->r, n, NULL,
+			 "'%s' is a block of ops for 'include:', not a model: workload '%s' needs a transformer or graph model",
+			 w->model_path, w->name ? w->name : "?");
+	else
+		yr_error(&cx->r, n, NULL,
+			 "workload '%s' needs model '%s', which does not load (its problems are listed above)",
+			 w->name ? w->name : "?", w->model_path);
+	return -1;
+}
+
+/* The longest sequence the model takes: a transformer's max_seq, or the
+ * tokens of a graph model's input; 0 for image models. */
+static long seq_limit(const struct model *m)
+{
+	if (m->kind == MODEL_TRANSFORMER)
+		return m->tf.max_seq;
+	if (model_is_sequence(m))
+		return m->input.d[0];
+	return 0;
+}
+
+static const char *model_label(const struct model *m)
+{
+	return m->name ? m->name : m->file;
+}
+
+/* ---- keys ---- */
+
+static const char *const common_keys[] = {"name", "kind", "model",
+					  "precision", NULL};
+static const char *const training_keys[] = {
+	"tokens", "samples", "epochs", "seq", "global_batch", "optimizer",
+	"zero", "recompute", "parallelism", "deadline", "budget", "spot",
+	"input", NULL};
+static const char *const inference_keys[] = {
+	"request_rate", "prompt_tokens", "output_tokens", "p99_latency",
+	"hours_per_month", "kv_precision", NULL};
+static const char *const required_training[] = {"global_batch", NULL};
+static const char *const required_inference[] = {"request_rate",
+						 "p99_latency", NULL};
+
+static bool in_list(const char *const *list, const char *key)
+{
+	for (; *list; list++)
+		if (strcmp(*list, key) == 0)
+			return true;
+	return false;
+}
+
+static size_t add_names(const char **to, size_t n, const char *const *from)
+{
+	for (; *from; from++)
+		to[n++] = *from;
+	return n;
+}
+
+/*
+ * Like yr_check_keys, but a key of the other kind of workload is named as
+ * such ("'tokens' belongs to training workloads ..."), and with the kind
+ * unknown (kind < 0) the keys of both kinds are accepted.
+ */
+static int check_keys(struct yread *r, const struct ynode *map,
+		      const char *what, int kind)
+{
+	const char *const *own = kind == WORKLOAD_INFERENCE ? inference_keys
+							    : training_keys;
+	const char *const *other = kind == WORKLOAD_INFERENCE ? training_keys
+							      : inference_keys;
+	const char *names[40];
+	size_t nn = add_names(names, add_names(names, 0, common_keys), own);
+	if (kind < 0)
+		nn = add_names(names, nn, other);
+	int bad = 0;
+	for (size_t i = 0; i < map->n; i++) {
+		const struct ynode *k = map->items[2 * i];
+		if (in_list(common_keys, k->text) || in_list(own, k->text) ||
+		    (kind < 0 && in_list(other, k->text)))
+			continue;
+		bad = 1;
+		if (in_list(other, k->text)) {
+			yr_error(r, k, NULL,
+				 "'%s' belongs to %s workloads, but %s is %s",
+				 k->text, kind_names[!kind], what,
+				 kind_names[kind]);
+			continue;
+		}
+		char hint[128];
+		const char *h = suggest_hint(k->text, names, nn, hint,
+					     sizeof(hint));
+		yr_error(r, k, h, "unknown key '%.100s' in %s", k->text, what);
+	}
+	const char *const *req = kind == WORKLOAD_INFERENCE ? required_inference
+							    : required_training;
+	for (const char *const *k = common_keys; *k; k++)
+		if (ymap_get(map, *k) == NULL) {
+			yr_error(r, map, NULL, "missing required key '%s' in %s",
+				 *k, what);
+			bad = 1;
+		}
+	for (; kind >= 0 && *req; req++)
+		if (ymap_get(map, *req) == NULL) {
+			yr_error(r, map, NULL, "missing required key '%s' in %s",
+				 *req, what);
+			bad = 1;
+		}
+	return bad;
+}
+
+/* ---- fields shared by both kinds ---- */
+
+static int read_precision(struct yread *r, const struct ynode *map,
+			  const char *key, bool allow_int8, bool allow_tf32,
+			  enum precision *out)
+{
+	char *v = NULL;
+	int rc = yr_string(r, map, key, &v);
+	if (rc <= 0)
+		return rc;
+	int p = precision_from_name(v);
+	bool ok = p == PREC_FP32 || p == PREC_BF16 || p == PREC_FP16 ||
+		  p == PREC_FP8 || (p == PREC_TF32 && allow_tf32) ||
+		  (p == PREC_INT8 && allow_int8);
+	const char *expected =
+		!allow_tf32 ? "fp32, bf16, fp16, fp8 or int8"
+		: allow_int8 ? "fp32, tf32, bf16, fp16, fp8 or int8"
+			     : "fp32, tf32, bf16, fp16 or fp8";
+	if (ok) {
+		*out = (enum precision)p;
+		free(v);
+		return 1;
+	}
+	if (p == PREC_INT8)
+		yr_error(r, ymap_get(map, key), NULL,
+			 "'%s' int8 is for inference: training takes %s", key,
+			 expected);
+	else {
+		const char *names[] = {"fp32", "tf32", "bf16", "fp16", "fp8",
+				       "int8"};
+		char hint[96];
+		const char *h = suggest_hint(v, names, 6, hint, sizeof(hint));
+		yr_error(r, ymap_get(map, key), h,
+			 "unknown precision '%.60s': expected %s", v, expected);
+	}
+	free(v);
+	return -1;
+}
+
+/* A count (tokens, samples) that must be a whole number of at least 1. */
+static int read_whole_count(struct yread *r, const struct ynode *map,
+			    const char *key, double *out)
+{
+	int rc = yr_quantity(r, map, key, UNIT_COUNT, out, NULL);
+	if (rc <= 0)
+		return rc;
+	if (*out < 1 || floor(*out) != *out) {
+		yr_error(r, ymap_get(map, key), NULL,
+			 "'%s' must be a whole number of at least 1, found '%s'",
+			 key, ymap_get(map, key)->text);
+		return -1;
+	}
+	return 1;
+}
+
+/* ---- training ---- */
+
+static const struct yfield parallelism_fields[] = {
+	{"max_gpus", false}, {"max_tp", false}, {"max_pp", false},
+	{NULL, false},
+};
+
+static int read_parallelism(struct yread *r, const struct ynode *map,
+			    const char *owner, struct training *t)
+{
+	const struct ynode *n = ymap_get(map, "parallelism");
+	if (!n)
+		return 0;
+	char what[160];
+	snprintf(what, sizeof(what), "'parallelism' of %s", owner);
+	if (!yr_expect_map(r, n, what))
+		return -1;
+	int bad = yr_check_keys(r, n, what, parallelism_fields) > 0;
+	bad |= yr_int(r, n, "max_gpus", 1, 1000000, &t->max_gpus) < 0;
+	bad |= yr_int(r, n, "max_tp", 1, 1024, &t->max_tp) < 0;
+	bad |= yr_int(r, n, "max_pp", 1, 1024, &t->max_pp) < 0;
+	const char *keys[] = {"max_tp", "max_pp"};
+	long vals[] = {t->max_tp, t->max_pp};
+	for (int i = 0; i < 2 && !bad; i++)
+		if (t->max_gpus && vals[i] > t->max_gpus) {
+			yr_error(r, ymap_get(n, keys[i]), NULL,
+				 "'%s' is %ld but 'max_gpus' is %ld", keys[i],
+				 vals[i], t->max_gpus);
+			bad = 1;
+		}
+	return bad ? -1 : 0;
+}
+
+static const struct yfield input_fields[] = {
+	{"decode_time_per_sample", true}, {"bytes_per_sample", true},
+	{NULL, false},
+};
+
+static int read_input(struct yread *r, const struct ynode *map,
+		      const char *owner, struct training *t)
+{
+	const struct ynode *n = ymap_get(map, "input");
+	if (!n)
+		return 0;
+	char what[160];
+	snprintf(what, sizeof(what), "'input' of %s", owner);
+	if (!yr_expect_map(r, n, what))
+		return -1;
+	int bad = yr_check_keys(r, n, what, input_fields) > 0;
+	bad |= yr_quantity(r, n, "decode_time_per_sample", UNIT_DURATION,
+			   &t->decode_time_per_sample, NULL) < 0;
+	bad |= yr_quantity(r, n, "bytes_per_sample", UNIT_BYTES,
+			   &t->bytes_per_sample, NULL) < 0;
+	t->has_input = !bad;
+	return bad ? -1 : 0;
+}
+
+/* tokens or samples (x epochs), one of them, and a batch that fits. */
+static int read_amount(struct yread *r, const struct ynode *map,
+		       const char *what, struct training *t)
+{
+	int has_tokens = read_whole_count(r, map, "tokens", &t->tokens);
+	int has_samples = read_whole_count(r, map, "samples", &t->samples);
+	int has_epochs = yr_int(r, map, "epochs", 1, 100000, &t->epochs);
+	int has_batch = yr_int(r, map, "global_batch", 1, 1000000000,
+			       &t->global_batch);
+	int bad = has_tokens < 0 || has_samples < 0 || has_epochs < 0 ||
+		  has_batch < 0;
+	t->by_tokens = ymap_get(map, "tokens") != NULL;
+	if (ymap_get(map, "tokens") && ymap_get(map, "samples")) {
+		yr_error(r, ymap_get(map, "samples"), NULL,
+			 "%s gives both 'tokens' and 'samples': give one", what);
+		bad = 1;
+	} else if (!ymap_get(map, "tokens") && !ymap_get(map, "samples")) {
+		yr_error(r, map, NULL,
+			 "%s needs 'tokens' (sequence models) or 'samples' (with 'epochs')",
+			 what);
+		bad = 1;
+	}
+	if (t->by_tokens && ymap_get(map, "epochs")) {
+		yr_error(r, ymap_get(map, "epochs"), NULL,
+			 "'epochs' goes with 'samples': with 'tokens' the count is the whole run");
+		bad = 1;
+	}
+	if (has_epochs == 0)
+		t->epochs = 1;
+	return bad ? -1 : 0;
+}
+
+static int read_training(struct yread *r, const struct ynode *map,
+			 const char *what, struct training *t)
+{
+	const char *optimizer_names[] = {optimizer_name(OPTIMIZER_ADAMW),
+					 optimizer_name(OPTIMIZER_ADAM),
+					 optimizer_name(OPTIMIZER_SGD)};
+	const char *recompute_names[] = {recompute_name(RECOMPUTE_NONE),
+					 recompute_name(RECOMPUTE_SELECTIVE),
+					 recompute_name(RECOMPUTE_FULL)};
+	int opt = OPTIMIZER_ADAMW, rec = RECOMPUTE_NONE;
+	long zero = 0;
+	int bad = read_amount(r, map, what, t) < 0;
+	bad |= yr_int(r, map, "seq", 1, 100000000, &t->seq) < 0;
+	bad |= read_choice(r, map, "optimizer", optimizer_names, 3,
+			   "adamw, adam or sgd", &opt) < 0;
+	bad |= yr_int(r, map, "zero", 0, 3, &zero) < 0;
+	bad |= read_choice(r, map, "recompute", recompute_names, 3,
+			   "none, selective or full", &rec) < 0;
+	bad |= read_parallelism(r, map, what, t) < 0;
+	bad |= yr_quantity(r, map, "deadline", UNIT_DURATION, &t->deadline,
+			   NULL) < 0;
+	int budget = yr_money(r, map, "budget", MONEY_TOTAL, &t->budget);
+	bad |= budget < 0;
+	t->has_budget = budget == 1;
+	bad |= yr_bool(r, map, "spot", &t->spot) < 0;
+	bad |= read_input(r, map, what, t) < 0;
+	t->optimizer = (enum optimizer)opt;
+	t->recompute = (enum recompute)rec;
+	t->zero = (int)zero;
+	return bad ? -1 : 0;
+}
+
+/* The checks that need the model: tokens and seq on sequence models only,
+ * seq within the model's limit; then the run's totals. */
+static int check_training(struct yread *r, const struct ynode *map,
+			  const char *what, const struct model *m,
+			  bool fields_ok, struct training *t)
+{
+	long limit = seq_limit(m);
+	int bad = 0;
+	if (!model_is_sequence(m)) {
+		const char *keys[] = {"tokens", "seq"};
+		for (int i = 0; i < 2; i++)
+			if (ymap_get(map, keys[i])) {
+				yr_error(r, ymap_get(map, keys[i]), NULL,
+					 "'%s' needs a sequence model, but model '%s' of %s takes images: count 'samples'",
+					 keys[i], model_label(m), what);
+				bad = 1;
+			}
+		t->seq = 0;
+	} else if (t->seq > limit) {
+		yr_error(r, ymap_get(map, "seq"), NULL,
+			 "'seq' is %ld tokens but model '%s' takes at most %ld",
+			 t->seq, model_label(m), limit);
+		bad = 1;
+	} else if (t->seq == 0)
+		t->seq = limit;
+	if (bad || !fields_ok)
+		return bad ? -1 : 0;
+	t->total_samples = t->by_tokens ? t->tokens / (double)t->seq
+					: t->samples * (double)t->epochs;
+	t->total_tokens = t->total_samples * (double)t->seq;
+	t->steps = ceil(t->total_samples / (double)t->global_batch);
+	if ((double)t->global_batch > t->total_samples) {
+		yr_error(r, ymap_get(map, "global_batch"), NULL,
+			 "'global_batch' of %ld samples is more than the whole run (%.15g samples)",
+			 t->global_batch, t->total_samples);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- inference ---- */
+
+static int read_inference(struct yread *r, const struct ynode *map,
+			  struct inference *in)
+{
+	int bad = yr_quantity(r, map, "request_rate", UNIT_FREQUENCY,
+			      &in->request_rate, NULL) < 0;
+	bad |= yr_int(r, map, "prompt_tokens", 1, 100000000,
+		      &in->prompt_tokens) < 0;
+	bad |= yr_int(r, map, "output_tokens", 0, 100000000,
+		      &in->output_tokens) < 0;
+	bad |= yr_quantity(r, map, "p99_latency", UNIT_DURATION,
+			   &in->p99_latency, NULL) < 0;
+	int hours = yr_quantity(r, map, "hours_per_month", UNIT_DURATION,
+				&in->serving_per_month, NULL);
+	bad |= hours < 0;
+	if (hours == 0)
+		in->serving_per_month = WORKLOAD_DEFAULT_HOURS_PER_MONTH;
+	if (hours == 1 && in->serving_per_month > WORKLOAD_MAX_HOURS_PER_MONTH) {
+		yr_error(r, ymap_get(map, "hours_per_month"), NULL,
+			 "'hours_per_month' is at most 744h (a 31-day month), found '%s'",
+			 ymap_get(map, "hours_per_month")->text);
+		bad = 1;
+	}
+	bad |= read_precision(r, map, "kv_precision", true, false,
+			      &in->kv_precision) < 0;
+	return bad ? -1 : 0;
+}
+
+/* prompt and output tokens are for sequence models, and required there;
+ * an encoder generates nothing; the whole request fits the model. */
+static int check_inference(struct yread *r, const struct ynode *map,
+			   const char *what, const struct model *m,
+			   enum precision serving, struct inference *in)
+{
+	const char *keys[] = {"prompt_tokens", "output_tokens", "kv_precision"};
+	int bad = 0;
+	in->has_kv = model_is_sequence(m);
+	for (int i = 0; i < 3; i++) {
+		bool given = ymap_get(map, keys[i]) != NULL;
+		if (!in->has_kv && given) {
+			yr_error(r, ymap_get(map, keys[i]), NULL,
+				 "'%s' needs a sequence model, but model '%s' of %s takes images",
+				 keys[i], model_label(m), what);
+			bad = 1;
+		} else if (in->has_kv && !given && i < 2) {
+			yr_error(r, map, NULL,
+				 "missing required key '%s' in %s (model '%s' takes token sequences)",
+				 keys[i], what, model_label(m));
+			bad = 1;
+		}
+	}
+	if (!in->has_kv) {
+		in->prompt_tokens = in->output_tokens = 0;
+		return bad ? -1 : 0;
+	}
+	if (!ymap_get(map, "kv_precision"))
+		in->kv_precision = serving == PREC_INT8 ? PREC_BF16 : serving;
+	if (bad)
+		return -1;
+	if (m->kind == MODEL_TRANSFORMER && m->tf.arch == TF_ENCODER &&
+	    in->output_tokens > 0) {
+		yr_error(r, ymap_get(map, "output_tokens"), NULL,
+			 "model '%s' is an encoder and generates no tokens: 'output_tokens' must be 0",
+			 model_label(m));
+		return -1;
+	}
+	long limit = seq_limit(m);
+	if (in->prompt_tokens + in->output_tokens > limit) {
+		yr_error(r, ymap_get(map, "prompt_tokens"), NULL,
+			 "'prompt_tokens' + 'output_tokens' is %ld tokens but model '%s' takes at most %ld",
+			 in->prompt_tokens + in->output_tokens, model_label(m),
+			 limit);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- one workload ---- */
+
+static void entry_name(const struct ynode *n, size_t index, char *buf,
+		       size_t len)
+{
+	const struct ynode *name = ymap_get(n, "name");
+	if (name && name->kind == YNODE_SCALAR && name->text[0])
+		snprintf(buf, len, "workload '%.80s'", name->text);
+	else
+		snprintf(buf, len, "workload #%zu", index + 1);
+}
+
+static int read_workload(struct wl_ctx *cx, const struct ynode *n,
+			 size_t index, struct workload *w)
+{
+	struct yread *r = &cx->r;
+	w->at = (struct origin){cx->wf->file, n->line, n->col};
+	if (!yr_expect_map(r, n, "a workload"))
+		return -1;
+	char what[128];
+	entry_name(n, index, what, sizeof(what));
+	int kind = -1;
+	int bad = read_choice(r, n, "kind", kind_names, 2,
+			      "training or inference", &kind) < 0;
+	bad |= check_keys(r, n, what, kind);
+	bad |= yr_string(r, n, "name", &w->name) < 0;
+	bad |= read_model(cx, n, w) < 0;
+	if (kind < 0)
+		return -1;
+	w->kind = (enum workload_kind)kind;
+	bool infer = w->kind == WORKLOAD_INFERENCE;
+	bad |= read_precision(r, n, "precision", infer, true,
+			      &w->precision) < 0;
+	int fields = infer ? read_inference(r, n, &w->infer)
+			   : read_training(r, n, what, &w->train);
+	if (!w->model)
+		return -1;
+	/* The model's checks run even after other problems, so a file is
+	 * reported whole; they use only fields that were read. */
+	if (infer)
+		bad |= check_inference(r, n, what, w->model, w->precision,
+				       &w->infer) < 0;
+	else
+		bad |= check_training(r, n, what, w->model, fields == 0,
+				      &w->train) < 0;
+	return bad || fields < 0 ? -1 : 0;
+}
+
+static void free_workload(struct workload *w)
+{
+	free(w->name);
+	free(w->model_path);
+	free(w->model_file);
+}
+
+/* ---- the file ---- */
+
+static void check_duplicates(struct workload_file *wf, struct gp_errors *errs)
+{
+	for (size_t i = 0; i < wf->n; i++)
+		for (size_t j = 0; wf->v[i].name && j < i; j++) {
+			if (!wf->v[j].name ||
+			    strcasecmp(wf->v[i].name, wf->v[j].name) != 0)
+				continue;
+			char hint[256];
+			snprintf(hint, sizeof(hint), "first defined at %s:%d",
+				 wf->file, wf->v[j].at.line);
+			gp_errors_add(errs, wf->file, wf->v[i].at.line,
+				      wf->v[i].at.col, hint,
+				      "duplicate workload name '%s'",
+				      wf->v[i].name);
+			break;
+		}
+}
+
+static const struct yfield file_fields[] = {
+	{"schema", true}, {"workloads", true}, {NULL, false},
+};
+
+static int check_schema(struct yread *r, const struct ynode *root)
+{
+	const struct ynode *s = ymap_get(root, "schema");
+	if (!s || (s->kind == YNODE_SCALAR && strcmp(s->text, WORKLOAD_SCHEMA) == 0))
+		return 0;
+	char found[96];
+	ynode_describe(s, found, sizeof(found));
+	yr_error(r, s, NULL, "expected 'schema: %s', found %s", WORKLOAD_SCHEMA,
+		 found);
+	return -1;
+}
+
+static int read_list(struct wl_ctx *cx, const struct ynode *list)
+{
+	if (!yr_expect_seq(&cx->r, list, "'workloads'"))
+		return -1;
+	if (list->n == 0) {
+		yr_error(&cx->r, list, NULL, "'workloads' is empty: expected at least one workload");
+		return -1;
+	}
+	struct workload_file *wf = cx->wf;
+	wf->v = xcalloc(list->n, sizeof(*wf->v));
+	int bad = 0;
+	for (size_t i = 0; i < list->n; i++) {
+		bad |= read_workload(cx, list->items[i], i, &wf->v[i]) < 0;
+		wf->n++;
+	}
+	return bad ? -1 : 0;
+}
+
+static int read_file(struct wl_ctx *cx, const struct ytree *t)
+{
+	struct yread *r = &cx->r;
+	if (!yr_expect_map(r, t->root, "a workload file"))
+		return -1;
+	/* Another kind of file (a catalog, say) would only produce a
+	 * screenful of unknown keys: one error about its schema says it. */
+	if (check_schema(r, t->root) < 0)
+		return -1;
+	int bad = yr_check_keys(r, t->root, "a workload file", file_fields) > 0;
+	const struct ynode *list = ymap_get(t->root, "workloads");
+	if (list)
+		bad |= read_list(cx, list) < 0;
+	return bad ? -1 : 0;
+}
+
+int workload_file_load_as(struct workload_file *wf, const char *path,
+			  const char *shown, struct gp_errors *errs)
+{
+	memset(wf, 0, sizeof(*wf));
+	wf->file = xstrdup(shown);
+	size_t before = errs->n;
+	struct ytree t;
+	if (ytree_load(&t, path, wf->file, errs) == 0) {
+		struct wl_ctx cx = {
+			.r = {.file = wf->file, .errs = errs},
+			.wf = wf,
+			.dir = dir_of(path),
+			.shown_dir = dir_of(shown),
+		};
+		read_file(&cx, &t);
+		check_duplicates(wf, errs);
+		free(cx.dir);
+		free(cx.shown_dir);
+	}
+	ytree_free(&t);
+	return errs->n > before ? -1 : 0;
+}
+
+int workload_file_load(struct workload_file *wf, const char *path,
+		       struct gp_errors *errs)
+{
+	return workload_file_load_as(wf, path, path, errs);
+}
+
+void workload_file_free(struct workload_file *wf)
+{
+	for (size_t i = 0; i < wf->n; i++)
+		free_workload(&wf->v[i]);
+	free(wf->v);
+	struct workload_model *next;
+	for (struct workload_model *wm = wf->models; wm; wm = next) {
+		next = wm->next;
+		if (wm->found)
+			model_free(&wm->m);
+		free(wm->path);
+		free(wm);
+	}
+	free(wf->file);
+	memset(wf, 0, sizeof(*wf));
+}
+
+const struct workload *workload_find(const struct workload_file *wf,
+				     const char *name)
+{
+	for (size_t i = 0; i < wf->n; i++)
+		if (wf->v[i].name && strcasecmp(wf->v[i].name, name) == 0)
+			return &wf->v[i];
+	return NULL;
+}
+
+/* ---- JSON ---- */
+
+static json_t *positive_or_null(double v)
+{
+	return v > 0 ? json_number(v) : json_null();
+}
+
+static json_t *training_to_json(const struct training *t)
+{
+	json_t *j = json_object();
+	json_object_set_new(j, "tokens", positive_or_null(t->tokens));
+	json_object_set_new(j, "samples_per_epoch",
+			    positive_or_null(t->samples));
+	json_object_set_new(j, "epochs", json_integer(t->epochs));
+	json_object_set_new(j, "seq_tokens", positive_or_null((double)t->seq));
+	json_object_set_new(j, "global_batch_samples",
+			    json_integer(t->global_batch));
+	json_object_set_new(j, "total_samples", json_number(t->total_samples));
+	json_object_set_new(j, "total_tokens", positive_or_null(t->total_tokens));
+	json_object_set_new(j, "steps", json_number(t->steps));
+	json_object_set_new(j, "optimizer",
+			    json_string(optimizer_name(t->optimizer)));
+	json_object_set_new(j, "zero_stage", json_integer(t->zero));
+	json_object_set_new(j, "recompute",
+			    json_string(recompute_name(t->recompute)));
+	json_t *par = json_object();
+	json_object_set_new(par, "max_gpus", positive_or_null((double)t->max_gpus));
+	json_object_set_new(par, "max_tp", positive_or_null((double)t->max_tp));
+	json_object_set_new(par, "max_pp", positive_or_null((double)t->max_pp));
+	json_object_set_new(j, "parallelism", par);
+	json_object_set_new(j, "deadline_s", positive_or_null(t->deadline));
+	json_object_set_new(j, "budget", t->has_budget
+						 ? money_to_json(&t->budget)
+						 : json_null());
+	json_object_set_new(j, "spot", json_boolean(t->spot));
+	json_t *in = json_null();
+	if (t->has_input) {
+		in = json_object();
+		json_object_set_new(in, "decode_s_per_sample",
+				    json_number(t->decode_time_per_sample));
+		json_object_set_new(in, "bytes_per_sample",
+				    json_number(t->bytes_per_sample));
+	}
+	json_object_set_new(j, "input", in);
+	return j;
+}
+
+static json_t *inference_to_json(const struct inference *in)
+{
+	json_t *j = json_object();
+	json_object_set_new(j, "request_rate_per_s",
+			    json_number(in->request_rate));
+	json_object_set_new(j, "prompt_tokens",
+			    in->has_kv ? json_integer(in->prompt_tokens)
+				       : json_null());
+	json_object_set_new(j, "output_tokens",
+			    in->has_kv ? json_integer(in->output_tokens)
+				       : json_null());
+	json_object_set_new(j, "p99_latency_s", json_number(in->p99_latency));
+	json_object_set_new(j, "hours_per_month",
+			    json_number(in->serving_per_month / 3600));
+	json_object_set_new(j, "kv_precision",
+			    in->has_kv ? json_string(precision_name(in->kv_precision))
+				       : json_null());
+	return j;
+}
+
+json_t *workload_to_json(const struct workload *w)
+{
+	json_t *j = json_object();
+	char at[512];
+	json_object_set_new(j, "name", json_string(w->name));
+	json_object_set_new(j, "kind", json_string(workload_kind_name(w->kind)));
+	json_object_set_new(j, "model", json_string(model_label(w->model)));
+	json_object_set_new(j, "model_file", json_string(w->model_file));
+	json_object_set_new(j, "sequence_model",
+			    json_boolean(model_is_sequence(w->model)));
+	json_object_set_new(j, "precision",
+			    json_string(precision_name(w->precision)));
+	if (w->kind == WORKLOAD_TRAINING)
+		json_object_set_new(j, "training", training_to_json(&w->train));
+	else
+		json_object_set_new(j, "inference",
+				    inference_to_json(&w->infer));
+	snprintf(at, sizeof(at), "%s:%d:%d", w->at.file, w->at.line, w->at.col);
+	json_object_set_new(j, "defined_at", json_string(at));
+	return j;
+}

@@ -1,0 +1,125 @@
+/*
+ * workload.h - what the planner plans: training runs and inference
+ * services, as written in profiles/workloads/ (see the README there).
+ *
+ * A workload file (`schema: gpuplan/workload/v1`) holds a `workloads:`
+ * list.  Each workload names a model file, relative to the workload file's
+ * folder, and that model is loaded with it: a loaded workload always has a
+ * model, and its sequence lengths are checked against that model.  Loading
+ * is strict: every problem in the file, and in the model files it names,
+ * is reported with its file:line:column, and the load fails.
+ *
+ * Units, as everywhere in gpuplan: durations in seconds, sizes in bytes,
+ * rates per second; counts (tokens, samples) are plain numbers; money keeps
+ * its currency.  A field that was not given and has no default is 0 (or
+ * false), and the `has_` flag or the comment beside it says so.
+ *
+ * Ownership: a struct workload_file owns its workloads, their strings and
+ * the models they point at; a model file named by several workloads is
+ * loaded once.  Free with workload_file_free(), also after a failed load.
+ */
+#ifndef GPUPLAN_WORKLOAD_WORKLOAD_H
+#define GPUPLAN_WORKLOAD_WORKLOAD_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/error.h"
+#include "core/precision.h"
+#include "core/provenance.h"
+#include "core/units.h"
+#include "model/memory.h"
+#include "model/model.h"
+
+#define WORKLOAD_SCHEMA "gpuplan/workload/v1"
+#define WORKLOAD_DEFAULT_HOURS_PER_MONTH (730 * 3600.0)	/* s: 8760 h / 12 */
+#define WORKLOAD_MAX_HOURS_PER_MONTH (744 * 3600.0)	/* s: a 31-day month */
+
+enum workload_kind { WORKLOAD_TRAINING, WORKLOAD_INFERENCE };
+
+const char *workload_kind_name(enum workload_kind k);	/* "training" */
+/* enum optimizer and enum recompute, with their names, are model/memory.h's. */
+
+struct training {
+	bool by_tokens;		/* `tokens:` was given, else `samples:` */
+	double tokens;		/* as written; 0 when by samples */
+	double samples;		/* per epoch, as written; 0 when by tokens */
+	long epochs;		/* 1 when by tokens */
+	long seq;		/* tokens per sample; 0 for non-sequence models */
+	long global_batch;	/* samples (sequences) per optimizer step */
+	/* derived: */
+	double total_samples;	/* samples processed over the whole run */
+	double total_tokens;	/* total_samples x seq; 0 for non-sequence */
+	double steps;		/* optimizer steps: ceil(total_samples / batch) */
+	enum optimizer optimizer;
+	int zero;		/* ZeRO stage, 0..3 */
+	enum recompute recompute;
+	long max_gpus, max_tp, max_pp;	/* 0: no limit given */
+	double deadline;	/* s; 0: none */
+	bool has_budget;
+	struct money budget;	/* a total amount */
+	bool spot;		/* spot (preemptible) capacity is acceptable */
+	bool has_input;
+	double decode_time_per_sample;	/* s of one CPU core per sample */
+	double bytes_per_sample;	/* B copied host to device per sample */
+};
+
+struct inference {
+	double request_rate;		/* requests per second */
+	long prompt_tokens;		/* per request; 0 for non-sequence */
+	long output_tokens;		/* per request; 0 for non-sequence */
+	double p99_latency;		/* s, whole request */
+	double serving_per_month;	/* s of service a month (730 h) */
+	bool has_kv;			/* a sequence model: KV cache applies */
+	enum precision kv_precision;	/* valid when has_kv */
+};
+
+struct workload {
+	char *name;
+	enum workload_kind kind;
+	char *model_path;		/* as written in the file */
+	char *model_file;		/* resolved, as shown in messages */
+	const struct model *model;	/* owned by the workload_file */
+	enum precision precision;
+	struct training train;		/* WORKLOAD_TRAINING */
+	struct inference infer;		/* WORKLOAD_INFERENCE */
+	struct origin at;		/* the list item */
+	struct origin model_at;		/* the `model:` value */
+};
+
+struct workload_model;			/* one loaded model file */
+
+struct workload_file {
+	char *file;			/* as shown in messages */
+	struct workload *v;
+	size_t n;
+	struct workload_model *models;
+	size_t n_models;
+};
+
+/*
+ * Loads path and every model it names.  Every problem is added to errs;
+ * returns 0 when there were none, else -1 (wf must then only be freed).
+ */
+int workload_file_load(struct workload_file *wf, const char *path,
+		       struct gp_errors *errs);
+
+/* The same, naming the file `shown` in messages and output (a shipped
+ * file as "profiles/workloads/default.yaml" wherever gpuplan is
+ * installed); model files are shown relative to it too. */
+int workload_file_load_as(struct workload_file *wf, const char *path,
+			  const char *shown, struct gp_errors *errs);
+
+void workload_file_free(struct workload_file *wf);
+
+/* Case-blind lookup by name, or NULL. */
+const struct workload *workload_find(const struct workload_file *wf,
+				     const char *name);
+
+/* Every field, SI units named in the keys (deadline_s, p99_latency_s,
+ * request_rate_per_s, ...); absent optional fields are null.  A new
+ * reference. */
+json_t *workload_to_json(const struct workload *w);
+
+#endif
