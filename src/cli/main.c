@@ -20,6 +20,7 @@ static int cmd_help(int argc, char **argv);
 
 static const struct command commands[] = {
 	{"catalog", cmd_catalog, "list, show and validate instance and accelerator catalogs"},
+	{"model", cmd_model, "parameters, FLOPs, bytes and memory of a model, derived from its description"},
 	{"devices", cmd_devices, "list the devices gpuplan can measure here (CPU, CUDA GPUs)"},
 	{"workload", cmd_workload, "list and validate workloads: what the planner plans"},
 	{"help", cmd_help, "show help for a command: gpuplan help catalog list"},

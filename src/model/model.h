@@ -78,6 +78,10 @@ struct model {
  * with its location; returns 0 when there were none, else -1.
  */
 int model_load(struct model *m, const char *path, struct gp_errors *errs);
+/* The same, naming the file `shown` in messages and output (a shipped
+ * model is "profiles/models/NAME.yaml" wherever the data folder is). */
+int model_load_named(struct model *m, const char *path, const char *shown,
+		     struct gp_errors *errs);
 void model_free(struct model *m);
 
 /* True for models whose samples are token sequences (transformers, and

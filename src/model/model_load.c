@@ -226,10 +226,10 @@ static int read_body(struct model_reader *mr, const struct ynode *root,
 }
 
 int model_read_file(struct model_reader *mr, const char *path,
-		    struct model *m)
+		    const char *shown, struct model *m)
 {
 	struct ytree t;
-	const char *file = model_reader_add_file(mr, path);
+	const char *file = model_reader_add_file(mr, shown);
 	if (ytree_load(&t, path, file, mr->r.errs) < 0) {
 		ytree_free(&t);
 		return -1;
@@ -272,15 +272,21 @@ const char *model_reader_add_file(struct model_reader *mr, const char *path)
 
 int model_load(struct model *m, const char *path, struct gp_errors *errs)
 {
+	return model_load_named(m, path, path, errs);
+}
+
+int model_load_named(struct model *m, const char *path, const char *shown,
+		     struct gp_errors *errs)
+{
 	memset(m, 0, sizeof(*m));
-	m->file = xstrdup(path);
-	struct model_reader mr = {.r = {.file = path, .errs = errs}, .root = m};
+	m->file = xstrdup(shown);
+	struct model_reader mr = {.r = {.file = shown, .errs = errs}, .root = m};
 	size_t before = errs->n;
 	include_stack_push(&mr, path);
-	model_read_file(&mr, path, m);
+	model_read_file(&mr, path, shown, m);
 	include_stack_free(&mr);
 	if (errs->n == before && m->kind == MODEL_BLOCK) {
-		gp_errors_add(errs, path, 0, 0,
+		gp_errors_add(errs, shown, 0, 0,
 			      "include it from a graph model with '- include: FILE'",
 			      "a block file is not a model by itself");
 	}

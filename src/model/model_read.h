@@ -20,9 +20,10 @@ struct model_reader {
 	size_t depth;
 };
 
-/* Reads one file into m (the root model or an included block). */
+/* Reads one file into m (the root model or an included block); `shown`
+ * is its name in messages and origins. */
 int model_read_file(struct model_reader *mr, const char *path,
-		    struct model *m);
+		    const char *shown, struct model *m);
 /* Keeps a copy of path in the root model; returns the copy. */
 const char *model_reader_add_file(struct model_reader *mr, const char *path);
 

@@ -263,12 +263,12 @@ static char *resolve_include(const char *from_file, const char *path)
 }
 
 static int read_block_into(struct model_reader *mr, const struct ynode *v,
-			   struct op_spec *s)
+			   const char *shown, struct op_spec *s)
 {
 	struct yread *r = &mr->r;
 	struct model block;
 	memset(&block, 0, sizeof(block));
-	int bad = model_read_file(mr, s->include_path, &block) < 0;
+	int bad = model_read_file(mr, s->include_path, shown, &block) < 0;
 	if (!bad && block.kind != MODEL_BLOCK) {
 		yr_error(r, v, NULL, "'%s' is not a block file (kind: block)",
 			 v->text);
@@ -294,7 +294,9 @@ static int read_include(struct model_reader *mr, const struct ynode *item,
 		yr_error(r, v, NULL, "'include' expects a file path");
 		return -1;
 	}
-	s->include_path = resolve_include(r->file, v->text);
+	/* Relative to the including file: its real path for reading, its
+	 * shown name for messages. */
+	s->include_path = resolve_include(mr->stack[mr->depth - 1], v->text);
 	FILE *f = fopen(s->include_path, "r");
 	if (!f) {
 		yr_error(r, v, NULL, "cannot open included file '%s': %s",
@@ -308,10 +310,12 @@ static int read_include(struct model_reader *mr, const struct ynode *item,
 			 v->text, MODEL_MAX_INCLUDE_DEPTH);
 		return -1;
 	}
+	char *shown = resolve_include(r->file, v->text);
 	struct yread saved = mr->r;
-	int rc = read_block_into(mr, v, s);
+	int rc = read_block_into(mr, v, shown, s);
 	mr->r = saved;
 	include_stack_pop(mr);
+	free(shown);
 	return rc;
 }
 

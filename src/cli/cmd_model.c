@@ -1,0 +1,700 @@
+/*
+ * cmd_model.c - `gpuplan model list|show`: what a model costs, derived
+ * from its description: parameters, FLOPs and bytes per step, arithmetic
+ * intensity per op class, and memory per GPU line by line.
+ */
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "common.h"
+#include "core/output.h"
+#include "core/paths.h"
+#include "core/table.h"
+#include "core/units.h"
+#include "core/xalloc.h"
+#include "model/memory.h"
+
+/* ---- the setup a `show` describes ---- */
+
+struct show_setup {
+	long batch, seq, context;
+	enum precision precision, kv_precision;
+	bool train, ops;
+	struct train_setup t;
+	struct serve_setup s;
+};
+
+static const struct opt_spec show_opts[] = {
+	{"batch", 'b', OPT_VALUE, "N", "samples per step on one GPU (default 1)"},
+	{"seq", 0, OPT_VALUE, "N", "tokens per sample (default: the model's maximum)"},
+	{"precision", 0, OPT_VALUE, "P", "fp32, tf32, bf16, fp16, fp8 or int8 (default bf16)"},
+	{"train", 0, OPT_FLAG, NULL, "show training memory and FLOPs (default: serving)"},
+	{"optimizer", 0, OPT_VALUE, "NAME", "adamw, adam or sgd (training; default adamw)"},
+	{"zero", 0, OPT_VALUE, "N", "ZeRO stage 0-3 (training; default 0)"},
+	{"dp", 0, OPT_VALUE, "N", "data-parallel degree (default 1)"},
+	{"tp", 0, OPT_VALUE, "N", "tensor-parallel degree (default 1)"},
+	{"pp", 0, OPT_VALUE, "N", "pipeline-parallel degree (default 1)"},
+	{"recompute", 0, OPT_VALUE, "MODE", "none, selective or full (training; default none)"},
+	{"context", 0, OPT_VALUE, "N", "tokens of KV cache per sequence when serving (default --seq)"},
+	{"kv-precision", 0, OPT_VALUE, "P", "KV-cache precision (default: bf16 for int8, else --precision)"},
+	{"ops", 0, OPT_FLAG, NULL, "list every op with its shapes and costs"},
+	FORMAT_OPTION,
+	OUTPUT_OPTION,
+	{NULL, 0, 0, NULL, NULL},
+};
+
+static const struct cmd_spec show_spec = {
+	"model show", "PROFILE",
+	"Parameters, FLOPs, bytes and memory per GPU of a model, derived from its description.",
+	show_opts, 1, 1,
+	"PROFILE is a model file, or the name of a shipped one (llama-2-7b).\n"
+	"FLOPs count a multiply-add as 2; training is 3x the forward pass (4x with\n"
+	"full recomputation).  Memory is per GPU; every line says how it was\n"
+	"computed and where the formula comes from.",
+};
+
+static int read_long(const struct parsed *p, const char *name, long min,
+		     long max, long dflt, long *out)
+{
+	const char *v = opt_value(p, &show_spec, name);
+	*out = dflt;
+	if (!v)
+		return 0;
+	char *end;
+	long n = strtol(v, &end, 10);
+	if (*v == '\0' || *end || n < min || n > max)
+		return usage_error(&show_spec, "--%s expects a whole number from %ld to %ld, found '%s'",
+				   name, min, max, v);
+	*out = n;
+	return 0;
+}
+
+static int read_precision(const struct parsed *p, const char *name,
+			  enum precision dflt, enum precision *out)
+{
+	const char *v = opt_value(p, &show_spec, name);
+	*out = dflt;
+	if (!v)
+		return 0;
+	int k = precision_from_name(v);
+	if (k < 0 || k == PREC_FP64_TENSOR)
+		return usage_error(&show_spec, "--%s expects fp32, tf32, bf16, fp16, fp8 or int8, found '%s'",
+				   name, v);
+	*out = (enum precision)k;
+	return 0;
+}
+
+static int read_choice(const struct parsed *p, const char *name,
+		       int (*from)(const char *), int dflt, int *out)
+{
+	const char *v = opt_value(p, &show_spec, name);
+	*out = dflt;
+	if (!v)
+		return 0;
+	if ((*out = from(v)) < 0)
+		return usage_error(&show_spec, "unknown --%s '%s'", name, v);
+	return 0;
+}
+
+static int read_setup(const struct parsed *p, struct show_setup *s)
+{
+	int optim, rec;
+	long zero;
+	memset(s, 0, sizeof(*s));
+	s->train = opt_flag(p, &show_spec, "train");
+	s->ops = opt_flag(p, &show_spec, "ops");
+	if (read_long(p, "batch", 1, 100000000, 1, &s->batch) ||
+	    read_long(p, "seq", 1, 100000000, 0, &s->seq) ||
+	    read_long(p, "context", 1, 100000000, 0, &s->context) ||
+	    read_long(p, "zero", 0, 3, 0, &zero) ||
+	    read_long(p, "dp", 1, 1000000, 1, &s->t.dp) ||
+	    read_long(p, "tp", 1, 1024, 1, &s->t.tp) ||
+	    read_long(p, "pp", 1, 1024, 1, &s->t.pp) ||
+	    read_precision(p, "precision", PREC_BF16, &s->precision) ||
+	    read_choice(p, "optimizer", optimizer_from_name, OPTIMIZER_ADAMW, &optim) ||
+	    read_choice(p, "recompute", recompute_from_name, RECOMPUTE_NONE, &rec))
+		return OPTS_USAGE_ERROR;
+	enum precision kv_default = s->precision == PREC_INT8 ? PREC_BF16 : s->precision;
+	if (read_precision(p, "kv-precision", kv_default, &s->kv_precision))
+		return OPTS_USAGE_ERROR;
+	if (s->train && s->precision == PREC_INT8)
+		return usage_error(&show_spec, "training in int8 is not modelled: use bf16, fp16, fp8 or fp32");
+	s->t = (struct train_setup){s->precision, (enum optimizer)optim, (int)zero,
+				    s->t.dp, s->t.tp, s->t.pp, s->batch,
+				    (enum recompute)rec};
+	return 0;
+}
+
+/* ---- finding and building the model ---- */
+
+/* A path as given, else a shipped model by name; *shown is how messages
+ * name it. */
+static char *resolve_profile(const char *arg, char **shown)
+{
+	*shown = xstrdup(arg);
+	if (access(arg, F_OK) == 0 || strchr(arg, '/'))
+		return xstrdup(arg);
+	char *data = data_dir_find();
+	char *p = data ? xasprintf("%s/profiles/models/%s.yaml", data, arg)
+		       : xstrdup(arg);
+	free(data);
+	if (access(p, F_OK) != 0) {
+		free(p);
+		return xstrdup(arg);
+	}
+	free(*shown);
+	*shown = xasprintf("profiles/models/%s.yaml", arg);
+	return p;
+}
+
+static int load_and_build(const char *arg, struct show_setup *s,
+			  struct model *m, struct model_graph *g)
+{
+	struct gp_errors errs;
+	gp_errors_init(&errs);
+	char *shown;
+	char *path = resolve_profile(arg, &shown);
+	int rc = model_load_named(m, path, shown, &errs) < 0 ||
+			 model_build(m, s->seq, g, &errs) < 0
+		 ? 2 : 0;
+	free(path);
+	free(shown);
+	if (rc) {
+		gp_errors_print(&errs, stderr);
+		if (errs.n > 1)
+			fprintf(stderr, "gpuplan: %zu problems\n", errs.n);
+	}
+	gp_errors_free(&errs);
+	if (rc == 0) {
+		s->seq = g->seq;
+		if (!s->context)
+			s->context = g->seq ? g->seq : 1;
+		s->s = (struct serve_setup){s->precision, s->kv_precision, s->batch,
+					    s->context, s->t.tp};
+	}
+	return rc;
+}
+
+/* ---- the figures ---- */
+
+struct figures {
+	struct model_cost c;
+	double step_flops;	/* training step with --train, else forward */
+	double kv_per_token;	/* bytes */
+	struct memory_breakdown mem;
+};
+
+static void compute(const struct model *m, const struct model_graph *g,
+		    const struct show_setup *s, struct figures *f)
+{
+	model_cost(g, s->batch, precision_bytes(s->precision), &f->c);
+	f->step_flops = s->train ? training_flops_per_step(g, &f->c, s->t.recompute,
+							   s->batch)
+				 : f->c.flops_per_step;
+	f->kv_per_token = kv_cache_bytes_per_token(m, precision_bytes(s->kv_precision));
+	if (s->train)
+		memory_training(m, g, &s->t, &f->mem);
+	else
+		memory_serving(m, g, &s->s, &f->mem);
+}
+
+static const char *amount(double v, const char *unit, char *buf, size_t len)
+{
+	static const char *const prefixes[] = {"", "k", "M", "G", "T", "P", "E", "Z"};
+	int e = 0;
+	while (e < 7 && v >= 1000) {
+		v /= 1000;
+		e++;
+	}
+	snprintf(buf, len, "%.4g %s%s", v, prefixes[e], unit);
+	return buf;
+}
+
+/* "6.74 billion": counts read better in words than with SI prefixes. */
+static const char *in_words(double v, char *buf, size_t len)
+{
+	static const struct { double scale; const char *word; } w[] = {
+		{1e12, "trillion"}, {1e9, "billion"}, {1e6, "million"},
+		{1e3, "thousand"}};
+	for (size_t i = 0; i < 4; i++)
+		if (v >= w[i].scale) {
+			snprintf(buf, len, "%.3g %s", v / w[i].scale, w[i].word);
+			return buf;
+		}
+	snprintf(buf, len, "%.0f", v);
+	return buf;
+}
+
+static const char *grouped(double v, char *buf, size_t len)
+{
+	char digits[40];
+	snprintf(digits, sizeof(digits), "%.0f", v);
+	size_t n = strlen(digits), k = 0;
+	for (size_t i = 0; i < n && k + 2 < len; i++) {
+		if (i && (n - i) % 3 == 0)
+			buf[k++] = ',';
+		buf[k++] = digits[i];
+	}
+	buf[k] = '\0';
+	return buf;
+}
+
+/* ---- table ---- */
+
+static void describe(FILE *out, const struct model *m)
+{
+	const struct transformer_config *tf = &m->tf;
+	if (m->kind == MODEL_TRANSFORMER)
+		fprintf(out, "  %-18s transformer %s: %ld layers, hidden %ld, %ld heads (%ld KV), %s FFN %ld, vocab %ld\n",
+			"structure", tf->arch == TF_DECODER ? "decoder" : "encoder",
+			tf->layers, tf->hidden, tf->heads, tf->kv_heads,
+			tf->ffn_kind == FFN_SWIGLU ? "SwiGLU" : "GELU", tf->ffn,
+			tf->vocab);
+	else {
+		char sh[64];
+		fprintf(out, "  %-18s graph of ops, input %s\n", "structure",
+			shape_format(&m->input, sh, sizeof(sh)));
+	}
+}
+
+static void show_figures(FILE *out, const struct model *m,
+			 const struct model_graph *g, const struct show_setup *s,
+			 const struct figures *f)
+{
+	char a[48], b[48], c[48];
+	fprintf(out, "model %s  (%s)\n", m->name, m->file);
+	if (m->description)
+		fprintf(out, "  %s\n", m->description);
+	describe(out, m);
+	fprintf(out, "  %-18s %s (%s)\n", "parameters", grouped(f->c.params, a, sizeof(a)),
+		in_words(f->c.params, b, sizeof(b)));
+	if (g->seq)
+		fprintf(out, "  %-18s batch %ld x %ld tokens, %s\n", "step", s->batch,
+			g->seq, precision_name(s->precision));
+	else
+		fprintf(out, "  %-18s batch %ld, %s\n", "step", s->batch,
+			precision_name(s->precision));
+	fprintf(out, "  %-18s %s per step; %s per sample", "forward FLOPs",
+		amount(f->c.flops_per_step, "FLOP", a, sizeof(a)),
+		amount(f->c.flops_per_sample, "FLOP", b, sizeof(b)));
+	if (g->seq)
+		fprintf(out, "; %s per token",
+			amount(f->c.flops_per_sample / g->seq, "FLOP", c, sizeof(c)));
+	fprintf(out, " (%s multiply-adds per sample)\n",
+		amount(f->c.macs_per_sample, "", c, sizeof(c)));
+	if (s->train)
+		fprintf(out, "  %-18s %s per step (%s)\n", "training FLOPs",
+			amount(f->step_flops, "FLOP", a, sizeof(a)),
+			s->t.recompute == RECOMPUTE_FULL ? "4 x forward: full recomputation"
+			: s->t.recompute == RECOMPUTE_SELECTIVE ? "3 x forward + the attention core again"
+			: "3 x forward: backward is twice the forward");
+	fprintf(out, "  %-18s %s per forward step (weights %s once, activations x batch)\n",
+		"bytes moved", units_format(UNIT_BYTES, f->c.bytes_per_step, NULL, a, 32),
+		units_format(UNIT_BYTES, f->c.weight_bytes, NULL, b, 32));
+	fprintf(out, "  %-18s %.4g FLOP/byte\n", "intensity",
+		f->c.bytes_per_step ? f->c.flops_per_step / f->c.bytes_per_step : 0);
+	if (model_is_sequence(m) && f->kv_per_token > 0)
+		fprintf(out, "  %-18s %s per token (%s)\n", "KV cache",
+			units_format(UNIT_BYTES, f->kv_per_token, NULL, a, 32),
+			precision_name(s->kv_precision));
+}
+
+static void show_classes(FILE *out, const struct figures *f)
+{
+	static const char *const header[] = {"OP CLASS", "FLOP/STEP", "SHARE",
+					     "BYTES/STEP", "FLOP/BYTE"};
+	struct table t;
+	table_init(&t, 5, header);
+	for (int i = 1; i < 5; i++)
+		table_right_align(&t, (size_t)i);
+	for (int k = 0; k < OPC_COUNT; k++) {
+		const struct class_total *ct = &f->c.cls[k];
+		if (ct->flops == 0 && ct->bytes == 0)
+			continue;
+		char fl[32], sh[16], by[32], in[32];
+		amount(ct->flops, "", fl, sizeof(fl));
+		snprintf(sh, sizeof(sh), "%.1f%%",
+			 f->c.flops_per_step ? 100 * ct->flops / f->c.flops_per_step : 0);
+		units_format(UNIT_BYTES, ct->bytes, NULL, by, sizeof(by));
+		snprintf(in, sizeof(in), "%.3g", ct->bytes ? ct->flops / ct->bytes : 0);
+		const char *row[] = {op_class_name(k), fl, sh, by, in};
+		table_add_row(&t, row);
+	}
+	fputc('\n', out);
+	table_print(&t, out);
+	table_free(&t);
+}
+
+static void show_memory(FILE *out, const struct show_setup *s,
+			const struct figures *f)
+{
+	if (s->train)
+		fprintf(out, "\nmemory per GPU, training: %s, ZeRO-%d, dp %ld, tp %ld, pp %ld, recompute %s, micro-batch %ld, %s\n",
+			optimizer_name(s->t.optimizer), s->t.zero, s->t.dp, s->t.tp,
+			s->t.pp, recompute_name(s->t.recompute), s->batch,
+			precision_name(s->precision));
+	else
+		fprintf(out, "\nmemory per GPU, serving: %s weights, batch %ld%s%.0ld, tp %ld\n",
+			precision_name(s->precision), s->batch,
+			s->seq ? ", context " : "", s->seq ? s->context : 0L,
+			s->t.tp);
+	for (int p = 0; p < MEM_PARTS; p++) {
+		char q[32];
+		fprintf(out, "  %-12s %10s  %s\n", memory_part_name(p),
+			units_format(UNIT_BYTES, f->mem.bytes[p], NULL, q, sizeof(q)),
+			f->mem.how[p]);
+	}
+	char q[32];
+	fprintf(out, "  %-12s %10s\n", "total",
+		units_format(UNIT_BYTES, f->mem.total, NULL, q, sizeof(q)));
+}
+
+static void show_ops_table(FILE *out, const struct model_graph *g,
+			   const struct show_setup *s)
+{
+	static const char *const header[] = {"#", "OP", "IN", "OUT", "PARAMS",
+					     "FLOP/SAMPLE", "BYTES/STEP", "CLASS", "AT"};
+	struct table t;
+	table_init(&t, 9, header);
+	table_right_align(&t, 0);
+	for (int i = 4; i < 7; i++)
+		table_right_align(&t, (size_t)i);
+	int e = precision_bytes(s->precision);
+	for (size_t i = 0; i < g->n; i++) {
+		const struct op *o = &g->ops[i];
+		char idx[24], in[48], outs[48], pa[32], fl[32], by[32], at[300];
+		snprintf(idx, sizeof(idx), "%zu", i);
+		shape_format(&o->in, in, sizeof(in));
+		shape_format(&o->out, outs, sizeof(outs));
+		snprintf(pa, sizeof(pa), "%.0f", o->params);
+		amount(o->flops, "", fl, sizeof(fl));
+		double bytes = op_weight_reads(o) * e +
+			       (o->act_read + o->act_written + o->scratch) * e * s->batch;
+		units_format(UNIT_BYTES, bytes, NULL, by, sizeof(by));
+		snprintf(at, sizeof(at), "%s:%d", o->at.file ? o->at.file : "?", o->at.line);
+		const char *row[] = {idx, o->label, in, outs, pa, fl, by,
+				     op_class_name(op_kind_class(o->kind)), at};
+		table_add_row(&t, row);
+	}
+	fputc('\n', out);
+	table_print(&t, out);
+	table_free(&t);
+}
+
+/* ---- json ---- */
+
+static json_t *shape_json(const struct shape *s)
+{
+	json_t *a = json_array();
+	int rank = s->kind == SHAPE_IMAGE ? 3 : s->kind == SHAPE_SEQ ? 2 : 1;
+	for (int i = 0; i < rank; i++)
+		json_array_append_new(a, json_integer(s->d[i]));
+	return a;
+}
+
+static json_t *ops_json(const struct model_graph *g, const struct show_setup *s)
+{
+	json_t *arr = json_array();
+	int e = precision_bytes(s->precision);
+	for (size_t i = 0; i < g->n; i++) {
+		const struct op *o = &g->ops[i];
+		json_t *j = json_object();
+		char at[300];
+		snprintf(at, sizeof(at), "%s:%d:%d", o->at.file ? o->at.file : "?",
+			 o->at.line, o->at.col);
+		double bytes = op_weight_reads(o) * e +
+			       (o->act_read + o->act_written + o->scratch) * e * s->batch;
+		json_object_set_new(j, "label", json_string(o->label));
+		json_object_set_new(j, "kind", json_string(op_kind_name(o->kind)));
+		json_object_set_new(j, "class", json_string(op_class_name(op_kind_class(o->kind))));
+		json_object_set_new(j, "in", shape_json(&o->in));
+		json_object_set_new(j, "out", shape_json(&o->out));
+		json_object_set_new(j, "params", json_number(o->params));
+		json_object_set_new(j, "macs_per_sample", json_number(o->macs));
+		json_object_set_new(j, "flops_per_sample", json_number(o->flops));
+		json_object_set_new(j, "bytes_per_step", json_number(bytes));
+		json_object_set_new(j, "defined_at", json_string(at));
+		json_array_append_new(arr, j);
+	}
+	return arr;
+}
+
+static json_t *setup_json(const struct model_graph *g, const struct show_setup *s)
+{
+	json_t *j = json_object();
+	json_object_set_new(j, "mode", json_string(s->train ? "training" : "serving"));
+	json_object_set_new(j, "batch", json_integer(s->batch));
+	json_object_set_new(j, "seq", g->seq ? json_integer(g->seq) : json_null());
+	json_object_set_new(j, "precision", json_string(precision_name(s->precision)));
+	json_object_set_new(j, "dp", json_integer(s->t.dp));
+	json_object_set_new(j, "tp", json_integer(s->t.tp));
+	json_object_set_new(j, "pp", json_integer(s->t.pp));
+	if (s->train) {
+		json_object_set_new(j, "optimizer", json_string(optimizer_name(s->t.optimizer)));
+		json_object_set_new(j, "zero", json_integer(s->t.zero));
+		json_object_set_new(j, "recompute", json_string(recompute_name(s->t.recompute)));
+	} else {
+		json_object_set_new(j, "context", json_integer(s->context));
+		json_object_set_new(j, "kv_precision", json_string(precision_name(s->kv_precision)));
+	}
+	return j;
+}
+
+static json_t *memory_json(const struct memory_breakdown *mem)
+{
+	json_t *j = json_object(), *how = json_object();
+	for (int p = 0; p < MEM_PARTS; p++) {
+		char key[32];
+		snprintf(key, sizeof(key), "%s_bytes", memory_part_name(p));
+		json_object_set_new(j, key, json_number(mem->bytes[p]));
+		json_object_set_new(how, memory_part_name(p), json_string(mem->how[p]));
+	}
+	json_object_set_new(j, "total_bytes", json_number(mem->total));
+	json_object_set_new(j, "explain", how);
+	return j;
+}
+
+static json_t *classes_json(const struct figures *f)
+{
+	json_t *j = json_object();
+	for (int k = 0; k < OPC_COUNT; k++) {
+		const struct class_total *ct = &f->c.cls[k];
+		json_t *c = json_object();
+		json_object_set_new(c, "flops_per_step", json_number(ct->flops));
+		json_object_set_new(c, "bytes_per_step", json_number(ct->bytes));
+		json_object_set_new(c, "flop_per_byte",
+				    json_real(ct->bytes ? ct->flops / ct->bytes : 0));
+		json_object_set_new(j, op_class_name(k), c);
+	}
+	return j;
+}
+
+static void show_json(FILE *out, const struct model *m, const struct model_graph *g,
+		      const struct show_setup *s, const struct figures *f)
+{
+	json_t *root = json_object(), *mj = json_object();
+	static const char *const kinds[] = {"transformer", "graph", "block"};
+	json_object_set_new(root, "schema", json_string("gpuplan/model-show/v1"));
+	json_object_set_new(mj, "name", json_string(m->name));
+	json_object_set_new(mj, "file", json_string(m->file));
+	json_object_set_new(mj, "kind", json_string(kinds[m->kind]));
+	json_object_set_new(mj, "description", json_string_or_null(m->description));
+	json_object_set_new(mj, "source", sources_to_json(&m->sources));
+	json_object_set_new(root, "model", mj);
+	json_object_set_new(root, "setup", setup_json(g, s));
+	json_object_set_new(root, "params", json_number(f->c.params));
+	json_object_set_new(root, "macs_per_sample", json_number(f->c.macs_per_sample));
+	json_object_set_new(root, "flops_per_sample", json_number(f->c.flops_per_sample));
+	if (g->seq)
+		json_object_set_new(root, "flops_per_token",
+				    json_real(f->c.flops_per_sample / g->seq));
+	json_object_set_new(root, "forward_flops_per_step", json_number(f->c.flops_per_step));
+	json_object_set_new(root, "flops_per_step", json_number(f->step_flops));
+	json_object_set_new(root, "bytes_per_step", json_number(f->c.bytes_per_step));
+	json_object_set_new(root, "weight_bytes", json_number(f->c.weight_bytes));
+	if (model_is_sequence(m))
+		json_object_set_new(root, "kv_cache_bytes_per_token",
+				    json_number(f->kv_per_token));
+	json_object_set_new(root, "classes", classes_json(f));
+	json_object_set_new(root, "memory", memory_json(&f->mem));
+	if (s->ops)
+		json_object_set_new(root, "ops", ops_json(g, s));
+	json_write(out, root);
+	json_decref(root);
+}
+
+static int model_show(int argc, char **argv)
+{
+	struct parsed p;
+	struct show_setup s;
+	enum out_format fmt = FORMAT_TABLE;
+	struct model m;
+	struct model_graph g;
+	memset(&m, 0, sizeof(m));
+	memset(&g, 0, sizeof(g));
+	int rc = opts_parse(&show_spec, argc, argv, &p);
+	if (rc != OPTS_OK || (rc = cli_format(&p, &show_spec, &fmt)) ||
+	    (rc = read_setup(&p, &s)))
+		goto out;
+	if (fmt == FORMAT_CSV) {
+		rc = usage_error(&show_spec, "model show prints table or json, not csv");
+		goto out;
+	}
+	if ((rc = load_and_build(p.args[0], &s, &m, &g)))
+		goto out;
+	struct figures f;
+	compute(&m, &g, &s, &f);
+	struct output o;
+	output_open(&o);
+	if (fmt == FORMAT_JSON)
+		show_json(o.f, &m, &g, &s, &f);
+	else {
+		show_figures(o.f, &m, &g, &s, &f);
+		show_classes(o.f, &f);
+		show_memory(o.f, &s, &f);
+		if (s.ops)
+			show_ops_table(o.f, &g, &s);
+	}
+	rc = output_finish(&o, opt_value(&p, &show_spec, "output"));
+out:
+	model_graph_free(&g);
+	model_free(&m);
+	opts_free(&p);
+	return rc == OPTS_HELP_SHOWN ? 0 : rc;
+}
+
+/* ---- list ---- */
+
+static const struct opt_spec list_opts[] = {
+	FORMAT_OPTION,
+	OUTPUT_OPTION,
+	{NULL, 0, 0, NULL, NULL},
+};
+
+static const struct cmd_spec list_spec = {
+	"model list", NULL, "List the shipped models with their size.",
+	list_opts, 0, 0, NULL,
+};
+
+static int compare_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The shipped model files (not blocks), sorted. */
+static char **shipped_models(const char *data, size_t *n)
+{
+	char *dir = xasprintf("%s/profiles/models", data);
+	DIR *d = opendir(dir);
+	char **v = NULL;
+	*n = 0;
+	struct dirent *e;
+	while (d && (e = readdir(d))) {
+		size_t len = strlen(e->d_name);
+		if (len > 5 && strcmp(e->d_name + len - 5, ".yaml") == 0) {
+			v = xrealloc(v, (*n + 1) * sizeof(char *));
+			v[(*n)++] = xstrdup(e->d_name);
+		}
+	}
+	if (d)
+		closedir(d);
+	free(dir);
+	if (*n)
+		qsort(v, *n, sizeof(char *), compare_names);
+	return v;
+}
+
+static void list_row(struct table *t, json_t *arr, const struct model *m,
+		     const struct model_graph *g)
+{
+	static const char *const kinds[] = {"transformer", "graph", "block"};
+	struct model_cost c;
+	model_cost(g, 1, 2, &c);
+	char pa[32], fl[32], seq[32], desc[80] = "";
+	in_words(c.params, pa, sizeof(pa));
+	if (m->description)
+		snprintf(desc, sizeof(desc), "%.66s%s", m->description,
+			 strlen(m->description) > 66 ? "..." : "");
+	amount(c.flops_per_sample, "FLOP", fl, sizeof(fl));
+	snprintf(seq, sizeof(seq), "%ld", g->seq);
+	const char *row[] = {m->name, kinds[m->kind], pa, fl,
+			     g->seq ? seq : "-", desc};
+	table_add_row(t, row);
+	json_t *j = json_object();
+	json_object_set_new(j, "name", json_string(m->name));
+	json_object_set_new(j, "kind", json_string(kinds[m->kind]));
+	json_object_set_new(j, "file", json_string(m->file));
+	json_object_set_new(j, "params", json_number(c.params));
+	json_object_set_new(j, "flops_per_sample", json_number(c.flops_per_sample));
+	json_object_set_new(j, "seq", g->seq ? json_integer(g->seq) : json_null());
+	json_array_append_new(arr, j);
+}
+
+static int model_list(int argc, char **argv)
+{
+	struct parsed p;
+	enum out_format fmt = FORMAT_TABLE;
+	int rc = opts_parse(&list_spec, argc, argv, &p);
+	if (rc != OPTS_OK || (rc = cli_format(&p, &list_spec, &fmt)))
+		goto out;
+	char *data = data_dir_find();
+	if (!data) {
+		fprintf(stderr, "gpuplan: cannot find the shipped models: set GPUPLAN_DATA_DIR\n");
+		rc = 1;
+		goto out;
+	}
+	size_t n;
+	char **files = shipped_models(data, &n);
+	static const char *const header[] = {"MODEL", "KIND", "PARAMS",
+					     "FORWARD/SAMPLE", "SEQ", "DESCRIPTION"};
+	struct table t;
+	table_init(&t, 6, header);
+	json_t *arr = json_array();
+	struct gp_errors errs;
+	gp_errors_init(&errs);
+	for (size_t i = 0; i < n; i++) {
+		struct model m;
+		struct model_graph g;
+		memset(&g, 0, sizeof(g));
+		struct gp_errors quiet;
+		gp_errors_init(&quiet);
+		/* blocks are parts of models, not models: skip them */
+		char *path = xasprintf("%s/profiles/models/%s", data, files[i]);
+		char *shown = xasprintf("profiles/models/%s", files[i]);
+		int loaded = model_load_named(&m, path, shown, &quiet);
+		free(path);
+		free(shown);
+		if (loaded == 0 &&
+		    model_build(&m, 0, &g, &errs) == 0)
+			list_row(&t, arr, &m, &g);
+		else if (m.kind != MODEL_BLOCK)
+			for (size_t k = 0; k < quiet.n; k++)
+				gp_errors_add(&errs, quiet.v[k].file, quiet.v[k].line,
+					      quiet.v[k].col, quiet.v[k].hint, "%s",
+					      quiet.v[k].msg);
+		gp_errors_free(&quiet);
+		model_graph_free(&g);
+		model_free(&m);
+		free(files[i]);
+	}
+	free(files);
+	free(data);
+	if (errs.n) {
+		gp_errors_print(&errs, stderr);
+		rc = 2;
+	} else {
+		struct output o;
+		output_open(&o);
+		if (fmt == FORMAT_JSON) {
+			json_t *root = json_object();
+			json_object_set_new(root, "schema", json_string("gpuplan/model-list/v1"));
+			json_object_set_new(root, "models", json_incref(arr));
+			json_write(o.f, root);
+			json_decref(root);
+		} else if (fmt == FORMAT_CSV)
+			table_print_csv(&t, o.f);
+		else
+			table_print(&t, o.f);
+		rc = output_finish(&o, opt_value(&p, &list_spec, "output"));
+	}
+	json_decref(arr);
+	table_free(&t);
+	gp_errors_free(&errs);
+out:
+	opts_free(&p);
+	return rc == OPTS_HELP_SHOWN ? 0 : rc;
+}
+
+static const struct command model_commands[] = {
+	{"list", model_list, "list the shipped models with their size"},
+	{"show", model_show, "parameters, FLOPs, bytes and memory of a model"},
+	{NULL, NULL, NULL},
+};
+
+int cmd_model(int argc, char **argv)
+{
+	return run_subcommand("model", model_commands, argc, argv);
+}
