@@ -128,6 +128,11 @@ int yr_int(struct yread *r, const struct ynode *map, const char *key,
 		return bad ? -1 : 0;
 	const char *s = n->text;
 	size_t i = 0;
+	if (s[0] == '-' && isdigit((unsigned char)s[1]) && !n->quoted) {
+		yr_error(r, n, NULL, "'%s' must be between %ld and %ld, found %.40s",
+			 key, min, max, s);
+		return -1;
+	}
 	while (isdigit((unsigned char)s[i]))
 		i++;
 	errno = 0;

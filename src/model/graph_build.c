@@ -93,6 +93,17 @@ static const char *shape_kind_text(enum shape_kind k)
 	return "?";
 }
 
+static const char *shape_kind_word(enum shape_kind k)
+{
+	switch (k) {
+	case SHAPE_IMAGE: return "an image";
+	case SHAPE_SEQ: return "a sequence";
+	case SHAPE_VEC: return "a vector";
+	case SHAPE_IDS: return "token ids";
+	}
+	return "?";
+}
+
 static bool expect_kind(struct builder *b, const struct op_spec *s,
 			const struct shape *in, enum shape_kind want)
 {
@@ -100,7 +111,7 @@ static bool expect_kind(struct builder *b, const struct op_spec *s,
 		return true;
 	char got[64];
 	fail_at(b, s, NULL, "%s expects %s, found %s %s", op_kind_name(s->op),
-		shape_kind_text(want), shape_kind_text(in->kind),
+		shape_kind_text(want), shape_kind_word(in->kind),
 		shape_format(in, got, sizeof(got)));
 	return false;
 }
@@ -149,7 +160,7 @@ static bool linear_shape(struct builder *b, const struct op_spec *s,
 		char got[64];
 		fail_at(b, s, "flatten or pool an image first",
 			"linear expects a vector or a sequence, found %s %s",
-			shape_kind_text(in->kind),
+			shape_kind_word(in->kind),
 			shape_format(in, got, sizeof(got)));
 		return false;
 	}
