@@ -289,6 +289,10 @@ static int check_keys(struct yread *r, const struct ynode *map,
 
 /* ---- fields shared by both kinds ---- */
 
+/*
+ * Reads a precision from the allowed ones: fp32, bf16, fp16, fp8, plus tf32
+ * (a compute mode: not for the KV cache) and int8 (inference) when asked.
+ */
 static int read_precision(struct yread *r, const struct ynode *map,
 			  const char *key, bool allow_int8, bool allow_tf32,
 			  enum precision *out)
@@ -297,30 +301,40 @@ static int read_precision(struct yread *r, const struct ynode *map,
 	int rc = yr_string(r, map, key, &v);
 	if (rc <= 0)
 		return rc;
-	int p = precision_from_name(v);
-	bool ok = p == PREC_FP32 || p == PREC_BF16 || p == PREC_FP16 ||
-		  p == PREC_FP8 || (p == PREC_TF32 && allow_tf32) ||
-		  (p == PREC_INT8 && allow_int8);
-	const char *expected =
-		!allow_tf32 ? "fp32, bf16, fp16, fp8 or int8"
-		: allow_int8 ? "fp32, tf32, bf16, fp16, fp8 or int8"
-			     : "fp32, tf32, bf16, fp16 or fp8";
-	if (ok) {
-		*out = (enum precision)p;
-		free(v);
-		return 1;
+	const char *names[6];
+	size_t n = 0;
+	names[n++] = "fp32";
+	if (allow_tf32)
+		names[n++] = "tf32";
+	names[n++] = "bf16";
+	names[n++] = "fp16";
+	names[n++] = "fp8";
+	if (allow_int8)
+		names[n++] = "int8";
+	char expected[96] = "";
+	for (size_t i = 0; i < n; i++) {
+		if (strcmp(v, names[i]) == 0) {
+			*out = (enum precision)precision_from_name(v);
+			free(v);
+			return 1;
+		}
+		snprintf(expected + strlen(expected),
+			 sizeof(expected) - strlen(expected), "%s%s",
+			 i == 0 ? "" : i + 1 == n ? " or " : ", ", names[i]);
 	}
-	if (p == PREC_INT8)
-		yr_error(r, ymap_get(map, key), NULL,
+	const struct ynode *node = ymap_get(map, key);
+	if (strcmp(v, "int8") == 0)
+		yr_error(r, node, NULL,
 			 "'%s' int8 is for inference: training takes %s", key,
 			 expected);
+	else if (precision_from_name(v) >= 0)
+		yr_error(r, node, NULL, "'%s' cannot be %s: expected %s", key,
+			 v, expected);
 	else {
-		const char *names[] = {"fp32", "tf32", "bf16", "fp16", "fp8",
-				       "int8"};
 		char hint[96];
-		const char *h = suggest_hint(v, names, 6, hint, sizeof(hint));
-		yr_error(r, ymap_get(map, key), h,
-			 "unknown precision '%.60s': expected %s", v, expected);
+		const char *h = suggest_hint(v, names, n, hint, sizeof(hint));
+		yr_error(r, node, h, "unknown precision '%.60s': expected %s",
+			 v, expected);
 	}
 	free(v);
 	return -1;
