@@ -242,6 +242,16 @@ static const char *grouped(double v, char *buf, size_t len)
 	return buf;
 }
 
+/* Bytes one op reads and writes in a step of `batch` samples: weights
+ * once, activations per sample; attention scores are half written, half
+ * read back. */
+static void op_bytes(const struct op *o, int e, long batch, double *read,
+		     double *written)
+{
+	*read = op_weight_reads(o) * e + (o->act_read + o->scratch / 2) * e * batch;
+	*written = (o->act_written + o->scratch / 2) * e * batch;
+}
+
 /* ---- table ---- */
 
 static void describe(FILE *out, const struct model *m)
@@ -356,26 +366,30 @@ static void show_ops_table(FILE *out, const struct model_graph *g,
 			   const struct show_setup *s)
 {
 	static const char *const header[] = {"#", "OP", "IN", "OUT", "PARAMS",
-					     "FLOP/SAMPLE", "BYTES/STEP", "CLASS", "AT"};
+					     "FLOP/SAMPLE", "BYTES/STEP", "FLOP/BYTE",
+					     "CLASS", "AT"};
 	struct table t;
-	table_init(&t, 9, header);
+	table_init(&t, 10, header);
 	table_right_align(&t, 0);
-	for (int i = 4; i < 7; i++)
+	for (int i = 4; i < 8; i++)
 		table_right_align(&t, (size_t)i);
 	int e = precision_bytes(s->precision);
 	for (size_t i = 0; i < g->n; i++) {
 		const struct op *o = &g->ops[i];
-		char idx[24], in[48], outs[48], pa[32], fl[32], by[32], at[300];
+		char idx[24], in[48], outs[48], pa[32], fl[32], by[32], ai[32],
+			at[300];
 		snprintf(idx, sizeof(idx), "%zu", i);
 		shape_format(&o->in, in, sizeof(in));
 		shape_format(&o->out, outs, sizeof(outs));
 		snprintf(pa, sizeof(pa), "%.0f", o->params);
 		amount(o->flops, "", fl, sizeof(fl));
-		double bytes = op_weight_reads(o) * e +
-			       (o->act_read + o->act_written + o->scratch) * e * s->batch;
-		units_format(UNIT_BYTES, bytes, NULL, by, sizeof(by));
+		double rd, wr;
+		op_bytes(o, e, s->batch, &rd, &wr);
+		units_format(UNIT_BYTES, rd + wr, NULL, by, sizeof(by));
+		snprintf(ai, sizeof(ai), "%.3g",
+			 rd + wr > 0 ? o->flops * s->batch / (rd + wr) : 0);
 		snprintf(at, sizeof(at), "%s:%d", o->at.file ? o->at.file : "?", o->at.line);
-		const char *row[] = {idx, o->label, in, outs, pa, fl, by,
+		const char *row[] = {idx, o->label, in, outs, pa, fl, by, ai,
 				     op_class_name(op_kind_class(o->kind)), at};
 		table_add_row(&t, row);
 	}
@@ -405,8 +419,8 @@ static json_t *ops_json(const struct model_graph *g, const struct show_setup *s)
 		char at[300];
 		snprintf(at, sizeof(at), "%s:%d:%d", o->at.file ? o->at.file : "?",
 			 o->at.line, o->at.col);
-		double bytes = op_weight_reads(o) * e +
-			       (o->act_read + o->act_written + o->scratch) * e * s->batch;
+		double rd, wr;
+		op_bytes(o, e, s->batch, &rd, &wr);
 		json_object_set_new(j, "label", json_string(o->label));
 		json_object_set_new(j, "kind", json_string(op_kind_name(o->kind)));
 		json_object_set_new(j, "class", json_string(op_class_name(op_kind_class(o->kind))));
@@ -415,7 +429,11 @@ static json_t *ops_json(const struct model_graph *g, const struct show_setup *s)
 		json_object_set_new(j, "params", json_number(o->params));
 		json_object_set_new(j, "macs_per_sample", json_number(o->macs));
 		json_object_set_new(j, "flops_per_sample", json_number(o->flops));
-		json_object_set_new(j, "bytes_per_step", json_number(bytes));
+		json_object_set_new(j, "bytes_read_per_step", json_number(rd));
+		json_object_set_new(j, "bytes_written_per_step", json_number(wr));
+		json_object_set_new(j, "bytes_per_step", json_number(rd + wr));
+		json_object_set_new(j, "flop_per_byte",
+				    json_real(rd + wr > 0 ? o->flops * s->batch / (rd + wr) : 0));
 		json_object_set_new(j, "defined_at", json_string(at));
 		json_array_append_new(arr, j);
 	}
