@@ -46,21 +46,6 @@ static const struct yfield file_fields[] = {
 	{"exchange_rates", false}, {NULL, false},
 };
 
-static int check_schema(struct yread *r, const struct ynode *root)
-{
-	const struct ynode *s = ymap_get(root, "schema");
-	if (!s)
-		return -1;	/* reported as missing */
-	if (s->kind != YNODE_SCALAR || strcmp(s->text, CATALOG_SCHEMA) != 0) {
-		char found[96];
-		ynode_describe(s, found, sizeof(found));
-		yr_error(r, s, NULL, "expected 'schema: %s', found %s",
-			 CATALOG_SCHEMA, found);
-		return -1;
-	}
-	return 0;
-}
-
 static int read_accelerators(struct yread *r, const struct ynode *list,
 			     struct catalog *c, const char *file)
 {
@@ -115,7 +100,7 @@ static int load_one(struct catalog *c, const char *path, const char *shown,
 	}
 	/* A file of another kind (a workload, say) would only produce a
 	 * screenful of unknown keys: one error about its schema says it all. */
-	if (ymap_get(t.root, "schema") && check_schema(&r, t.root) < 0) {
+	if (yr_check_schema(&r, t.root, CATALOG_SCHEMA) < 0) {
 		ytree_free(&t);
 		return -1;
 	}

@@ -305,3 +305,15 @@ int yr_date(struct yread *r, const struct ynode *map, const char *key,
 	*out = xstrdup(n->text);
 	return 1;
 }
+
+int yr_check_schema(struct yread *r, const struct ynode *root,
+		    const char *want)
+{
+	const struct ynode *s = ymap_get(root, "schema");
+	if (!s || (s->kind == YNODE_SCALAR && strcmp(s->text, want) == 0))
+		return 0;
+	char found[96];
+	ynode_describe(s, found, sizeof(found));
+	yr_error(r, s, NULL, "expected 'schema: %s', found %s", want, found);
+	return -1;
+}

@@ -65,6 +65,13 @@ int yr_money(struct yread *r, const struct ynode *map, const char *key,
 int yr_date(struct yread *r, const struct ynode *map, const char *key,
 	    char **out);
 
+/* The `schema:` line every gpuplan file starts with.  Returns 0 when it is
+ * `want` or absent (a missing key is reported by yr_check_keys), -1 with an
+ * error when it names anything else: a file of another kind is then best
+ * left unread. */
+int yr_check_schema(struct yread *r, const struct ynode *root,
+		    const char *want);
+
 /* Parses a scalar's text as the value types above use; these are what the
  * getters call once they hold the node.  Exposed for list items. */
 int yr_node_string(struct yread *r, const struct ynode *n, const char *what,

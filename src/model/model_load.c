@@ -173,18 +173,6 @@ static const struct yfield model_fields[] = {
 	{"input", false}, {"ops", false}, {NULL, false},
 };
 
-static int check_schema(struct yread *r, const struct ynode *root)
-{
-	const struct ynode *s = ymap_get(root, "schema");
-	if (!s || (s->kind == YNODE_SCALAR && strcmp(s->text, MODEL_SCHEMA) == 0))
-		return 0;
-	char found[96];
-	ynode_describe(s, found, sizeof(found));
-	yr_error(r, s, NULL, "expected 'schema: %s', found %s", MODEL_SCHEMA,
-		 found);
-	return -1;
-}
-
 /* Keys that belong to one kind only. */
 static int check_kind_keys(struct yread *r, const struct ynode *root,
 			   enum model_kind kind)
@@ -239,7 +227,7 @@ int model_read_file(struct model_reader *mr, const char *path,
 	mr->r = r;
 	int bad = 0;
 	if (!yr_expect_map(&r, t.root, "a model file") ||
-	    check_schema(&r, t.root) < 0) {
+	    yr_check_schema(&r, t.root, MODEL_SCHEMA) < 0) {
 		mr->r = saved;
 		ytree_free(&t);
 		return -1;

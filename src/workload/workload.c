@@ -674,18 +674,6 @@ static const struct yfield file_fields[] = {
 	{"schema", true}, {"workloads", true}, {NULL, false},
 };
 
-static int check_schema(struct yread *r, const struct ynode *root)
-{
-	const struct ynode *s = ymap_get(root, "schema");
-	if (!s || (s->kind == YNODE_SCALAR && strcmp(s->text, WORKLOAD_SCHEMA) == 0))
-		return 0;
-	char found[96];
-	ynode_describe(s, found, sizeof(found));
-	yr_error(r, s, NULL, "expected 'schema: %s', found %s", WORKLOAD_SCHEMA,
-		 found);
-	return -1;
-}
-
 static int read_list(struct wl_ctx *cx, const struct ynode *list)
 {
 	if (!yr_expect_seq(&cx->r, list, "'workloads'"))
@@ -711,7 +699,7 @@ static int read_file(struct wl_ctx *cx, const struct ytree *t)
 		return -1;
 	/* Another kind of file (a catalog, say) would only produce a
 	 * screenful of unknown keys: one error about its schema says it. */
-	if (check_schema(r, t->root) < 0)
+	if (yr_check_schema(r, t->root, WORKLOAD_SCHEMA) < 0)
 		return -1;
 	int bad = yr_check_keys(r, t->root, "a workload file", file_fields) > 0;
 	const struct ynode *list = ymap_get(t->root, "workloads");
