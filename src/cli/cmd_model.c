@@ -30,7 +30,7 @@ struct show_setup {
 static const struct opt_spec show_opts[] = {
 	{"batch", 'b', OPT_VALUE, "N", "samples per step on one GPU (default 1)"},
 	{"seq", 0, OPT_VALUE, "N", "tokens per sample (default: the model's maximum)"},
-	{"precision", 0, OPT_VALUE, "P", "fp32, tf32, bf16, fp16, fp8 or int8 (default bf16)"},
+	{"precision", 0, OPT_VALUE, "P", "fp32, tf32, bf16, fp16, fp8 or int8 (default bf16; int8 serving only)"},
 	{"train", 0, OPT_FLAG, NULL, "show training memory and FLOPs (default: serving)"},
 	{"optimizer", 0, OPT_VALUE, "NAME", "adamw, adam or sgd (training; default adamw)"},
 	{"zero", 0, OPT_VALUE, "N", "ZeRO stage 0-3 (training; default 0)"},
@@ -80,7 +80,7 @@ static int read_precision(const struct parsed *p, const char *name,
 	if (!v)
 		return 0;
 	int k = precision_from_name(v);
-	if (k < 0 || k == PREC_FP64_TENSOR)
+	if (k < 0 || k == PREC_FP64_TENSOR || k == PREC_FP64)
 		return usage_error(&show_spec, "--%s expects fp32, tf32, bf16, fp16, fp8 or int8, found '%s'",
 				   name, v);
 	*out = (enum precision)k;
@@ -122,6 +122,18 @@ static int read_setup(const struct parsed *p, struct show_setup *s)
 		return OPTS_USAGE_ERROR;
 	if (s->train && s->precision == PREC_INT8)
 		return usage_error(&show_spec, "training in int8 is not modelled: use bf16, fp16, fp8 or fp32");
+	/* Options of the other mode would be silently ignored: refuse them. */
+	static const char *const train_only[] = {"optimizer", "zero", "dp", "pp",
+						 "recompute"};
+	static const char *const serve_only[] = {"context", "kv-precision"};
+	for (size_t i = 0; !s->train && i < 5; i++)
+		if (opt_value(p, &show_spec, train_only[i]))
+			return usage_error(&show_spec, "--%s applies to training: add --train",
+					   train_only[i]);
+	for (size_t i = 0; s->train && i < 2; i++)
+		if (opt_value(p, &show_spec, serve_only[i]))
+			return usage_error(&show_spec, "--%s applies to serving, not --train",
+					   serve_only[i]);
 	s->t = (struct train_setup){s->precision, (enum optimizer)optim, (int)zero,
 				    s->t.dp, s->t.tp, s->t.pp, s->batch,
 				    (enum recompute)rec};
@@ -455,7 +467,8 @@ static json_t *setup_json(const struct model_graph *g, const struct show_setup *
 		json_object_set_new(j, "zero", json_integer(s->t.zero));
 		json_object_set_new(j, "recompute", json_string(recompute_name(s->t.recompute)));
 	} else {
-		json_object_set_new(j, "context", json_integer(s->context));
+		json_object_set_new(j, "context",
+				    g->seq ? json_integer(s->context) : json_null());
 		json_object_set_new(j, "kv_precision", json_string(precision_name(s->kv_precision)));
 	}
 	return j;

@@ -53,6 +53,12 @@ int model_build(const struct model *m, long seq, struct model_graph *g,
 			      m->name);
 		return -1;
 	}
+	if (seq && seq != m->input.d[0]) {
+		gp_errors_add(errs, m->file, 0, 0, NULL,
+			      "%s fixes its input at %ld tokens: a sequence length of %ld does not apply",
+			      m->name, m->input.d[0], seq);
+		return -1;
+	}
 	return build_graph_ops(m, g, errs);
 }
 

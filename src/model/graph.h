@@ -22,7 +22,8 @@ struct model_graph {
 	size_t n, cap;
 	struct shape input, output;
 	long seq;		/* tokens per sample; 0 for non-sequence models */
-	long blocks;		/* top-level items (layers for transformers) */
+	long blocks;		/* checkpoint units: layers, top-level items,
+				 * repeat iterations, residual blocks */
 };
 
 /*

@@ -80,6 +80,27 @@ static const struct shape *lookup(struct builder *b, const struct op_spec *s,
 	return NULL;
 }
 
+/* ---- size bounds ---- */
+
+/* 2^40 elements in one tensor of one sample: far past any real model, and
+ * small enough that no count below overflows a long or loses a double's
+ * precision. */
+#define MAX_TENSOR_ELEMENTS 1099511627776.0
+
+static bool within_bounds(struct builder *b, const struct op_spec *s,
+			  const double dims[3], int rank)
+{
+	double elems = 1;
+	for (int i = 0; i < rank; i++)
+		elems *= dims[i];
+	if (elems <= MAX_TENSOR_ELEMENTS)
+		return true;
+	fail_at(b, s, NULL,
+		"%s would make a tensor of %.3g elements per sample, beyond the %.3g gpuplan handles",
+		op_kind_name(s->op), elems, MAX_TENSOR_ELEMENTS);
+	return false;
+}
+
 /* ---- shape rules ---- */
 
 static const char *shape_kind_text(enum shape_kind k)
@@ -196,6 +217,14 @@ static bool concat_shape(struct builder *b, const struct op_spec *s,
 {
 	*out = *in;
 	int axis = in->kind == SHAPE_IMAGE ? 0 : in->kind == SHAPE_SEQ ? 1 : 0;
+	double total = (double)in->d[axis];
+	for (size_t i = 0; i < s->n_with; i++)
+		total += (double)with[i]->d[axis];
+	double dims[3] = {(double)in->d[0], (double)in->d[1], (double)in->d[2]};
+	dims[axis] = total;
+	int rank = in->kind == SHAPE_IMAGE ? 3 : in->kind == SHAPE_SEQ ? 2 : 1;
+	if (!within_bounds(b, s, dims, rank))
+		return false;
 	for (size_t i = 0; i < s->n_with; i++) {
 		struct shape probe = *with[i];
 		probe.d[axis] = in->d[axis];
@@ -258,11 +287,18 @@ static bool image_shape(struct builder *b, const struct op_spec *s,
 	case OP_GLOBAL_AVGPOOL:
 		*out = (struct shape){SHAPE_IMAGE, {in->d[0], 1, 1}};
 		return expect_kind(b, s, in, SHAPE_IMAGE);
-	case OP_UPSAMPLE:
+	case OP_UPSAMPLE: {
+		if (!expect_kind(b, s, in, SHAPE_IMAGE))
+			return false;
+		double dims[3] = {(double)in->d[0], (double)in->d[1] * s->p.scale,
+				  (double)in->d[2] * s->p.scale};
+		if (!within_bounds(b, s, dims, 3))
+			return false;
 		*out = (struct shape){SHAPE_IMAGE,
 				      {in->d[0], in->d[1] * s->p.scale,
 				       in->d[2] * s->p.scale}};
-		return expect_kind(b, s, in, SHAPE_IMAGE);
+		return true;
+	}
 	case OP_FLATTEN:
 		*out = (struct shape){SHAPE_VEC, {(long)shape_elements(in), 0, 0}};
 		return in->kind != SHAPE_IDS || expect_kind(b, s, in, SHAPE_IMAGE);
@@ -373,9 +409,9 @@ static bool build_op(struct builder *b, const struct op_spec *s,
 	const struct shape *in = &b->cur;
 	if (s->from && !(in = lookup(b, s, s->from)))
 		return false;
-	const struct shape *with[64];
+	const struct shape *with[MODEL_MAX_WITH];
 	double extra = 0;
-	for (size_t i = 0; i < s->n_with && i < 64; i++) {
+	for (size_t i = 0; i < s->n_with; i++) {
 		if (!(with[i] = lookup(b, s, s->with[i])))
 			return false;
 		extra += shape_elements(with[i]);
@@ -407,6 +443,7 @@ static bool build_residual(struct builder *b, const struct op_spec *s,
 			   const char *path)
 {
 	char sub[96];
+	b->g->blocks++;		/* a residual block is a checkpoint unit */
 	struct shape x = b->cur;
 	snprintf(sub, sizeof(sub), "%s.body", path);
 	if (!build_list(b, s->body, s->n_body, sub))
@@ -447,6 +484,7 @@ static bool build_spec(struct builder *b, const struct op_spec *s,
 		for (long k = 0; k < s->repeat; k++) {
 			char sub[96];
 			snprintf(sub, sizeof(sub), "%s[%ld]", path, k);
+			b->g->blocks++;	/* so is each repeat iteration */
 			if (!build_list(b, s->body, s->n_body, sub))
 				return false;
 		}
@@ -472,15 +510,20 @@ int build_graph_ops(const struct model *m, struct model_graph *g,
 {
 	struct builder b = {.g = g, .errs = errs, .cur = m->input};
 	g->input = m->input;
+	if (shape_elements(&m->input) > MAX_TENSOR_ELEMENTS) {
+		gp_errors_add(errs, m->file, 0, 0, NULL,
+			      "the input has %.3g elements per sample, beyond the %.3g gpuplan handles",
+			      shape_elements(&m->input), MAX_TENSOR_ELEMENTS);
+		return -1;
+	}
 	g->seq = m->input.kind == SHAPE_IMAGE ? 0 : m->input.d[0];
 	bool ok = true;
 	for (size_t i = 0; ok && i < m->n_ops; i++) {
 		char path[32];
 		snprintf(path, sizeof(path), "%zu", i);
-		g->blocks = (long)i;
+		g->blocks++;	/* each top-level item starts a checkpoint unit */
 		ok = build_spec(&b, &m->ops[i], path);
 	}
-	g->blocks = (long)m->n_ops;
 	g->output = b.cur;
 	for (size_t i = 0; i < b.n_names; i++)
 		free(b.names[i].name);

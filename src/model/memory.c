@@ -1,5 +1,6 @@
 #include "memory.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -48,8 +49,7 @@ struct state_bytes {
 
 static struct state_bytes state_per_param(const struct train_setup *t)
 {
-	bool full = t->precision == PREC_FP32 || t->precision == PREC_TF32 ||
-		    t->precision == PREC_FP64;
+	bool full = t->precision == PREC_FP32 || t->precision == PREC_TF32;
 	bool sgd = t->optimizer == OPTIMIZER_SGD;
 	if (full)
 		return (struct state_bytes){4, 4, sgd ? 4 : 8,
@@ -96,15 +96,28 @@ static void model_state(const struct model_cost *c, const struct train_setup *t,
 
 /*
  * Transformers (Korthikanti et al. 2022, "Reducing Activation Recomputation
- * in Large Transformer Models", section 4): per layer and micro-batch, with
- * 16-bit activations, s b h (34 + 5 a s / h) bytes; with tensor parallelism
- * t and sequence parallelism both terms divide by t; selective
- * recomputation drops the 5 a s / h term (the attention scores); full
- * recomputation keeps only each layer's 2 s b h byte input.  Under the 1F1B
- * pipeline schedule the first stage holds p micro-batches of L/p layers,
- * i.e. L layers' worth whatever p is.  The output logits for the loss are
- * added in fp32 (s b V x 4 bytes), as frameworks compute them.
+ * in Large Transformer Models", section 4), bytes per layer and
+ * micro-batch with 16-bit activations and sequence parallelism (the norms'
+ * and dropouts' share divides by t too):
+ *   s b h (34 + 5 a s / h) / t
+ * where 34 = 11 (attention) + 4 (two norms) + 19 (a GELU MLP of width 4h:
+ * 3 + 4 f / h).  A SwiGLU MLP keeps gate, up and their product: 3 + 8 f / h.
+ * So the constant here is 15 + the MLP term (34 for BERT, 39.5 for
+ * Llama-2-7B).  Selective recomputation drops the 5 a s / h term (the
+ * attention scores); full recomputation keeps only each layer's 2 s b h
+ * byte input, plus one layer's full working set while it is recomputed.
+ * Under the 1F1B pipeline schedule the first stage holds p micro-batches
+ * of L/p layers, i.e. L layers' worth whatever p is; the last stage holds
+ * one micro-batch of its L/p layers and the fp32 logits (4 s b V / t).
  */
+static double sbh_constant(const struct transformer_config *tf)
+{
+	double f_over_h = (double)tf->ffn / tf->hidden;
+	double mlp = tf->ffn_kind == FFN_SWIGLU ? 3 + 8 * f_over_h
+						: 3 + 4 * f_over_h;
+	return 15 + mlp;
+}
+
 static void transformer_activations(const struct model *m,
 				    const struct model_graph *g,
 				    const struct train_setup *t,
@@ -112,48 +125,71 @@ static void transformer_activations(const struct model *m,
 {
 	const struct transformer_config *tf = &m->tf;
 	double s = (double)g->seq, b = (double)t->micro_batch, h = (double)tf->hidden;
-	double a = (double)tf->heads, L = (double)tf->layers;
+	double a = (double)tf->heads, L = (double)tf->layers, k = sbh_constant(tf);
 	double scale = precision_bytes(t->precision) / 2.0;	/* 16-bit basis */
+	double whole = s * b * h * (k + 5 * a * s / h) / t->tp;	/* one layer */
 	double per_layer;
-	const char *formula;
+	char formula[96];
 	switch (t->recompute) {
 	case RECOMPUTE_FULL:
 		per_layer = 2 * s * b * h;
-		formula = "2 s b h";
+		snprintf(formula, sizeof(formula), "2 s b h");
 		break;
 	case RECOMPUTE_SELECTIVE:
-		per_layer = 34 * s * b * h / t->tp;
-		formula = "34 s b h / t";
+		per_layer = k * s * b * h / t->tp;
+		snprintf(formula, sizeof(formula), "%g s b h / t", k);
 		break;
 	default:
-		per_layer = s * b * h * (34 + 5 * a * s / h) / t->tp;
-		formula = "s b h (34 + 5 a s / h) / t";
+		per_layer = whole;
+		snprintf(formula, sizeof(formula), "s b h (%g + 5 a s / h) / t", k);
 		break;
 	}
-	double layers = per_layer * L * scale;
+	double first = per_layer * L * scale;
+	if (t->recompute == RECOMPUTE_FULL)
+		first += whole * scale;		/* the layer being recomputed */
 	double logits = tf->arch == TF_DECODER ? 4 * s * b * tf->vocab / t->tp : 0;
-	double total = layers + logits;
+	double last = per_layer * L / t->pp * scale + logits;
+	double total = t->pp > 1 ? (first > last ? first : last) : first + logits;
 	out->bytes[MEM_ACTIVATIONS] = total;
 	char q1[32], q2[32], q3[32];
 	snprintf(out->how[MEM_ACTIVATIONS], sizeof(out->how[0]),
-		 "Korthikanti et al. 2022, recompute %s: %s per layer with s=%g b=%g h=%g a=%g t=%ld, x %g layers%s = %s; + fp32 logits 4 s b V / t = %s; total %s",
+		 "Korthikanti et al. 2022 with sequence parallelism, recompute %s: %s per layer (s=%g b=%g h=%g a=%g t=%ld) x %g layers%s%s = %s; fp32 logits 4 s b V / t = %s%s; %s",
 		 recompute_name(t->recompute), formula, s, b, h, a, t->tp, L,
-		 scale != 1 ? " x element size / 2" : "", gb(layers, q1),
-		 gb(logits, q2), gb(total, q3));
+		 scale != 1 ? " x element size / 2" : "",
+		 t->recompute == RECOMPUTE_FULL ? " + one layer recomputed" : "",
+		 gb(first, q1), gb(logits, q2),
+		 t->pp > 1 ? " on the last stage; the larger stage counts" : "",
+		 gb(total, q3));
 }
 
 /*
  * Other graphs: the outputs backward needs, summed.  No recomputation keeps
  * every op's output (and attention scores); selective keeps the outputs of
  * matrix, pooling and data ops and recomputes norms and activations; full
- * keeps only the output of each top-level block.  A view (flatten) stores
- * nothing.
+ * keeps only the output of each checkpoint unit (a top-level item, a repeat
+ * iteration, a residual block) plus the largest unit's working set while it
+ * is recomputed.  A view (flatten) stores nothing.
  */
+/* The largest checkpoint unit's own outputs: what full recomputation must
+ * hold again while it recomputes that unit. */
+static double largest_block(const struct model_graph *g)
+{
+	double best = 0, cur = 0;
+	for (size_t i = 0; i < g->n; i++) {
+		if (i > 0 && g->ops[i].block != g->ops[i - 1].block)
+			cur = 0;
+		cur += g->ops[i].act_written + g->ops[i].scratch / 4;
+		if (cur > best)
+			best = cur;
+	}
+	return best;
+}
+
 static void graph_activations(const struct model_graph *g,
 			      const struct train_setup *t,
 			      struct memory_breakdown *out)
 {
-	double elems = 0;
+	double elems = t->recompute == RECOMPUTE_FULL ? largest_block(g) : 0;
 	for (size_t i = 0; i < g->n; i++) {
 		const struct op *o = &g->ops[i];
 		enum op_class c = op_kind_class(o->kind);
@@ -186,7 +222,7 @@ static void workspace_and_total(struct memory_breakdown *out)
 	for (int p = 0; p < MEM_PARTS; p++)
 		if (p != MEM_WORKSPACE)
 			rest += out->bytes[p];
-	double ws = WORKSPACE_FIXED_BYTES + WORKSPACE_FRACTION * rest;
+	double ws = ceil(WORKSPACE_FIXED_BYTES + WORKSPACE_FRACTION * rest);
 	out->bytes[MEM_WORKSPACE] = ws;
 	char q[32];
 	snprintf(out->how[MEM_WORKSPACE], sizeof(out->how[0]),
@@ -240,20 +276,26 @@ void memory_serving(const struct model *m, const struct model_graph *g,
 	snprintf(out->how[MEM_OPTIMIZER], sizeof(out->how[0]), "none: serving");
 	int kv_e = precision_bytes(s->kv_precision);
 	double per_token = kv_cache_bytes_per_token(m, kv_e);
-	out->bytes[MEM_KV_CACHE] = per_token * s->context * s->batch / s->tp;
+	/* Tensor parallelism splits the KV heads; past kv_heads ranks each
+	 * rank still holds one head (they are replicated). */
+	long kv_split = s->tp;
+	if (m->kind == MODEL_TRANSFORMER && kv_split > m->tf.kv_heads)
+		kv_split = m->tf.kv_heads;
+	out->bytes[MEM_KV_CACHE] = per_token * s->context * s->batch / kv_split;
 	if (per_token > 0)
 		snprintf(out->how[MEM_KV_CACHE], sizeof(out->how[0]),
 			 "2 x %ld layers x %ld kv heads x %ld head dim x %d B (%s) = %s per token, x context %ld x batch %ld%s = %s",
 			 m->tf.layers, m->tf.kv_heads, m->tf.hidden / m->tf.heads,
 			 kv_e, precision_name(s->kv_precision),
 			 gb(per_token, q2), s->context, s->batch,
-			 s->tp > 1 ? " / tp" : "",
+			 kv_split > 1 ? " / min(tp, kv heads)" : "",
 			 gb(out->bytes[MEM_KV_CACHE], q));
 	else
 		snprintf(out->how[MEM_KV_CACHE], sizeof(out->how[0]),
 			 "none: the model keeps no KV cache");
 	/* The largest single op's inputs, output and scratch are live at
-	 * once; earlier outputs are freed as inference goes. */
+	 * once.  An approximation: tensors kept for later ops (a residual's
+	 * input, a named output) are not added. */
 	double peak = 0;
 	for (size_t i = 0; i < g->n; i++) {
 		const struct op *o = &g->ops[i];
@@ -261,10 +303,11 @@ void memory_serving(const struct model *m, const struct model_graph *g,
 		if (live > peak)
 			peak = live;
 	}
-	out->bytes[MEM_ACTIVATIONS] = peak * e * s->batch;
+	out->bytes[MEM_ACTIVATIONS] = peak * e * s->batch / s->tp;
 	snprintf(out->how[MEM_ACTIVATIONS], sizeof(out->how[0]),
-		 "largest op's live inputs and outputs: %.4g elements x %d B x batch %ld = %s",
-		 peak, e, s->batch, gb(out->bytes[MEM_ACTIVATIONS], q));
+		 "largest op's live inputs and outputs: %.4g elements x %d B x batch %ld%s = %s",
+		 peak, e, s->batch, s->tp > 1 ? " / tp" : "",
+		 gb(out->bytes[MEM_ACTIVATIONS], q));
 	workspace_and_total(out);
 }
 

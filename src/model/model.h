@@ -22,6 +22,7 @@
 
 #define MODEL_SCHEMA "gpuplan/model/v1"
 #define MODEL_MAX_REPEAT 10000
+#define MODEL_MAX_WITH 64	/* tensors one add/mul/concat may name */
 
 enum model_kind { MODEL_TRANSFORMER, MODEL_GRAPH, MODEL_BLOCK };
 

@@ -7,6 +7,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "core/suggest.h"
 #include "core/xalloc.h"
@@ -100,6 +101,11 @@ static int read_with(struct yread *r, const struct ynode *params,
 	if (!n)
 		return 0;
 	size_t count = n->kind == YNODE_SEQ ? n->n : 1;
+	if (count > MODEL_MAX_WITH) {
+		yr_error(r, n, NULL, "'with' names %zu tensors; at most %d", count,
+			 MODEL_MAX_WITH);
+		return -1;
+	}
 	if (count == 0 || (s->op != OP_CONCAT && count != 1)) {
 		yr_error(r, n, NULL, "'with' of %s names %s", op_kind_name(s->op),
 			 s->op == OP_CONCAT ? "one or more tensors"
@@ -297,13 +303,16 @@ static int read_include(struct model_reader *mr, const struct ynode *item,
 	/* Relative to the including file: its real path for reading, its
 	 * shown name for messages. */
 	s->include_path = resolve_include(mr->stack[mr->depth - 1], v->text);
-	FILE *f = fopen(s->include_path, "r");
-	if (!f) {
+	struct stat st;
+	if (stat(s->include_path, &st) != 0) {
 		yr_error(r, v, NULL, "cannot open included file '%s': %s",
 			 v->text, strerror(errno));
 		return -1;
 	}
-	fclose(f);
+	if (!S_ISREG(st.st_mode)) {
+		yr_error(r, v, NULL, "included '%s' is not a file", v->text);
+		return -1;
+	}
 	if (include_stack_push(mr, s->include_path) < 0) {
 		yr_error(r, v, NULL,
 			 "include cycle: '%s' is already being read (or includes nest deeper than %d)",
@@ -354,6 +363,13 @@ static int read_entry(struct model_reader *mr, const struct ynode *item,
 	s->at = (struct origin){r->file, item->line, item->col};
 	s->fused_norm = s->fused_act = OP_KIND_COUNT;
 	if (item->kind == YNODE_SCALAR) {
+		for (size_t i = 0; i < 3; i++)
+			if (strcmp(item->text, structural[i]) == 0) {
+				yr_error(r, item, NULL,
+					 "'%s' needs its content: '- repeat: N' with 'ops:', '- residual: {ops: [...]}' or '- include: FILE'",
+					 item->text);
+				return -1;
+			}
 		int k = op_kind_from_name(item->text);
 		if (k < 0) {
 			unknown_kind(r, item, item->text);

@@ -143,6 +143,9 @@ static void yolo(void)
 	 * FLOPs tool also counts a little beyond convolutions: 2%. */
 	report("yolo (YOLOv5s) params", b.c.params, 7.2e6);
 	CHECK_NEAR(b.c.params, 7.2e6, 0.01);
+	/* Exactly what ultralytics' model summary prints for YOLOv5s before
+	 * fusing batch norm into the convolutions: 7,235,389 parameters. */
+	CHECK(b.c.params == 7235389);
 	report("yolo (YOLOv5s) GFLOPs / image", 2 * b.c.macs_per_sample, 16.5e9);
 	CHECK_NEAR(2 * b.c.macs_per_sample, 16.5e9, 0.02);
 	done(&b);
