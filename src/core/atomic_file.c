@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,8 +35,41 @@ static void sync_dir(const char *dir)
 	}
 }
 
+/* A device or pipe (-o /dev/null, -o /dev/stdout) cannot be replaced by
+ * a rename, and must not be: it is written in place. */
+static int write_in_place(const char *path, const void *data, size_t len,
+			  char *why, size_t whylen)
+{
+	int fd = open(path, O_WRONLY | O_TRUNC);
+	if (fd < 0 || write_all(fd, data, len) < 0) {
+		snprintf(why, whylen, "cannot write '%s': %s", path,
+			 strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+static int replace_file(const char *path, const void *data, size_t len,
+			char *why, size_t whylen);
+
 int atomic_write(const char *path, const void *data, size_t len, char *why,
 		 size_t whylen)
+{
+	struct stat st;
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		return write_in_place(path, data, len, why, whylen);
+	/* A link to a file: replace the file it points to, keep the link. */
+	char real[PATH_MAX];
+	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && realpath(path, real))
+		return replace_file(real, data, len, why, whylen);
+	return replace_file(path, data, len, why, whylen);
+}
+
+static int replace_file(const char *path, const void *data, size_t len,
+			char *why, size_t whylen)
 {
 	char *copy = xstrdup(path);
 	char *dir = xstrdup(dirname(copy));

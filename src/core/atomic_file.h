@@ -6,6 +6,9 @@
  * then renamed over the target; the directory is fsynced so the rename
  * survives a crash.  A failure at any step removes the temporary file and
  * leaves any previous target untouched: no reader ever sees half a file.
+ * A target that is a device or a pipe (/dev/null, /dev/stdout) is written
+ * in place instead: renaming over it would replace the device with a file.
+ * A symbolic link keeps pointing where it did; its target is replaced.
  */
 #ifndef GPUPLAN_CORE_ATOMIC_FILE_H
 #define GPUPLAN_CORE_ATOMIC_FILE_H

@@ -45,6 +45,28 @@ int main(void)
 	CHECK(strstr(why, "cannot create a file in") != NULL);
 	CHECK(count_entries(dir) == 1);
 
+	/* A device is written in place, never replaced by a file: /dev/full
+	 * refuses the write (a rename over it would have "succeeded"). */
+	CHECK(atomic_write("/dev/full", "x", 1, why, sizeof(why)) == -1);
+	CHECK(strstr(why, "No space left") != NULL);
+	struct stat st;
+	CHECK(stat("/dev/full", &st) == 0 && S_ISCHR(st.st_mode));
+
+	/* A link keeps pointing at its target, which gets the content. */
+	char link[300];
+	snprintf(link, sizeof(link), "%s/link.json", dir);
+	CHECK(symlink(path, link) == 0);
+	CHECK(atomic_write(link, "third\n", 6, why, sizeof(why)) == 0);
+	struct stat lst;
+	CHECK(lstat(link, &lst) == 0 && S_ISLNK(lst.st_mode));
+	f = fopen(path, "r");
+	memset(buf, 0, sizeof(buf));
+	CHECK(f && fread(buf, 1, sizeof(buf) - 1, f) == 6);
+	if (f)
+		fclose(f);
+	CHECK_STR(buf, "third\n");
+
+	unlink(link);
 	unlink(path);
 	rmdir(dir);
 	return check_summary("atomic_file");
