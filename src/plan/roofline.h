@@ -1,0 +1,42 @@
+/*
+ * roofline.h - how long a built model takes on one accelerator.
+ *
+ * Each op takes the larger of its compute time, FLOPs / (peak x compute
+ * efficiency), and its memory time, bytes / (bandwidth x memory
+ * efficiency) (Williams, Waterman and Patterson's roofline, per op).
+ * Matrix ops (GEMM, convolution, attention products) run at the tensor
+ * peak of the precision; the rest run at the fp32 (CUDA core) peak.
+ */
+#ifndef GPUPLAN_PLAN_ROOFLINE_H
+#define GPUPLAN_PLAN_ROOFLINE_H
+
+#include "catalog/catalog.h"
+#include "efficiency.h"
+#include "model/graph.h"
+
+struct roofline {
+	double time;		/* s: sum over ops of max(compute, memory) */
+	double compute_bound;	/* s spent in ops bounded by compute */
+	double memory_bound;	/* s spent in ops bounded by memory */
+	double flops, bytes;	/* what was counted */
+};
+
+/*
+ * The tensor peak for matrix work at precision `want`, or the nearest the
+ * part has when it lacks it (bf16 on a T4 runs as fp16; fp8 on an A100 as
+ * bf16).  *used says which; 0 when the part has no usable peak.
+ */
+double roofline_matrix_peak(const struct accelerator *a, enum precision want,
+			    enum precision *used);
+
+/*
+ * One forward pass of `batch` samples of g on a, with `share` of the work
+ * (1/tp with tensor parallelism) and `fraction` of the device (1 for a
+ * whole GPU; a MIG slice's share of compute and bandwidth otherwise).
+ */
+void roofline_forward(const struct model_graph *g, long batch,
+		      const struct accelerator *a, enum precision p,
+		      double share, double fraction,
+		      const struct efficiency *e, struct roofline *out);
+
+#endif
