@@ -59,15 +59,17 @@ static struct state_bytes state_per_param(const struct train_setup *t)
 		    : "fp32 master weights + two fp32 moments"};
 }
 
-static void model_state(const struct model_cost *c, const struct train_setup *t,
+static void model_state(const struct memory_model *mm,
+			const struct train_setup *t, bool explain,
 			struct memory_breakdown *out)
 {
 	struct state_bytes b = state_per_param(t);
 	double split = (double)t->tp * t->pp;
-	double psi = c->params / split;	/* parameters this GPU holds */
+	double psi = mm->params / split;	/* parameters this GPU holds */
 	char q[32], psi_text[64];
-	snprintf(psi_text, sizeof(psi_text), "%.4g params%s", psi,
-		 split > 1 ? " (split over tp x pp)" : "");
+	if (explain)
+		snprintf(psi_text, sizeof(psi_text), "%.4g params%s", psi,
+			 split > 1 ? " (split over tp x pp)" : "");
 	const struct { enum memory_part part; double per; int stage;
 		       const char *what; } rows[] = {
 		{MEM_WEIGHTS, b.weights, 3, "weights"},
@@ -78,6 +80,8 @@ static void model_state(const struct model_cost *c, const struct train_setup *t,
 		bool sharded = t->zero >= rows[i].stage && t->dp > 1;
 		double bytes = rows[i].per * psi / (sharded ? t->dp : 1);
 		out->bytes[rows[i].part] = bytes;
+		if (!explain)
+			continue;
 		snprintf(out->how[rows[i].part], sizeof(out->how[0]),
 			 "%g B x %s: %s%s%s = %s", rows[i].per, psi_text,
 			 rows[i].what,
@@ -118,13 +122,12 @@ static double sbh_constant(const struct transformer_config *tf)
 	return 15 + mlp;
 }
 
-static void transformer_activations(const struct model *m,
-				    const struct model_graph *g,
-				    const struct train_setup *t,
+static void transformer_activations(const struct memory_model *mm,
+				    const struct train_setup *t, bool explain,
 				    struct memory_breakdown *out)
 {
-	const struct transformer_config *tf = &m->tf;
-	double s = (double)g->seq, b = (double)t->micro_batch, h = (double)tf->hidden;
+	const struct transformer_config *tf = &mm->m->tf;
+	double s = (double)mm->seq, b = (double)t->micro_batch, h = (double)tf->hidden;
 	double a = (double)tf->heads, L = (double)tf->layers, k = sbh_constant(tf);
 	double scale = precision_bytes(t->precision) / 2.0;	/* 16-bit basis */
 	double whole = s * b * h * (k + 5 * a * s / h) / t->tp;	/* one layer */
@@ -151,6 +154,8 @@ static void transformer_activations(const struct model *m,
 	double last = per_layer * L / t->pp * scale + logits;
 	double total = t->pp > 1 ? (first > last ? first : last) : first + logits;
 	out->bytes[MEM_ACTIVATIONS] = total;
+	if (!explain)
+		return;
 	char q1[32], q2[32], q3[32];
 	snprintf(out->how[MEM_ACTIVATIONS], sizeof(out->how[0]),
 		 "Korthikanti et al. 2022 with sequence parallelism, recompute %s: %s per layer (s=%g b=%g h=%g a=%g t=%ld) x %g layers%s%s = %s; fp32 logits 4 s b V / t = %s%s; %s",
@@ -185,17 +190,16 @@ static double largest_block(const struct model_graph *g)
 	return best;
 }
 
-static void graph_activations(const struct model_graph *g,
-			      const struct train_setup *t,
-			      struct memory_breakdown *out)
+/* Activation elements per sample that backward keeps, per recompute mode. */
+static double kept_elements(const struct model_graph *g, enum recompute r)
 {
-	double elems = t->recompute == RECOMPUTE_FULL ? largest_block(g) : 0;
+	double elems = r == RECOMPUTE_FULL ? largest_block(g) : 0;
 	for (size_t i = 0; i < g->n; i++) {
 		const struct op *o = &g->ops[i];
 		enum op_class c = op_kind_class(o->kind);
 		bool last_of_block = i + 1 == g->n || g->ops[i + 1].block != o->block;
 		bool keep;
-		switch (t->recompute) {
+		switch (r) {
 		case RECOMPUTE_FULL: keep = last_of_block; break;
 		case RECOMPUTE_SELECTIVE:
 			keep = c != OPC_NORM && c != OPC_ELEMENTWISE;
@@ -204,19 +208,29 @@ static void graph_activations(const struct model_graph *g,
 		}
 		if (keep)
 			elems += o->act_written +
-				 (t->recompute == RECOMPUTE_NONE ? o->scratch / 4 : 0);
+				 (r == RECOMPUTE_NONE ? o->scratch / 4 : 0);
 	}
+	return elems;
+}
+
+static void graph_activations(const struct memory_model *mm,
+			      const struct train_setup *t, bool explain,
+			      struct memory_breakdown *out)
+{
+	double elems = mm->kept[t->recompute];
 	int e = precision_bytes(t->precision);
 	double total = elems * e * t->micro_batch;
+	out->bytes[MEM_ACTIVATIONS] = total;
+	if (!explain)
+		return;
 	char q[32];
 	snprintf(out->how[MEM_ACTIVATIONS], sizeof(out->how[0]),
 		 "saved op outputs (recompute %s): %.4g elements per sample x %d B x micro-batch %ld = %s",
 		 recompute_name(t->recompute), elems, e, t->micro_batch,
 		 gb(total, q));
-	out->bytes[MEM_ACTIVATIONS] = total;
 }
 
-static void workspace_and_total(struct memory_breakdown *out)
+static void workspace_and_total(bool explain, struct memory_breakdown *out)
 {
 	double rest = 0;
 	for (int p = 0; p < MEM_PARTS; p++)
@@ -224,27 +238,56 @@ static void workspace_and_total(struct memory_breakdown *out)
 			rest += out->bytes[p];
 	double ws = ceil(WORKSPACE_FIXED_BYTES + WORKSPACE_FRACTION * rest);
 	out->bytes[MEM_WORKSPACE] = ws;
+	out->total = rest + ws;
+	if (!explain)
+		return;
 	char q[32];
 	snprintf(out->how[MEM_WORKSPACE], sizeof(out->how[0]),
 		 "assumption: 1 GiB (CUDA context, library workspaces) + 10%% of the above for allocator fragmentation = %s",
 		 gb(ws, q));
-	out->total = rest + ws;
+}
+
+void memory_model_init(struct memory_model *mm, const struct model *m,
+		       const struct model_graph *g)
+{
+	memset(mm, 0, sizeof(*mm));
+	mm->m = m;
+	mm->seq = g->seq;
+	for (size_t i = 0; i < g->n; i++) {
+		const struct op *o = &g->ops[i];
+		double live = o->act_read + o->act_written + o->scratch / 2;
+		mm->params += o->params;
+		if (live > mm->serve_peak)
+			mm->serve_peak = live;
+	}
+	if (m->kind != MODEL_TRANSFORMER)
+		for (int r = 0; r < 3; r++)
+			mm->kept[r] = kept_elements(g, (enum recompute)r);
+}
+
+void memory_training_of(const struct memory_model *mm,
+			const struct train_setup *t, bool explain,
+			struct memory_breakdown *out)
+{
+	memset(out->bytes, 0, sizeof(out->bytes));
+	model_state(mm, t, explain, out);
+	if (mm->m->kind == MODEL_TRANSFORMER)
+		transformer_activations(mm, t, explain, out);
+	else
+		graph_activations(mm, t, explain, out);
+	if (explain)
+		snprintf(out->how[MEM_KV_CACHE], sizeof(out->how[0]),
+			 "none: training keeps no KV cache");
+	workspace_and_total(explain, out);
 }
 
 void memory_training(const struct model *m, const struct model_graph *g,
 		     const struct train_setup *t, struct memory_breakdown *out)
 {
+	struct memory_model mm;
 	memset(out, 0, sizeof(*out));
-	struct model_cost c;
-	model_cost(g, 1, precision_bytes(t->precision), &c);
-	model_state(&c, t, out);
-	if (m->kind == MODEL_TRANSFORMER)
-		transformer_activations(m, g, t, out);
-	else
-		graph_activations(g, t, out);
-	snprintf(out->how[MEM_KV_CACHE], sizeof(out->how[0]),
-		 "none: training keeps no KV cache");
-	workspace_and_total(out);
+	memory_model_init(&mm, m, g);
+	memory_training_of(&mm, t, true, out);
 }
 
 /* ---- serving ---- */
@@ -259,21 +302,15 @@ double kv_cache_bytes_per_token(const struct model *m, int elem_bytes)
 	       elem_bytes;
 }
 
-void memory_serving(const struct model *m, const struct model_graph *g,
-		    const struct serve_setup *s, struct memory_breakdown *out)
+void memory_serving_of(const struct memory_model *mm,
+		       const struct serve_setup *s, bool explain,
+		       struct memory_breakdown *out)
 {
-	memset(out, 0, sizeof(*out));
+	const struct model *m = mm->m;
 	int e = precision_bytes(s->precision);
-	struct model_cost c;
-	model_cost(g, 1, e, &c);
 	char q[32], q2[32];
-	out->bytes[MEM_WEIGHTS] = c.params * e / s->tp;
-	snprintf(out->how[MEM_WEIGHTS], sizeof(out->how[0]),
-		 "%d B x %.4g params (%s)%s = %s", e, c.params,
-		 precision_name(s->precision), s->tp > 1 ? " / tp" : "",
-		 gb(out->bytes[MEM_WEIGHTS], q));
-	snprintf(out->how[MEM_GRADIENTS], sizeof(out->how[0]), "none: serving");
-	snprintf(out->how[MEM_OPTIMIZER], sizeof(out->how[0]), "none: serving");
+	memset(out->bytes, 0, sizeof(out->bytes));
+	out->bytes[MEM_WEIGHTS] = mm->params * e / s->tp;
 	int kv_e = precision_bytes(s->kv_precision);
 	double per_token = kv_cache_bytes_per_token(m, kv_e);
 	/* Tensor parallelism splits the KV heads; past kv_heads ranks each
@@ -282,6 +319,19 @@ void memory_serving(const struct model *m, const struct model_graph *g,
 	if (m->kind == MODEL_TRANSFORMER && kv_split > m->tf.kv_heads)
 		kv_split = m->tf.kv_heads;
 	out->bytes[MEM_KV_CACHE] = per_token * s->context * s->batch / kv_split;
+	/* The largest single op's inputs, output and scratch are live at
+	 * once.  An approximation: tensors kept for later ops (a residual's
+	 * input, a named output) are not added. */
+	out->bytes[MEM_ACTIVATIONS] = mm->serve_peak * e * s->batch / s->tp;
+	workspace_and_total(explain, out);
+	if (!explain)
+		return;
+	snprintf(out->how[MEM_WEIGHTS], sizeof(out->how[0]),
+		 "%d B x %.4g params (%s)%s = %s", e, mm->params,
+		 precision_name(s->precision), s->tp > 1 ? " / tp" : "",
+		 gb(out->bytes[MEM_WEIGHTS], q));
+	snprintf(out->how[MEM_GRADIENTS], sizeof(out->how[0]), "none: serving");
+	snprintf(out->how[MEM_OPTIMIZER], sizeof(out->how[0]), "none: serving");
 	if (per_token > 0)
 		snprintf(out->how[MEM_KV_CACHE], sizeof(out->how[0]),
 			 "2 x %ld layers x %ld kv heads x %ld head dim x %d B (%s) = %s per token, x context %ld x batch %ld%s = %s",
@@ -293,22 +343,19 @@ void memory_serving(const struct model *m, const struct model_graph *g,
 	else
 		snprintf(out->how[MEM_KV_CACHE], sizeof(out->how[0]),
 			 "none: the model keeps no KV cache");
-	/* The largest single op's inputs, output and scratch are live at
-	 * once.  An approximation: tensors kept for later ops (a residual's
-	 * input, a named output) are not added. */
-	double peak = 0;
-	for (size_t i = 0; i < g->n; i++) {
-		const struct op *o = &g->ops[i];
-		double live = o->act_read + o->act_written + o->scratch / 2;
-		if (live > peak)
-			peak = live;
-	}
-	out->bytes[MEM_ACTIVATIONS] = peak * e * s->batch / s->tp;
 	snprintf(out->how[MEM_ACTIVATIONS], sizeof(out->how[0]),
 		 "largest op's live inputs and outputs: %.4g elements x %d B x batch %ld%s = %s",
-		 peak, e, s->batch, s->tp > 1 ? " / tp" : "",
+		 mm->serve_peak, e, s->batch, s->tp > 1 ? " / tp" : "",
 		 gb(out->bytes[MEM_ACTIVATIONS], q));
-	workspace_and_total(out);
+}
+
+void memory_serving(const struct model *m, const struct model_graph *g,
+		    const struct serve_setup *s, struct memory_breakdown *out)
+{
+	struct memory_model mm;
+	memset(out, 0, sizeof(*out));
+	memory_model_init(&mm, m, g);
+	memory_serving_of(&mm, s, true, out);
 }
 
 double training_flops_per_step(const struct model_graph *g,

@@ -13,6 +13,7 @@
 #ifndef GPUPLAN_MODEL_MEMORY_H
 #define GPUPLAN_MODEL_MEMORY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "core/precision.h"
@@ -67,6 +68,30 @@ void memory_training(const struct model *m, const struct model_graph *g,
 		     const struct train_setup *t, struct memory_breakdown *out);
 void memory_serving(const struct model *m, const struct model_graph *g,
 		    const struct serve_setup *s, struct memory_breakdown *out);
+
+/*
+ * What the accounting needs from a built model, computed once: the planner
+ * asks about thousands of setups of one model, so it prepares this and
+ * skips the explanations (explain = false leaves `how` untouched).  The
+ * model and graph it was made from must outlive it.
+ */
+struct memory_model {
+	const struct model *m;
+	double params;
+	long seq;
+	double kept[3];		/* graphs: activation elements per sample kept,
+				 * per enum recompute */
+	double serve_peak;	/* elements live in the largest op, per sample */
+};
+
+void memory_model_init(struct memory_model *mm, const struct model *m,
+		       const struct model_graph *g);
+void memory_training_of(const struct memory_model *mm,
+			const struct train_setup *t, bool explain,
+			struct memory_breakdown *out);
+void memory_serving_of(const struct memory_model *mm,
+		       const struct serve_setup *s, bool explain,
+		       struct memory_breakdown *out);
 
 /* KV-cache bytes per token of context (both K and V, all layers), at the
  * given element size; 0 for models without a decoder KV cache. */
