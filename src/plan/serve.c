@@ -1,0 +1,423 @@
+/*
+ * serve.c - plan_inference(): replicas, batch size and monthly cost of an
+ * inference service on one instance type.
+ *
+ * Per placement (whole GPUs, tensor parallel where the model needs it, or
+ * one MIG profile) and per batch size b that fits memory, the service time
+ * S(b) comes from the roofline (serve_prep.c).  Replicas are then sized
+ * with an M/M/c queue whose customers are batches: batches arrive at
+ * lambda / b, each replica serves one at a time at rate 1 / S(b).  A GPU's
+ * service time is close to constant, so exponential service is
+ * pessimistic and the p99 it gives is an upper estimate (M/D/c would be
+ * tighter, with no closed form for its waiting-time quantile).  A request
+ * also waits for its batch to fill: (b - 1) further arrivals at one
+ * replica's share lambda / c of the traffic.  So
+ *   p99 = (b - 1) c / lambda + wait99(c) + S(b)
+ * and the option is the batch size needing the fewest instances (ties:
+ * the lower p99), with the fewest replicas that meet the target.
+ */
+#include "serve_prep.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/units.h"
+#include "queue.h"
+#include "roofline.h"
+
+/* What every option of one workload on one instance type shares. */
+struct serve_ctx {
+	const struct instance *in;
+	const struct accelerator *a;
+	const struct workload *w;
+	const struct serve_prep *sp;
+	const struct plan_settings *s;
+	struct plan_result *r;
+	double price;		/* per hour, whole instance, plan currency */
+	double hours;		/* served a month */
+};
+
+/* The best one placement does. */
+struct sizing {
+	bool ok;		/* some batch size meets the p99 target */
+	int bi;			/* batch 2^bi */
+	long replicas, instances;
+	double p99;		/* s */
+	double memory;		/* B per GPU at that batch */
+	struct serve_time t;
+	double s1;		/* S(1), s */
+};
+
+/* ---- queueing ---- */
+
+long serve_fewest_replicas(double arrival_rate, long batch, double service_s,
+			   double target_s, long max_replicas, double *p99)
+{
+	if (arrival_rate <= 0 || service_s > target_s)
+		return 0;
+	double lb = arrival_rate / batch, load = lb * service_s;
+	double tail = 1 - SERVE_QUANTILE;
+	long c = (long)floor(load) + 1;		/* the fewest with load < c */
+	if (c > max_replicas)
+		return 0;
+	double eb = 1;
+	for (long k = 1; k <= c; k++)
+		eb = erlang_b_next(eb, k, load);
+	for (;;) {
+		/* the fill time grows with c and the wait is never negative:
+		 * once fill + S misses the target, more replicas cannot help */
+		double fill = (batch - 1) * c / arrival_rate;
+		if (fill + service_s > target_s)
+			return 0;
+		double pw = erlang_c_from_b(eb, c, load);
+		double wait = pw > tail ? log(pw / tail) / (c / service_s - lb) : 0;
+		if (fill + wait + service_s <= target_s) {
+			*p99 = fill + wait + service_s;
+			return c;
+		}
+		if (c >= max_replicas)
+			return 0;
+		c++;
+		eb = erlang_b_next(eb, c, load);
+	}
+}
+
+/*
+ * When no batch size meets the target: batch 1 with the fewest replicas
+ * that bring the p99 wait to 0 (P(wait) <= 1%), so the option still shows
+ * what the lowest latency the placement reaches costs.
+ */
+static long replicas_for_floor(double arrival_rate, double service_s,
+			       long max_replicas, double *p99)
+{
+	double load = arrival_rate * service_s, tail = 1 - SERVE_QUANTILE;
+	long c = (long)floor(load) + 1;
+	if (c > max_replicas)
+		return 0;
+	double eb = 1;
+	for (long k = 1; k <= c; k++)
+		eb = erlang_b_next(eb, k, load);
+	double pw;
+	while ((pw = erlang_c_from_b(eb, c, load)) > tail && c < max_replicas)
+		eb = erlang_b_next(eb, ++c, load);
+	*p99 = service_s + (pw > tail ? log(pw / tail) /
+				       (c / service_s - arrival_rate) : 0);
+	return c;
+}
+
+/* ---- one placement ---- */
+
+/*
+ * True when batch b cannot beat the best sizing so far: it needs at least
+ * floor(load) + 1 replicas for a stable queue, and its p99 is at least
+ * S(b) plus the time b - 1 more requests take to arrive (with one
+ * replica; more only lengthen it).  Saves the replica search for most
+ * batch sizes.
+ */
+static bool cannot_win(const struct sizing *z, double lambda, long b,
+		       double service_s, long per_instance)
+{
+	if (!z->ok)
+		return false;
+	long c = (long)floor(lambda / b * service_s) + 1;
+	long inst = (c + per_instance - 1) / per_instance;
+	double p99 = service_s + (b - 1) / lambda;
+	return inst > z->instances || (inst == z->instances && p99 >= z->p99);
+}
+
+static void size_placement(const struct serve_ctx *x,
+			   const struct serve_device *d, int ti,
+			   double capacity, long per_instance, struct sizing *z)
+{
+	double target = x->w->infer.p99_latency;
+	double lambda = x->w->infer.request_rate;
+	long most = PLAN_MAX_NODES * per_instance;
+	memset(z, 0, sizeof(*z));
+	serve_batch_time(x->sp, d, 0, &z->t);
+	z->s1 = z->t.total;
+	z->memory = serve_memory(x->sp, ti, 0, d->elem);
+	for (int bi = 0; bi < SERVE_BATCHES; bi++) {
+		double mem = serve_memory(x->sp, ti, bi, d->elem);
+		if (mem > capacity)
+			break;		/* memory grows with the batch */
+		struct serve_time t;
+		serve_batch_time(x->sp, d, bi, &t);
+		if (t.total > target)
+			break;		/* so does S(b) */
+		if (cannot_win(z, lambda, 1L << bi, t.total, per_instance))
+			continue;
+		if (z->ok && z->instances == 1 &&
+		    t.total + ((1L << bi) - 1) / lambda >= z->p99)
+			break;		/* nor can any larger batch */
+		double p99;
+		long c = serve_fewest_replicas(lambda, 1L << bi, t.total, target,
+					       most, &p99);
+		if (c == 0)
+			continue;
+		long inst = (c + per_instance - 1) / per_instance;
+		if (z->ok && (inst > z->instances ||
+			      (inst == z->instances && p99 >= z->p99)))
+			continue;
+		*z = (struct sizing){true, bi, c, inst, p99, mem, t, z->s1};
+	}
+	if (z->ok)
+		return;
+	z->replicas = replicas_for_floor(lambda, z->s1, most, &z->p99);
+	z->instances = (z->replicas + per_instance - 1) / per_instance;
+}
+
+/* ---- options ---- */
+
+static const char *dur(double s, char *buf)
+{
+	return units_format(UNIT_DURATION, s, NULL, buf, 32);
+}
+
+/* Both sides of a memory comparison in decimal GB, so they compare at a
+ * glance ("needs 16.8 GB at batch 1; T4 has 16 GB"). */
+static const char *bytes_text(double bytes, char *buf)
+{
+	snprintf(buf, 32, "%.3g GB", bytes / 1e9);
+	return buf;
+}
+
+static struct plan_option *option_new(const struct serve_ctx *x,
+				      const struct serve_device *d,
+				      const char *sharing, double capacity)
+{
+	struct plan_option *o = plan_result_add(x->r);
+	o->inst = x->in;
+	o->tp = d ? d->tp : 1;
+	o->pp = 1;
+	o->precision_used = d ? d->used : x->w->precision;
+	o->memory_capacity = capacity;
+	snprintf(o->sharing, sizeof(o->sharing), "%s", sharing);
+	return o;
+}
+
+/* Where a replica runs, for reasons: "T4", "2 x A10G (tensor parallel)",
+ * "a 1g.10gb slice of A100-SXM-40GB". */
+static const char *where(const struct serve_ctx *x, const struct plan_option *o,
+			 char *buf, size_t len)
+{
+	if (o->sharing[0])
+		snprintf(buf, len, "a %s slice of %s", o->sharing, x->a->name);
+	else if (o->tp > 1)
+		snprintf(buf, len, "%ld x %s (tensor parallel)", o->tp,
+			 x->a->name);
+	else
+		snprintf(buf, len, "%s", x->a->name);
+	return buf;
+}
+
+static void notes(const struct serve_ctx *x, struct plan_option *o)
+{
+	if (o->precision_used != x->w->precision) {
+		struct plan_reason r = {.code = REASON_PRECISION,
+					.p_used = o->precision_used,
+					.p_wanted = x->w->precision,
+					.s1 = x->a->name};
+		plan_option_code(o, &r);
+	}
+	if (o->sharing[0])
+		plan_option_reason(o, "MIG slices are isolated in hardware: no interference assumed");
+	if (x->in->illustrative) {
+		struct plan_reason r = {.code = REASON_ILLUSTRATIVE};
+		plan_option_code(o, &r);
+	}
+	if (x->s->spot)
+		plan_option_reason(o, "on demand: serving is not put on spot capacity, which can be reclaimed mid-request");
+}
+
+/*
+ * Fills o from a sizing: replicas, batch, latency and the month's cost.
+ * Monthly cost = instances x price per hour x hours served; per million
+ * requests = that / (rate x seconds served) x 1e6; GPU-hours and energy
+ * count every GPU rented (a MIG GPU draws power whatever its slices do),
+ * at TDP.
+ */
+static void fill(const struct serve_ctx *x, struct plan_option *o,
+		 const struct sizing *z, long gpus_per_replica)
+{
+	char b1[32], b2[32], b3[128];
+	const struct inference *inf = &x->w->infer;
+	o->feasible = z->ok;
+	o->runnable = z->replicas > 0;
+	if (!z->ok && z->replicas == 0) {
+		plan_option_reason(o, "needs more than %d instances to serve %.4g requests/s",
+				   PLAN_MAX_NODES, inf->request_rate);
+		return;
+	}
+	if (!z->ok && z->s1 > inf->p99_latency)
+		plan_option_reason(o, "one request takes %s on %s, above the %s p99 target",
+				   dur(z->s1, b1), where(x, o, b3, sizeof(b3)),
+				   dur(inf->p99_latency, b2));
+	else if (!z->ok)
+		plan_option_reason(o, "needs more than %d instances to hold the p99 under %s",
+				   PLAN_MAX_NODES, dur(inf->p99_latency, b1));
+	o->batch = 1L << z->bi;
+	o->replicas = o->dp = z->replicas;
+	o->gpus = z->replicas * gpus_per_replica;
+	o->nodes = z->instances;
+	o->batch_latency_s = z->t.total;
+	o->step_s = z->t.total;
+	o->p99_latency_s = z->p99;
+	o->per_step = z->t.split;
+	o->memory_per_gpu = z->memory;
+	double rented = (double)z->instances * x->in->gpus;
+	o->cost = z->instances * x->price * x->hours;
+	o->cost_per_million = o->cost /
+			      (inf->request_rate * inf->serving_per_month) * 1e6;
+	o->gpu_hours = rented * x->hours;
+	o->energy_kwh = rented * x->a->tdp * x->hours / 1000;
+	o->has_spot = false;
+}
+
+/* ---- whole GPUs ---- */
+
+/* Tensor parallelism splits attention heads: transformers only, over a
+ * degree that divides the heads (Megatron-LM's constraint). */
+static bool tp_allowed(const struct serve_prep *sp, long t)
+{
+	return t == 1 ||
+	       (sp->transformer && sp->w->model->tf.heads % t == 0);
+}
+
+/* The smallest allowed power of two up to the GPU count whose memory at
+ * batch 1 fits a GPU; -1 when none does (*last: the largest tried). */
+static int smallest_tp(const struct serve_ctx *x, int elem, int *last)
+{
+	*last = 0;
+	for (int ti = 0; ti < SERVE_TPS && (1L << ti) <= x->in->gpus; ti++) {
+		if (!tp_allowed(x->sp, 1L << ti))
+			break;
+		*last = ti;
+		if (serve_memory(x->sp, ti, 0, elem) <= x->a->memory)
+			return ti;
+	}
+	return -1;
+}
+
+static void too_big(const struct serve_ctx *x, const struct serve_device *d,
+		    int last)
+{
+	char b1[32], b2[32];
+	struct plan_option *o = option_new(x, d, "", x->a->memory);
+	o->tp = 1L << last;
+	o->memory_per_gpu = serve_memory(x->sp, last, 0, d->elem);
+	if (last > 0)
+		plan_option_reason(o, "needs %s per GPU at batch 1 even split over %ld GPUs; %s has %s",
+				   bytes_text(o->memory_per_gpu, b1), o->tp, x->a->name,
+				   bytes_text(x->a->memory, b2));
+	else
+		plan_option_reason(o, "needs %s at batch 1; %s has %s",
+				   bytes_text(o->memory_per_gpu, b1), x->a->name,
+				   bytes_text(x->a->memory, b2));
+	notes(x, o);
+}
+
+/*
+ * A replica on the fewest GPUs that hold it; when even batch 1 is slower
+ * than the target there, a wider tensor-parallel split is tried before
+ * giving up.  The instance hosts gpus / t replicas.
+ */
+static void whole_gpus(const struct serve_ctx *x)
+{
+	struct serve_device d;
+	serve_device_init(&d, x->a, x->w->precision, &x->s->eff, 1, 1, 1, NULL);
+	int last, first = smallest_tp(x, d.elem, &last);
+	if (first < 0) {
+		too_big(x, &d, last);
+		return;
+	}
+	struct sizing z, keep = {0};
+	int keep_ti = first;
+	for (int ti = first; ti < SERVE_TPS && (1L << ti) <= x->in->gpus &&
+			     tp_allowed(x->sp, 1L << ti); ti++) {
+		serve_device_init(&d, x->a, x->w->precision, &x->s->eff, 1L << ti,
+				  1, 1, &x->in->intra);
+		size_placement(x, &d, ti, x->a->memory, x->in->gpus >> ti, &z);
+		if (ti == first || z.ok) {
+			keep = z;
+			keep_ti = ti;
+		}
+		if (z.ok || z.s1 <= x->w->infer.p99_latency)
+			break;
+	}
+	serve_device_init(&d, x->a, x->w->precision, &x->s->eff, 1L << keep_ti,
+			  1, 1, &x->in->intra);
+	struct plan_option *o = option_new(x, &d, "", x->a->memory);
+	fill(x, o, &keep, 1L << keep_ti);
+	notes(x, o);
+}
+
+/* ---- MIG slices ---- */
+
+/* The compute share of a MIG profile: the leading g of "3g.40gb" of the 7
+ * compute slices of an A100/H100/H200; 0 when it does not parse. */
+static double mig_compute_share(const char *profile)
+{
+	char *end;
+	long g = strtol(profile, &end, 10);
+	return *end == 'g' && g >= 1 && g <= 7 ? g / 7.0 : 0;
+}
+
+/*
+ * One option per MIG profile that holds the model at batch 1, a replica
+ * per slice and max_instances slices per GPU.  Profiles of one slice per
+ * GPU are skipped: the whole GPU serves the same replica with more compute.
+ */
+static void mig_slices(const struct serve_ctx *x)
+{
+	const struct accelerator *a = x->a;
+	for (size_t i = 0; i < a->n_mig; i++) {
+		const struct mig_profile *p = &a->mig[i];
+		double fc = mig_compute_share(p->profile);
+		if (fc <= 0 || p->max_instances < 2 || a->memory <= 0)
+			continue;
+		struct serve_device d;
+		serve_device_init(&d, a, x->w->precision, &x->s->eff, 1, fc,
+				  p->memory / a->memory, NULL);
+		if (serve_memory(x->sp, 0, 0, d.elem) > p->memory)
+			continue;
+		struct sizing z;
+		size_placement(x, &d, 0, p->memory, (long)x->in->gpus *
+			       p->max_instances, &z);
+		struct plan_option *o = option_new(x, &d, p->profile, p->memory);
+		fill(x, o, &z, 1);
+		notes(x, o);
+	}
+}
+
+/* ---- the estimator ---- */
+
+void plan_inference(const struct catalog *c, const struct instance *in,
+		    const struct workload *w, const struct serve_prep *sp,
+		    const struct plan_settings *s, struct plan_result *r)
+{
+	struct serve_ctx x = {in, in->acc, w, sp, s, r, 0,
+			      w->infer.serving_per_month / 3600};
+	struct money price;
+	char why[256];
+	if (catalog_convert(c, &in->on_demand, s->currency, &price, why,
+			    sizeof(why)) < 0) {
+		struct plan_option *o = option_new(&x, NULL, "", in->acc->memory);
+		struct plan_reason code = {.code = REASON_NO_RATE,
+					   .s1 = in->on_demand.currency,
+					   .s2 = s->currency};
+		plan_option_code(o, &code);
+		return;
+	}
+	x.price = price.amount;
+	enum precision used;
+	if (roofline_matrix_peak(in->acc, w->precision, &used) <= 0) {
+		struct plan_option *o = option_new(&x, NULL, "", in->acc->memory);
+		plan_option_reason(o, "%s has no usable peak for %s in the catalog",
+				   in->acc->name, precision_name(w->precision));
+		return;
+	}
+	whole_gpus(&x);
+	mig_slices(&x);
+}

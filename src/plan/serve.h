@@ -1,0 +1,102 @@
+/*
+ * serve.h - sizing an inference service: how many replicas of a model, at
+ * which batch size, on which instance, meet a p99 latency target, and what
+ * that costs a month.
+ *
+ * plan_inference() is called for every instance type, so the expensive
+ * part (building the model's graphs, sorting their ops, the memory table)
+ * is done once per workload by serve_prepare(); per instance the roofline
+ * is then evaluated in O(log ops) per batch size (serve_prep.c says how).
+ *
+ * Ownership: serve_prepare() returns a struct the caller frees with
+ * serve_prep_free(); it points at (and does not own) the workload, which
+ * must outlive it.
+ */
+#ifndef GPUPLAN_PLAN_SERVE_H
+#define GPUPLAN_PLAN_SERVE_H
+
+#include <stddef.h>
+
+#include "plan.h"
+
+#define SERVE_BATCHES 9		/* batch sizes 1, 2, 4, ..., 256 */
+#define SERVE_TPS 7		/* tensor-parallel degrees 1, 2, ..., 64 */
+#define SERVE_QUANTILE 0.99	/* the latency target is a p99 */
+
+struct serve_prep;
+
+/*
+ * Builds what plan_inference() needs for one inference workload: the
+ * prefill and decode graphs (token-generating decoders) or the one forward
+ * graph, each op's FLOPs and elements per batch size sorted by arithmetic
+ * intensity, and memory per GPU per batch size and tensor-parallel degree.
+ * Returns NULL with a reason in why when the model cannot be built.
+ */
+struct serve_prep *serve_prepare(const struct workload *w, char *why,
+				 size_t whylen);
+void serve_prep_free(struct serve_prep *sp);
+
+/*
+ * Every sensible way to serve w on instance type `in`, appended to r: one
+ * option on whole GPUs (tensor parallel where the model needs it) and one
+ * per MIG profile that holds the model.  sp comes from serve_prepare(w).
+ */
+void plan_inference(const struct catalog *c, const struct instance *in,
+		    const struct workload *w, const struct serve_prep *sp,
+		    const struct plan_settings *s, struct plan_result *r);
+
+/* ---- the pieces, for tests ---- */
+
+/* One accelerator (or a share of it) as the service time model sees it. */
+struct serve_device {
+	const struct accelerator *acc;
+	enum precision used;	/* the peak used, see roofline_matrix_peak() */
+	int elem;		/* bytes per weight or activation element */
+	double matrix, vector;	/* FLOP/s after efficiency and fraction */
+	double bandwidth;	/* B/s after efficiency and fraction */
+	long tp;		/* tensor-parallel degree */
+	double link;		/* B/s one way between GPUs, after efficiency */
+};
+
+/*
+ * compute_fraction and bandwidth_fraction: 1 for a whole GPU, a MIG slice's
+ * shares otherwise; intra: the instance's GPU-to-GPU link (used when
+ * tp > 1; may be NULL for tp 1).
+ */
+void serve_device_init(struct serve_device *d, const struct accelerator *a,
+		       enum precision want, const struct efficiency *e,
+		       long tp, double compute_fraction,
+		       double bandwidth_fraction, const struct link *intra);
+
+/* Seconds one batch of requests takes on one replica: S(b). */
+struct serve_time {
+	double prefill;		/* the prompt's forward pass (or the one pass) */
+	double decode_step;	/* one generated token, KV reads included */
+	double kv_read;		/* of which reading the KV cache */
+	double comm;		/* tensor-parallel all-reduces, whole request */
+	double total;		/* S(b) = prefill + output x decode_step + comm */
+	struct time_breakdown split;	/* compute, memory, communication of S(b) */
+};
+
+/* S(b) for batch 2^batch_index; batch_index < SERVE_BATCHES. */
+void serve_batch_time(const struct serve_prep *sp, const struct serve_device *d,
+		      int batch_index, struct serve_time *out);
+
+/*
+ * Bytes per GPU to serve batch 2^batch_index with tensor-parallel degree
+ * 2^tp_index and elem-byte weights and activations: memory_serving()'s
+ * total, from the table serve_prepare() filled.
+ */
+double serve_memory(const struct serve_prep *sp, int tp_index,
+		    int batch_index, int elem);
+
+/*
+ * The fewest replicas (at most max_replicas) that serve arrival_rate
+ * requests per second in batches of `batch`, each batch taking service_s,
+ * with a p99 latency (batch fill + p99 queueing wait + service) at most
+ * target_s; 0 when none does.  *p99 gets that latency.
+ */
+long serve_fewest_replicas(double arrival_rate, long batch, double service_s,
+			   double target_s, long max_replicas, double *p99);
+
+#endif

@@ -1,0 +1,345 @@
+/*
+ * serve_prep.c - what sizing an inference service needs, prepared once per
+ * workload, and the service time of one batch on one accelerator.
+ *
+ * The per-op roofline (roofline.h) charges each op max(F / P, E e / B):
+ * F its FLOPs, E the elements it moves, e bytes per element, P the peak
+ * and B the bandwidth.  An op is compute-bound exactly when its intensity
+ * F / E is at least the ridge P e / B.  So with the ops of one peak class
+ * (matrix or vector) sorted by F / E and prefix sums of F and E, the whole
+ * graph's roofline on any accelerator is one binary search per class:
+ * ops below the ridge cost their elements, ops at or above it their FLOPs.
+ * That is the same sum roofline_forward() computes op by op, in O(log n)
+ * instead of O(n), which is what lets the planner evaluate every instance
+ * type of a large catalog (tests/unit/test_serve.c holds the two equal).
+ */
+#include "serve_prep.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/xalloc.h"
+#include "roofline.h"
+
+/* ---- ops sorted by intensity ---- */
+
+struct op_point {
+	double x, f, e;		/* intensity, FLOPs, elements */
+};
+
+static int by_intensity(const void *pa, const void *pb)
+{
+	const struct op_point *a = pa, *b = pb;
+	return (a->x > b->x) - (a->x < b->x);
+}
+
+/*
+ * The ops of g in one class group (matrix: GEMM and attention; vector: the
+ * rest, at the fp32 peak, as roofline_forward() runs them) for `batch`
+ * samples: FLOPs and elements as roofline_forward() counts them, before
+ * the element size and the tensor-parallel share.
+ */
+static void curve_build(struct op_curve *cv, const struct model_graph *g,
+			long batch, bool matrix, struct op_point *tmp)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < g->n; i++) {
+		const struct op *o = &g->ops[i];
+		enum op_class c = op_kind_class(o->kind);
+		if ((c == OPC_GEMM || c == OPC_ATTENTION) != matrix)
+			continue;
+		double f = o->flops * batch;
+		double e = op_weight_reads(o) +
+			   (o->act_read + o->act_written + o->scratch) * batch;
+		if (f <= 0 && e <= 0)
+			continue;
+		tmp[n++] = (struct op_point){e > 0 ? f / e : HUGE_VAL, f, e};
+	}
+	qsort(tmp, n, sizeof(*tmp), by_intensity);
+	cv->x = xmalloc((n ? n : 1) * sizeof(double));
+	cv->cf = xmalloc((n + 1) * sizeof(double));
+	cv->ce = xmalloc((n + 1) * sizeof(double));
+	cv->cf[0] = cv->ce[0] = 0;
+	/* Ops of equal intensity fall on the same side of every ridge, so
+	 * they merge into one point: a transformer's identical layers
+	 * become one entry per op kind, and the search a few steps. */
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (m == 0 || tmp[i].x != cv->x[m - 1]) {
+			cv->x[m] = tmp[i].x;
+			cv->cf[m + 1] = cv->cf[m];
+			cv->ce[m + 1] = cv->ce[m];
+			m++;
+		}
+		cv->cf[m] += tmp[i].f;
+		cv->ce[m] += tmp[i].e;
+	}
+	cv->n = m;
+}
+
+static void curve_free(struct op_curve *cv)
+{
+	free(cv->x);
+	free(cv->cf);
+	free(cv->ce);
+}
+
+/* The first index whose intensity is at least r (n when none is). */
+static size_t lower_bound(const double *x, size_t n, double r)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (x[mid] < r)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * Adds the curve's roofline time at peak P (FLOP/s) and `rate` elements
+ * per second to *compute and *memory.  As roofline_forward(): no peak
+ * charges nothing for FLOPs (every op is then memory-bound), no bandwidth
+ * nothing for bytes.
+ */
+static void curve_time(const struct op_curve *cv, double peak, double rate,
+		       double *compute, double *memory)
+{
+	size_t n = cv->n;
+	if (peak <= 0) {
+		*memory += rate > 0 ? cv->ce[n] / rate : 0;
+		return;
+	}
+	if (rate <= 0) {
+		*compute += cv->cf[n] / peak;
+		return;
+	}
+	size_t j = lower_bound(cv->x, n, peak / rate);
+	*compute += (cv->cf[n] - cv->cf[j]) / peak;
+	*memory += cv->ce[j] / rate;
+}
+
+static void pass_build(struct serve_pass *p, const struct model_graph *g)
+{
+	struct op_point *tmp = xmalloc((g->n ? g->n : 1) * sizeof(*tmp));
+	for (int b = 0; b < SERVE_BATCHES; b++) {
+		curve_build(&p->curve[b][0], g, 1L << b, true, tmp);
+		curve_build(&p->curve[b][1], g, 1L << b, false, tmp);
+	}
+	free(tmp);
+}
+
+static void pass_free(struct serve_pass *p)
+{
+	for (int b = 0; b < SERVE_BATCHES; b++)
+		for (int k = 0; k < 2; k++)
+			curve_free(&p->curve[b][k]);
+}
+
+/* One forward pass of batch 2^b on d, tensor-parallel share 1/tp. */
+static void pass_time(const struct serve_pass *p, int b,
+		      const struct serve_device *d, double *compute,
+		      double *memory)
+{
+	double c = 0, m = 0, rate = d->bandwidth / d->elem;
+	curve_time(&p->curve[b][0], d->matrix, rate, &c, &m);
+	curve_time(&p->curve[b][1], d->vector, rate, &c, &m);
+	*compute = c / d->tp;
+	*memory = m / d->tp;
+}
+
+/* ---- memory ---- */
+
+/* Element sizes 1, 2, 4 and 8 bytes, as indices 0..3. */
+static int elem_index(int elem)
+{
+	return elem <= 1 ? 0 : elem == 2 ? 1 : elem == 4 ? 2 : 3;
+}
+
+static const enum precision elem_precision[4] = {
+	PREC_INT8, PREC_BF16, PREC_FP32, PREC_FP64,
+};
+
+/* memory_serving_of() for every element size, tensor-parallel degree and
+ * batch size: a few hundred evaluations once, table lookups after. */
+static void memory_table(struct serve_prep *sp, const struct model_graph *g)
+{
+	const struct workload *w = sp->w;
+	struct memory_model mm;
+	memory_model_init(&mm, w->model, g);
+	struct memory_breakdown out;
+	for (int k = 0; k < 4; k++)
+		for (int t = 0; t < SERVE_TPS; t++)
+			for (int b = 0; b < SERVE_BATCHES; b++) {
+				struct serve_setup s = {
+					.precision = elem_precision[k],
+					.kv_precision = sp->kv_precision,
+					.batch = 1L << b,
+					.context = sp->context,
+					.tp = 1L << t,
+				};
+				memory_serving_of(&mm, &s, false, &out);
+				sp->memory[k][t][b] = out.total;
+			}
+}
+
+double serve_memory(const struct serve_prep *sp, int tp_index,
+		    int batch_index, int elem)
+{
+	return sp->memory[elem_index(elem)][tp_index][batch_index];
+}
+
+/* ---- preparing ---- */
+
+static int build(const struct workload *w, long seq, struct model_graph *g,
+		 char *why, size_t whylen)
+{
+	struct gp_errors errs;
+	gp_errors_init(&errs);
+	memset(g, 0, sizeof(*g));
+	int rc = model_build(w->model, seq, g, &errs);
+	if (rc < 0)
+		snprintf(why, whylen, "%s: model %s does not build at %ld tokens",
+			 w->name, w->model_file, seq);
+	gp_errors_free(&errs);
+	return rc;
+}
+
+/*
+ * Token-generating decoders get two graphs: the prompt (seq = prompt
+ * tokens) and one decode step (seq 1, the KV cache read added by
+ * serve_batch_time()).  Everything else is one forward pass at the prompt
+ * length (0: the model's own length, or an image model).
+ */
+struct serve_prep *serve_prepare(const struct workload *w, char *why,
+				 size_t whylen)
+{
+	const struct model *m = w->model;
+	struct serve_prep *sp = xcalloc(1, sizeof(*sp));
+	sp->w = w;
+	sp->decoder = m->kind == MODEL_TRANSFORMER && m->tf.arch == TF_DECODER;
+	sp->transformer = m->kind == MODEL_TRANSFORMER;
+	sp->prompt = w->infer.prompt_tokens;
+	sp->output = sp->decoder ? w->infer.output_tokens : 0;
+	sp->context = sp->prompt + sp->output;
+	sp->kv_precision = w->infer.has_kv ? w->infer.kv_precision : w->precision;
+	sp->kv_per_token = kv_cache_bytes_per_token(
+		m, precision_bytes(sp->kv_precision));
+	struct model_graph g;
+	if (build(w, sp->prompt, &g, why, whylen) < 0) {
+		model_graph_free(&g);
+		free(sp);
+		return NULL;
+	}
+	sp->seq = g.seq;
+	pass_build(&sp->prefill, &g);
+	memory_table(sp, &g);
+	model_graph_free(&g);
+	if (sp->decoder) {
+		if (build(w, 1, &g, why, whylen) < 0) {
+			model_graph_free(&g);
+			serve_prep_free(sp);
+			return NULL;
+		}
+		pass_build(&sp->decode, &g);
+		model_graph_free(&g);
+	}
+	return sp;
+}
+
+void serve_prep_free(struct serve_prep *sp)
+{
+	if (!sp)
+		return;
+	pass_free(&sp->prefill);
+	if (sp->decoder)
+		pass_free(&sp->decode);
+	free(sp);
+}
+
+/* ---- one accelerator ---- */
+
+/*
+ * As roofline_forward(): the matrix peak of the precision (or the nearest
+ * the part has), the fp32 peak for the rest, both at the compute
+ * efficiency; the bandwidth at the memory efficiency.  A MIG slice has its
+ * own shares of compute and bandwidth.  The GPU-to-GPU link: a catalog
+ * bandwidth is the bidirectional total, so one direction carries half,
+ * at the link efficiency.
+ */
+void serve_device_init(struct serve_device *d, const struct accelerator *a,
+		       enum precision want, const struct efficiency *e,
+		       long tp, double compute_fraction,
+		       double bandwidth_fraction, const struct link *intra)
+{
+	enum precision fp32;
+	memset(d, 0, sizeof(*d));
+	d->acc = a;
+	d->matrix = roofline_matrix_peak(a, want, &d->used) * e->compute *
+		    compute_fraction;
+	d->vector = roofline_matrix_peak(a, PREC_FP32, &fp32) * e->compute *
+		    compute_fraction;
+	d->elem = precision_bytes(d->used);
+	d->bandwidth = a->memory_bandwidth * e->memory * bandwidth_fraction;
+	d->tp = tp;
+	double link = intra && intra->bandwidth > 0 ? intra->bandwidth
+						     : a->interconnect.bandwidth;
+	d->link = link / 2 * e->link;
+}
+
+/*
+ * Tensor parallelism (Megatron-LM, Shoeybi et al. 2019) splits each
+ * layer's matrices over tp GPUs and joins them with two all-reduces of the
+ * layer's activations (after attention and after the MLP).  A ring
+ * all-reduce of S bytes moves 2 (n - 1) / n x S over each GPU's link
+ * (nccl-tests' bus-bandwidth factor), plus a fixed start-up latency.
+ */
+static double allreduces(const struct serve_prep *sp,
+			 const struct serve_device *d, double tokens)
+{
+	if (d->tp <= 1 || !sp->transformer)
+		return 0;
+	const struct transformer_config *tf = &sp->w->model->tf;
+	double bytes = tokens * tf->hidden * d->elem;
+	double one = 2.0 * (d->tp - 1) / d->tp * bytes /
+		     (d->link > 0 ? d->link : HUGE_VAL) + SERVE_ALLREDUCE_LATENCY;
+	return 2.0 * tf->layers * one;
+}
+
+/*
+ * S(b): the prompt's forward pass for b sequences, then output_tokens
+ * decode steps, each a forward pass at seq 1 for b sequences plus reading
+ * the KV cache of the average context (prompt + output / 2) of all b,
+ * split over min(tp, kv heads) GPUs as memory_serving() splits it.
+ */
+void serve_batch_time(const struct serve_prep *sp, const struct serve_device *d,
+		      int bi, struct serve_time *out)
+{
+	double b = (double)(1L << bi), pc, pm;
+	memset(out, 0, sizeof(*out));
+	pass_time(&sp->prefill, bi, d, &pc, &pm);
+	out->prefill = pc + pm;
+	out->comm = allreduces(sp, d, b * (sp->seq > 0 ? sp->seq : 1));
+	out->split.compute = pc;
+	out->split.memory = pm;
+	if (sp->decoder && sp->output > 0) {
+		double dc, dm;
+		pass_time(&sp->decode, bi, d, &dc, &dm);
+		long kv_split = d->tp;
+		if (kv_split > sp->w->model->tf.kv_heads)
+			kv_split = sp->w->model->tf.kv_heads;
+		double context = sp->prompt + sp->output / 2.0;
+		out->kv_read = sp->kv_per_token * context * b /
+			       (d->bandwidth * kv_split);
+		out->decode_step = dc + dm + out->kv_read;
+		out->comm += sp->output * allreduces(sp, d, b);
+		out->split.compute += sp->output * dc;
+		out->split.memory += sp->output * (dm + out->kv_read);
+	}
+	out->split.communication = out->comm;
+	out->total = out->prefill + sp->output * out->decode_step + out->comm;
+}

@@ -1,0 +1,569 @@
+/*
+ * The inference planner: service time per batch against hand rooflines and
+ * roofline_forward(), memory against memory_serving(), replica sizing
+ * against hand-computed M/M/c cases, and the shipped chat and inspection
+ * workloads on shipped instances (feasible and infeasible cases, costs,
+ * and costs that move the right way when rate, target or price move).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "plan/roofline.h"
+#include "plan/serve.h"
+
+/* ---- fixtures ---- */
+
+struct fixture {
+	struct catalog cat;
+	struct workload_file wf;
+	struct plan_settings s;
+};
+
+static bool fixture_load(struct fixture *f)
+{
+	struct gp_errors e;
+	gp_errors_init(&e);
+	catalog_init(&f->cat);
+	char path[512];
+	snprintf(path, sizeof(path), "%s/profiles/workloads/default.yaml",
+		 GPUPLAN_SOURCE_DIR);
+	bool ok = catalog_load_shipped(&f->cat, GPUPLAN_SOURCE_DIR, &e) == 0 &&
+		  workload_file_load(&f->wf, path, &e) == 0;
+	gp_errors_print(&e, stderr);
+	gp_errors_free(&e);
+	memset(&f->s, 0, sizeof(f->s));
+	memcpy(f->s.currency, "USD", 4);
+	efficiency_default(&f->s.eff);
+	CHECK(ok);
+	return ok;
+}
+
+static const struct instance *inst(const struct fixture *f, const char *name)
+{
+	const struct instance *in = catalog_find_instance(&f->cat, name);
+	CHECK(in != NULL);
+	return in;
+}
+
+static bool has_reason(const struct plan_option *o, const char *text)
+{
+	char buf[512];
+	for (int i = 0; i < o->n_reasons; i++) {
+		plan_reason_format(o, i, buf, sizeof(buf));
+		if (strstr(buf, text))
+			return true;
+	}
+	fprintf(stderr, "no reason containing '%s' among %d\n", text,
+		o->n_reasons);
+	for (int i = 0; i < o->n_reasons; i++) {
+		plan_reason_format(o, i, buf, sizeof(buf));
+		fprintf(stderr, "  reason: %s\n", buf);
+	}
+	return false;
+}
+
+static void result_free(struct plan_result *r)
+{
+	free(r->v);
+	free(r->text);
+	memset(r, 0, sizeof(*r));
+}
+
+/* The whole-GPU option (sharing "") of a result; NULL when none. */
+static const struct plan_option *whole(const struct plan_result *r)
+{
+	for (size_t i = 0; i < r->n; i++)
+		if (!r->v[i].sharing[0])
+			return &r->v[i];
+	return NULL;
+}
+
+/* The cheapest feasible option's monthly cost; HUGE_VAL when none. */
+static double cheapest(const struct plan_result *r)
+{
+	double best = HUGE_VAL;
+	for (size_t i = 0; i < r->n; i++)
+		if (r->v[i].feasible && r->v[i].cost < best)
+			best = r->v[i].cost;
+	return best;
+}
+
+static double plan_cost(const struct fixture *f, const struct instance *in,
+			const struct workload *w)
+{
+	char why[256];
+	struct serve_prep *sp = serve_prepare(w, why, sizeof(why));
+	struct plan_result r = {0};
+	plan_inference(&f->cat, in, w, sp, &f->s, &r);
+	double c = cheapest(&r);
+	result_free(&r);
+	serve_prep_free(sp);
+	return c;
+}
+
+/* ---- a hand roofline ---- */
+
+static const char one_linear[] =
+	"schema: gpuplan/model/v1\n"
+	"name: one-linear\n"
+	"kind: graph\n"
+	"description: one linear layer and a relu, for hand-checked rooflines\n"
+	"input: {tokens: 1, features: 4096}\n"
+	"ops:\n"
+	"  - linear: {out: 4096, bias: false}\n"
+	"  - relu\n";
+
+/*
+ * A 4096 x 4096 linear layer and a relu, bf16, on a T4 (no bf16: runs as
+ * fp16, 2-byte elements).  Matrix peak 65 T x 0.6 = 39 TFLOP/s, fp32 peak
+ * 8.1 T x 0.6 = 4.86 TFLOP/s, bandwidth 320 G x 0.8 = 256 GB/s.
+ * Batch 1: linear reads 16,777,216 weights and moves 8,192 activation
+ * elements: 33,570,816 B / 256 GB/s = 131.136 us (its 33,554,432 FLOPs
+ * take 0.86 us: memory-bound); relu moves 8,192 elements, 16,384 B =
+ * 0.064 us.  S(1) = 131.2 us.
+ * Batch 256: linear 8,589,934,592 FLOPs / 39 T = 220.2547 us against
+ * (16,777,216 + 2,097,152) x 2 B / 256 G = 147.456 us: compute-bound; relu
+ * 16,384 x 256 B / 256 G = 16.384 us.  S(256) = 236.6387 us.
+ */
+static void hand_roofline(const struct fixture *f)
+{
+	char dir[] = "/tmp/gpuplan-serve-XXXXXX", path[600];
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(path, sizeof(path), "%s/one.yaml", dir);
+	FILE *fp = fopen(path, "w");
+	fputs(one_linear, fp);
+	fclose(fp);
+	struct model m;
+	struct gp_errors e;
+	gp_errors_init(&e);
+	int rc = model_load(&m, path, &e);
+	gp_errors_print(&e, stderr);
+	gp_errors_free(&e);
+	unlink(path);
+	rmdir(dir);
+	CHECK(rc == 0);
+	if (rc < 0) {
+		model_free(&m);
+		return;
+	}
+	struct workload w = {
+		.name = "one-linear", .kind = WORKLOAD_INFERENCE,
+		.model_file = path, .model = &m, .precision = PREC_BF16,
+		.infer = {.request_rate = 1000, .p99_latency = 1e-3,
+			  .serving_per_month = 730 * 3600.0},
+	};
+	char why[256];
+	struct serve_prep *sp = serve_prepare(&w, why, sizeof(why));
+	CHECK(sp != NULL);
+	const struct accelerator *t4 = catalog_find_accelerator(&f->cat, "T4");
+	struct serve_device d;
+	serve_device_init(&d, t4, PREC_BF16, &f->s.eff, 1, 1, 1, NULL);
+	CHECK(d.used == PREC_FP16);
+	CHECK(d.elem == 2);
+	struct serve_time t;
+	serve_batch_time(sp, &d, 0, &t);
+	CHECK_NEAR(t.total, 131.2e-6, 1e-9);
+	CHECK_NEAR(t.split.memory, 131.2e-6, 1e-9);
+	CHECK(t.split.compute == 0);
+	serve_batch_time(sp, &d, 8, &t);
+	CHECK_NEAR(t.total, 8589934592.0 / 39e12 + 16.384e-6, 1e-9);
+	CHECK_NEAR(t.split.compute, 8589934592.0 / 39e12, 1e-9);
+	CHECK_NEAR(t.split.memory, 16.384e-6, 1e-9);
+
+	/* on g4dn.xlarge: feasible, one instance, and the note */
+	struct plan_result r = {0};
+	plan_inference(&f->cat, inst(f, "g4dn.xlarge"), &w, sp, &f->s, &r);
+	CHECK(r.n == 1);
+	const struct plan_option *o = &r.v[0];
+	CHECK(o->feasible && o->runnable);
+	CHECK(o->nodes == 1);
+	CHECK(o->p99_latency_s <= 1e-3);
+	CHECK(o->precision_used == PREC_FP16);
+	CHECK(has_reason(o, "runs as fp16: T4 has no bf16"));
+	/* cost: 1 x 0.526 USD/h x 730 h = 383.98 USD; per million requests
+	 * 383.98 / (1000/s x 730 x 3600 s) x 1e6 = 0.14611 USD */
+	CHECK_NEAR(o->cost, 0.526 * 730, 1e-9);
+	CHECK_NEAR(o->cost_per_million, 0.526 * 730 / (1000 * 730 * 3600.0) * 1e6,
+		   1e-9);
+	CHECK_NEAR(o->gpu_hours, 730, 1e-12);
+	CHECK_NEAR(o->energy_kwh, 70 * 730 / 1000.0, 1e-12);
+	result_free(&r);
+	serve_prep_free(sp);
+	model_free(&m);
+}
+
+/* ---- the fast roofline equals roofline_forward() ---- */
+
+static void same_as_roofline(const struct fixture *f, const char *wname,
+			     long seq)
+{
+	const struct workload *w0 = workload_find(&f->wf, wname);
+	CHECK(w0 != NULL);
+	if (!w0)
+		return;
+	struct workload w = *w0;
+	w.infer.output_tokens = 0;	/* the prompt's pass only */
+	char why[256];
+	struct serve_prep *sp = serve_prepare(&w, why, sizeof(why));
+	struct model_graph g;
+	struct gp_errors e;
+	gp_errors_init(&e);
+	CHECK(model_build(w.model, seq, &g, &e) == 0);
+	gp_errors_free(&e);
+	const char *accs[] = {"T4", "A10G", "L4", "A100-SXM-40GB", "H100-SXM"};
+	for (int i = 0; i < 5; i++) {
+		const struct accelerator *a =
+			catalog_find_accelerator(&f->cat, accs[i]);
+		CHECK(a != NULL);
+		for (int bi = 0; bi < SERVE_BATCHES; bi += 2) {
+			struct serve_device d;
+			struct serve_time t;
+			struct roofline rf;
+			serve_device_init(&d, a, w.precision, &f->s.eff, 1, 1, 1,
+					  NULL);
+			serve_batch_time(sp, &d, bi, &t);
+			roofline_forward(&g, 1L << bi, a, w.precision, 1, 1,
+					 &f->s.eff, &rf);
+			CHECK_NEAR(t.total, rf.time, 1e-9);
+			CHECK_NEAR(t.split.compute, rf.compute_bound, 1e-9);
+			CHECK_NEAR(t.split.memory, rf.memory_bound, 1e-9);
+			/* a MIG-style fraction of both */
+			serve_device_init(&d, a, w.precision, &f->s.eff, 1,
+					  3 / 7.0, 3 / 7.0, NULL);
+			serve_batch_time(sp, &d, bi, &t);
+			roofline_forward(&g, 1L << bi, a, w.precision, 1,
+					 3 / 7.0, &f->s.eff, &rf);
+			CHECK_NEAR(t.total, rf.time, 1e-9);
+		}
+	}
+	model_graph_free(&g);
+	serve_prep_free(sp);
+}
+
+/*
+ * Decode: S(b) = prefill + output x (forward at seq 1 + KV read).  For
+ * Llama-2-7B, bf16 KV: 2 x 32 layers x 32 heads x 128 x 2 B = 512 KiB per
+ * token; average context 1024 + 256 / 2 = 1152 tokens; on an A100-40GB
+ * at 1555 GB/s x 0.8 = 1244 GB/s, batch 1 reads 603,979,776 B = 485.5 us
+ * of KV cache per step.
+ */
+static void decode_time(const struct fixture *f)
+{
+	const struct workload *w = workload_find(&f->wf, "llama7b-chat");
+	char why[256];
+	struct serve_prep *sp = serve_prepare(w, why, sizeof(why));
+	const struct accelerator *a =
+		catalog_find_accelerator(&f->cat, "A100-SXM-40GB");
+	struct model_graph g1, gp;
+	struct gp_errors e;
+	gp_errors_init(&e);
+	CHECK(model_build(w->model, 1, &g1, &e) == 0);
+	CHECK(model_build(w->model, 1024, &gp, &e) == 0);
+	gp_errors_free(&e);
+	for (int bi = 0; bi < SERVE_BATCHES; bi += 4) {
+		long b = 1L << bi;
+		struct serve_device d;
+		struct serve_time t;
+		struct roofline r1, rp;
+		serve_device_init(&d, a, PREC_BF16, &f->s.eff, 1, 1, 1, NULL);
+		serve_batch_time(sp, &d, bi, &t);
+		roofline_forward(&g1, b, a, PREC_BF16, 1, 1, &f->s.eff, &r1);
+		roofline_forward(&gp, b, a, PREC_BF16, 1, 1, &f->s.eff, &rp);
+		double kv = 524288.0 * 1152 * b / (1555e9 * 0.8);
+		CHECK_NEAR(t.kv_read, kv, 1e-12);
+		CHECK_NEAR(t.prefill, rp.time, 1e-9);
+		CHECK_NEAR(t.decode_step, r1.time + kv, 1e-9);
+		CHECK_NEAR(t.total, rp.time + 256 * (r1.time + kv), 1e-9);
+		CHECK(t.comm == 0);
+	}
+	CHECK_NEAR(524288.0 * 1152 / (1555e9 * 0.8), 485.5e-6, 1e-3);
+	/* tensor parallel over 2: less per GPU, plus all-reduces */
+	struct serve_device d1, d2;
+	struct serve_time t1, t2;
+	serve_device_init(&d1, a, PREC_BF16, &f->s.eff, 1, 1, 1, NULL);
+	serve_device_init(&d2, a, PREC_BF16, &f->s.eff, 2, 1, 1,
+			  &inst(f, "p4d.24xlarge")->intra);
+	serve_batch_time(sp, &d1, 0, &t1);
+	serve_batch_time(sp, &d2, 0, &t2);
+	CHECK(t2.comm > 0);
+	CHECK_NEAR(t2.prefill, t1.prefill / 2, 1e-9);
+	CHECK_NEAR(t2.kv_read, t1.kv_read / 2, 1e-9);
+	CHECK(t2.total < t1.total);
+	model_graph_free(&g1);
+	model_graph_free(&gp);
+	serve_prep_free(sp);
+}
+
+/* serve_memory() is memory_serving()'s total. */
+static void memory_matches(const struct fixture *f)
+{
+	const struct workload *w = workload_find(&f->wf, "llama7b-chat");
+	char why[256];
+	struct serve_prep *sp = serve_prepare(w, why, sizeof(why));
+	struct model_graph g;
+	struct gp_errors e;
+	gp_errors_init(&e);
+	CHECK(model_build(w->model, 1024, &g, &e) == 0);
+	gp_errors_free(&e);
+	for (int ti = 0; ti < 4; ti++)
+		for (int bi = 0; bi < SERVE_BATCHES; bi += 3) {
+			struct serve_setup s = {PREC_BF16, PREC_BF16, 1L << bi,
+						1280, 1L << ti};
+			struct memory_breakdown mb;
+			memory_serving(w->model, &g, &s, &mb);
+			CHECK_NEAR(serve_memory(sp, ti, bi, 2), mb.total, 1e-12);
+		}
+	model_graph_free(&g);
+	serve_prep_free(sp);
+}
+
+/* ---- replicas ---- */
+
+/*
+ * Hand M/M/c cases (batches are the customers):
+ * b 1, S 1 s, 0.5 requests/s: one replica waits with P 0.5, p99 wait
+ * ln(50) / 0.5 = 7.824 s, p99 8.824 s: enough for a 10 s target; a 5 s
+ * target needs two (P 0.1, wait ln(10) / 1.5 = 1.535 s, p99 2.535 s).
+ * b 4, S 0.1 s, 8 requests/s: batches at 2/s, load 0.2; one replica fills
+ * a batch in 3 / 8 = 0.375 s and waits ln(20) / 8 = 0.3745 s at p99:
+ * p99 0.8495 s.  Within 1 s; not within 0.5 s, and a second replica only
+ * lengthens the fill (0.75 s), so none meets 0.5 s.
+ */
+static void replicas(void)
+{
+	double p99;
+	CHECK(serve_fewest_replicas(0.5, 1, 1, 10, 100, &p99) == 1);
+	CHECK_NEAR(p99, 1 + log(50) / 0.5, 1e-12);
+	CHECK(serve_fewest_replicas(0.5, 1, 1, 5, 100, &p99) == 2);
+	CHECK_NEAR(p99, 1 + log(10) / 1.5, 1e-12);
+	CHECK(serve_fewest_replicas(0.5, 1, 1, 5, 1, &p99) == 0);
+	CHECK(serve_fewest_replicas(8, 4, 0.1, 1, 100, &p99) == 1);
+	CHECK_NEAR(p99, 0.375 + log(20) / 8 + 0.1, 1e-12);
+	CHECK(serve_fewest_replicas(8, 4, 0.1, 0.5, 100, &p99) == 0);
+	CHECK(serve_fewest_replicas(8, 1, 2, 1, 100, &p99) == 0);
+	/* a heavy load: thousands of replicas, found quickly and stable */
+	CHECK(serve_fewest_replicas(5000, 1, 1, 1.5, 100000, &p99) > 5000);
+	CHECK(p99 <= 1.5);
+}
+
+/* ---- shipped workloads on shipped instances ---- */
+
+/*
+ * Llama-2-7B chat (bf16, 2 requests/s, 1024 in, 256 out, p99 10 s, 308 h
+ * a month).  On a T4 (16 GB) the weights alone are 13.5 GB and with the
+ * KV cache and the workspace allowance it does not fit: infeasible with
+ * the memory reason.  On p4d.24xlarge (8 x A100-40GB) one GPU holds a
+ * replica; one instance serves it: 21.957642 USD/h x 308 h = 6762.95 USD
+ * a month, 3049.99 USD per million requests, 2464 GPU-hours, 985.6 kWh
+ * at 400 W.
+ */
+static void llama_chat(const struct fixture *f)
+{
+	const struct workload *w = workload_find(&f->wf, "llama7b-chat");
+	char why[256];
+	struct serve_prep *sp = serve_prepare(w, why, sizeof(why));
+	CHECK(sp != NULL);
+
+	struct plan_result r = {0};
+	plan_inference(&f->cat, inst(f, "g4dn.xlarge"), w, sp, &f->s, &r);
+	CHECK(r.n == 1);
+	CHECK(!r.v[0].feasible && !r.v[0].runnable);
+	CHECK(has_reason(&r.v[0], "at batch 1; T4 has 16 GB"));
+	CHECK(r.v[0].memory_per_gpu > 16e9);
+	result_free(&r);
+
+	plan_inference(&f->cat, inst(f, "p4d.24xlarge"), w, sp, &f->s, &r);
+	const struct plan_option *o = whole(&r);
+	CHECK(o && o->feasible);
+	if (o) {
+		CHECK(o->tp == 1);
+		CHECK(o->nodes == 1);
+		CHECK(o->p99_latency_s <= 10);
+		CHECK(o->batch_latency_s <= o->p99_latency_s);
+		CHECK(o->replicas >= 1 && o->replicas <= 8);
+		CHECK(o->gpus == o->replicas);
+		CHECK_NEAR(o->cost, 21.957642 * 308, 1e-9);
+		CHECK_NEAR(o->cost_per_million,
+			   21.957642 * 308 / (2 * 308 * 3600.0) * 1e6, 1e-9);
+		CHECK_NEAR(o->gpu_hours, 8 * 308, 1e-12);
+		CHECK_NEAR(o->energy_kwh, 8 * 400 * 308 / 1000.0, 1e-12);
+		CHECK(o->memory_per_gpu < o->memory_capacity);
+		CHECK_NEAR(o->memory_capacity, 40e9, 1e-12);
+		CHECK(o->precision_used == PREC_BF16);
+		CHECK(o->n_reasons == 0);
+		/* the replica count is the fewest that meets the target */
+		double p99;
+		CHECK(serve_fewest_replicas(2, o->batch, o->batch_latency_s, 10,
+					    512 * 8, &p99) == o->replicas);
+		CHECK_NEAR(p99, o->p99_latency_s, 1e-12);
+		CHECK_NEAR(o->per_step.compute + o->per_step.memory +
+			   o->per_step.communication, o->batch_latency_s, 1e-9);
+	}
+	/* MIG: 3g.20gb holds the 7B model (2 slices per GPU); 1g.5gb does
+	 * not; 4g.20gb and 7g.40gb (one slice per GPU) are not offered */
+	bool mig3 = false;
+	for (size_t i = 0; i < r.n; i++) {
+		const struct plan_option *m = &r.v[i];
+		if (!m->sharing[0])
+			continue;
+		CHECK(strcmp(m->sharing, "1g.5gb") != 0);
+		CHECK(strcmp(m->sharing, "4g.20gb") != 0);
+		CHECK(strcmp(m->sharing, "7g.40gb") != 0);
+		CHECK(has_reason(m, "MIG slices are isolated in hardware: no interference assumed"));
+		if (strcmp(m->sharing, "3g.20gb") == 0) {
+			mig3 = true;
+			CHECK_NEAR(m->memory_capacity, 20e9, 1e-12);
+			CHECK(m->memory_per_gpu <= 20e9);
+			CHECK(m->gpus == m->replicas);
+			if (m->feasible && o)
+				CHECK(m->batch_latency_s > o->batch_latency_s);
+		}
+	}
+	CHECK(mig3);
+	result_free(&r);
+	serve_prep_free(sp);
+}
+
+/* A target below one request's service time: infeasible, with the time. */
+static void too_slow(const struct fixture *f)
+{
+	struct workload w = *workload_find(&f->wf, "llama7b-chat");
+	w.infer.p99_latency = 0.1;
+	char why[256];
+	struct serve_prep *sp = serve_prepare(&w, why, sizeof(why));
+	struct plan_result r = {0};
+	plan_inference(&f->cat, inst(f, "p4d.24xlarge"), &w, sp, &f->s, &r);
+	const struct plan_option *o = whole(&r);
+	CHECK(o && !o->feasible && o->runnable);
+	if (o) {
+		CHECK(has_reason(o, "one request takes"));
+		CHECK(has_reason(o, "above the 100 ms p99 target"));
+		/* still priced, at the latency it does reach */
+		CHECK(o->cost > 0 && o->p99_latency_s > 0.1);
+	}
+	for (size_t i = 0; i < r.n; i++)
+		CHECK(!r.v[i].feasible);
+	result_free(&r);
+	serve_prep_free(sp);
+
+	/* on a T4 the detector at int8: 50 ms is met */
+	const struct workload *d = workload_find(&f->wf, "inspect-serve");
+	sp = serve_prepare(d, why, sizeof(why));
+	plan_inference(&f->cat, inst(f, "g4dn.xlarge"), d, sp, &f->s, &r);
+	CHECK(r.n == 1 && r.v[0].feasible);
+	CHECK(r.v[0].precision_used == PREC_INT8);
+	CHECK(r.v[0].p99_latency_s <= 0.05);
+	CHECK(r.v[0].nodes == 1);
+	result_free(&r);
+	serve_prep_free(sp);
+}
+
+/* The A10G has no tensor peaks in the catalog: bf16 runs at fp32, whose
+ * 4-byte weights (27 GB) do not fit one 24 GB GPU; g5.12xlarge splits the
+ * model over 2 GPUs with tensor parallelism. */
+static void tensor_parallel(const struct fixture *f)
+{
+	const struct workload *w = workload_find(&f->wf, "llama7b-chat");
+	char why[256];
+	struct serve_prep *sp = serve_prepare(w, why, sizeof(why));
+	struct plan_result r = {0};
+	plan_inference(&f->cat, inst(f, "g5.xlarge"), w, sp, &f->s, &r);
+	CHECK(r.n == 1 && !r.v[0].feasible);
+	CHECK(has_reason(&r.v[0], "A10G has 24 GB"));
+	result_free(&r);
+	plan_inference(&f->cat, inst(f, "g5.12xlarge"), w, sp, &f->s, &r);
+	CHECK(r.n == 1);
+	CHECK(r.v[0].tp == 2);
+	CHECK(r.v[0].precision_used == PREC_FP32);
+	CHECK(has_reason(&r.v[0], "runs as fp32: A10G has no bf16"));
+	CHECK(r.v[0].per_step.communication > 0);
+	CHECK(r.v[0].memory_per_gpu <= 24e9);
+	result_free(&r);
+	serve_prep_free(sp);
+}
+
+/* A price in a currency with no rate; an illustrative price; --spot. */
+static void prices(struct fixture *f)
+{
+	const struct workload *w = workload_find(&f->wf, "inspect-serve");
+	char why[256];
+	struct serve_prep *sp = serve_prepare(w, why, sizeof(why));
+	struct plan_result r = {0};
+	memcpy(f->s.currency, "XYZ", 4);
+	plan_inference(&f->cat, inst(f, "g4dn.xlarge"), w, sp, &f->s, &r);
+	CHECK(r.n == 1 && !r.v[0].feasible && !r.v[0].runnable);
+	CHECK(has_reason(&r.v[0], "no exchange rate from USD to XYZ"));
+	result_free(&r);
+	memcpy(f->s.currency, "USD", 4);
+
+	f->s.spot = true;
+	plan_inference(&f->cat, inst(f, "ecs.gn6i-c4g1.xlarge"), w, sp, &f->s,
+		       &r);
+	CHECK(r.n == 1 && r.v[0].feasible);
+	CHECK(has_reason(&r.v[0], "price is illustrative"));
+	CHECK(has_reason(&r.v[0], "not put on spot capacity"));
+	CHECK(!r.v[0].has_spot);
+	result_free(&r);
+	f->s.spot = false;
+	serve_prep_free(sp);
+}
+
+/* More traffic never costs less; a looser target never costs more; a
+ * cheaper price never costs more. */
+static void monotonic(const struct fixture *f)
+{
+	const char *names[] = {"g4dn.xlarge", "g5.12xlarge", "p4d.24xlarge",
+			       "p5.48xlarge", "g5.48xlarge"};
+	const char *wl[] = {"llama7b-chat", "inspect-serve"};
+	for (int k = 0; k < 2; k++) {
+		struct workload w = *workload_find(&f->wf, wl[k]);
+		double base_rate = w.infer.request_rate;
+		double base_p99 = w.infer.p99_latency;
+		for (int i = 0; i < 5; i++) {
+			const struct instance *in = inst(f, names[i]);
+			double last = 0;
+			for (double m = 0.25; m <= 64; m *= 2) {
+				w.infer.request_rate = base_rate * m;
+				double c = plan_cost(f, in, &w);
+				CHECK(c >= last);
+				last = c;
+			}
+			w.infer.request_rate = base_rate;
+			last = HUGE_VAL;
+			for (double m = 0.5; m <= 8; m *= 1.5) {
+				w.infer.p99_latency = base_p99 * m;
+				double c = plan_cost(f, in, &w);
+				CHECK(c <= last);
+				last = c;
+			}
+			w.infer.p99_latency = base_p99;
+			struct instance cheap = *in;
+			cheap.on_demand.amount *= 0.7;
+			CHECK(plan_cost(f, &cheap, &w) <= plan_cost(f, in, &w));
+		}
+	}
+}
+
+int main(void)
+{
+	struct fixture f;
+	if (!fixture_load(&f))
+		return check_summary("serve");
+	hand_roofline(&f);
+	same_as_roofline(&f, "llama7b-chat", 1024);
+	same_as_roofline(&f, "inspect-serve", 0);
+	decode_time(&f);
+	memory_matches(&f);
+	replicas();
+	llama_chat(&f);
+	too_slow(&f);
+	tensor_parallel(&f);
+	prices(&f);
+	monotonic(&f);
+	workload_file_free(&f.wf);
+	catalog_free(&f.cat);
+	return check_summary("serve");
+}
