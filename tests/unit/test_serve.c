@@ -357,7 +357,7 @@ static void replicas(void)
  * KV cache and the workspace allowance it does not fit: infeasible with
  * the memory reason.  On p4d.24xlarge (8 x A100-40GB) one GPU holds a
  * replica; one instance serves it: 21.957642 USD/h x 308 h = 6762.95 USD
- * a month, 3049.99 USD per million requests, 2464 GPU-hours, 985.6 kWh
+ * a month, 3049.67 USD per million requests, 2464 GPU-hours, 985.6 kWh
  * at 400 W.
  */
 static void llama_chat(const struct fixture *f)
