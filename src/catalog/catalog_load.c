@@ -140,22 +140,57 @@ struct named {
 	const struct origin *at;
 };
 
-/* Names are compared case-blind because lookups are (`catalog show t4`). */
-static void check_duplicates(const struct named *v, size_t n, const char *kind,
+static int by_name_then_place(const void *a, const void *b)
+{
+	const struct named *x = a, *y = b;
+	int c = strcasecmp(x->name, y->name);
+	if (c)
+		return c;
+	return x->at < y->at ? -1 : x->at > y->at;
+}
+
+struct duplicate {
+	const struct named *later, *first;
+};
+
+static int by_later_place(const void *a, const void *b)
+{
+	const struct duplicate *x = a, *y = b;
+	return x->later->at < y->later->at ? -1 : x->later->at > y->later->at;
+}
+
+/*
+ * Names are compared case-blind because lookups are (`catalog show t4`).
+ * Sorted, duplicates sit side by side: O(n log n) for the 10,000-instance
+ * catalogs the planner is sized for.  Reported in file order.
+ */
+static void check_duplicates(struct named *v, size_t n, const char *kind,
 			     struct gp_errors *errs)
 {
+	size_t m = 0;
 	for (size_t i = 0; i < n; i++)
-		for (size_t j = 0; v[i].name && j < i; j++) {
-			if (!v[j].name || strcasecmp(v[i].name, v[j].name) != 0)
-				continue;
-			char hint[256];
-			snprintf(hint, sizeof(hint), "first defined at %s:%d",
-				 v[j].at->file, v[j].at->line);
-			gp_errors_add(errs, v[i].at->file, v[i].at->line,
-				      v[i].at->col, hint, "duplicate %s name '%s'",
-				      kind, v[i].name);
-			break;
+		if (v[i].name)
+			v[m++] = v[i];
+	qsort(v, m, sizeof(*v), by_name_then_place);
+	struct duplicate *d = xcalloc(m + 1, sizeof(*d));
+	size_t nd = 0, first = 0;
+	for (size_t i = 1; i < m; i++) {
+		if (strcasecmp(v[i].name, v[first].name) != 0) {
+			first = i;
+			continue;
 		}
+		d[nd++] = (struct duplicate){&v[i], &v[first]};
+	}
+	qsort(d, nd, sizeof(*d), by_later_place);
+	for (size_t k = 0; k < nd; k++) {
+		char hint[256];
+		snprintf(hint, sizeof(hint), "first defined at %s:%d",
+			 d[k].first->at->file, d[k].first->at->line);
+		gp_errors_add(errs, d[k].later->at->file, d[k].later->at->line,
+			      d[k].later->at->col, hint, "duplicate %s name '%s'",
+			      kind, d[k].later->name);
+	}
+	free(d);
 }
 
 static void check_duplicate_names(struct catalog *c, struct gp_errors *errs)

@@ -310,19 +310,30 @@ static char *format_bytes(double v, const char *suffix, char *buf, size_t len)
 	return buf;
 }
 
+/* Durations read as a person says them: "2.98 min", "24.7 d". */
+static char *format_duration_scaled(double s, double scale, const char *unit,
+				    char *buf, size_t len)
+{
+	char num[48];
+	double v = s / scale;
+	snprintf(num, sizeof(num), v >= 100 ? "%.0f" : "%.3g", v);
+	snprintf(buf, len, "%s %s", num, unit);
+	return buf;
+}
+
 static char *format_duration(double s, char *buf, size_t len)
 {
 	if (s < 1)
-		return format_scaled(s, 1e-3, "ms", buf, len);
+		return format_duration_scaled(s, 1e-3, "ms", buf, len);
 	if (s < 120)
-		return format_scaled(s, 1, "s", buf, len);
+		return format_duration_scaled(s, 1, "s", buf, len);
 	if (s < 7200)
-		return format_scaled(s, 60, "min", buf, len);
+		return format_duration_scaled(s, 60, "min", buf, len);
 	if (s < 3 * 86400)
-		return format_scaled(s, 3600, "h", buf, len);
+		return format_duration_scaled(s, 3600, "h", buf, len);
 	if (s >= 365 * 86400.0 && fmod(s, 365 * 86400.0) == 0)
-		return format_scaled(s, 365 * 86400.0, "y", buf, len);
-	return format_scaled(s, 86400, "d", buf, len);
+		return format_duration_scaled(s, 365 * 86400.0, "y", buf, len);
+	return format_duration_scaled(s, 86400, "d", buf, len);
 }
 
 /* Per second when at least one a second, else per minute, else per hour:

@@ -27,8 +27,8 @@
 #include "efficiency.h"
 #include "workload/workload.h"
 
-#define PLAN_MAX_REASONS 6
-#define PLAN_REASON_LEN 240
+#define PLAN_MAX_REASONS 4
+#define PLAN_REASON_LEN 400	/* longest reason, formatted */
 #define PLAN_MAX_NODES 512	/* largest cluster considered: 4096 8-GPU nodes is
 				 * past any deadline's need for the shipped jobs */
 
@@ -48,7 +48,36 @@ struct time_breakdown {
 	double input;		/* data loading beyond what compute hides */
 };
 
+/*
+ * Why an option is infeasible, or a note on a feasible one.  Kept as a
+ * code with its figures and formatted only when printed: a large plan
+ * holds millions of options, and most are never shown.
+ */
+enum reason_code {
+	REASON_TEXT,		/* free text, kept in the result's text pool */
+	REASON_MEMORY,		/* a: bytes needed, b: bytes per GPU, n1: tp, n2: pp */
+	REASON_DEADLINE,	/* a: run time s, b: deadline s */
+	REASON_BUDGET,		/* a: cost, b: budget (plan currency) */
+	REASON_ILLUSTRATIVE,	/* the price is not from a published source */
+	REASON_PRECISION,	/* p_used runs for p_wanted on s1 (accelerator) */
+	REASON_STARVE,		/* a: input s per step, b: compute s, c: idle share */
+	REASON_NO_RATE,		/* s1 -> s2: no exchange rate */
+};
+
+struct plan_reason {
+	enum reason_code code;
+	double a, b, c;
+	long n1, n2;
+	int p_used, p_wanted;	/* enum precision */
+	const char *s1, *s2;	/* static or catalog-owned strings */
+	size_t text;		/* REASON_TEXT: offset in the result's pool */
+	long next;		/* the option's next reason; -1: the last */
+};
+
+struct plan_result;
+
 struct plan_option {
+	struct plan_result *owner;	/* set by plan_result_add */
 	const struct instance *inst;
 	long nodes;			/* instances rented */
 	long gpus;			/* GPUs in use (nodes x GPUs each, or MIG slices) */
@@ -67,9 +96,10 @@ struct plan_option {
 	double p99_latency_s;		/* queueing + batching + service */
 	double cost_per_million;	/* per million requests, plan currency */
 	/* both */
-	bool feasible;
-	char reasons[PLAN_MAX_REASONS][PLAN_REASON_LEN];
+	bool runnable;			/* fits memory and has a price: it could run */
+	bool feasible;			/* runnable and meets deadline, budget, p99 */
 	int n_reasons;			/* why infeasible; also notes on feasible ones */
+	long first_reason;		/* index in owner->reasons; see plan_option_reason_at() */
 	struct time_breakdown per_step;
 	double gpu_hours;		/* training: whole run; inference: a month */
 	double cost;			/* on demand, plan currency: run or month */
@@ -84,6 +114,8 @@ struct plan_option {
 
 struct plan_result {
 	const struct workload *w;
+	double budget;			/* the workload's budget in the plan
+					 * currency; 0: none */
 	struct plan_option *v;
 	size_t n, cap;
 	long recommended;		/* index into v, -1: nothing feasible */
@@ -91,6 +123,12 @@ struct plan_result {
 	long cheapest_in_deadline;	/* -1: none */
 	long fastest_in_budget;		/* -1: none */
 	char why[800];			/* the recommendation, in one or two sentences */
+	char *text;			/* pool for REASON_TEXT */
+	size_t text_len, text_cap;
+	/* Reasons live here, not in the options: most options have none, and
+	 * a large plan holds millions of options. */
+	struct plan_reason *reasons;
+	size_t n_reasons, cap_reasons;
 };
 
 struct plan {
@@ -111,23 +149,51 @@ int plan_run(struct plan *p, const struct catalog *c,
 	     const struct workload_file *wf, const struct plan_settings *s,
 	     char *why, size_t whylen);
 void plan_free(struct plan *p);
+void plan_result_free(struct plan_result *r);
+
+/*
+ * The same, handing each workload's result to emit as soon as it is
+ * chosen and freeing it afterwards, so a plan of thousands of instances
+ * and hundreds of workloads holds one workload's options at a time.
+ * emit returns 0 to go on.  p->results stays empty.
+ */
+int plan_run_each(struct plan *p, const struct catalog *c,
+		  const struct workload_file *wf, const struct plan_settings *s,
+		  int (*emit)(void *ctx, const struct plan *p,
+			      const struct plan_result *r),
+		  void *ctx, char *why, size_t whylen);
 
 /* Appends a zeroed option to r and returns it. */
 struct plan_option *plan_result_add(struct plan_result *r);
 
-/* Records a reason on o (infeasible ones say why; feasible ones may carry
- * notes such as "runs as fp16: T4 has no bf16"). */
+/* Records a free-text reason on o (infeasible ones say why; feasible ones
+ * may carry notes).  Prefer plan_option_code() where a code fits. */
 void plan_option_reason(struct plan_option *o, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* Records a coded reason (formatted only when printed). */
+void plan_option_code(struct plan_option *o, const struct plan_reason *r);
+/* Reason i (0 <= i < o->n_reasons) of o. */
+const struct plan_reason *plan_option_reason_at(const struct plan_option *o,
+						int i);
+/* Reason i of o as a sentence fragment, lowercase, no full stop. */
+void plan_reason_format(const struct plan_option *o, int i, char *buf,
+			size_t len);
 
-/* The estimators: every sensible option of one workload on one instance
- * type, appended to r.  Prices are converted to s->currency through c. */
-void plan_training(const struct catalog *c, const struct instance *in,
-		   const struct workload *w, const struct model_graph *g,
+/*
+ * The training estimator: every sensible option of one workload on one
+ * instance type, appended to r.  Prices are converted to s->currency
+ * through c.  What does not depend on the instance (the built model, its
+ * memory accounting, roofline results per accelerator) is prepared once
+ * per workload.
+ */
+struct train_prep;
+struct train_prep *train_prepare(const struct catalog *c,
+				 const struct workload *w,
+				 struct gp_errors *errs);
+void train_prep_free(struct train_prep *p);
+void plan_training(struct train_prep *p, const struct instance *in,
 		   const struct plan_settings *s, struct plan_result *r);
-void plan_inference(const struct catalog *c, const struct instance *in,
-		    const struct workload *w, const struct plan_settings *s,
-		    struct plan_result *r);
+/* The inference estimator is in serve.h (plan_inference()). */
 
 /* Pareto front, the cheapest within the deadline, the fastest within the
  * budget and the recommendation (choose.c). */

@@ -60,6 +60,7 @@ void roofline_forward(const struct model_graph *g, long batch,
 			out->compute_bound += tc;
 		else
 			out->memory_bound += tm;
+		out->class_time[c] += tc >= tm ? tc : tm;
 		out->flops += flops;
 		out->bytes += bytes;
 	}

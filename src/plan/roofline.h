@@ -19,6 +19,7 @@ struct roofline {
 	double compute_bound;	/* s spent in ops bounded by compute */
 	double memory_bound;	/* s spent in ops bounded by memory */
 	double flops, bytes;	/* what was counted */
+	double class_time[OPC_COUNT];	/* s per op class */
 };
 
 /*

@@ -67,9 +67,7 @@ static bool has_reason(const struct plan_option *o, const char *text)
 
 static void result_free(struct plan_result *r)
 {
-	free(r->v);
-	free(r->text);
-	memset(r, 0, sizeof(*r));
+	plan_result_free(r);
 }
 
 /* The whole-GPU option (sharing "") of a result; NULL when none. */

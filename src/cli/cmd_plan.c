@@ -1,0 +1,370 @@
+/*
+ * cmd_plan.c - `gpuplan plan`: every workload against every instance, a
+ * ranked table with a recommendation per workload, or the whole plan as
+ * JSON for `gpuplan report`.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "common.h"
+#include "core/output.h"
+#include "core/paths.h"
+#include "core/table.h"
+#include "core/units.h"
+#include "core/xalloc.h"
+#include "plan/plan_json.h"
+
+static const struct opt_spec plan_opts[] = {
+	{"workload", 'w', OPT_VALUE, "FILE",
+	 "the workloads to plan (default: profiles/workloads/default.yaml)"},
+	{"catalog", 'c', OPT_LIST, "FILE",
+	 "read these catalog files instead of the shipped ones"},
+	{"currency", 0, OPT_VALUE, "CODE",
+	 "costs in this currency, at the catalog's dated rate (default USD)"},
+	{"spot", 0, OPT_FLAG, NULL,
+	 "rank training by spot prices where the workload allows spot"},
+	{"top", 'n', OPT_VALUE, "N", "options per workload in the table (default 5)"},
+	FORMAT_OPTION,
+	OUTPUT_OPTION,
+	{NULL, 0, 0, NULL, NULL},
+};
+
+static const struct cmd_spec plan_spec = {
+	"plan", NULL,
+	"Plan every workload against every instance: time, cost, fit, and what to rent.",
+	plan_opts, 0, 0,
+	"Step times come from a roofline of the model's ops on each accelerator's\n"
+	"datasheet peaks at the default efficiencies (listed under 'assumptions'\n"
+	"in the JSON); prices from the catalogs with their dates.  Every option is\n"
+	"in the JSON, feasible or not, with its reasons.",
+};
+
+/* ---- loading ---- */
+
+static int load_workloads(const struct parsed *p, struct workload_file *wf)
+{
+	const char *file = opt_value(p, &plan_spec, "workload");
+	struct gp_errors errs;
+	gp_errors_init(&errs);
+	int rc;
+	if (file)
+		rc = workload_file_load(wf, file, &errs);
+	else {
+		char *data = data_dir_find();
+		if (!data) {
+			fprintf(stderr, "gpuplan: cannot find the shipped workloads: set GPUPLAN_DATA_DIR\n");
+			return 1;
+		}
+		char *path = xasprintf("%s/profiles/workloads/default.yaml", data);
+		rc = workload_file_load_as(wf, path, "profiles/workloads/default.yaml",
+					   &errs);
+		free(path);
+		free(data);
+	}
+	if (rc < 0) {
+		gp_errors_print(&errs, stderr);
+		if (errs.n > 1)
+			fprintf(stderr, "gpuplan: %zu problems\n", errs.n);
+	}
+	gp_errors_free(&errs);
+	return rc < 0 ? 2 : 0;
+}
+
+static int read_settings(const struct parsed *p, struct plan_settings *s)
+{
+	plan_settings_default(s);
+	const char *cur = opt_value(p, &plan_spec, "currency");
+	if (cur) {
+		if (!currency_code_valid(cur))
+			return usage_error(&plan_spec, "--currency expects a code like CNY or USD, found '%s'",
+					   cur);
+		memcpy(s->currency, cur, 4);
+	}
+	s->spot = opt_flag(p, &plan_spec, "spot");
+	const char *top = opt_value(p, &plan_spec, "top");
+	if (top) {
+		char *end;
+		long n = strtol(top, &end, 10);
+		if (*top == '\0' || *end || n < 1 || n > 100000)
+			return usage_error(&plan_spec, "--top expects a whole number from 1 to 100000, found '%s'",
+					   top);
+		s->top = n;
+	}
+	return 0;
+}
+
+/* ---- table ---- */
+
+
+
+struct rank_key {
+	int tier;		/* 0 recommended, 1 feasible, 2 runnable, 3 rest */
+	double cost;
+	size_t i;
+};
+
+static int by_tier_cost_index(const void *a, const void *b)
+{
+	const struct rank_key *x = a, *y = b;
+	if (x->tier != y->tier)
+		return x->tier - y->tier;
+	if (x->cost != y->cost)
+		return x->cost < y->cost ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+static struct rank_key key_of(const struct plan_result *r, size_t i)
+{
+	const struct plan_option *o = &r->v[i];
+	return (struct rank_key){(long)i == r->recommended ? 0
+				 : o->feasible ? 1 : o->runnable ? 2 : 3,
+				 o->cost, i};
+}
+
+/* The first `top` options in the order a reader wants: the recommendation,
+ * then feasible ones by cost, then runnable ones, then the rest; ties by
+ * index, so the output is reproducible.  Selected in one pass (the table
+ * shows a handful of a plan's many options); returns how many. */
+static size_t rank_options(const struct plan_result *r, size_t top,
+			   size_t *idx)
+{
+	struct rank_key *best = xcalloc(top + 1, sizeof(*best));
+	size_t n = 0;
+	for (size_t i = 0; i < r->n; i++) {
+		struct rank_key k = key_of(r, i);
+		if (n == top && by_tier_cost_index(&k, &best[n - 1]) >= 0)
+			continue;
+		size_t at = n < top ? n++ : n - 1;
+		while (at > 0 && by_tier_cost_index(&k, &best[at - 1]) < 0) {
+			best[at] = best[at - 1];
+			at--;
+		}
+		best[at] = k;
+	}
+	for (size_t i = 0; i < n; i++)
+		idx[i] = best[i].i;
+	free(best);
+	return n;
+}
+
+static const char *status_of(const struct plan_option *o, char *buf, size_t len)
+{
+	if (o->n_reasons)
+		plan_reason_format(o, 0, buf, len);
+	else
+		snprintf(buf, len, "ok");
+	return buf;
+}
+
+static void money_cell(double v, char *buf, size_t len)
+{
+	snprintf(buf, len, v >= 100 ? "%.0f" : "%.2f", v);
+}
+
+static void training_table(FILE *out, const struct plan_result *r,
+			   const size_t *idx, size_t top)
+{
+	static const char *const header[] = {"", "INSTANCE", "GPUS", "SPLIT",
+		"TIME", "COST", "SPOT", "GPU-H", "MEM/GPU", "MFU", "NOTE"};
+	struct table t;
+	table_init(&t, 11, header);
+	for (int c = 4; c < 10; c++)
+		table_right_align(&t, (size_t)c);
+	for (size_t k = 0; k < top; k++) {
+		const struct plan_option *o = &r->v[idx[k]];
+		char mark[4], inst[96], gpus[64], split[48], tm[32], cost[32],
+			spot[32] = "-", gh[32], mem[32], mfu[16], note[300];
+		snprintf(mark, sizeof(mark), "%s%s",
+			 (long)idx[k] == r->recommended ? "*" : "",
+			 o->pareto ? "P" : "");
+		snprintf(inst, sizeof(inst), "%ld x %s", o->nodes, o->inst->name);
+		snprintf(gpus, sizeof(gpus), "%ld x %s", o->gpus, o->inst->acc->name);
+		snprintf(split, sizeof(split), "dp %ld tp %ld pp %ld mb %ld", o->dp,
+			 o->tp, o->pp, o->micro_batch);
+		units_format(UNIT_DURATION, o->time_s, NULL, tm, sizeof(tm));
+		money_cell(o->cost, cost, sizeof(cost));
+		if (o->has_spot)
+			money_cell(o->cost_spot, spot, sizeof(spot));
+		snprintf(gh, sizeof(gh), "%.0f", o->gpu_hours);
+		units_format(UNIT_BYTES, o->memory_per_gpu, NULL, mem, sizeof(mem));
+		snprintf(mfu, sizeof(mfu), "%.0f%%", 100 * o->mfu);
+		const char *row[] = {mark, inst, gpus, split, tm, cost, spot, gh,
+				     mem, mfu, status_of(o, note, sizeof(note))};
+		table_add_row(&t, row);
+	}
+	table_print(&t, out);
+	table_free(&t);
+}
+
+static void serving_table(FILE *out, const struct plan_result *r,
+			  const size_t *idx, size_t top)
+{
+	static const char *const header[] = {"", "INSTANCE", "GPUS", "REPLICAS",
+		"BATCH", "P99", "COST/MONTH", "PER MILLION", "MEM/GPU", "NOTE"};
+	struct table t;
+	table_init(&t, 10, header);
+	for (int c = 3; c < 9; c++)
+		table_right_align(&t, (size_t)c);
+	for (size_t k = 0; k < top; k++) {
+		const struct plan_option *o = &r->v[idx[k]];
+		char mark[4], inst[96], gpus[64], rep[48], batch[16], p99[32],
+			cost[32], pm[32], mem[32], note[300];
+		snprintf(mark, sizeof(mark), "%s%s",
+			 (long)idx[k] == r->recommended ? "*" : "",
+			 o->pareto ? "P" : "");
+		snprintf(inst, sizeof(inst), "%ld x %s", o->nodes, o->inst->name);
+		snprintf(gpus, sizeof(gpus), "%ld x %s", o->gpus, o->inst->acc->name);
+		snprintf(rep, sizeof(rep), "%ld%s%s", o->replicas,
+			 o->sharing[0] ? " on " : "", o->sharing);
+		snprintf(batch, sizeof(batch), "%ld", o->batch);
+		units_format(UNIT_DURATION, o->p99_latency_s, NULL, p99, sizeof(p99));
+		money_cell(o->cost, cost, sizeof(cost));
+		money_cell(o->cost_per_million, pm, sizeof(pm));
+		units_format(UNIT_BYTES, o->memory_per_gpu, NULL, mem, sizeof(mem));
+		const char *row[] = {mark, inst, gpus, rep, batch, p99, cost, pm, mem,
+				     status_of(o, note, sizeof(note))};
+		table_add_row(&t, row);
+	}
+	table_print(&t, out);
+	table_free(&t);
+}
+
+struct emit_ctx {
+	enum out_format fmt;
+	FILE *out;
+	json_t *doc;		/* json */
+	struct table csv;	/* csv */
+	bool csv_started;
+};
+
+static int emit_table(struct emit_ctx *e, const struct plan *p,
+		      const struct plan_result *r)
+{
+	const struct workload *w = r->w;
+	size_t feasible = 0;
+	for (size_t i = 0; i < r->n; i++)
+		feasible += r->v[i].feasible;
+	fprintf(e->out, "== %s  (%s, %s, %s)  %zu options, %zu feasible, costs in %s\n",
+		w->name, workload_kind_name(w->kind), w->model->name,
+		precision_name(w->precision), r->n, feasible, p->settings.currency);
+	fprintf(e->out, "%s\n\n", r->why);
+	size_t *idx = xcalloc((size_t)p->settings.top + 1, sizeof(size_t));
+	size_t shown = rank_options(r, (size_t)p->settings.top, idx);
+	if (w->kind == WORKLOAD_TRAINING)
+		training_table(e->out, r, idx, shown);
+	else
+		serving_table(e->out, r, idx, shown);
+	free(idx);
+	fputc('\n', e->out);
+	return 0;
+}
+
+static void emit_csv(struct emit_ctx *e, const struct plan *p,
+		     const struct plan_result *r)
+{
+	static const char *const header[] = {"workload", "kind", "instance",
+		"nodes", "gpus", "accelerator", "feasible", "time_s", "p99_latency_s",
+		"cost", "cost_spot", "currency", "gpu_hours", "memory_per_gpu_bytes",
+		"pareto", "recommended", "reasons"};
+	if (!e->csv_started) {
+		table_init(&e->csv, 17, header);
+		e->csv_started = true;
+	}
+	for (size_t i = 0; i < r->n; i++) {
+		const struct plan_option *o = &r->v[i];
+		char f[8][40], reasons[800] = "";
+		snprintf(f[0], 40, "%ld", o->nodes);
+		snprintf(f[1], 40, "%ld", o->gpus);
+		snprintf(f[2], 40, "%.6g", o->time_s);
+		snprintf(f[3], 40, "%.6g", o->p99_latency_s);
+		snprintf(f[4], 40, "%.2f", o->cost);
+		f[5][0] = '\0';
+		if (o->has_spot)
+			snprintf(f[5], 40, "%.2f", o->cost_spot);
+		snprintf(f[6], 40, "%.6g", o->gpu_hours);
+		snprintf(f[7], 40, "%.0f", o->memory_per_gpu);
+		for (int k = 0; k < o->n_reasons; k++) {
+			char buf[300];
+			plan_reason_format(o, k, buf, sizeof(buf));
+			size_t len = strlen(reasons);
+			snprintf(reasons + len, sizeof(reasons) - len, "%s%s",
+				 k ? "; " : "", buf);
+		}
+		const char *row[] = {r->w->name, workload_kind_name(r->w->kind),
+			o->inst->name, f[0], f[1], o->inst->acc->name,
+			o->feasible ? "true" : "false", f[2], f[3], f[4], f[5],
+			p->settings.currency, f[6], f[7], o->pareto ? "true" : "false",
+			(long)i == r->recommended ? "true" : "false", reasons};
+		table_add_row(&e->csv, row);
+	}
+}
+
+static int emit(void *ctx, const struct plan *p, const struct plan_result *r)
+{
+	struct emit_ctx *e = ctx;
+	switch (e->fmt) {
+	case FORMAT_TABLE:
+		return emit_table(e, p, r);
+	case FORMAT_CSV:
+		emit_csv(e, p, r);
+		return 0;
+	case FORMAT_JSON:
+		if (!e->doc)
+			e->doc = plan_header_json(p);
+		json_array_append_new(json_object_get(e->doc, "workloads"),
+				      plan_result_json(p, r));
+		return 0;
+	}
+	return 0;
+}
+
+static int run(const struct parsed *p, enum out_format fmt,
+	       const struct catalog *c, const struct workload_file *wf,
+	       const struct plan_settings *s)
+{
+	struct output o;
+	output_open(&o);
+	struct emit_ctx e = {.fmt = fmt, .out = o.f};
+	struct plan plan;
+	char why[512];
+	if (plan_run_each(&plan, c, wf, s, emit, &e, why, sizeof(why)) < 0) {
+		fprintf(stderr, "gpuplan: %s\n", why);
+		output_discard(&o);
+		json_decref(e.doc);
+		if (e.csv_started)
+			table_free(&e.csv);
+		return 2;
+	}
+	if (fmt == FORMAT_JSON && e.doc)
+		json_write(o.f, e.doc);
+	if (fmt == FORMAT_CSV && e.csv_started)
+		table_print_csv(&e.csv, o.f);
+	json_decref(e.doc);
+	if (e.csv_started)
+		table_free(&e.csv);
+	return output_finish(&o, opt_value(p, &plan_spec, "output"));
+}
+
+int cmd_plan(int argc, char **argv)
+{
+	struct parsed p;
+	enum out_format fmt = FORMAT_TABLE;
+	struct catalog c;
+	struct workload_file wf;
+	struct plan_settings s;
+	catalog_init(&c);
+	memset(&wf, 0, sizeof(wf));
+	int rc = opts_parse(&plan_spec, argc, argv, &p);
+	if (rc != OPTS_OK || (rc = cli_format(&p, &plan_spec, &fmt)) ||
+	    (rc = read_settings(&p, &s)) ||
+	    (rc = cli_load_catalog(&p, &plan_spec, &c)) ||
+	    (rc = load_workloads(&p, &wf)))
+		goto out;
+	rc = run(&p, fmt, &c, &wf, &s);
+out:
+	workload_file_free(&wf);
+	catalog_free(&c);
+	opts_free(&p);
+	return rc == OPTS_HELP_SHOWN ? 0 : rc;
+}

@@ -1,0 +1,305 @@
+/*
+ * choose.c - from options to a choice: the Pareto front of time (or
+ * latency) against cost, the cheapest option within the deadline, the
+ * fastest within the budget, and one recommendation with the sentence
+ * that says why, and why the runner-up lost.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/units.h"
+#include "core/xalloc.h"
+#include "plan.h"
+
+/* The cost an option is ranked by: spot when asked for and allowed. */
+static double ranked_cost(const struct plan_result *r, const struct plan_option *o,
+			  const struct plan_settings *s)
+{
+	bool spot = s->spot && r->w->kind == WORKLOAD_TRAINING && r->w->train.spot &&
+		    o->has_spot;
+	return spot ? o->cost_spot : o->cost;
+}
+
+static double duration_of(const struct plan_result *r, const struct plan_option *o)
+{
+	return r->w->kind == WORKLOAD_TRAINING ? o->time_s : o->p99_latency_s;
+}
+
+struct ranked {
+	size_t i;
+	double cost, time;
+};
+
+/* A non-negative double's bits order as the double does. */
+static uint64_t key_bits(double v)
+{
+	uint64_t b;
+	if (v < 0)
+		v = 0;
+	memcpy(&b, &v, sizeof(b));
+	return b;
+}
+
+/* One stable counting-sort pass on 11 bits of a key. */
+static void radix_pass(struct ranked *v, struct ranked *tmp, size_t n,
+		       bool by_time, int shift)
+{
+	size_t count[2049] = {0};
+	for (size_t k = 0; k < n; k++)
+		count[((key_bits(by_time ? v[k].time : v[k].cost) >> shift) & 2047) + 1]++;
+	for (int d = 0; d < 2048; d++)
+		count[d + 1] += count[d];
+	for (size_t k = 0; k < n; k++)
+		tmp[count[(key_bits(by_time ? v[k].time : v[k].cost) >> shift) & 2047]++] = v[k];
+	memcpy(v, tmp, n * sizeof(*v));
+}
+
+/*
+ * Sorts by cost, then time, then index (the input order), stably: a least-
+ * significant-digit radix sort, time first, then cost.  A plan of 10,000
+ * instances has ~50,000 options per workload; a comparison sort of them
+ * for every workload cost more than planning them.
+ */
+static void sort_cost_time(struct ranked *v, size_t n)
+{
+	struct ranked *tmp = xcalloc(n + 1, sizeof(*tmp));
+	for (int pass = 0; pass < 2; pass++)
+		for (int shift = 0; shift < 64; shift += 11)
+			radix_pass(v, tmp, n, pass == 0, shift);
+	free(tmp);
+}
+
+/* Runnable options sorted by cost, then time; returns how many.  A
+ * feasible option is runnable by definition. */
+static size_t sort_runnable(struct plan_result *r,
+			    const struct plan_settings *s, struct ranked *v)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < r->n; i++)
+		r->v[i].runnable |= r->v[i].feasible;
+	for (size_t i = 0; i < r->n; i++)
+		if (r->v[i].runnable)
+			v[n++] = (struct ranked){i, ranked_cost(r, &r->v[i], s),
+						 duration_of(r, &r->v[i])};
+	sort_cost_time(v, n);
+	return n;
+}
+
+/* Sweep by rising cost: an option is on the front when it is faster than
+ * every cheaper one.  O(n log n) for the sort. */
+static void mark_pareto(struct plan_result *r, const struct ranked *v, size_t n)
+{
+	double best = -1;
+	for (size_t k = 0; k < n; k++)
+		if (best < 0 || v[k].time < best) {
+			r->v[v[k].i].pareto = true;
+			best = v[k].time;
+		}
+}
+
+static void mark_limits(struct plan_result *r, const struct ranked *v, size_t n)
+{
+	const struct workload *w = r->w;
+	r->cheapest_in_deadline = r->fastest_in_budget = -1;
+	if (w->kind != WORKLOAD_TRAINING)
+		return;
+	double fastest = 0;
+	for (size_t k = 0; k < n; k++) {
+		bool in_time = w->train.deadline <= 0 || v[k].time <= w->train.deadline;
+		bool in_budget = r->budget <= 0 || v[k].cost <= r->budget;
+		if (in_time && r->cheapest_in_deadline < 0)
+			r->cheapest_in_deadline = (long)v[k].i;
+		if (in_budget && (r->fastest_in_budget < 0 || v[k].time < fastest)) {
+			r->fastest_in_budget = (long)v[k].i;
+			fastest = v[k].time;
+		}
+	}
+}
+
+/*
+ * The recommendation: the cheapest feasible option to rent.  An owned
+ * machine (on-prem) is there to compare renting with owning, and a team
+ * owns a given number of them, so it is never the one recommended.  An
+ * option whose price is illustrative is recommended only when no option
+ * with a sourced price is feasible: a manager should not sign off on a
+ * number nobody published.  Without a deadline
+ * the cheapest may crawl, so the choice is the cheapest feasible option
+ * at most twice as slow as the fastest feasible one (a stated rule, not a
+ * law).  The runner-up is the next by the same rule on another instance
+ * type.
+ */
+static bool sourced_feasible(const struct plan_result *r)
+{
+	for (size_t i = 0; i < r->n; i++)
+		if (r->v[i].feasible && !r->v[i].inst->owned &&
+		    !r->v[i].inst->illustrative)
+			return true;
+	return false;
+}
+
+static void recommend(struct plan_result *r, const struct ranked *v, size_t n)
+{
+	bool training = r->w->kind == WORKLOAD_TRAINING;
+	bool need_sourced = sourced_feasible(r);
+	double fastest = -1;
+	for (size_t k = 0; k < n; k++)
+		if (r->v[v[k].i].feasible && !r->v[v[k].i].inst->owned &&
+		    !(need_sourced && r->v[v[k].i].inst->illustrative) &&
+		    (fastest < 0 || v[k].time < fastest))
+			fastest = v[k].time;
+	bool slack = training && r->w->train.deadline <= 0;
+	r->recommended = r->runner_up = -1;
+	for (size_t k = 0; k < n; k++) {
+		const struct plan_option *o = &r->v[v[k].i];
+		if (!o->feasible || o->inst->owned ||
+		    (need_sourced && o->inst->illustrative) ||
+		    (slack && v[k].time > 2 * fastest))
+			continue;
+		if (r->recommended < 0)
+			r->recommended = (long)v[k].i;
+		else if (o->inst != r->v[r->recommended].inst) {
+			r->runner_up = (long)v[k].i;
+			break;
+		}
+	}
+}
+
+/* ---- the sentence ---- */
+
+static const char *money_text(double amount, const char *cur, char *buf,
+			      size_t len)
+{
+	char digits[48];
+	snprintf(digits, sizeof(digits), "%.0f", amount);
+	size_t n = strlen(digits), k = 0;
+	char grouped[64];
+	for (size_t i = 0; i < n && k + 2 < sizeof(grouped); i++) {
+		if (i && (n - i) % 3 == 0)
+			grouped[k++] = ',';
+		grouped[k++] = digits[i];
+	}
+	grouped[k] = '\0';
+	if (amount < 100)
+		snprintf(buf, len, "%.2f %s", amount, cur);
+	else
+		snprintf(buf, len, "%s %s", grouped, cur);
+	return buf;
+}
+
+static void describe_rig(const struct plan_option *o, char *buf, size_t len)
+{
+	snprintf(buf, len, "%ld x %s (%ld x %s)", o->nodes, o->inst->name,
+		 o->gpus, o->inst->acc->name);
+}
+
+static void training_sentence(struct plan_result *r, const struct plan_settings *s)
+{
+	const struct workload *w = r->w;
+	const struct plan_option *o = &r->v[r->recommended];
+	char rig[160], t[32], c[48], d[32], b[48];
+	describe_rig(o, rig, sizeof(rig));
+	int k = snprintf(r->why, sizeof(r->why), "Rent %s for %s: %s on demand",
+			 rig, units_format(UNIT_DURATION, o->time_s, NULL, t, 32),
+			 money_text(o->cost, s->currency, c, sizeof(c)));
+	if (o->has_spot && w->train.spot)
+		k += snprintf(r->why + k, sizeof(r->why) - k, ", %s on spot",
+			      money_text(o->cost_spot, s->currency, c, sizeof(c)));
+	if (w->train.deadline > 0)
+		k += snprintf(r->why + k, sizeof(r->why) - k,
+			      ". It is the cheapest option to rent that meets the %s deadline%s%s%s.",
+			      units_format(UNIT_DURATION, w->train.deadline, NULL, d, 32),
+			      r->budget > 0 ? " within the " : "",
+			      r->budget > 0 ? money_text(r->budget, s->currency, b, sizeof(b)) : "",
+			      r->budget > 0 ? " budget" : "");
+	else
+		k += snprintf(r->why + k, sizeof(r->why) - k,
+			      ". No deadline was given: it is the cheapest option at most twice as slow as the fastest.");
+	if (r->runner_up < 0)
+		return;
+	const struct plan_option *u = &r->v[r->runner_up];
+	describe_rig(u, rig, sizeof(rig));
+	double dc = o->cost > 0 ? 100 * (u->cost - o->cost) / o->cost : 0;
+	double dt = o->time_s > 0 ? 100 * (o->time_s - u->time_s) / o->time_s : 0;
+	snprintf(r->why + k, sizeof(r->why) - k,
+		 " Runner-up: %s, %s for %s (%+.0f%% cost, %.0f%% %s).", rig,
+		 units_format(UNIT_DURATION, u->time_s, NULL, t, 32),
+		 money_text(u->cost, s->currency, c, sizeof(c)), dc,
+		 dt >= 0 ? dt : -dt, dt >= 0 ? "faster" : "slower");
+}
+
+static void serving_sentence(struct plan_result *r, const struct plan_settings *s)
+{
+	const struct plan_option *o = &r->v[r->recommended];
+	char c[48], m[48], p99[32], target[32];
+	int k = snprintf(r->why, sizeof(r->why),
+			 "Serve with %ld x %s (%ld replica%s of batch %ld%s%s): p99 %s against the %s target, %s a month (%s per million requests).",
+			 o->nodes, o->inst->name, o->replicas, o->replicas == 1 ? "" : "s",
+			 o->batch, o->sharing[0] ? " on MIG " : "", o->sharing,
+			 units_format(UNIT_DURATION, o->p99_latency_s, NULL, p99, 32),
+			 units_format(UNIT_DURATION, r->w->infer.p99_latency, NULL, target, 32),
+			 money_text(o->cost, s->currency, c, sizeof(c)),
+			 money_text(o->cost_per_million, s->currency, m, sizeof(m)));
+	if (r->runner_up < 0)
+		return;
+	const struct plan_option *u = &r->v[r->runner_up];
+	double dc = o->cost > 0 ? 100 * (u->cost - o->cost) / o->cost : 0;
+	snprintf(r->why + k, sizeof(r->why) - k,
+		 " Runner-up: %ld x %s, %s a month (%+.0f%%), p99 %s.",
+		 u->nodes, u->inst->name, money_text(u->cost, s->currency, c, sizeof(c)),
+		 dc, units_format(UNIT_DURATION, u->p99_latency_s, NULL, p99, 32));
+}
+
+/* Nothing feasible: say what comes closest, so the team knows which
+ * constraint to relax. */
+static void nothing_sentence(struct plan_result *r, const struct plan_settings *s)
+{
+	const struct workload *w = r->w;
+	long best = -1;
+	for (size_t i = 0; i < r->n; i++)
+		if (r->v[i].runnable &&
+		    (best < 0 || duration_of(r, &r->v[i]) < duration_of(r, &r->v[best])))
+			best = (long)i;
+	if (best < 0) {
+		snprintf(r->why, sizeof(r->why),
+			 "No instance in the catalog can run %s: every option is out of memory or unpriced (see the reasons per option).",
+			 w->name);
+		return;
+	}
+	const struct plan_option *o = &r->v[best];
+	char rig[160], t[32], c[48];
+	describe_rig(o, rig, sizeof(rig));
+	char first[300] = "see its reasons";
+	if (o->n_reasons)
+		plan_reason_format(o, 0, first, sizeof(first));
+	if (w->kind == WORKLOAD_TRAINING)
+		snprintf(r->why, sizeof(r->why),
+			 "No option meets the constraints. The fastest, %s, takes %s for %s: %s.",
+			 rig, units_format(UNIT_DURATION, o->time_s, NULL, t, 32),
+			 money_text(o->cost, s->currency, c, sizeof(c)), first);
+	else
+	{
+		char target[32];
+		snprintf(r->why, sizeof(r->why),
+			 "No option meets the %s p99 target. The closest, %s, reaches %s.",
+			 units_format(UNIT_DURATION, w->infer.p99_latency, NULL, target, 32),
+			 rig, units_format(UNIT_DURATION, o->p99_latency_s, NULL, t, 32));
+	}
+}
+
+void plan_choose(struct plan_result *r, const struct plan_settings *s)
+{
+	struct ranked *v = xcalloc(r->n + 1, sizeof(*v));
+	size_t n = sort_runnable(r, s, v);
+	mark_pareto(r, v, n);
+	mark_limits(r, v, n);
+	recommend(r, v, n);
+	free(v);
+	if (r->recommended < 0)
+		nothing_sentence(r, s);
+	else if (r->w->kind == WORKLOAD_TRAINING)
+		training_sentence(r, s);
+	else
+		serving_sentence(r, s);
+}

@@ -1,0 +1,183 @@
+/*
+ * plan.c - running the estimators over every workload and instance.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/xalloc.h"
+#include "plan.h"
+#include "serve.h"
+
+void plan_settings_default(struct plan_settings *s)
+{
+	memset(s, 0, sizeof(*s));
+	memcpy(s->currency, "USD", 4);
+	s->top = 5;
+	efficiency_default(&s->eff);
+}
+
+struct plan_option *plan_result_add(struct plan_result *r)
+{
+	xgrow((void **)&r->v, &r->cap, r->n + 1, sizeof(*r->v));
+	struct plan_option *o = &r->v[r->n++];
+	memset(o, 0, sizeof(*o));
+	o->owner = r;
+	return o;
+}
+
+void plan_option_code(struct plan_option *o, const struct plan_reason *r)
+{
+	struct plan_result *res = o->owner;
+	if (o->n_reasons == PLAN_MAX_REASONS)
+		return;
+	xgrow((void **)&res->reasons, &res->cap_reasons, res->n_reasons + 1,
+	      sizeof(*res->reasons));
+	long at = (long)res->n_reasons++;
+	res->reasons[at] = *r;
+	res->reasons[at].next = -1;
+	if (o->n_reasons++ == 0) {
+		o->first_reason = at;
+		return;
+	}
+	long last = o->first_reason;
+	while (res->reasons[last].next >= 0)
+		last = res->reasons[last].next;
+	res->reasons[last].next = at;
+}
+
+const struct plan_reason *plan_option_reason_at(const struct plan_option *o,
+						int i)
+{
+	const struct plan_reason *r = &o->owner->reasons[o->first_reason];
+	while (i-- > 0)
+		r = &o->owner->reasons[r->next];
+	return r;
+}
+
+void plan_option_reason(struct plan_option *o, const char *fmt, ...)
+{
+	struct plan_result *r = o->owner;
+	if (o->n_reasons == PLAN_MAX_REASONS)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	char *text = xvasprintf(fmt, ap);
+	va_end(ap);
+	size_t len = strlen(text) + 1;
+	xgrow((void **)&r->text, &r->text_cap, r->text_len + len, 1);
+	memcpy(r->text + r->text_len, text, len);
+	free(text);
+	struct plan_reason code = {.code = REASON_TEXT, .text = r->text_len};
+	r->text_len += len;
+	plan_option_code(o, &code);
+}
+
+/* The workload's budget in the plan currency (0 without one). */
+static int convert_budget(const struct catalog *c, const struct workload *w,
+			  const struct plan_settings *s, struct plan_result *r,
+			  char *why, size_t len)
+{
+	if (w->kind != WORKLOAD_TRAINING || !w->train.has_budget)
+		return 0;
+	struct money b;
+	if (catalog_convert(c, &w->train.budget, s->currency, &b, why, len) < 0)
+		return -1;
+	r->budget = b.amount;
+	return 0;
+}
+
+static int plan_one(struct plan *p, const struct workload *w,
+		    struct plan_result *r, char *why, size_t len)
+{
+	const struct catalog *c = p->catalog;
+	r->w = w;
+	if (convert_budget(c, w, &p->settings, r, why, len) < 0)
+		return -1;
+	struct gp_errors errs;
+	gp_errors_init(&errs);
+	if (w->kind == WORKLOAD_TRAINING) {
+		struct train_prep *tp = train_prepare(c, w, &errs);
+		if (!tp) {
+			snprintf(why, len, "workload '%s': %s", w->name,
+				 errs.n ? errs.v[0].msg : "cannot build the model");
+			gp_errors_free(&errs);
+			return -1;
+		}
+		for (size_t i = 0; i < c->n_inst; i++)
+			plan_training(tp, &c->inst[i], &p->settings, r);
+		train_prep_free(tp);
+	} else {
+		char reason[256];
+		struct serve_prep *sp = serve_prepare(w, reason, sizeof(reason));
+		if (!sp) {
+			snprintf(why, len, "workload '%s': %s", w->name, reason);
+			gp_errors_free(&errs);
+			return -1;
+		}
+		for (size_t i = 0; i < c->n_inst; i++)
+			plan_inference(c, &c->inst[i], w, sp, &p->settings, r);
+		serve_prep_free(sp);
+	}
+	gp_errors_free(&errs);
+	plan_choose(r, &p->settings);
+	return 0;
+}
+
+int plan_run(struct plan *p, const struct catalog *c,
+	     const struct workload_file *wf, const struct plan_settings *s,
+	     char *why, size_t whylen)
+{
+	memset(p, 0, sizeof(*p));
+	p->catalog = c;
+	p->workloads = wf;
+	p->settings = *s;
+	p->results = xcalloc(wf->n + 1, sizeof(*p->results));
+	p->n = wf->n;
+	for (size_t i = 0; i < wf->n; i++)
+		if (plan_one(p, &wf->v[i], &p->results[i], why, whylen) < 0)
+			return -1;
+	return 0;
+}
+
+void plan_result_free(struct plan_result *r)
+{
+	free(r->v);
+	free(r->text);
+	free(r->reasons);
+	memset(r, 0, sizeof(*r));
+}
+
+void plan_free(struct plan *p)
+{
+	for (size_t i = 0; i < p->n; i++)
+		plan_result_free(&p->results[i]);
+	free(p->results);
+	memset(p, 0, sizeof(*p));
+}
+
+int plan_run_each(struct plan *p, const struct catalog *c,
+		  const struct workload_file *wf, const struct plan_settings *s,
+		  int (*emit)(void *ctx, const struct plan *p,
+			      const struct plan_result *r),
+		  void *ctx, char *why, size_t whylen)
+{
+	memset(p, 0, sizeof(*p));
+	p->catalog = c;
+	p->workloads = wf;
+	p->settings = *s;
+	for (size_t i = 0; i < wf->n; i++) {
+		struct plan_result r;
+		memset(&r, 0, sizeof(r));
+		int rc = plan_one(p, &wf->v[i], &r, why, whylen);
+		if (rc == 0 && emit(ctx, p, &r) != 0) {
+			snprintf(why, whylen, "cannot write the plan");
+			rc = -1;
+		}
+		plan_result_free(&r);
+		if (rc < 0)
+			return -1;
+	}
+	return 0;
+}

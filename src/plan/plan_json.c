@@ -1,0 +1,191 @@
+#include "plan_json.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "catalog/catalog_json.h"
+#include "core/output.h"
+
+static json_t *index_or_null(long i)
+{
+	return i < 0 ? json_null() : json_integer(i);
+}
+
+static json_t *assumption(double value, const char *from)
+{
+	json_t *j = json_object();
+	json_object_set_new(j, "value", json_real(value));
+	json_object_set_new(j, "from", json_string(from));
+	return j;
+}
+
+static json_t *assumptions_json(const struct efficiency *e)
+{
+	json_t *j = json_object();
+	json_object_set_new(j, "compute_efficiency", assumption(e->compute, e->compute_from));
+	json_object_set_new(j, "memory_efficiency", assumption(e->memory, e->memory_from));
+	json_object_set_new(j, "link_efficiency", assumption(e->link, e->network_from));
+	json_object_set_new(j, "network_efficiency_rdma", assumption(e->network_rdma, e->network_from));
+	json_object_set_new(j, "network_efficiency_tcp", assumption(e->network_tcp, e->network_from));
+	json_object_set_new(j, "overlap_with_backward",
+			    assumption(e->overlap, "assumption: half of the last backward pass hides the gradient all-reduce"));
+	json_object_set_new(j, "spot_overhead", assumption(e->spot_overhead, e->spot_from));
+	json_object_set_new(j, "host_link_efficiency",
+			    assumption(e->host_link, "assumption: 80% of the PCIe rate for pinned host-to-device copies"));
+	return j;
+}
+
+/* Where each accelerator's and instance's figures come from, once, so
+ * options can refer to them by name. */
+static json_t *sources_json(const struct catalog *c)
+{
+	json_t *acc = json_object(), *inst = json_object();
+	for (size_t i = 0; i < c->n_acc; i++) {
+		const struct accelerator *a = &c->acc[i];
+		json_t *j = json_object();
+		char at[300];
+		snprintf(at, sizeof(at), "%s:%d", a->at.file, a->at.line);
+		json_object_set_new(j, "defined_at", json_string(at));
+		json_object_set_new(j, "illustrative", json_boolean(a->illustrative));
+		json_object_set_new(j, "source", sources_to_json(&a->sources));
+		json_object_set_new(acc, a->name, j);
+	}
+	for (size_t i = 0; i < c->n_inst; i++) {
+		const struct instance *in = &c->inst[i];
+		json_t *j = json_object();
+		char at[300];
+		snprintf(at, sizeof(at), "%s:%d", in->at.file, in->at.line);
+		json_object_set_new(j, "defined_at", json_string(at));
+		json_object_set_new(j, "price_as_of", json_string(in->as_of));
+		json_object_set_new(j, "illustrative", json_boolean(in->illustrative));
+		json_object_set_new(j, "owned", json_boolean(in->owned));
+		json_object_set_new(j, "source", sources_to_json(&in->sources));
+		json_object_set_new(inst, in->name, j);
+	}
+	json_t *j = json_object();
+	json_object_set_new(j, "accelerators", acc);
+	json_object_set_new(j, "instances", inst);
+	return j;
+}
+
+json_t *plan_header_json(const struct plan *p)
+{
+	json_t *j = json_object();
+	json_object_set_new(j, "schema", json_string("gpuplan/plan/v1"));
+	json_object_set_new(j, "currency", json_string(p->settings.currency));
+	json_object_set_new(j, "ranked_by_spot", json_boolean(p->settings.spot));
+	json_object_set_new(j, "assumptions", assumptions_json(&p->settings.eff));
+	if (p->catalog->fx.present)
+		json_object_set_new(j, "exchange_rates",
+				    exchange_rates_to_json(&p->catalog->fx));
+	json_object_set_new(j, "sources", sources_json(p->catalog));
+	json_object_set_new(j, "workloads", json_array());
+	return j;
+}
+
+static json_t *breakdown_json(const struct time_breakdown *b)
+{
+	json_t *j = json_object();
+	json_object_set_new(j, "compute_s", json_real(b->compute));
+	json_object_set_new(j, "memory_s", json_real(b->memory));
+	json_object_set_new(j, "communication_s", json_real(b->communication));
+	json_object_set_new(j, "input_s", json_real(b->input));
+	return j;
+}
+
+static json_t *provenance_json(const struct plan_option *o, const char *currency)
+{
+	json_t *j = json_object();
+	json_object_set_new(j, "peak", json_string("datasheet"));
+	json_object_set_new(j, "memory_bandwidth", json_string("datasheet"));
+	json_object_set_new(j, "efficiency", json_string("assumption"));
+	json_object_set_new(j, "memory", json_string("formula (model show)"));
+	json_object_set_new(j, "price",
+			    json_string(o->inst->illustrative ? "illustrative"
+				       : o->inst->owned ? "derived from purchase"
+							: "catalog"));
+	json_object_set_new(j, "currency_converted",
+			    json_boolean(strcmp(o->inst->on_demand.currency, currency) != 0));
+	return j;
+}
+
+static json_t *reasons_json(const struct plan_option *o)
+{
+	json_t *a = json_array();
+	for (int i = 0; i < o->n_reasons; i++) {
+		char buf[400];
+		plan_reason_format(o, i, buf, sizeof(buf));
+		json_array_append_new(a, json_string(buf));
+	}
+	return a;
+}
+
+static void set(json_t *j, const char *k, json_t *v)
+{
+	json_object_set_new(j, k, v);
+}
+
+static json_t *option_json(const struct plan_result *r,
+			   const struct plan_option *o, const char *currency)
+{
+	json_t *j = json_object();
+	bool training = r->w->kind == WORKLOAD_TRAINING;
+	set(j, "instance", json_string(o->inst->name));
+	set(j, "provider", json_string(o->inst->provider));
+	set(j, "region", json_string(o->inst->region));
+	set(j, "accelerator", json_string(o->inst->acc->name));
+	set(j, "gpus", json_integer(o->gpus));
+	set(j, "nodes", json_integer(o->nodes));
+	set(j, "feasible", json_boolean(o->feasible));
+	set(j, "reasons", reasons_json(o));
+	set(j, "precision", json_string(precision_name(o->precision_used)));
+	if (training) {
+		set(j, "dp", json_integer(o->dp));
+		set(j, "tp", json_integer(o->tp));
+		set(j, "pp", json_integer(o->pp));
+		set(j, "zero", json_integer(o->zero));
+		set(j, "micro_batch", json_integer(o->micro_batch));
+		set(j, "accumulation", json_integer(o->accumulation));
+		set(j, "step_s", json_real(o->step_s));
+		set(j, "time_s", json_real(o->time_s));
+		set(j, "mfu", json_real(o->mfu));
+	} else {
+		set(j, "replicas", json_integer(o->replicas));
+		set(j, "batch", json_integer(o->batch));
+		set(j, "sharing", o->sharing[0] ? json_string(o->sharing) : json_null());
+		set(j, "batch_latency_s", json_real(o->batch_latency_s));
+		set(j, "p99_latency_s", json_real(o->p99_latency_s));
+		set(j, "cost_per_million", json_real(o->cost_per_million));
+	}
+	set(j, "cost", json_real(o->cost));
+	set(j, "cost_spot", o->has_spot ? json_real(o->cost_spot) : json_null());
+	set(j, "cost_period", json_string(training ? "run" : "month"));
+	set(j, "currency", json_string(currency));
+	set(j, "gpu_hours", json_real(o->gpu_hours));
+	set(j, "energy_kwh", json_real(o->energy_kwh));
+	set(j, "memory_per_gpu_bytes", json_number(o->memory_per_gpu));
+	set(j, "memory_capacity_bytes", json_number(o->memory_capacity));
+	set(j, "breakdown", breakdown_json(&o->per_step));
+	set(j, "pareto", json_boolean(o->pareto));
+	set(j, "provenance", provenance_json(o, currency));
+	return j;
+}
+
+json_t *plan_result_json(const struct plan *p, const struct plan_result *r)
+{
+	json_t *j = json_object(), *opts = json_array();
+	const struct workload *w = r->w;
+	set(j, "name", json_string(w->name));
+	set(j, "kind", json_string(workload_kind_name(w->kind)));
+	set(j, "model", json_string(w->model->name));
+	set(j, "precision", json_string(precision_name(w->precision)));
+	set(j, "recommended", index_or_null(r->recommended));
+	set(j, "runner_up", index_or_null(r->runner_up));
+	set(j, "cheapest_meeting_deadline", index_or_null(r->cheapest_in_deadline));
+	set(j, "fastest_within_budget", index_or_null(r->fastest_in_budget));
+	set(j, "recommendation", json_string(r->why));
+	for (size_t i = 0; i < r->n; i++)
+		json_array_append_new(opts, option_json(r, &r->v[i], p->settings.currency));
+	set(j, "options", opts);
+	return j;
+}
