@@ -42,33 +42,78 @@ static uint64_t key_bits(double v)
 	return b;
 }
 
-/* One stable counting-sort pass on 11 bits of a key. */
-static void radix_pass(struct ranked *v, struct ranked *tmp, size_t n,
-		       bool by_time, int shift)
+struct keyed {
+	uint64_t key;
+	struct ranked r;
+};
+
+/* One stable counting-sort pass on 11 bits of the keys, from *src into
+ * *dst; a pass where every key has the same digit is skipped. */
+static bool radix_pass(const struct keyed *src, struct keyed *dst, size_t n,
+		       int shift)
 {
 	size_t count[2049] = {0};
 	for (size_t k = 0; k < n; k++)
-		count[((key_bits(by_time ? v[k].time : v[k].cost) >> shift) & 2047) + 1]++;
+		count[((src[k].key >> shift) & 2047) + 1]++;
+	for (int d = 0; d < 2048; d++)
+		if (count[d + 1] == n)
+			return false;
 	for (int d = 0; d < 2048; d++)
 		count[d + 1] += count[d];
 	for (size_t k = 0; k < n; k++)
-		tmp[count[(key_bits(by_time ? v[k].time : v[k].cost) >> shift) & 2047]++] = v[k];
-	memcpy(v, tmp, n * sizeof(*v));
+		dst[count[(src[k].key >> shift) & 2047]++] = src[k];
+	return true;
+}
+
+static void radix_by(struct keyed **a, struct keyed **b, size_t n)
+{
+	for (int shift = 0; shift < 64; shift += 11)
+		if (radix_pass(*a, *b, n, shift)) {
+			struct keyed *t = *a;
+			*a = *b;
+			*b = t;
+		}
+}
+
+/* Within a run of equal costs, order by time (then input order): runs
+ * are short, so insertion sort. */
+static void order_ties(struct ranked *v, size_t n)
+{
+	for (size_t start = 0; start < n;) {
+		size_t end = start + 1;
+		while (end < n && v[end].cost == v[start].cost)
+			end++;
+		for (size_t i = start + 1; i < end; i++) {
+			struct ranked x = v[i];
+			size_t k = i;
+			while (k > start && (v[k - 1].time > x.time ||
+					     (v[k - 1].time == x.time && v[k - 1].i > x.i))) {
+				v[k] = v[k - 1];
+				k--;
+			}
+			v[k] = x;
+		}
+		start = end;
+	}
 }
 
 /*
- * Sorts by cost, then time, then index (the input order), stably: a least-
- * significant-digit radix sort, time first, then cost.  A plan of 10,000
- * instances has ~50,000 options per workload; a comparison sort of them
- * for every workload cost more than planning them.
+ * Sorts by cost, then time, then index (the input order): a stable
+ * least-significant-digit radix sort on cost, then the ties by time.  A
+ * plan of 10,000 instances has ~50,000 options per workload; a comparison
+ * sort of them for every workload cost more than planning them.
  */
 static void sort_cost_time(struct ranked *v, size_t n)
 {
-	struct ranked *tmp = xcalloc(n + 1, sizeof(*tmp));
-	for (int pass = 0; pass < 2; pass++)
-		for (int shift = 0; shift < 64; shift += 11)
-			radix_pass(v, tmp, n, pass == 0, shift);
-	free(tmp);
+	struct keyed *a = xcalloc(n + 1, sizeof(*a)), *b = xcalloc(n + 1, sizeof(*b));
+	for (size_t k = 0; k < n; k++)
+		a[k] = (struct keyed){key_bits(v[k].cost), v[k]};
+	radix_by(&a, &b, n);
+	for (size_t k = 0; k < n; k++)
+		v[k] = a[k].r;
+	free(a);
+	free(b);
+	order_ties(v, n);
 }
 
 /* Runnable options sorted by cost, then time; returns how many.  A
@@ -198,7 +243,7 @@ static void training_sentence(struct plan_result *r, const struct plan_settings 
 {
 	const struct workload *w = r->w;
 	const struct plan_option *o = &r->v[r->recommended];
-	char rig[160], t[32], c[48], d[32], b[48];
+	char rig[160], t[32], c[80], d[32], b[80];
 	describe_rig(o, rig, sizeof(rig));
 	int k = snprintf(r->why, sizeof(r->why), "Rent %s for %s: %s on demand",
 			 rig, units_format(UNIT_DURATION, o->time_s, NULL, t, 32),
@@ -232,7 +277,7 @@ static void training_sentence(struct plan_result *r, const struct plan_settings 
 static void serving_sentence(struct plan_result *r, const struct plan_settings *s)
 {
 	const struct plan_option *o = &r->v[r->recommended];
-	char c[48], m[48], p99[32], target[32];
+	char c[80], m[80], p99[32], target[32];
 	int k = snprintf(r->why, sizeof(r->why),
 			 "Serve with %ld x %s (%ld replica%s of batch %ld%s%s): p99 %s against the %s target, %s a month (%s per million requests).",
 			 o->nodes, o->inst->name, o->replicas, o->replicas == 1 ? "" : "s",
@@ -268,7 +313,7 @@ static void nothing_sentence(struct plan_result *r, const struct plan_settings *
 		return;
 	}
 	const struct plan_option *o = &r->v[best];
-	char rig[160], t[32], c[48];
+	char rig[160], t[32], c[80];
 	describe_rig(o, rig, sizeof(rig));
 	char first[300] = "see its reasons";
 	if (o->n_reasons)

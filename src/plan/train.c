@@ -16,6 +16,7 @@
  *   + data loading that compute does not hide.
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,6 +52,37 @@ struct cached_split {
 #define CACHED_NODE_SLOTS 10		/* 1 .. 512 instances */
 
 
+/*
+ * What a step takes on a machine depends on its hardware, not on its name,
+ * region or price.  A large catalog repeats the same machine in many
+ * regions, so steps are kept per hardware signature and cluster size.
+ */
+struct signature {
+	const struct accelerator *acc;
+	long gpus, vcpus, nodes;
+	int intra_kind;
+	double intra_bandwidth, network_bandwidth;
+	bool rdma;
+};
+
+struct step {
+	double micro_compute;		/* s, one micro-batch fwd + bwd */
+	double tp_comm;			/* s per micro-batch */
+	double dp_comm;			/* s per step, before overlap */
+	double exposed_comm;
+	double input, exposed_input;
+	double compute_step;		/* accumulation x micro x bubble */
+	double total;
+	struct roofline fwd;
+};
+
+struct cached_step {
+	bool used;
+	struct signature sig;
+	struct split sp;
+	struct step st;
+};
+
 struct train_prep {
 	const struct catalog *c;
 	const struct workload *w;
@@ -59,6 +91,8 @@ struct train_prep {
 	double forward_flops;		/* per sample */
 	struct cached_roofline *cache;	/* accelerators x micro x tp */
 	struct cached_split *splits;	/* accelerators x GPUs x nodes */
+	struct cached_step *steps;	/* open addressing, by signature */
+	size_t n_steps, cap_steps;	/* cap: a power of two */
 };
 
 struct train_prep *train_prepare(const struct catalog *c,
@@ -90,6 +124,7 @@ void train_prep_free(struct train_prep *p)
 	model_graph_free(&p->g);
 	free(p->cache);
 	free(p->splits);
+	free(p->steps);
 	free(p);
 }
 
@@ -206,16 +241,6 @@ static double network_share(const struct instance *in, const struct efficiency *
 	return in->network_bandwidth * eff / in->gpus;
 }
 
-struct step {
-	double micro_compute;		/* s, one micro-batch fwd + bwd */
-	double tp_comm;			/* s per micro-batch */
-	double dp_comm;			/* s per step, before overlap */
-	double exposed_comm;
-	double input, exposed_input;
-	double compute_step;		/* accumulation x micro x bubble */
-	double total;
-	struct roofline fwd;
-};
 
 static double passes(enum recompute r)
 {
@@ -301,26 +326,46 @@ static void note_memory(struct plan_option *o, const struct instance *in,
 	plan_option_code(o, &r);
 }
 
-static void price_option(const struct catalog *c, const struct instance *in,
+/* An instance's prices per hour in the plan currency, converted once for
+ * all its options. */
+struct prices {
+	bool ok, has_spot;
+	double on_demand, spot;
+};
+
+static struct prices prices_of(const struct catalog *c, const struct instance *in,
+			       const struct plan_settings *s)
+{
+	struct prices pr = {0};
+	char why[256];
+	struct money m;
+	if (catalog_convert(c, &in->on_demand, s->currency, &m, why, sizeof(why)) < 0)
+		return pr;
+	pr.ok = true;
+	pr.on_demand = m.amount;
+	if (in->has_spot &&
+	    catalog_convert(c, &in->spot, s->currency, &m, why, sizeof(why)) == 0) {
+		pr.has_spot = true;
+		pr.spot = m.amount;
+	}
+	return pr;
+}
+
+static void price_option(const struct instance *in, const struct prices *pr,
 			 long nodes, double hours, const struct plan_settings *s,
 			 struct plan_option *o)
 {
-	char why[256];
-	struct money od;
-	if (catalog_convert(c, &in->on_demand, s->currency, &od, why, sizeof(why)) < 0) {
+	if (!pr->ok) {
 		struct plan_reason r = {.code = REASON_NO_RATE,
 					.s1 = in->on_demand.currency, .s2 = s->currency};
 		o->feasible = false;
 		plan_option_code(o, &r);
 		return;
 	}
-	o->cost = od.amount * nodes * hours;
-	if (in->has_spot) {
-		struct money sp;
-		if (catalog_convert(c, &in->spot, s->currency, &sp, why, sizeof(why)) == 0) {
-			o->has_spot = true;
-			o->cost_spot = sp.amount * nodes * hours * (1 + s->eff.spot_overhead);
-		}
+	o->cost = pr->on_demand * nodes * hours;
+	if (pr->has_spot) {
+		o->has_spot = true;
+		o->cost_spot = pr->spot * nodes * hours * (1 + s->eff.spot_overhead);
 	}
 	if (in->illustrative) {
 		struct plan_reason r = {.code = REASON_ILLUSTRATIVE};
@@ -351,7 +396,8 @@ static void check_limits(const struct workload *w, const struct plan_settings *s
 }
 
 static void fill_option(struct train_prep *p, const struct instance *in,
-			long nodes, const struct split *sp, const struct step *st,
+			const struct prices *pr, long nodes,
+			const struct split *sp, const struct step *st,
 			const struct plan_settings *s, struct plan_option *o)
 {
 	const struct workload *w = p->w;
@@ -376,7 +422,7 @@ static void fill_option(struct train_prep *p, const struct instance *in,
 	double peak = roofline_matrix_peak(in->acc, w->precision, &o->precision_used);
 	double model_flops = 3 * p->forward_flops * w->train.global_batch;
 	o->mfu = st->total > 0 && peak > 0 ? model_flops / (st->total * gpus * peak) : 0;
-	price_option(p->c, in, nodes, hours, s, o);
+	price_option(in, pr, nodes, hours, s, o);
 	if (o->precision_used != w->precision) {
 		struct plan_reason r = {.code = REASON_PRECISION,
 					.p_used = (int)o->precision_used,
@@ -411,12 +457,82 @@ static void cached_split(struct train_prep *p, const struct instance *in,
 	*sp = cs->sp;
 }
 
-static void add_option(struct train_prep *p, const struct instance *in,
-		       long nodes, const struct plan_settings *s,
-		       struct plan_result *r)
+static struct signature signature_of(const struct instance *in, long nodes)
 {
-	struct split sp;
-	cached_split(p, in, nodes, &sp);
+	struct signature g;
+	memset(&g, 0, sizeof(g));	/* padding too: signatures are compared bytewise */
+	g.acc = in->acc;
+	g.gpus = in->gpus;
+	g.vcpus = in->vcpus;
+	g.nodes = nodes;
+	g.intra_kind = (int)in->intra.kind;
+	g.intra_bandwidth = in->intra.bandwidth;
+	g.network_bandwidth = in->network_bandwidth;
+	g.rdma = in->network_rdma;
+	return g;
+}
+
+/* A cheap mix of the fields that vary most; equality is still checked
+ * on every field. */
+static uint64_t signature_hash(const struct signature *g)
+{
+	uint64_t h = (uint64_t)(uintptr_t)g->acc * 0x9E3779B97F4A7C15ull;
+	h ^= (uint64_t)g->gpus * 0xC2B2AE3D27D4EB4Full + (uint64_t)g->nodes;
+	h ^= (uint64_t)g->vcpus * 0x165667B19E3779F9ull;
+	h ^= (uint64_t)(g->network_bandwidth / 1e6) * 0x27D4EB2F165667C5ull;
+	h ^= (uint64_t)(g->intra_bandwidth / 1e6) + (uint64_t)g->rdma;
+	return h ^ (h >> 29);
+}
+
+static struct cached_step *find_slot(struct cached_step *v, size_t cap,
+				     const struct signature *g)
+{
+	size_t i = (size_t)signature_hash(g) & (cap - 1);
+	while (v[i].used && memcmp(&v[i].sig, g, sizeof(*g)) != 0)
+		i = (i + 1) & (cap - 1);
+	return &v[i];
+}
+
+static void grow_steps(struct train_prep *p)
+{
+	size_t cap = p->cap_steps ? 2 * p->cap_steps : 64;
+	struct cached_step *v = xcalloc(cap, sizeof(*v));
+	for (size_t i = 0; i < p->cap_steps; i++)
+		if (p->steps[i].used)
+			*find_slot(v, cap, &p->steps[i].sig) = p->steps[i];
+	free(p->steps);
+	p->steps = v;
+	p->cap_steps = cap;
+}
+
+/* The split and step of `nodes` instances like `in`, computed once per
+ * hardware signature. */
+static const struct cached_step *cached_step(struct train_prep *p,
+					     const struct instance *in,
+					     long nodes,
+					     const struct plan_settings *s)
+{
+	struct signature g = signature_of(in, nodes);
+	if (2 * (p->n_steps + 1) > p->cap_steps)
+		grow_steps(p);
+	struct cached_step *c = find_slot(p->steps, p->cap_steps, &g);
+	if (c->used)
+		return c;
+	c->used = true;
+	c->sig = g;
+	p->n_steps++;
+	cached_split(p, in, nodes, &c->sp);
+	if (c->sp.tp != 0)
+		step_time(p, in, nodes, &c->sp, s, &c->st);
+	return c;
+}
+
+static void add_option(struct train_prep *p, const struct instance *in,
+		       const struct prices *pr, long nodes,
+		       const struct plan_settings *s, struct plan_result *r)
+{
+	const struct cached_step *cs = cached_step(p, in, nodes, s);
+	struct split sp = cs->sp;
 	if (sp.tp == 0)
 		return;		/* more data-parallel ranks than the batch has samples */
 	struct plan_option *o = plan_result_add(r);
@@ -425,9 +541,7 @@ static void add_option(struct train_prep *p, const struct instance *in,
 	o->gpus = nodes * in->gpus;
 	o->memory_capacity = in->acc->memory;
 	o->feasible = true;
-	struct step st;
-	step_time(p, in, nodes, &sp, s, &st);
-	fill_option(p, in, nodes, &sp, &st, s, o);
+	fill_option(p, in, pr, nodes, &sp, &cs->st, s, o);
 	if (!sp.fits) {
 		o->feasible = false;
 		note_memory(o, in, &sp);
@@ -441,6 +555,7 @@ void plan_training(struct train_prep *p, const struct instance *in,
 		   const struct plan_settings *s, struct plan_result *r)
 {
 	const struct training *t = &p->w->train;
+	struct prices pr = prices_of(p->c, in, s);
 	for (long nodes = 1; nodes <= PLAN_MAX_NODES; nodes *= 2) {
 		long gpus = nodes * in->gpus;
 		if (t->max_gpus && gpus > t->max_gpus)
@@ -450,6 +565,6 @@ void plan_training(struct train_prep *p, const struct instance *in,
 				 (t->max_pp ? t->max_pp : 1);
 		if (gpus > t->global_batch * max_split)
 			break;
-		add_option(p, in, nodes, s, r);
+		add_option(p, in, &pr, nodes, s, r);
 	}
 }
