@@ -88,12 +88,30 @@ static int convert_budget(const struct catalog *c, const struct workload *w,
 	return 0;
 }
 
+/* The settings for one workload: its own efficiencies, if it gives them,
+ * replace the defaults (a team that has measured its kernels). */
+static struct plan_settings settings_for(const struct plan *p,
+					 const struct workload *w)
+{
+	struct plan_settings s = p->settings;
+	if (w->efficiency_compute > 0) {
+		s.eff.compute = w->efficiency_compute;
+		s.eff.compute_from = "the workload's own efficiency: compute";
+	}
+	if (w->efficiency_memory > 0) {
+		s.eff.memory = w->efficiency_memory;
+		s.eff.memory_from = "the workload's own efficiency: memory";
+	}
+	return s;
+}
+
 static int plan_one(struct plan *p, const struct workload *w,
 		    struct plan_result *r, char *why, size_t len)
 {
 	const struct catalog *c = p->catalog;
+	struct plan_settings settings = settings_for(p, w);
 	r->w = w;
-	if (convert_budget(c, w, &p->settings, r, why, len) < 0)
+	if (convert_budget(c, w, &settings, r, why, len) < 0)
 		return -1;
 	struct gp_errors errs;
 	gp_errors_init(&errs);
@@ -106,7 +124,7 @@ static int plan_one(struct plan *p, const struct workload *w,
 			return -1;
 		}
 		for (size_t i = 0; i < c->n_inst; i++)
-			plan_training(tp, &c->inst[i], &p->settings, r);
+			plan_training(tp, &c->inst[i], &settings, r);
 		train_prep_free(tp);
 	} else {
 		char reason[256];
@@ -117,11 +135,11 @@ static int plan_one(struct plan *p, const struct workload *w,
 			return -1;
 		}
 		for (size_t i = 0; i < c->n_inst; i++)
-			plan_inference(c, &c->inst[i], w, sp, &p->settings, r);
+			plan_inference(c, &c->inst[i], w, sp, &settings, r);
 		serve_prep_free(sp);
 	}
 	gp_errors_free(&errs);
-	plan_choose(r, &p->settings);
+	plan_choose(r, &settings);
 	return 0;
 }
 

@@ -208,7 +208,7 @@ static const char *model_label(const struct model *m)
 /* ---- keys ---- */
 
 static const char *const common_keys[] = {"name", "kind", "model",
-					  "precision", NULL};
+					  "precision", "efficiency", NULL};
 static const char *const training_keys[] = {
 	"tokens", "samples", "epochs", "seq", "global_batch", "optimizer",
 	"zero", "recompute", "parallelism", "deadline", "budget", "spot",
@@ -273,7 +273,7 @@ static int check_keys(struct yread *r, const struct ynode *map,
 	const char *const *req = kind == WORKLOAD_INFERENCE ? required_inference
 							    : required_training;
 	for (const char *const *k = common_keys; *k; k++)
-		if (ymap_get(map, *k) == NULL) {
+		if (ymap_get(map, *k) == NULL && strcmp(*k, "efficiency") != 0) {
 			yr_error(r, map, NULL, "missing required key '%s' in %s",
 				 *k, what);
 			bad = 1;
@@ -595,6 +595,41 @@ static int check_inference(struct yread *r, const struct ynode *map,
 	return 0;
 }
 
+/* ---- efficiency overrides ---- */
+
+static const struct yfield efficiency_fields[] = {
+	{"compute", false}, {"memory", false}, {NULL, false},
+};
+
+/* Fractions of the datasheet peak (compute) and bandwidth (memory) this
+ * workload's kernels reach, replacing the planner's defaults. */
+static int read_efficiency(struct yread *r, const struct ynode *map,
+			   const char *what, struct workload *w)
+{
+	const struct ynode *n = ymap_get(map, "efficiency");
+	if (!n)
+		return 0;
+	char ctx[160];
+	snprintf(ctx, sizeof(ctx), "'efficiency' of %s", what);
+	if (!yr_expect_map(r, n, ctx))
+		return -1;
+	int bad = yr_check_keys(r, n, ctx, efficiency_fields) > 0;
+	const char *keys[] = {"compute", "memory"};
+	double *out[] = {&w->efficiency_compute, &w->efficiency_memory};
+	for (int i = 0; i < 2; i++) {
+		int rc = yr_positive(r, n, keys[i], out[i]);
+		bad |= rc < 0;
+		if (rc == 1 && *out[i] > 1) {
+			yr_error(r, ymap_get(n, keys[i]), NULL,
+				 "'%s' is a fraction of the datasheet figure: at most 1, found %g",
+				 keys[i], *out[i]);
+			*out[i] = 0;
+			bad = 1;
+		}
+	}
+	return bad ? -1 : 0;
+}
+
 /* ---- one workload ---- */
 
 static void entry_name(const struct ynode *n, size_t index, char *buf,
@@ -621,6 +656,7 @@ static int read_workload(struct wl_ctx *cx, const struct ynode *n,
 			      "training or inference", &kind) < 0;
 	bad |= check_keys(r, n, what, kind);
 	bad |= yr_string(r, n, "name", &w->name) < 0;
+	bad |= read_efficiency(r, n, what, w) < 0;
 	bad |= read_model(cx, n, w) < 0;
 	if (kind < 0)
 		return -1;
@@ -842,6 +878,14 @@ json_t *workload_to_json(const struct workload *w)
 			    json_boolean(model_is_sequence(w->model)));
 	json_object_set_new(j, "precision",
 			    json_string(precision_name(w->precision)));
+	json_t *eff = json_object();
+	json_object_set_new(eff, "compute", w->efficiency_compute > 0
+						    ? json_real(w->efficiency_compute)
+						    : json_null());
+	json_object_set_new(eff, "memory", w->efficiency_memory > 0
+						   ? json_real(w->efficiency_memory)
+						   : json_null());
+	json_object_set_new(j, "efficiency", eff);
 	if (w->kind == WORKLOAD_TRAINING)
 		json_object_set_new(j, "training", training_to_json(&w->train));
 	else

@@ -86,6 +86,10 @@ struct workload {
 	struct inference infer;		/* WORKLOAD_INFERENCE */
 	struct origin at;		/* the list item */
 	struct origin model_at;		/* the `model:` value */
+	/* `efficiency: {compute: 0.5, memory: 0.7}`: replaces the planner's
+	 * default fractions of the datasheet peak and bandwidth for this
+	 * workload (a team that has measured its own).  0: not given. */
+	double efficiency_compute, efficiency_memory;
 };
 
 struct workload_model;			/* one loaded model file */
