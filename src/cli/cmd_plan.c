@@ -99,7 +99,7 @@ static int read_settings(const struct parsed *p, struct plan_settings *s)
 
 
 struct rank_key {
-	int tier;		/* 0 recommended, 1 feasible, 2 runnable, 3 rest */
+	int tier;		/* see key_of() */
 	double cost;
 	size_t i;
 };
@@ -117,14 +117,16 @@ static int by_tier_cost_index(const void *a, const void *b)
 static struct rank_key key_of(const struct plan_result *r, size_t i)
 {
 	const struct plan_option *o = &r->v[i];
-	return (struct rank_key){(long)i == r->recommended ? 0
-				 : o->feasible ? 1 : o->runnable ? 2 : 3,
-				 o->cost, i};
+	/* the recommendation; feasible rentals at published prices; other
+	 * feasible options (owned, illustrative prices); runnable; the rest */
+	int tier = (long)i == r->recommended ? 0
+		   : o->feasible && !o->inst->owned && !o->inst->illustrative ? 1
+		   : o->feasible ? 2 : o->runnable ? 3 : 4;
+	return (struct rank_key){tier, o->cost, i};
 }
 
-/* The first `top` options in the order a reader wants: the recommendation,
- * then feasible ones by cost, then runnable ones, then the rest; ties by
- * index, so the output is reproducible.  Selected in one pass (the table
+/* The first `top` options in the order a reader wants (key_of()), by cost
+ * within each tier; ties by index, so the output is reproducible.  Selected in one pass (the table
  * shows a handful of a plan's many options); returns how many. */
 static size_t rank_options(const struct plan_result *r, size_t top,
 			   size_t *idx)
