@@ -62,6 +62,15 @@ enum reason_code {
 	REASON_PRECISION,	/* p_used runs for p_wanted on s1 (accelerator) */
 	REASON_STARVE,		/* a: input s per step, b: compute s, c: idle share */
 	REASON_NO_RATE,		/* s1 -> s2: no exchange rate */
+	/* inference (serve.c) */
+	REASON_SERVE_MEMORY,	/* a: B per GPU at batch 1, b: B the GPU has,
+				 * n1: tp, s1: accelerator */
+	REASON_SERVE_SLOW,	/* a: S(1) s, b: p99 target s, n1: tp,
+				 * s1: accelerator, s2: MIG profile or NULL */
+	REASON_SERVE_RATE,	/* n1: instances at most, a: requests/s */
+	REASON_SERVE_P99,	/* n1: instances at most, a: p99 target s */
+	REASON_MIG_ISOLATED,	/* MIG slices assumed free of interference */
+	REASON_SERVE_ON_DEMAND,	/* --spot: serving stays on demand */
 };
 
 struct plan_reason {

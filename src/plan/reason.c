@@ -6,6 +6,62 @@
 #include "core/units.h"
 #include "plan.h"
 
+/* Where a replica runs: "T4", "2 x A10G (tensor parallel)", "a 1g.10gb
+ * slice of A100-SXM-40GB". */
+static const char *serve_where(const struct plan_reason *r, char *buf,
+			       size_t len)
+{
+	if (r->s2)
+		snprintf(buf, len, "a %s slice of %s", r->s2, r->s1);
+	else if (r->n1 > 1)
+		snprintf(buf, len, "%ld x %s (tensor parallel)", r->n1, r->s1);
+	else
+		snprintf(buf, len, "%s", r->s1);
+	return buf;
+}
+
+/* The inference planner's reasons.  Memory in decimal GB on both sides,
+ * so they compare at a glance ("needs 16.8 GB at batch 1; T4 has 16 GB"). */
+static void serve_reason_format(const struct plan_reason *r, char *buf,
+				size_t len)
+{
+	char x[32], y[32], at[128];
+	switch (r->code) {
+	case REASON_SERVE_MEMORY:
+		snprintf(x, 32, "%.3g GB", r->a / 1e9);
+		snprintf(y, 32, "%.3g GB", r->b / 1e9);
+		if (r->n1 > 1)
+			snprintf(buf, len, "needs %s per GPU at batch 1 even split over %ld GPUs; %s has %s",
+				 x, r->n1, r->s1, y);
+		else
+			snprintf(buf, len, "needs %s at batch 1; %s has %s", x,
+				 r->s1, y);
+		break;
+	case REASON_SERVE_SLOW:
+		snprintf(buf, len, "one request takes %s on %s, above the %s p99 target",
+			 units_format(UNIT_DURATION, r->a, NULL, x, 32),
+			 serve_where(r, at, sizeof(at)),
+			 units_format(UNIT_DURATION, r->b, NULL, y, 32));
+		break;
+	case REASON_SERVE_RATE:
+		snprintf(buf, len, "needs more than %ld instances to serve %.4g requests/s",
+			 r->n1, r->a);
+		break;
+	case REASON_SERVE_P99:
+		snprintf(buf, len, "needs more than %ld instances to hold the p99 under %s",
+			 r->n1, units_format(UNIT_DURATION, r->a, NULL, x, 32));
+		break;
+	case REASON_MIG_ISOLATED:
+		snprintf(buf, len, "MIG slices are isolated in hardware: no interference assumed");
+		break;
+	case REASON_SERVE_ON_DEMAND:
+		snprintf(buf, len, "on demand: serving is not put on spot capacity, which can be reclaimed mid-request");
+		break;
+	default:	/* not an inference reason: plan_reason_format() */
+		break;
+	}
+}
+
 void plan_reason_format(const struct plan_option *o, int i, char *buf,
 			size_t len)
 {
@@ -44,6 +100,14 @@ void plan_reason_format(const struct plan_option *o, int i, char *buf,
 		break;
 	case REASON_NO_RATE:
 		snprintf(buf, len, "no exchange rate from %s to %s", r->s1, r->s2);
+		break;
+	case REASON_SERVE_MEMORY:
+	case REASON_SERVE_SLOW:
+	case REASON_SERVE_RATE:
+	case REASON_SERVE_P99:
+	case REASON_MIG_ISOLATED:
+	case REASON_SERVE_ON_DEMAND:
+		serve_reason_format(r, buf, len);
 		break;
 	}
 }

@@ -15,6 +15,12 @@
  *   p99 = (b - 1) c / lambda + wait99(c) + S(b)
  * and the option is the batch size needing the fewest instances (ties:
  * the lower p99), with the fewest replicas that meet the target.
+ *
+ * None of that depends on the price, so it is done once per hardware
+ * signature (serve_prep.h) and kept with its reasons, all coded: per
+ * instance an option is a copy, the instance's notes and a multiplication
+ * (price_option()).  10,000 instances that repeat 29 machines cost 29
+ * sizings.
  */
 #include "serve_prep.h"
 
@@ -23,19 +29,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/units.h"
 #include "queue.h"
 #include "roofline.h"
 
-/* What every option of one workload on one instance type shares. */
+/*
+ * What every option of one workload on one hardware signature shares.
+ * Only the hardware of `in` is read (accelerator, GPUs, intra-node link),
+ * and of s only the efficiencies: the options found are those of every
+ * instance with the same hardware, before price.
+ */
 struct serve_ctx {
 	const struct instance *in;
 	const struct accelerator *a;
 	const struct workload *w;
 	const struct serve_prep *sp;
 	const struct plan_settings *s;
-	struct plan_result *r;
-	double price;		/* per hour, whole instance, plan currency */
+	struct plan_result *r;	/* where options go: sp's cache */
 	double hours;		/* served a month */
 };
 
@@ -170,48 +179,22 @@ static void size_placement(const struct serve_ctx *x,
 
 /* ---- options ---- */
 
-static const char *dur(double s, char *buf)
-{
-	return units_format(UNIT_DURATION, s, NULL, buf, 32);
-}
-
-/* Both sides of a memory comparison in decimal GB, so they compare at a
- * glance ("needs 16.8 GB at batch 1; T4 has 16 GB"). */
-static const char *bytes_text(double bytes, char *buf)
-{
-	snprintf(buf, 32, "%.3g GB", bytes / 1e9);
-	return buf;
-}
-
 static struct plan_option *option_new(const struct serve_ctx *x,
 				      const struct serve_device *d,
 				      const char *sharing, double capacity)
 {
 	struct plan_option *o = plan_result_add(x->r);
 	o->inst = x->in;
-	o->tp = d ? d->tp : 1;
+	o->tp = d->tp;
 	o->pp = 1;
-	o->precision_used = d ? d->used : x->w->precision;
+	o->precision_used = d->used;
 	o->memory_capacity = capacity;
 	snprintf(o->sharing, sizeof(o->sharing), "%s", sharing);
 	return o;
 }
 
-/* Where a replica runs, for reasons: "T4", "2 x A10G (tensor parallel)",
- * "a 1g.10gb slice of A100-SXM-40GB". */
-static const char *where(const struct serve_ctx *x, const struct plan_option *o,
-			 char *buf, size_t len)
-{
-	if (o->sharing[0])
-		snprintf(buf, len, "a %s slice of %s", o->sharing, x->a->name);
-	else if (o->tp > 1)
-		snprintf(buf, len, "%ld x %s (tensor parallel)", o->tp,
-			 x->a->name);
-	else
-		snprintf(buf, len, "%s", x->a->name);
-	return buf;
-}
-
+/* The notes any instance of the hardware gets (instance_notes() adds
+ * the rest). */
 static void notes(const struct serve_ctx *x, struct plan_option *o)
 {
 	if (o->precision_used != x->w->precision) {
@@ -221,42 +204,43 @@ static void notes(const struct serve_ctx *x, struct plan_option *o)
 					.s1 = x->a->name};
 		plan_option_code(o, &r);
 	}
-	if (o->sharing[0])
-		plan_option_reason(o, "MIG slices are isolated in hardware: no interference assumed");
-	if (x->in->illustrative) {
-		struct plan_reason r = {.code = REASON_ILLUSTRATIVE};
+	if (o->sharing[0]) {
+		struct plan_reason r = {.code = REASON_MIG_ISOLATED};
 		plan_option_code(o, &r);
 	}
-	if (x->s->spot)
-		plan_option_reason(o, "on demand: serving is not put on spot capacity, which can be reclaimed mid-request");
 }
 
 /*
- * Fills o from a sizing: replicas, batch, latency and the month's cost.
- * Monthly cost = instances x price per hour x hours served; per million
- * requests = that / (rate x seconds served) x 1e6; GPU-hours and energy
- * count every GPU rented (a MIG GPU draws power whatever its slices do),
- * at TDP.
+ * Fills o from a sizing: replicas, batch, latency, GPU-hours and energy,
+ * which count every GPU rented (a MIG GPU draws power whatever its slices
+ * do), at TDP.  The money is price_option()'s.  profile: the MIG profile
+ * (catalog-owned), NULL for whole GPUs.
  */
 static void fill(const struct serve_ctx *x, struct plan_option *o,
-		 const struct sizing *z, long gpus_per_replica)
+		 const struct sizing *z, long gpus_per_replica,
+		 const char *profile)
 {
-	char b1[32], b2[32], b3[128];
 	const struct inference *inf = &x->w->infer;
 	o->feasible = z->ok;
 	o->runnable = z->replicas > 0;
 	if (!z->ok && z->replicas == 0) {
-		plan_option_reason(o, "needs more than %d instances to serve %.4g requests/s",
-				   PLAN_MAX_NODES, inf->request_rate);
+		struct plan_reason r = {.code = REASON_SERVE_RATE,
+					.n1 = PLAN_MAX_NODES,
+					.a = inf->request_rate};
+		plan_option_code(o, &r);
 		return;
 	}
-	if (!z->ok && z->s1 > inf->p99_latency)
-		plan_option_reason(o, "one request takes %s on %s, above the %s p99 target",
-				   dur(z->s1, b1), where(x, o, b3, sizeof(b3)),
-				   dur(inf->p99_latency, b2));
-	else if (!z->ok)
-		plan_option_reason(o, "needs more than %d instances to hold the p99 under %s",
-				   PLAN_MAX_NODES, dur(inf->p99_latency, b1));
+	if (!z->ok && z->s1 > inf->p99_latency) {
+		struct plan_reason r = {.code = REASON_SERVE_SLOW, .a = z->s1,
+					.b = inf->p99_latency, .n1 = o->tp,
+					.s1 = x->a->name, .s2 = profile};
+		plan_option_code(o, &r);
+	} else if (!z->ok) {
+		struct plan_reason r = {.code = REASON_SERVE_P99,
+					.n1 = PLAN_MAX_NODES,
+					.a = inf->p99_latency};
+		plan_option_code(o, &r);
+	}
 	o->batch = 1L << z->bi;
 	o->replicas = o->dp = z->replicas;
 	o->gpus = z->replicas * gpus_per_replica;
@@ -267,9 +251,6 @@ static void fill(const struct serve_ctx *x, struct plan_option *o,
 	o->per_step = z->t.split;
 	o->memory_per_gpu = z->memory;
 	double rented = (double)z->instances * x->in->gpus;
-	o->cost = z->instances * x->price * x->hours;
-	o->cost_per_million = o->cost /
-			      (inf->request_rate * inf->serving_per_month) * 1e6;
 	o->gpu_hours = rented * x->hours;
 	o->energy_kwh = rented * x->a->tdp * x->hours / 1000;
 	o->has_spot = false;
@@ -303,18 +284,13 @@ static int smallest_tp(const struct serve_ctx *x, int elem, int *last)
 static void too_big(const struct serve_ctx *x, const struct serve_device *d,
 		    int last)
 {
-	char b1[32], b2[32];
 	struct plan_option *o = option_new(x, d, "", x->a->memory);
 	o->tp = 1L << last;
 	o->memory_per_gpu = serve_memory(x->sp, last, 0, d->elem);
-	if (last > 0)
-		plan_option_reason(o, "needs %s per GPU at batch 1 even split over %ld GPUs; %s has %s",
-				   bytes_text(o->memory_per_gpu, b1), o->tp, x->a->name,
-				   bytes_text(x->a->memory, b2));
-	else
-		plan_option_reason(o, "needs %s at batch 1; %s has %s",
-				   bytes_text(o->memory_per_gpu, b1), x->a->name,
-				   bytes_text(x->a->memory, b2));
+	struct plan_reason r = {.code = REASON_SERVE_MEMORY,
+				.a = o->memory_per_gpu, .b = x->a->memory,
+				.n1 = o->tp, .s1 = x->a->name};
+	plan_option_code(o, &r);
 	notes(x, o);
 }
 
@@ -349,7 +325,7 @@ static void whole_gpus(const struct serve_ctx *x)
 	serve_device_init(&d, x->a, x->w->precision, &x->s->eff, 1L << keep_ti,
 			  1, 1, &x->in->intra);
 	struct plan_option *o = option_new(x, &d, "", x->a->memory);
-	fill(x, o, &keep, 1L << keep_ti);
+	fill(x, o, &keep, 1L << keep_ti, NULL);
 	notes(x, o);
 }
 
@@ -386,38 +362,124 @@ static void mig_slices(const struct serve_ctx *x)
 		size_placement(x, &d, 0, p->memory, (long)x->in->gpus *
 			       p->max_instances, &z);
 		struct plan_option *o = option_new(x, &d, p->profile, p->memory);
-		fill(x, o, &z, 1);
+		fill(x, o, &z, 1, p->profile);
 		notes(x, o);
 	}
 }
 
 /* ---- the estimator ---- */
 
+/*
+ * Finds the options of in's hardware, unpriced, into sp's cache: whole
+ * GPUs, then each MIG profile.
+ */
+static const struct serve_hw *find_options(struct serve_prep *sp,
+					   const struct instance *in,
+					   const struct workload *w,
+					   const struct plan_settings *s)
+{
+	struct serve_ctx x = {in, in->acc, w, sp, s, &sp->cache.options,
+			      w->infer.serving_per_month / 3600};
+	size_t first = sp->cache.options.n;
+	whole_gpus(&x);
+	mig_slices(&x);
+	return serve_cache_add(sp, in, first, sp->cache.options.n - first);
+}
+
+/* The notes that depend on the instance or the settings, not the
+ * hardware: after notes()'s, as the reader expects them. */
+static void instance_notes(const struct instance *in,
+			   const struct plan_settings *s, struct plan_option *o)
+{
+	if (in->illustrative) {
+		struct plan_reason r = {.code = REASON_ILLUSTRATIVE};
+		plan_option_code(o, &r);
+	}
+	if (s->spot) {
+		struct plan_reason r = {.code = REASON_SERVE_ON_DEMAND};
+		plan_option_code(o, &r);
+	}
+}
+
+/*
+ * Appends cached option t to r as in's, at price per hour (plan
+ * currency): monthly cost = instances x price x hours served; per million
+ * requests = that / (rate x seconds served) x 1e6.  Options that cannot
+ * run (they do not fit, or would need too many instances) have no cost.
+ */
+static void price_option(const struct plan_option *t, const struct instance *in,
+			 const struct workload *w, const struct plan_settings *s,
+			 double price, struct plan_result *r)
+{
+	const struct inference *inf = &w->infer;
+	struct plan_option *o = plan_result_add(r);
+	*o = *t;
+	o->owner = r;
+	o->inst = in;
+	o->n_reasons = 0;
+	o->first_reason = 0;
+	/* the hardware's reasons, in order; a free-text one (none today)
+	 * must be copied into r's own pool */
+	const struct plan_reason *all = t->owner->reasons;
+	for (long k = t->n_reasons ? t->first_reason : -1; k >= 0;
+	     k = all[k].next) {
+		const struct plan_reason *why = &all[k];
+		if (why->code == REASON_TEXT)
+			plan_option_reason(o, "%s", t->owner->text + why->text);
+		else
+			plan_option_code(o, why);
+	}
+	instance_notes(in, s, o);
+	if (!o->runnable)
+		return;
+	o->cost = o->nodes * price * (inf->serving_per_month / 3600);
+	o->cost_per_million = o->cost /
+			      (inf->request_rate * inf->serving_per_month) * 1e6;
+}
+
+/* An option for an instance that cannot be sized at all, for its reason. */
+static struct plan_option *unsized(const struct instance *in,
+				   const struct workload *w,
+				   struct plan_result *r)
+{
+	struct plan_option *o = plan_result_add(r);
+	o->inst = in;
+	o->tp = o->pp = 1;
+	o->precision_used = w->precision;
+	o->memory_capacity = in->acc->memory;
+	return o;
+}
+
+/*
+ * Per instance: the price converted, then the options of its hardware,
+ * found once per signature (serve_prep.h) and priced here.
+ */
 void plan_inference(const struct catalog *c, const struct instance *in,
-		    const struct workload *w, const struct serve_prep *sp,
+		    const struct workload *w, struct serve_prep *sp,
 		    const struct plan_settings *s, struct plan_result *r)
 {
-	struct serve_ctx x = {in, in->acc, w, sp, s, r, 0,
-			      w->infer.serving_per_month / 3600};
 	struct money price;
 	char why[256];
 	if (catalog_convert(c, &in->on_demand, s->currency, &price, why,
 			    sizeof(why)) < 0) {
-		struct plan_option *o = option_new(&x, NULL, "", in->acc->memory);
+		struct plan_option *o = unsized(in, w, r);
 		struct plan_reason code = {.code = REASON_NO_RATE,
 					   .s1 = in->on_demand.currency,
 					   .s2 = s->currency};
 		plan_option_code(o, &code);
 		return;
 	}
-	x.price = price.amount;
 	enum precision used;
 	if (roofline_matrix_peak(in->acc, w->precision, &used) <= 0) {
-		struct plan_option *o = option_new(&x, NULL, "", in->acc->memory);
+		struct plan_option *o = unsized(in, w, r);
 		plan_option_reason(o, "%s has no usable peak for %s in the catalog",
 				   in->acc->name, precision_name(w->precision));
 		return;
 	}
-	whole_gpus(&x);
-	mig_slices(&x);
+	const struct serve_hw *h = serve_cache_find(sp, in, &s->eff);
+	if (!h)
+		h = find_options(sp, in, w, s);
+	for (size_t i = 0; i < h->n; i++)
+		price_option(&sp->cache.options.v[h->first + i], in, w, s,
+			     price.amount, r);
 }

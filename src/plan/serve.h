@@ -10,7 +10,8 @@
  *
  * Ownership: serve_prepare() returns a struct the caller frees with
  * serve_prep_free(); it points at (and does not own) the workload, which
- * must outlive it.
+ * must outlive it, and at the accelerators of the catalog plan_inference()
+ * is given, which must outlive it too.
  */
 #ifndef GPUPLAN_PLAN_SERVE_H
 #define GPUPLAN_PLAN_SERVE_H
@@ -40,9 +41,16 @@ void serve_prep_free(struct serve_prep *sp);
  * Every sensible way to serve w on instance type `in`, appended to r: one
  * option on whole GPUs (tensor parallel where the model needs it) and one
  * per MIG profile that holds the model.  sp comes from serve_prepare(w).
+ *
+ * What does not depend on the price is found once per hardware signature
+ * (accelerator, GPUs per instance, GPU-to-GPU link) and kept in sp, so a
+ * catalog that repeats a machine under many names and prices costs one
+ * sizing per machine and a copy and a multiplication per instance.  The
+ * kept options hold for one set of efficiencies (s->eff): a call with
+ * others finds them again.
  */
 void plan_inference(const struct catalog *c, const struct instance *in,
-		    const struct workload *w, const struct serve_prep *sp,
+		    const struct workload *w, struct serve_prep *sp,
 		    const struct plan_settings *s, struct plan_result *r);
 
 /* ---- the pieces, for tests ---- */

@@ -12,10 +12,15 @@
  * That is the same sum roofline_forward() computes op by op, in O(log n)
  * instead of O(n), which is what lets the planner evaluate every instance
  * type of a large catalog (tests/unit/test_serve.c holds the two equal).
+ *
+ * It also keeps the options found per hardware signature (serve_prep.h):
+ * an open-addressing table keyed by a hash of the signature, compared
+ * field by field, so a repeated machine is looked up in O(1).
  */
 #include "serve_prep.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -251,10 +256,117 @@ struct serve_prep *serve_prepare(const struct workload *w, char *why,
 	return sp;
 }
 
+/* ---- options per hardware signature ---- */
+
+static uint64_t mix(uint64_t h)
+{
+	/* splitmix64's finalizer: every input bit moves every output bit */
+	h ^= h >> 30;
+	h *= 0xbf58476d1ce4e5b9u;
+	h ^= h >> 27;
+	h *= 0x94d049bb133111ebu;
+	return h ^ (h >> 31);
+}
+
+static uint64_t bits_of(double x)
+{
+	uint64_t b;
+	memcpy(&b, &x, sizeof(b));
+	return b;
+}
+
+static uint64_t hw_hash(const struct instance *in)
+{
+	uint64_t h = mix((uint64_t)(uintptr_t)in->acc);
+	h = mix(h ^ (uint64_t)in->gpus);
+	h = mix(h ^ (uint64_t)in->intra.kind);
+	return mix(h ^ bits_of(in->intra.bandwidth));
+}
+
+static bool same_hw(const struct serve_hw *h, uint64_t hash,
+		    const struct instance *in)
+{
+	return h->hash == hash && h->acc == in->acc && h->gpus == in->gpus &&
+	       h->link == in->intra.kind &&
+	       bits_of(h->link_bandwidth) == bits_of(in->intra.bandwidth);
+}
+
+/* The slot holding in's signature (hash: hw_hash(in)), or the empty one
+ * where it would go; c->cap > 0 and the table is never full. */
+static struct serve_hw *slot_of(const struct serve_cache *c, uint64_t hash,
+				const struct instance *in)
+{
+	size_t mask = c->cap - 1, i = (size_t)hash & mask;
+	while (c->slots[i].acc && !same_hw(&c->slots[i], hash, in))
+		i = (i + 1) & mask;
+	return &c->slots[i];
+}
+
+static void cache_clear(struct serve_cache *c)
+{
+	free(c->slots);
+	plan_result_free(&c->options);
+	memset(c, 0, sizeof(*c));
+}
+
+const struct serve_hw *serve_cache_find(struct serve_prep *sp,
+					const struct instance *in,
+					const struct efficiency *e)
+{
+	struct serve_cache *c = &sp->cache;
+	if (c->compute != e->compute || c->memory != e->memory ||
+	    c->link != e->link) {
+		cache_clear(c);
+		c->compute = e->compute;
+		c->memory = e->memory;
+		c->link = e->link;
+	}
+	if (c->cap == 0)
+		return NULL;
+	const struct serve_hw *h = slot_of(c, hw_hash(in), in);
+	return h->acc ? h : NULL;
+}
+
+/* Doubles the table (from 64 slots), re-placing every signature by its
+ * stored hash. */
+static void cache_grow(struct serve_cache *c)
+{
+	struct serve_hw *old = c->slots;
+	size_t n = c->cap;
+	c->cap = n ? 2 * n : 64;
+	c->slots = xcalloc(c->cap, sizeof(*c->slots));
+	for (size_t i = 0; i < n; i++) {
+		if (!old[i].acc)
+			continue;
+		size_t j = (size_t)old[i].hash & (c->cap - 1);
+		while (c->slots[j].acc)
+			j = (j + 1) & (c->cap - 1);
+		c->slots[j] = old[i];
+	}
+	free(old);
+}
+
+const struct serve_hw *serve_cache_add(struct serve_prep *sp,
+				       const struct instance *in, size_t first,
+				       size_t n)
+{
+	struct serve_cache *c = &sp->cache;
+	if (2 * (c->used + 1) > c->cap)
+		cache_grow(c);
+	uint64_t hash = hw_hash(in);
+	struct serve_hw *h = slot_of(c, hash, in);
+	if (!h->acc)
+		c->used++;
+	*h = (struct serve_hw){hash, in->acc, in->gpus, in->intra.kind,
+			       in->intra.bandwidth, first, n};
+	return h;
+}
+
 void serve_prep_free(struct serve_prep *sp)
 {
 	if (!sp)
 		return;
+	cache_clear(&sp->cache);
 	pass_free(&sp->prefill);
 	if (sp->decoder)
 		pass_free(&sp->decode);

@@ -7,6 +7,7 @@
 #define GPUPLAN_PLAN_SERVE_PREP_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "model/memory.h"
 #include "serve.h"
@@ -32,6 +33,33 @@ struct serve_pass {
 	struct op_curve curve[SERVE_BATCHES][2];
 };
 
+/*
+ * Everything plan_inference() finds for one instance type except money
+ * depends only on its hardware: the accelerator, the GPUs per instance and
+ * the GPU-to-GPU link.  A large catalog repeats the same machine under
+ * many names, regions and prices, so the options found for one hardware
+ * signature are kept, before pricing, and reused for the next instance
+ * with the same signature (serve.c prices and notes them per instance).
+ */
+struct serve_hw {
+	uint64_t hash;			/* of the four fields below */
+	const struct accelerator *acc;	/* NULL: an empty slot */
+	int gpus;
+	enum link_kind link;
+	double link_bandwidth;		/* B/s, compared bit for bit */
+	size_t first, n;		/* options [first, first + n) of the cache */
+};
+
+struct serve_cache {
+	struct serve_hw *slots;	/* open addressing, linear probing */
+	size_t cap, used;	/* cap: 0 or a power of two, at most half used */
+	/* The options of every signature seen, unpriced, with the reasons
+	 * that hold for any instance of that hardware. */
+	struct plan_result options;
+	/* the efficiencies they were found with; others empty the cache */
+	double compute, memory, link;
+};
+
 struct serve_prep {
 	const struct workload *w;
 	bool decoder;		/* generates tokens: prefill + decode steps */
@@ -46,6 +74,22 @@ struct serve_prep {
 	/* memory_serving() totals, B per GPU: [element size 1, 2, 4, 8]
 	 * [tp 2^t][batch 2^b] */
 	double memory[4][SERVE_TPS][SERVE_BATCHES];
+	struct serve_cache cache;	/* filled by plan_inference() */
 };
+
+/*
+ * The cached options for in's hardware found with efficiencies e, or NULL
+ * when there are none yet (then plan_inference() finds them, appends them
+ * to sp->cache.options and calls serve_cache_add()).  Options found with
+ * other efficiencies are dropped first.
+ */
+const struct serve_hw *serve_cache_find(struct serve_prep *sp,
+					const struct instance *in,
+					const struct efficiency *e);
+/* Records options [first, first + n) of sp->cache.options as those of
+ * in's hardware and returns the record (valid until the next call). */
+const struct serve_hw *serve_cache_add(struct serve_prep *sp,
+				       const struct instance *in, size_t first,
+				       size_t n);
 
 #endif

@@ -3,7 +3,9 @@
  * roofline_forward(), memory against memory_serving(), replica sizing
  * against hand-computed M/M/c cases, and the shipped chat and inspection
  * workloads on shipped instances (feasible and infeasible cases, costs,
- * and costs that move the right way when rate, target or price move).
+ * and costs that move the right way when rate, target or price move),
+ * options kept per hardware signature equal to options found afresh, and
+ * the inference reasons in words.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -545,6 +547,194 @@ static void monotonic(const struct fixture *f)
 	}
 }
 
+/* ---- options kept per hardware signature ---- */
+
+/* Two options alike in every figure and reason (owner and reason indices
+ * aside).  Byte for byte: options start zeroed (plan_result_add()), so
+ * their padding compares equal too. */
+static bool same_option(const struct plan_option *a, const struct plan_option *b)
+{
+	struct plan_option x, y;
+	memcpy(&x, a, sizeof(x));
+	memcpy(&y, b, sizeof(y));
+	x.owner = y.owner = NULL;
+	x.first_reason = y.first_reason = 0;
+	if (memcmp(&x, &y, sizeof(x)) != 0)
+		return false;
+	char ra[512], rb[512];
+	for (int i = 0; i < a->n_reasons; i++) {
+		plan_reason_format(a, i, ra, sizeof(ra));
+		plan_reason_format(b, i, rb, sizeof(rb));
+		if (strcmp(ra, rb) != 0)
+			return false;
+	}
+	return true;
+}
+
+/* Plans `in` on one serve_prep kept across calls (shared) and on a fresh
+ * one; the two must agree option for option.  r gets the shared result. */
+static void kept_matches_fresh(const struct fixture *f,
+			       const struct instance *in,
+			       const struct workload *w,
+			       struct serve_prep *shared,
+			       const struct plan_settings *s,
+			       struct plan_result *r)
+{
+	char why[256];
+	struct serve_prep *sp = serve_prepare(w, why, sizeof(why));
+	struct plan_result fresh = {0};
+	plan_inference(&f->cat, in, w, sp, s, &fresh);
+	plan_inference(&f->cat, in, w, shared, s, r);
+	CHECK(r->n == fresh.n);
+	for (size_t i = 0; i < r->n && i < fresh.n; i++)
+		CHECK(same_option(&r->v[i], &fresh.v[i]));
+	result_free(&fresh);
+	serve_prep_free(sp);
+}
+
+/*
+ * Every shipped instance, then each again renamed at 80% of the price with
+ * the illustrative mark flipped: the second pass reuses the first's
+ * options, and must price them as a fresh plan does (cost 0.8 x, the
+ * illustrative note added or dropped), with --spot and without.
+ */
+static void kept_per_hardware(const struct fixture *f)
+{
+	const char *wl[] = {"llama7b-chat", "inspect-serve"};
+	for (int k = 0; k < 4; k++) {
+		const struct workload *w = workload_find(&f->wf, wl[k % 2]);
+		struct plan_settings s = f->s;
+		s.spot = k >= 2;
+		char why[256];
+		struct serve_prep *shared = serve_prepare(w, why, sizeof(why));
+		size_t n = f->cat.n_inst;
+		struct plan_result *first = calloc(n, sizeof(*first));
+		for (size_t i = 0; i < n; i++)
+			kept_matches_fresh(f, &f->cat.inst[i], w, shared, &s,
+					   &first[i]);
+		for (size_t i = 0; i < n; i++) {
+			struct instance v = f->cat.inst[i];
+			v.name = "renamed";
+			v.on_demand.amount *= 0.8;
+			v.illustrative = !v.illustrative;
+			struct plan_result r = {0};
+			kept_matches_fresh(f, &v, w, shared, &s, &r);
+			CHECK(r.n == first[i].n);
+			for (size_t j = 0; j < r.n && j < first[i].n; j++) {
+				const struct plan_option *a = &first[i].v[j],
+							 *b = &r.v[j];
+				CHECK(b->inst == &v && a->inst == &f->cat.inst[i]);
+				CHECK_NEAR(b->cost, 0.8 * a->cost, 1e-9 * a->cost);
+				CHECK(b->p99_latency_s == a->p99_latency_s);
+				CHECK(b->nodes == a->nodes);
+				CHECK(abs(b->n_reasons - a->n_reasons) <= 1);
+			}
+			result_free(&r);
+		}
+		for (size_t i = 0; i < n; i++)
+			result_free(&first[i]);
+		free(first);
+		serve_prep_free(shared);
+	}
+}
+
+/*
+ * What tells hardware apart: the same accelerator on fewer GPUs or a
+ * slower link is sized anew, and other efficiencies drop what was kept.
+ */
+static void kept_signature(const struct fixture *f)
+{
+	const struct workload *w = workload_find(&f->wf, "llama7b-chat");
+	const struct instance *g5 = inst(f, "g5.12xlarge");
+	char why[256];
+	struct serve_prep *shared = serve_prepare(w, why, sizeof(why));
+	struct plan_result base = {0}, r = {0};
+	kept_matches_fresh(f, g5, w, shared, &f->s, &base);
+	CHECK(base.n == 1 && base.v[0].tp == 2);
+
+	/* a slower link: the same split, more time all-reducing */
+	struct instance slow = *g5;
+	slow.intra.bandwidth /= 4;
+	kept_matches_fresh(f, &slow, w, shared, &f->s, &r);
+	CHECK(r.n == 1 && base.n == 1);
+	if (r.n == 1 && base.n == 1)
+		CHECK(r.v[0].per_step.communication >
+		      base.v[0].per_step.communication);
+	result_free(&r);
+
+	/* one GPU: the model does not fit (tensor_parallel()) */
+	struct instance one = *g5;
+	one.gpus = 1;
+	kept_matches_fresh(f, &one, w, shared, &f->s, &r);
+	CHECK(r.n == 1 && !r.v[0].runnable);
+	CHECK(has_reason(&r.v[0], "A10G has 24 GB"));
+	result_free(&r);
+
+	/* half the memory efficiency: sized anew (kept_matches_fresh()),
+	 * not the options kept for the default */
+	struct plan_settings s = f->s;
+	s.eff.memory /= 2;
+	kept_matches_fresh(f, g5, w, shared, &s, &r);
+	CHECK(r.n == 1);
+	if (r.n == 1 && base.n == 1)
+		CHECK(!same_option(&r.v[0], &base.v[0]));
+	result_free(&r);
+	/* and back */
+	kept_matches_fresh(f, g5, w, shared, &f->s, &r);
+	CHECK(r.n == 1 && same_option(&r.v[0], &base.v[0]));
+	result_free(&r);
+	result_free(&base);
+	serve_prep_free(shared);
+}
+
+/* The inference reasons in words (the wording from before they were
+ * coded). */
+static void reason_words(void)
+{
+	static const struct {
+		struct plan_reason r;
+		const char *want;
+	} cases[] = {
+		{{.code = REASON_SERVE_MEMORY, .a = 16.84e9, .b = 16e9, .n1 = 1,
+		  .s1 = "T4"},
+		 "needs 16.8 GB at batch 1; T4 has 16 GB"},
+		{{.code = REASON_SERVE_MEMORY, .a = 27.04e9, .b = 24e9, .n1 = 2,
+		  .s1 = "A10G"},
+		 "needs 27 GB per GPU at batch 1 even split over 2 GPUs; A10G has 24 GB"},
+		{{.code = REASON_SERVE_SLOW, .a = 0.25, .b = 0.1, .n1 = 1,
+		  .s1 = "T4"},
+		 "one request takes 250 ms on T4, above the 100 ms p99 target"},
+		{{.code = REASON_SERVE_SLOW, .a = 0.25, .b = 0.1, .n1 = 4,
+		  .s1 = "A10G"},
+		 "one request takes 250 ms on 4 x A10G (tensor parallel), above the 100 ms p99 target"},
+		{{.code = REASON_SERVE_SLOW, .a = 0.25, .b = 0.1, .n1 = 1,
+		  .s1 = "A100-SXM-40GB", .s2 = "1g.5gb"},
+		 "one request takes 250 ms on a 1g.5gb slice of A100-SXM-40GB, above the 100 ms p99 target"},
+		{{.code = REASON_SERVE_RATE, .n1 = PLAN_MAX_NODES, .a = 2500},
+		 "needs more than 512 instances to serve 2500 requests/s"},
+		{{.code = REASON_SERVE_RATE, .n1 = PLAN_MAX_NODES, .a = 123456},
+		 "needs more than 512 instances to serve 1.235e+05 requests/s"},
+		{{.code = REASON_SERVE_P99, .n1 = PLAN_MAX_NODES, .a = 0.1},
+		 "needs more than 512 instances to hold the p99 under 100 ms"},
+		{{.code = REASON_MIG_ISOLATED},
+		 "MIG slices are isolated in hardware: no interference assumed"},
+		{{.code = REASON_SERVE_ON_DEMAND},
+		 "on demand: serving is not put on spot capacity, which can be reclaimed mid-request"},
+	};
+	struct plan_result r = {0};
+	char buf[PLAN_REASON_LEN];
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct plan_option *o = plan_result_add(&r);
+		plan_option_code(o, &cases[i].r);
+		plan_reason_format(o, 0, buf, sizeof(buf));
+		if (strcmp(buf, cases[i].want) != 0)
+			fprintf(stderr, "got  '%s'\nwant '%s'\n", buf,
+				cases[i].want);
+		CHECK(strcmp(buf, cases[i].want) == 0);
+	}
+	result_free(&r);
+}
+
 int main(void)
 {
 	struct fixture f;
@@ -561,6 +751,9 @@ int main(void)
 	tensor_parallel(&f);
 	prices(&f);
 	monotonic(&f);
+	kept_per_hardware(&f);
+	kept_signature(&f);
+	reason_words();
 	workload_file_free(&f.wf);
 	catalog_free(&f.cat);
 	return check_summary("serve");
