@@ -174,11 +174,8 @@ static int load_and_build(const char *arg, struct show_setup *s,
 		 ? 2 : 0;
 	free(path);
 	free(shown);
-	if (rc) {
-		gp_errors_print(&errs, stderr);
-		if (errs.n > 1)
-			fprintf(stderr, "gpuplan: %zu problems\n", errs.n);
-	}
+	if (rc)
+		cli_report_problems(&errs);
 	gp_errors_free(&errs);
 	if (rc == 0) {
 		s->seq = g->seq;

@@ -40,37 +40,6 @@ static const struct cmd_spec plan_spec = {
 	"in the JSON, feasible or not, with its reasons.",
 };
 
-/* ---- loading ---- */
-
-static int load_workloads(const struct parsed *p, struct workload_file *wf)
-{
-	const char *file = opt_value(p, &plan_spec, "workload");
-	struct gp_errors errs;
-	gp_errors_init(&errs);
-	int rc;
-	if (file)
-		rc = workload_file_load(wf, file, &errs);
-	else {
-		char *data = data_dir_find();
-		if (!data) {
-			fprintf(stderr, "gpuplan: cannot find the shipped workloads: set GPUPLAN_DATA_DIR\n");
-			return 1;
-		}
-		char *path = xasprintf("%s/profiles/workloads/default.yaml", data);
-		rc = workload_file_load_as(wf, path, "profiles/workloads/default.yaml",
-					   &errs);
-		free(path);
-		free(data);
-	}
-	if (rc < 0) {
-		gp_errors_print(&errs, stderr);
-		if (errs.n > 1)
-			fprintf(stderr, "gpuplan: %zu problems\n", errs.n);
-	}
-	gp_errors_free(&errs);
-	return rc < 0 ? 2 : 0;
-}
-
 static int read_settings(const struct parsed *p, struct plan_settings *s)
 {
 	plan_settings_default(s);
@@ -361,7 +330,7 @@ int cmd_plan(int argc, char **argv)
 	if (rc != OPTS_OK || (rc = cli_format(&p, &plan_spec, &fmt)) ||
 	    (rc = read_settings(&p, &s)) ||
 	    (rc = cli_load_catalog(&p, &plan_spec, &c)) ||
-	    (rc = load_workloads(&p, &wf)))
+	    (rc = cli_load_workloads(opt_value(&p, &plan_spec, "workload"), &wf)))
 		goto out;
 	rc = run(&p, fmt, &c, &wf, &s);
 out:

@@ -15,47 +15,6 @@
 #include "core/xalloc.h"
 #include "workload/workload.h"
 
-#define DEFAULT_WORKLOADS "profiles/workloads/default.yaml"
-
-static int report_problems(const struct gp_errors *errs)
-{
-	gp_errors_print(errs, stderr);
-	if (errs->n > 1)
-		fprintf(stderr, "gpuplan: %zu problems\n", errs->n);
-	return 2;
-}
-
-/*
- * Loads `file`, or the shipped default workloads when file is NULL.
- * Returns 0; 2 after printing every problem; 1 when the data folder
- * cannot be found.
- */
-static int load_workloads(const char *file, struct workload_file *wf)
-{
-	struct gp_errors errs;
-	gp_errors_init(&errs);
-	int rc;
-	if (file)
-		rc = workload_file_load(wf, file, &errs);
-	else {
-		char *data = data_dir_find();
-		if (!data) {
-			fprintf(stderr,
-				"gpuplan: cannot find the shipped workloads: set GPUPLAN_DATA_DIR to the folder that holds catalogs/ and profiles/\n");
-			memset(wf, 0, sizeof(*wf));
-			return 1;
-		}
-		char *path = xasprintf("%s/%s", data, DEFAULT_WORKLOADS);
-		rc = workload_file_load_as(wf, path, DEFAULT_WORKLOADS, &errs);
-		free(path);
-		free(data);
-	}
-	if (rc < 0)
-		rc = report_problems(&errs);
-	gp_errors_free(&errs);
-	return rc;
-}
-
 /* "2T", "1.28M", "20K", "64": counts as they are written in files. */
 static char *count_text(double v, char *buf, size_t len)
 {
@@ -272,7 +231,7 @@ static int workload_list(int argc, char **argv)
 	enum out_format fmt = FORMAT_TABLE;
 	int rc = opts_parse(&list_spec, argc, argv, &p);
 	if (rc != OPTS_OK || (rc = cli_format(&p, &list_spec, &fmt)) ||
-	    (rc = load_workloads(opt_value(&p, &list_spec, "workload"), &wf)))
+	    (rc = cli_load_workloads(opt_value(&p, &list_spec, "workload"), &wf)))
 		goto out;
 	struct output o;
 	output_open(&o);
@@ -327,7 +286,7 @@ static int workload_validate(int argc, char **argv)
 		workload_file_free(&wf);
 	}
 	if (errs.n)
-		rc = report_problems(&errs);
+		rc = cli_report_problems(&errs);
 	else
 		printf("ok: %zu file%s, %zu workload%s (%zu training, %zu inference), %zu model file%s\n",
 		       p.nargs, p.nargs == 1 ? "" : "s",

@@ -6,6 +6,7 @@
 
 #include "core/paths.h"
 #include "core/suggest.h"
+#include "core/xalloc.h"
 
 int cli_format(const struct parsed *p, const struct cmd_spec *s,
 	       enum out_format *out)
@@ -29,7 +30,7 @@ int cli_format(const struct parsed *p, const struct cmd_spec *s,
 			   v, h ? " (" : "", h ? h : "", h ? ")" : "");
 }
 
-static int report_problems(struct gp_errors *errs)
+int cli_report_problems(const struct gp_errors *errs)
 {
 	gp_errors_print(errs, stderr);
 	if (errs->n > 1)
@@ -53,7 +54,7 @@ static int load(const char *const *files, size_t n, bool shipped,
 			 : catalog_load(c, files, n, data, &errs);
 	free(data);
 	if (rc < 0) {
-		rc = report_problems(&errs);
+		rc = cli_report_problems(&errs);
 		catalog_free(c);
 	}
 	gp_errors_free(&errs);
@@ -73,4 +74,32 @@ int cli_load_catalog_files(const char *const *files, size_t n,
 			   struct catalog *c)
 {
 	return load(files, n, false, c);
+}
+
+#define DEFAULT_WORKLOADS "profiles/workloads/default.yaml"
+
+int cli_load_workloads(const char *file, struct workload_file *wf)
+{
+	struct gp_errors errs;
+	gp_errors_init(&errs);
+	int rc;
+	if (file)
+		rc = workload_file_load(wf, file, &errs);
+	else {
+		char *data = data_dir_find();
+		if (!data) {
+			fprintf(stderr,
+				"gpuplan: cannot find the shipped workloads: set GPUPLAN_DATA_DIR to the folder that holds catalogs/ and profiles/\n");
+			memset(wf, 0, sizeof(*wf));
+			return 1;
+		}
+		char *path = xasprintf("%s/%s", data, DEFAULT_WORKLOADS);
+		rc = workload_file_load_as(wf, path, DEFAULT_WORKLOADS, &errs);
+		free(path);
+		free(data);
+	}
+	if (rc < 0)
+		rc = cli_report_problems(&errs);
+	gp_errors_free(&errs);
+	return rc;
 }

@@ -6,6 +6,7 @@
 
 #include "catalog/catalog.h"
 #include "options.h"
+#include "workload/workload.h"
 
 enum out_format { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON };
 
@@ -33,5 +34,16 @@ int cli_load_catalog(const struct parsed *p, const struct cmd_spec *s,
 /* Loads exactly `files` (validate).  Same returns as cli_load_catalog. */
 int cli_load_catalog_files(const char *const *files, size_t n,
 			   struct catalog *c);
+
+/* Prints every problem, then a count when there is more than one; returns
+ * 2 (an input error). */
+int cli_report_problems(const struct gp_errors *errs);
+
+/*
+ * Loads `file`, or the shipped profiles/workloads/default.yaml when file is
+ * NULL.  Returns 0; 2 after printing every problem; 1 when the data folder
+ * cannot be found.
+ */
+int cli_load_workloads(const char *file, struct workload_file *wf);
 
 #endif
