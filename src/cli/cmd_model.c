@@ -440,7 +440,6 @@ static json_t *ops_json(const struct model_graph *g, const struct show_setup *s)
 		json_object_set_new(j, "flops_per_sample", json_number(o->flops));
 		json_object_set_new(j, "bytes_read_per_step", json_number(rd));
 		json_object_set_new(j, "bytes_written_per_step", json_number(wr));
-		json_object_set_new(j, "bytes_per_step", json_number(rd + wr));
 		json_object_set_new(j, "flop_per_byte",
 				    json_real(rd + wr > 0 ? o->flops * s->batch / (rd + wr) : 0));
 		json_object_set_new(j, "defined_at", json_string(at));

@@ -115,6 +115,13 @@ static int plan_one(struct plan *p, const struct workload *w,
 		return -1;
 	struct gp_errors errs;
 	gp_errors_init(&errs);
+	/* Room for the usual number of options up front: growing a
+	 * 10,000-instance workload's array by doubling copied it a dozen
+	 * times. */
+	size_t expected = c->n_inst * (w->kind == WORKLOAD_TRAINING ? 10 : 4);
+	xgrow((void **)&r->v, &r->cap, expected, sizeof(*r->v));
+	xgrow((void **)&r->reasons, &r->cap_reasons, expected,
+	      sizeof(*r->reasons));
 	if (w->kind == WORKLOAD_TRAINING) {
 		struct train_prep *tp = train_prepare(c, w, &errs);
 		if (!tp) {
