@@ -1,0 +1,130 @@
+/*
+ * chart.h - charts drawn with cairo into a rectangle of a page: axes with
+ * 1-2-5 ticks (linear or log), scatter, bars, stacked bars, lines with a
+ * second axis, and the roofline.  Nothing here knows about plans: callers
+ * hand in plain series.
+ *
+ * Sizes are in the surface's units (points for PDF/SVG, pixels for PNG);
+ * every chart scales its fonts and strokes from struct chart_style, so the
+ * same code serves an A4 page and a 1600 x 1000 PNG.
+ * Ownership: series arrays and strings belong to the caller and are only
+ * read during the call.
+ */
+#ifndef GPUPLAN_REPORT_CHART_H
+#define GPUPLAN_REPORT_CHART_H
+
+#include <cairo.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+struct rect {
+	double x, y, w, h;
+};
+
+struct rgb {
+	double r, g, b;
+};
+
+/* A palette of distinguishable colours; accelerator i always gets the
+ * same one (callers index it by a stable number, e.g. sorted name). */
+struct rgb chart_colour(size_t i);
+struct rgb chart_grey(void);
+
+struct chart_style {
+	const char *font_family;	/* resolved by text.h */
+	double font_size;		/* tick labels; titles 1.3x */
+	double line_width;
+};
+
+/* ---- axes ---- */
+
+struct axis {
+	double min, max;		/* data range shown */
+	bool log;			/* log10 scale */
+	const char *label;		/* with its unit: "time (h)" */
+	/* tick labels: value -> text, e.g. "2 h", "1,000 USD"; NULL: %g */
+	void (*format)(double v, char *buf, size_t len);
+};
+
+/*
+ * Ticks at 1, 2 and 5 times powers of ten (linear) or at powers of ten,
+ * with 2 and 5 between when few (log), covering [min, max].  Returns how
+ * many (at most max_ticks) and widens *min/*max to the outer ticks.
+ */
+size_t axis_ticks(double *min, double *max, bool log, double *ticks,
+		  size_t max_ticks);
+
+/* Decides log or linear: log when the data spans more than 100x. */
+bool axis_wants_log(double min, double max);
+
+/* ---- charts ---- */
+
+struct point_series {
+	const char *name;		/* legend entry */
+	const double *x, *y;
+	const bool *muted;		/* per point: drawn grey (infeasible); may be NULL */
+	const bool *highlight;		/* per point: ringed (recommended); may be NULL */
+	size_t n;
+	struct rgb colour;
+};
+
+/* A reference line across the plot: a deadline (vertical, x) or a
+ * budget (horizontal, y). */
+struct ref_line {
+	bool vertical;
+	double at;
+	const char *label;
+};
+
+/*
+ * Scatter of several series on shared axes; `front` (may be NULL) is a
+ * polyline drawn through the given points in order (the Pareto front).
+ * The legend goes where it covers the fewest points.
+ */
+void chart_scatter(cairo_t *cr, struct rect area, const char *title,
+		   struct axis *x, struct axis *y,
+		   const struct point_series *series, size_t n_series,
+		   const double *front_x, const double *front_y, size_t n_front,
+		   const struct ref_line *refs, size_t n_refs,
+		   const struct chart_style *st);
+
+struct bar_group {
+	const char *label;		/* category under the bar */
+	const double *values;		/* one per stack segment */
+	bool muted;
+};
+
+/*
+ * Vertical stacked bars, one per group, segments named by `segments` with
+ * their colours; a single segment gives plain bars; `side_by_side` draws
+ * the segments next to each other instead (on-demand vs spot).  `limit`
+ * (>0) draws a horizontal line, labelled (memory capacity).
+ */
+void chart_bars(cairo_t *cr, struct rect area, const char *title,
+		struct axis *y, const struct bar_group *groups, size_t n_groups,
+		const char *const *segments, const struct rgb *colours,
+		size_t n_segments, bool side_by_side, double limit,
+		const char *limit_label, const struct chart_style *st);
+
+/* Two lines over a shared x (GPU count, log base 2 ticks when x is log):
+ * y1 on the left axis, y2 on the right axis. */
+void chart_dual_lines(cairo_t *cr, struct rect area, const char *title,
+		      struct axis *x, struct axis *y1, struct axis *y2,
+		      const double *xs, const double *y1s, const double *y2s,
+		      size_t n, const char *name1, const char *name2,
+		      const struct chart_style *st);
+
+struct roof_point {
+	const char *label;		/* op class */
+	double intensity;		/* FLOP/byte */
+	double achieved;		/* FLOP/s the plan assumes for it */
+};
+
+/* The roofline of one accelerator: min(peak, bandwidth x intensity) on
+ * log-log axes, with points placed on it. */
+void chart_roofline(cairo_t *cr, struct rect area, const char *title,
+		    double peak_flops, double bandwidth,
+		    const struct roof_point *points, size_t n,
+		    const struct chart_style *st);
+
+#endif

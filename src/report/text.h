@@ -1,0 +1,85 @@
+/*
+ * text.h - fonts, words and boxes for reports.
+ *
+ * Fonts are found through fontconfig: the report's language decides the
+ * family asked for (a CJK family for Chinese), and the font fontconfig
+ * actually resolved is checked to cover every character drawn, so a
+ * report never ships with empty boxes where glyphs should be.  Text is
+ * measured with cairo and wrapped or ellipsised to fit its box: nothing
+ * overflows.
+ * Ownership: struct report_font owns the resolved names (free with
+ * report_font_free); strings passed in are only read.
+ */
+#ifndef GPUPLAN_REPORT_TEXT_H
+#define GPUPLAN_REPORT_TEXT_H
+
+#include <cairo.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "chart.h"
+
+enum report_lang { LANG_EN, LANG_ZH };
+
+struct report_font {
+	char *family;		/* as asked of fontconfig */
+	char *file;		/* the font file fontconfig resolved */
+	char *resolved_family;	/* that file's family name */
+};
+
+/*
+ * Resolves the font for `lang`.  Returns 0, or -1 with a reason in why
+ * ("no font with Chinese glyphs: install fonts-wqy-microhei") when the
+ * resolved font cannot draw the language's characters.
+ */
+int report_font_find(enum report_lang lang, struct report_font *f, char *why,
+		     size_t whylen);
+void report_font_free(struct report_font *f);
+
+/* True when every character of the UTF-8 text has a glyph in the font. */
+bool report_font_covers(const struct report_font *f, const char *utf8);
+
+/* Selects f (bold or regular) on cr: every drawing function below does
+ * this itself; charts use it through chart_style.font_family. */
+void text_use_font(cairo_t *cr, const struct report_font *f, bool bold);
+
+/* Width of text at size in f. */
+double text_width(cairo_t *cr, const struct report_font *f, const char *utf8,
+		  double size);
+
+/*
+ * Draws text wrapped into box (breaking at spaces, or between any two CJK
+ * characters), top-aligned, with the given size and line height factor.
+ * Lines that do not fit the box's height are dropped and the last shown
+ * line ends in "...".  Returns the height used.
+ */
+double text_box(cairo_t *cr, const struct report_font *f, struct rect box,
+		const char *utf8, double size, double line_height, bool bold);
+
+/* One line with its baseline at y, ellipsised to max_width; align 0 left
+ * (x is the left edge), 1 right (x is the right edge), 0.5 centre. */
+void text_line(cairo_t *cr, const struct report_font *f, double x, double y,
+	       double max_width, const char *utf8, double size, double align,
+	       bool bold);
+
+/* ---- tables that continue on the next page ---- */
+
+struct text_table {
+	size_t ncols;
+	const char *const *header;
+	const double *widths;	/* column widths as fractions of the table width */
+	const double *align;	/* per column: 0 left, 1 right */
+	const char *const *cells;	/* nrows x ncols, row-major */
+	size_t nrows;
+};
+
+/*
+ * Draws rows [first, ...) of t into box with the header repeated, as many
+ * as fit; returns the index of the first row not drawn (== t->nrows when
+ * all were).  Cells are ellipsised to their column.
+ */
+size_t text_table_draw(cairo_t *cr, const struct report_font *f,
+		       struct rect box, const struct text_table *t, size_t first,
+		       double size);
+
+#endif
