@@ -12,6 +12,7 @@
 #include "core/units.h"
 #include "core/xalloc.h"
 #include "plan.h"
+#include "roofline.h"
 
 /* The cost an option is ranked by: spot when asked for and allowed. */
 static double ranked_cost(const struct plan_result *r, const struct plan_option *o,
@@ -333,6 +334,40 @@ static void nothing_sentence(struct plan_result *r, const struct plan_settings *
 	}
 }
 
+/*
+ * The obvious alternative: what a team renting without a plan picks - the
+ * fastest accelerator on offer (highest dense peak at the workload's
+ * precision), the cheapest feasible way to rent it.  The report's first
+ * page states the saving against it.
+ */
+static void obvious_alternative(struct plan_result *r)
+{
+	r->obvious = -1;
+	r->saving = 0;
+	double best_peak = 0;
+	for (size_t i = 0; i < r->n; i++) {
+		const struct plan_option *o = &r->v[i];
+		if (!o->feasible || o->inst->owned)
+			continue;
+		enum precision used;
+		double peak = roofline_matrix_peak(o->inst->acc, r->w->precision, &used);
+		if (peak > best_peak)
+			best_peak = peak;
+	}
+	for (size_t i = 0; i < r->n; i++) {
+		const struct plan_option *o = &r->v[i];
+		enum precision used;
+		if (!o->feasible || o->inst->owned ||
+		    roofline_matrix_peak(o->inst->acc, r->w->precision, &used) < best_peak)
+			continue;
+		if (r->obvious < 0 || o->cost < r->v[r->obvious].cost)
+			r->obvious = (long)i;
+	}
+	if (r->obvious >= 0 && r->recommended >= 0 && r->v[r->obvious].cost > 0)
+		r->saving = (r->v[r->obvious].cost - r->v[r->recommended].cost) /
+			    r->v[r->obvious].cost;
+}
+
 void plan_choose(struct plan_result *r, const struct plan_settings *s)
 {
 	struct ranked *v = xcalloc(r->n + 1, sizeof(*v));
@@ -340,6 +375,7 @@ void plan_choose(struct plan_result *r, const struct plan_settings *s)
 	mark_pareto(r, v, n);
 	mark_limits(r, v, n);
 	recommend(r, v, n);
+	obvious_alternative(r);
 	free(v);
 	if (r->recommended < 0)
 		nothing_sentence(r, s);

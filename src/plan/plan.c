@@ -105,6 +105,51 @@ static struct plan_settings settings_for(const struct plan *p,
 	return s;
 }
 
+/* The model's work per sample by op class (for rooflines in reports). */
+static void class_totals(const struct model_graph *g, int elem,
+			 struct plan_result *r)
+{
+	for (size_t i = 0; i < g->n; i++) {
+		const struct op *o = &g->ops[i];
+		enum op_class c = op_kind_class(o->kind);
+		r->classes[c].flops += o->flops;
+		r->classes[c].weight_bytes += op_weight_reads(o) * elem;
+		r->classes[c].act_bytes +=
+			(o->act_read + o->act_written + o->scratch) * elem;
+	}
+}
+
+/*
+ * Serving options carry only their total memory from the estimator; the
+ * parts a report charts (weights, KV cache, activations, workspace) come
+ * from the same accounting, per option's batch and tensor parallelism.
+ */
+static void serving_details(const struct workload *w, struct plan_result *r)
+{
+	struct model_graph g;
+	struct gp_errors errs;
+	gp_errors_init(&errs);
+	long seq = w->model->kind == MODEL_TRANSFORMER ? w->infer.prompt_tokens : 0;
+	if (model_build(w->model, seq, &g, &errs) == 0) {
+		struct memory_model mm;
+		memory_model_init(&mm, w->model, &g);
+		class_totals(&g, precision_bytes(w->precision), r);
+		for (size_t i = 0; i < r->n; i++) {
+			struct plan_option *o = &r->v[i];
+			struct serve_setup ss = {w->precision,
+				w->infer.has_kv ? w->infer.kv_precision : w->precision,
+				o->batch > 0 ? o->batch : 1,
+				w->infer.prompt_tokens + w->infer.output_tokens,
+				o->tp > 0 ? o->tp : 1};
+			struct memory_breakdown mb;
+			memory_serving_of(&mm, &ss, false, &mb);
+			memcpy(o->memory_parts, mb.bytes, sizeof(o->memory_parts));
+		}
+	}
+	model_graph_free(&g);
+	gp_errors_free(&errs);
+}
+
 static int plan_one(struct plan *p, const struct workload *w,
 		    struct plan_result *r, char *why, size_t len)
 {
@@ -132,6 +177,7 @@ static int plan_one(struct plan *p, const struct workload *w,
 		}
 		for (size_t i = 0; i < c->n_inst; i++)
 			plan_training(tp, &c->inst[i], &settings, r);
+		class_totals(train_prep_graph(tp), precision_bytes(w->precision), r);
 		train_prep_free(tp);
 	} else {
 		char reason[256];
@@ -144,6 +190,7 @@ static int plan_one(struct plan *p, const struct workload *w,
 		for (size_t i = 0; i < c->n_inst; i++)
 			plan_inference(c, &c->inst[i], w, sp, &settings, r);
 		serve_prep_free(sp);
+		serving_details(w, r);
 	}
 	gp_errors_free(&errs);
 	plan_choose(r, &settings);

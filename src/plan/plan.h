@@ -25,6 +25,7 @@
 
 #include "catalog/catalog.h"
 #include "efficiency.h"
+#include "model/memory.h"
 #include "workload/workload.h"
 
 #define PLAN_MAX_REASONS 4
@@ -117,6 +118,7 @@ struct plan_option {
 	double energy_kwh;		/* GPUs x TDP x hours */
 	double memory_per_gpu;		/* bytes needed */
 	double memory_capacity;		/* bytes the GPU (or slice) has */
+	double memory_parts[MEM_PARTS];	/* memory_per_gpu by enum memory_part */
 	bool pareto;			/* on the time/cost (latency/cost) front */
 	enum precision precision_used;	/* the peak used (bf16 may run as fp16) */
 };
@@ -131,6 +133,15 @@ struct plan_result {
 	long runner_up;			/* -1: none */
 	long cheapest_in_deadline;	/* -1: none */
 	long fastest_in_budget;		/* -1: none */
+	long obvious;			/* what a team would rent without a plan: the
+					 * cheapest feasible option on the fastest
+					 * accelerator (see choose.c); -1: none */
+	double saving;			/* (obvious - recommended) / obvious cost */
+	/* The model's work per sample by op class, for rooflines:
+	 * intensity at batch b = flops b / (weight_bytes + act_bytes b). */
+	struct {
+		double flops, weight_bytes, act_bytes;
+	} classes[OPC_COUNT];
 	char why[800];			/* the recommendation, in one or two sentences */
 	char *text;			/* pool for REASON_TEXT */
 	size_t text_len, text_cap;
@@ -184,6 +195,8 @@ void plan_option_code(struct plan_option *o, const struct plan_reason *r);
 /* Reason i (0 <= i < o->n_reasons) of o. */
 const struct plan_reason *plan_option_reason_at(const struct plan_option *o,
 						int i);
+/* "deadline", "memory", ...: the code's stable name in JSON. */
+const char *plan_reason_code_name(enum reason_code c);
 /* Reason i of o as a sentence fragment, lowercase, no full stop. */
 void plan_reason_format(const struct plan_option *o, int i, char *buf,
 			size_t len);
@@ -200,6 +213,7 @@ struct train_prep *train_prepare(const struct catalog *c,
 				 const struct workload *w,
 				 struct gp_errors *errs);
 void train_prep_free(struct train_prep *p);
+const struct model_graph *train_prep_graph(const struct train_prep *p);
 void plan_training(struct train_prep *p, const struct instance *in,
 		   const struct plan_settings *s, struct plan_result *r);
 /* The inference estimator is in serve.h (plan_inference()). */

@@ -1,5 +1,6 @@
 #include "plan_json.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -47,6 +48,16 @@ static json_t *sources_json(const struct catalog *c)
 		snprintf(at, sizeof(at), "%s:%d", a->at.file, a->at.line);
 		json_object_set_new(j, "defined_at", json_string(at));
 		json_object_set_new(j, "illustrative", json_boolean(a->illustrative));
+		json_object_set_new(j, "memory_bytes", json_number(a->memory));
+		json_object_set_new(j, "memory_bandwidth_bytes_per_s",
+				    json_number(a->memory_bandwidth));
+		json_t *peaks = json_object();
+		for (int p = 0; p < PREC_COUNT; p++)
+			if (a->has_peak[p])
+				json_object_set_new(peaks, precision_name(p),
+						    json_number(a->peak[p]));
+		json_object_set_new(j, "peak_dense_ops_per_s", peaks);
+		json_object_set_new(j, "tdp_watts", json_number(a->tdp));
 		json_object_set_new(j, "source", sources_to_json(&a->sources));
 		json_object_set_new(acc, a->name, j);
 	}
@@ -109,6 +120,42 @@ static json_t *provenance_json(const struct plan_option *o, const char *currency
 	return j;
 }
 
+/* The coded reasons with their figures, so a report can word them in
+ * another language. */
+static json_t *reason_codes_json(const struct plan_option *o)
+{
+	json_t *a = json_array();
+	for (int i = 0; i < o->n_reasons; i++) {
+		const struct plan_reason *r = plan_option_reason_at(o, i);
+		json_t *j = json_object();
+		json_object_set_new(j, "code", json_string(plan_reason_code_name(r->code)));
+		json_object_set_new(j, "a", json_real(r->a));
+		json_object_set_new(j, "b", json_real(r->b));
+		json_object_set_new(j, "c", json_real(r->c));
+		json_object_set_new(j, "n1", json_integer(r->n1));
+		json_object_set_new(j, "n2", json_integer(r->n2));
+		json_object_set_new(j, "s1", json_string_or_null(r->s1));
+		json_object_set_new(j, "s2", json_string_or_null(r->s2));
+		if (r->code == REASON_PRECISION) {
+			json_object_set_new(j, "used", json_string(precision_name(r->p_used)));
+			json_object_set_new(j, "wanted", json_string(precision_name(r->p_wanted)));
+		}
+		json_array_append_new(a, j);
+	}
+	return a;
+}
+
+static json_t *memory_parts_json(const struct plan_option *o)
+{
+	json_t *j = json_object();
+	for (int p = 0; p < MEM_PARTS; p++) {
+		char key[40];
+		snprintf(key, sizeof(key), "%s_bytes", memory_part_name(p));
+		json_object_set_new(j, key, json_number(round(o->memory_parts[p])));
+	}
+	return j;
+}
+
 static json_t *reasons_json(const struct plan_option *o)
 {
 	json_t *a = json_array();
@@ -138,6 +185,7 @@ static json_t *option_json(const struct plan_result *r,
 	set(j, "nodes", json_integer(o->nodes));
 	set(j, "feasible", json_boolean(o->feasible));
 	set(j, "reasons", reasons_json(o));
+	set(j, "reason_codes", reason_codes_json(o));
 	set(j, "precision", json_string(precision_name(o->precision_used)));
 	if (training) {
 		set(j, "dp", json_integer(o->dp));
@@ -165,6 +213,7 @@ static json_t *option_json(const struct plan_result *r,
 	set(j, "energy_kwh", json_real(o->energy_kwh));
 	set(j, "memory_per_gpu_bytes", json_number(o->memory_per_gpu));
 	set(j, "memory_capacity_bytes", json_number(o->memory_capacity));
+	set(j, "memory", memory_parts_json(o));
 	set(j, "breakdown", breakdown_json(&o->per_step));
 	set(j, "pareto", json_boolean(o->pareto));
 	set(j, "provenance", provenance_json(o, currency));
@@ -184,6 +233,24 @@ json_t *plan_result_json(const struct plan *p, const struct plan_result *r)
 	set(j, "cheapest_meeting_deadline", index_or_null(r->cheapest_in_deadline));
 	set(j, "fastest_within_budget", index_or_null(r->fastest_in_budget));
 	set(j, "recommendation", json_string(r->why));
+	set(j, "obvious_alternative", index_or_null(r->obvious));
+	set(j, "saving", json_real(r->saving));
+	json_t *classes = json_object();
+	for (int k = 0; k < OPC_COUNT; k++) {
+		json_t *c = json_object();
+		set(c, "flops_per_sample", json_number(r->classes[k].flops));
+		set(c, "weight_bytes", json_number(r->classes[k].weight_bytes));
+		set(c, "activation_bytes_per_sample", json_number(r->classes[k].act_bytes));
+		json_object_set_new(classes, op_class_name(k), c);
+	}
+	set(j, "op_classes", classes);
+	if (w->kind == WORKLOAD_TRAINING) {
+		set(j, "deadline_s", w->train.deadline > 0 ? json_real(w->train.deadline) : json_null());
+		set(j, "budget", r->budget > 0 ? json_real(r->budget) : json_null());
+	} else {
+		set(j, "p99_target_s", json_real(w->infer.p99_latency));
+		set(j, "request_rate_per_s", json_real(w->infer.request_rate));
+	}
 	for (size_t i = 0; i < r->n; i++)
 		json_array_append_new(opts, option_json(r, &r->v[i], p->settings.currency));
 	set(j, "options", opts);

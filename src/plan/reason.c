@@ -111,3 +111,24 @@ void plan_reason_format(const struct plan_option *o, int i, char *buf,
 		break;
 	}
 }
+
+const char *plan_reason_code_name(enum reason_code c)
+{
+	static const char *const names[] = {
+		[REASON_TEXT] = "text",
+		[REASON_MEMORY] = "memory",
+		[REASON_DEADLINE] = "deadline",
+		[REASON_BUDGET] = "budget",
+		[REASON_ILLUSTRATIVE] = "illustrative_price",
+		[REASON_PRECISION] = "precision",
+		[REASON_STARVE] = "input_starvation",
+		[REASON_NO_RATE] = "no_exchange_rate",
+		[REASON_SERVE_MEMORY] = "serve_memory",
+		[REASON_SERVE_SLOW] = "serve_too_slow",
+		[REASON_SERVE_RATE] = "serve_rate",
+		[REASON_SERVE_P99] = "serve_p99",
+		[REASON_MIG_ISOLATED] = "mig_isolated",
+		[REASON_SERVE_ON_DEMAND] = "serve_on_demand",
+	};
+	return names[c];
+}

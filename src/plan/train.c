@@ -37,6 +37,7 @@ struct cached_roofline {
 struct split {
 	long tp, pp, dp, micro, accumulation, local;
 	double memory;		/* bytes per GPU */
+	double parts[MEM_PARTS];	/* memory by part */
 	bool fits;
 };
 
@@ -117,6 +118,11 @@ struct train_prep *train_prepare(const struct catalog *c,
 	return p;
 }
 
+const struct model_graph *train_prep_graph(const struct train_prep *p)
+{
+	return &p->g;
+}
+
 void train_prep_free(struct train_prep *p)
 {
 	if (!p)
@@ -175,6 +181,7 @@ static bool fit_micro(struct train_prep *p, double capacity, struct split *sp)
 		struct memory_breakdown mb;
 		memory_training_of(&p->mm, &t, false, &mb);
 		sp->memory = mb.total;
+		memcpy(sp->parts, mb.bytes, sizeof(sp->parts));
 		if (sp->memory <= capacity) {
 			sp->accumulation = (sp->local + m - 1) / m;
 			return true;
@@ -419,6 +426,7 @@ static void fill_option(struct train_prep *p, const struct instance *in,
 	o->gpu_hours = gpus * hours;
 	o->energy_kwh = gpus * in->acc->tdp * hours / 1000;
 	o->memory_per_gpu = sp->memory;
+	memcpy(o->memory_parts, sp->parts, sizeof(o->memory_parts));
 	double peak = roofline_matrix_peak(in->acc, w->precision, &o->precision_used);
 	double model_flops = 3 * p->forward_flops * w->train.global_batch;
 	o->mfu = st->total > 0 && peak > 0 ? model_flops / (st->total * gpus * peak) : 0;
