@@ -49,7 +49,7 @@ struct axis {
 /*
  * Ticks at 1, 2 and 5 times powers of ten (linear) or at powers of ten,
  * with 2 and 5 between when few (log), covering [min, max].  Returns how
- * many (at most max_ticks) and widens *min/*max to the outer ticks.
+ * many (at most max_ticks) and widens *min and *max to the outer ticks.
  */
 size_t axis_ticks(double *min, double *max, bool log, double *ticks,
 		  size_t max_ticks);

@@ -82,4 +82,46 @@ size_t text_table_draw(cairo_t *cr, const struct report_font *f,
 		       struct rect box, const struct text_table *t, size_t first,
 		       double size);
 
+/* ---- additions: the layout behind text_box, for callers and tests ---- */
+
+/* One wrapped line: bytes [off, off + len) of the text given to
+ * text_wrap, without the spaces at the break. */
+struct text_span {
+	size_t off, len;
+};
+
+/*
+ * Wraps utf8 to `width` as text_box does, with no height limit: breaks at
+ * spaces, between CJK characters (not before closing or after opening
+ * punctuation) and at '\n'; a word wider than the box alone is cut between
+ * characters, never inside one.  Stores the first `max` lines in spans and
+ * returns how many lines the whole text needs.  Every stored line measures
+ * <= width, unless one character alone is wider than width (it then gets
+ * a line of its own).
+ */
+size_t text_wrap(cairo_t *cr, const struct report_font *f, const char *utf8,
+		 double size, double width, bool bold, struct text_span *spans,
+		 size_t max);
+
+/*
+ * The lines text_box would draw, as NUL-terminated strings in *lines
+ * (malloc'd; free with text_lines_free); returns how many.  When text was
+ * dropped, the last line ends in "..." and still fits the width.
+ */
+size_t text_box_layout(cairo_t *cr, const struct report_font *f,
+		       struct rect box, const char *utf8, double size,
+		       double line_height, bool bold, char ***lines);
+void text_lines_free(char **lines, size_t n);
+
+/* Height of one table row (and of the header) at size: a box of height
+ * (k + 1) x this holds the header and k rows. */
+double text_table_row_height(double size);
+
+/*
+ * Releases the process-wide font caches of cairo and fontconfig.  Only
+ * leak checkers care: call it at most once, at exit, after every cairo
+ * context, surface and report_font is gone.
+ */
+void report_fonts_shutdown(void);
+
 #endif

@@ -1,0 +1,356 @@
+/*
+ * Fonts, wrapping, ellipsis and paginated tables (report/text.h).
+ *
+ * Widths are checked by measuring each laid-out line again with
+ * text_width, so "fits" means what cairo draws fits.  The Chinese font
+ * comes from fonts-wqy-microhei, which src/tools/install-deps installs.
+ * With GPUPLAN_KEEP_PNG set, sample pages are written to
+ * /tmp/gpuplan-text-en.png and /tmp/gpuplan-text-zh.png for a human eye.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "report/text.h"
+
+static const char en_para[] =
+	"The recommended instance is the cheapest option that finishes "
+	"training before the deadline: 8 x H100 for 36 hours at 1,234.50 "
+	"USD per hour on demand. Spot capacity would cost less but takes "
+	"longer, because preemptions restart work from the last checkpoint; "
+	"the runner-up lost on memory, since the model's optimizer state "
+	"does not fit 24 GiB cards without ZeRO stage 3.";
+
+static const char zh_para[] =
+	"推荐实例是在截止时间前完成训练的最便宜方案：8 × H100，训练时间"
+	"36 小时，按需价格每小时 1,234.50 美元。竞价实例成本更低，但因为"
+	"抢占会从上一个检查点重新开始，所以时间更长；第二名方案因显存不足"
+	"而落选（优化器状态放不进 24 GiB 的显卡）。推理部署每月成本为"
+	"12,345 元，满足 p99 延迟目标。";
+
+/* Is s[0..len) valid UTF-8 (every character whole)? */
+static bool valid_utf8(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len;) {
+		unsigned char b = (unsigned char)s[i];
+		size_t l = b < 0x80 ? 1 : (b & 0xe0) == 0xc0 ? 2 :
+			   (b & 0xf0) == 0xe0 ? 3 : (b & 0xf8) == 0xf0 ? 4 : 0;
+
+		if (l == 0 || i + l > len)
+			return false;
+		for (size_t k = 1; k < l; k++)
+			if (((unsigned char)s[i + k] & 0xc0) != 0x80)
+				return false;
+		i += l;
+	}
+	return true;
+}
+
+static bool continuation(char c)
+{
+	return ((unsigned char)c & 0xc0) == 0x80;
+}
+
+/* s without its spaces, in buf. */
+static void squeeze(const char *s, size_t len, char *buf)
+{
+	size_t o = strlen(buf);
+
+	for (size_t i = 0; i < len; i++)
+		if (s[i] != ' ')
+			buf[o++] = s[i];
+	buf[o] = '\0';
+}
+
+static double span_width(cairo_t *cr, const struct report_font *f,
+			 const char *s, struct text_span sp, double size)
+{
+	char *t = strndup(s + sp.off, sp.len);
+	double w = text_width(cr, f, t, size);
+
+	free(t);
+	return w;
+}
+
+static void fonts(struct report_font *en, struct report_font *zh)
+{
+	char why[1024];
+
+	CHECK(report_font_find(LANG_EN, en, why, sizeof(why)) == 0);
+	printf("english: asked '%s', resolved '%s' in %s\n", en->family,
+	       en->resolved_family, en->file);
+	CHECK(report_font_covers(en, "Recommended instance"));
+	CHECK(report_font_covers(en, en_para));
+
+	if (report_font_find(LANG_ZH, zh, why, sizeof(why)) != 0) {
+		fprintf(stderr, "chinese font: %s\n", why);
+		CHECK(!"a Chinese font (run src/tools/install-deps)");
+		return;
+	}
+	printf("chinese: asked '%s', resolved '%s' in %s\n", zh->family,
+	       zh->resolved_family, zh->file);
+	CHECK(report_font_covers(zh, zh_para));
+	CHECK(report_font_covers(zh, "推荐实例：每月成本\n训练时间"));
+	CHECK(!report_font_covers(en, "推荐实例"));
+	/* U+10FFFD, the last private-use character: no font draws it */
+	CHECK(!report_font_covers(zh, "ok \xf4\x8f\xbf\xbd"));
+	CHECK(!report_font_covers(en, "\xf4\x8f\xbf\xbd"));
+	/* a malformed byte is never "covered" */
+	CHECK(!report_font_covers(en, "abc\xff"));
+	CHECK(report_font_covers(en, ""));
+}
+
+/*
+ * Wraps text at several widths; every line fits, starts and ends on
+ * character boundaries, no text is lost, and (latin) every break is at
+ * a space.  Returns the line count at the last width.
+ */
+static size_t wrap_case(cairo_t *cr, const struct report_font *f,
+			const char *text, bool latin)
+{
+	static const double widths[] = { 90, 150, 237.5, 400 };
+	struct text_span sp[400];
+	size_t n = 0, len = strlen(text);
+
+	for (size_t k = 0; k < sizeof(widths) / sizeof(widths[0]); k++) {
+		char *want = calloc(len + 1, 1), *got = calloc(len + 1, 1);
+
+		n = text_wrap(cr, f, text, 10, widths[k], false, sp, 400);
+		CHECK(n > 1 && n <= 400);
+		for (size_t i = 0; i < n && i < 400; i++) {
+			const char *s = text + sp[i].off;
+
+			CHECK(span_width(cr, f, text, sp[i], 10) <= widths[k]);
+			CHECK(sp[i].len > 0);
+			CHECK(!continuation(s[0]));
+			CHECK(!continuation(s[sp[i].len]));
+			CHECK(valid_utf8(s, sp[i].len));
+			CHECK(strncmp(s, "，", 3) && strncmp(s, "。", 3));
+			if (latin)
+				CHECK((sp[i].off == 0 || s[-1] == ' ') &&
+				      (s[sp[i].len] == ' ' ||
+				       s[sp[i].len] == '\0'));
+			squeeze(s, sp[i].len, got);
+		}
+		squeeze(text, len, want);
+		CHECK_STR(got, want);
+		free(want);
+		free(got);
+	}
+	return n;
+}
+
+/* A word wider than the box is cut between characters, never inside
+ * one, and nothing of it is lost. */
+static void hard_break(cairo_t *cr, const struct report_font *f,
+		       const char *word, double width)
+{
+	struct text_span sp[64];
+	size_t n = text_wrap(cr, f, word, 10, width, false, sp, 64);
+	char got[256] = "";
+
+	CHECK(n > 1 && n <= 64);
+	for (size_t i = 0; i < n && i < 64; i++) {
+		CHECK(span_width(cr, f, word, sp[i], 10) <= width);
+		CHECK(!continuation(word[sp[i].off]));
+		strncat(got, word + sp[i].off, sp[i].len);
+	}
+	CHECK_STR(got, word);
+}
+
+/* A box of three lines: three lines come back, each fits, the last
+ * ends in "..."; a short text comes back whole. */
+static void truncation(cairo_t *cr, const struct report_font *f,
+		       const char *text)
+{
+	struct rect box = { 10, 10, 180, 3 * 12 + 5 };
+	char **lines;
+	size_t n = text_box_layout(cr, f, box, text, 10, 1.2, false, &lines);
+
+	CHECK(n == 3);
+	for (size_t i = 0; i < n; i++) {
+		CHECK(text_width(cr, f, lines[i], 10) <= box.w);
+		CHECK(valid_utf8(lines[i], strlen(lines[i])));
+	}
+	if (n == 3) {
+		size_t l = strlen(lines[2]);
+
+		CHECK(l > 3 && strcmp(lines[2] + l - 3, "...") == 0);
+		CHECK(strcmp(lines[0] + strlen(lines[0]) - 3, "..."));
+	}
+	text_lines_free(lines, n);
+	CHECK_NEAR(text_box(cr, f, box, text, 10, 1.2, false), 36, 1e-12);
+
+	n = text_box_layout(cr, f, box, "short", 10, 1.2, true, &lines);
+	CHECK(n == 1);
+	if (n == 1)
+		CHECK_STR(lines[0], "short");
+	text_lines_free(lines, n);
+	/* a box lower than one line shows nothing */
+	box.h = 11;
+	CHECK(text_box_layout(cr, f, box, text, 10, 1.2, false, &lines) == 0);
+	text_lines_free(lines, 0);
+}
+
+/* Newlines break lines and blank lines survive; invalid bytes neither
+ * hang the wrapper nor break the cairo context. */
+static void odd_input(cairo_t *cr, const struct report_font *f)
+{
+	struct text_span sp[8];
+
+	CHECK(text_wrap(cr, f, "one\n\ntwo  ", 10, 300, false, sp, 8) == 3);
+	CHECK(sp[1].len == 0 && sp[2].len == 3);
+	CHECK(text_wrap(cr, f, "", 10, 300, false, sp, 8) == 0);
+	CHECK(text_wrap(cr, f, "a\xff\xfe b", 10, 300, false, sp, 8) == 1);
+	text_line(cr, f, 10, 20, 100, "bad \xc3( utf-8", 10, 0, false);
+	CHECK(text_wrap(cr, f, "xy", 10, -1, false, sp, 8) == 2);
+	CHECK(cairo_status(cr) == CAIRO_STATUS_SUCCESS);
+}
+
+struct table_data {
+	const char *header[4];
+	char text[100][4][40];
+	const char *cells[400];
+	struct text_table t;
+};
+
+static void table_fill(struct table_data *d, bool zh)
+{
+	static const double widths[4] = { 0.4, 0.2, 0.2, 0.2 };
+	static const double align[4] = { 0, 1, 1, 1 };
+
+	d->header[0] = zh ? "实例" : "instance";
+	d->header[1] = zh ? "数量" : "GPUs";
+	d->header[2] = zh ? "训练时间" : "time";
+	d->header[3] = zh ? "每月成本" : "cost per month";
+	for (int r = 0; r < 100; r++) {
+		snprintf(d->text[r][0], 40, "%s-%03d.48xlarge-with-a-long-name",
+			 zh ? "实例" : "p5", r);
+		snprintf(d->text[r][1], 40, "%d x H100", 1 << (r % 4));
+		snprintf(d->text[r][2], 40, "%.1f h", 10.0 + r);
+		snprintf(d->text[r][3], 40, "%d,%03d USD", 12 + r, 345);
+		for (int c = 0; c < 4; c++)
+			d->cells[r * 4 + c] = d->text[r][c];
+	}
+	d->t = (struct text_table){ 4, d->header, widths, align, d->cells,
+				    100 };
+}
+
+/* 100 rows over pages that hold 30: four pages, every row once. */
+static void table_pages(cairo_t *cr, const struct report_font *f)
+{
+	static struct table_data d;
+	double rh = text_table_row_height(8);
+	struct rect box = { 20, 20, 400, 31 * rh + rh / 2 };
+	int seen[100] = { 0 }, pages = 0;
+	size_t first = 0;
+
+	table_fill(&d, false);
+	while (first < 100 && pages < 10) {
+		size_t next = text_table_draw(cr, f, box, &d.t, first, 8);
+
+		CHECK(next > first && next - first <= 30);
+		for (size_t r = first; r < next; r++)
+			seen[r]++;
+		first = next;
+		pages++;
+	}
+	CHECK(pages == 4);
+	for (int r = 0; r < 100; r++)
+		CHECK(seen[r] == 1);
+	/* header plus one row: one row; less: none */
+	box.h = 2 * rh;
+	CHECK(text_table_draw(cr, f, box, &d.t, 99, 8) == 100);
+	CHECK(text_table_draw(cr, f, box, &d.t, 5, 8) == 6);
+	box.h = 1.5 * rh;
+	CHECK(text_table_draw(cr, f, box, &d.t, 5, 8) == 5);
+	CHECK(text_table_draw(cr, f, box, &d.t, 100, 8) == 100);
+}
+
+static void outline(cairo_t *cr, struct rect r)
+{
+	cairo_save(cr);
+	cairo_set_source_rgb(cr, 0.9, 0.3, 0.3);
+	cairo_set_line_width(cr, 0.5);
+	cairo_rectangle(cr, r.x, r.y, r.w, r.h);
+	cairo_stroke(cr);
+	cairo_restore(cr);
+}
+
+/* An A5-ish page at 2 px per point: a heading, a paragraph, the same in
+ * a box too small for it, a right-aligned line and a table's first
+ * page.  Red outlines show the boxes text must stay inside. */
+static void sample_page(const struct report_font *f, const char *para,
+			bool zh, const char *png)
+{
+	static struct table_data d;
+	cairo_surface_t *s =
+		cairo_image_surface_create(CAIRO_FORMAT_RGB24, 840, 1190);
+	cairo_t *cr = cairo_create(s);
+	struct rect r;
+
+	cairo_scale(cr, 2, 2);
+	cairo_set_source_rgb(cr, 1, 1, 1);
+	cairo_paint(cr);
+	cairo_set_source_rgb(cr, 0, 0, 0);
+	r = (struct rect){ 30, 30, 360, 40 };
+	outline(cr, r);
+	text_box(cr, f, r, zh ? "训练方案推荐：检测模型" :
+			  "Recommendation: inspection detector", 16, 1.25,
+		 true);
+	r = (struct rect){ 30, 75, 360, 200 };
+	r.h = text_box(cr, f, r, para, 10, 1.35, false);
+	outline(cr, r);
+	r = (struct rect){ 30, 240, 170, 40.5 };
+	outline(cr, r);
+	text_box(cr, f, r, para, 10, 1.35, false);
+	outline(cr, (struct rect){ 230, 240, 160, 14 });
+	text_line(cr, f, 390, 251, 160, para, 10, 1, false);
+	text_line(cr, f, 390, 270, 160, zh ? "第 1 页" : "page 1", 10, 1,
+		  false);
+	table_fill(&d, zh);
+	r = (struct rect){ 30, 300, 360, 10 * text_table_row_height(8) };
+	outline(cr, r);
+	text_table_draw(cr, f, r, &d.t, 0, 8);
+	CHECK(cairo_status(cr) == CAIRO_STATUS_SUCCESS);
+	if (png) {
+		CHECK(cairo_surface_write_to_png(s, png) ==
+		      CAIRO_STATUS_SUCCESS);
+		printf("wrote %s\n", png);
+	}
+	cairo_destroy(cr);
+	cairo_surface_destroy(s);
+}
+
+int main(void)
+{
+	struct report_font en, zh = { 0 };
+	cairo_surface_t *s =
+		cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 600, 800);
+	cairo_t *cr = cairo_create(s);
+	bool keep = getenv("GPUPLAN_KEEP_PNG") != NULL;
+
+	fonts(&en, &zh);
+	wrap_case(cr, &en, en_para, true);
+	hard_break(cr, &en, "Supercalifragilisticexpialidocious", 60);
+	truncation(cr, &en, en_para);
+	odd_input(cr, &en);
+	table_pages(cr, &en);
+	sample_page(&en, en_para, false,
+		    keep ? "/tmp/gpuplan-text-en.png" : NULL);
+	if (zh.file) {
+		wrap_case(cr, &zh, zh_para, false);
+		hard_break(cr, &zh, "推荐实例成本时间每月训练推理", 45);
+		truncation(cr, &zh, zh_para);
+		table_pages(cr, &zh);
+		sample_page(&zh, zh_para, true,
+			    keep ? "/tmp/gpuplan-text-zh.png" : NULL);
+	}
+	cairo_destroy(cr);
+	cairo_surface_destroy(s);
+	report_font_free(&en);
+	report_font_free(&zh);
+	report_fonts_shutdown();
+	return check_summary("text");
+}
