@@ -1,0 +1,561 @@
+/*
+ * Charts: the tick tables (linear 1-2-5, log decades with 2 and 5 between
+ * when few) and every chart drawn with realistic data into a 1600 x 1000
+ * PNG-sized surface and an A4 page, each checked to draw something and to
+ * stay inside its rect.  With GPUPLAN_KEEP_PNG set each chart is also
+ * written to /tmp/gpuplan-chart-NAME-SIZE.png for a person to look at.
+ * The 10,000-point scatter's drawing time is printed, not asserted: it
+ * depends on the machine.
+ */
+#include <cairo.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "check.h"
+#include "report/chart.h"
+#include "report/text.h"
+
+/* ---- ticks ---- */
+
+struct tick_case {
+	double min, max;
+	bool log;
+	size_t max_ticks;
+	size_t n;			/* expected ticks */
+	double t[12];
+};
+
+static const struct tick_case tick_cases[] = {
+	/* linear: the smallest 1-2-5 step that gives at most max_ticks */
+	{0, 7.3, false, 5, 5, {0, 2, 4, 6, 8}},
+	{0, 7.3, false, 10, 9, {0, 1, 2, 3, 4, 5, 6, 7, 8}},
+	{0, 7.3, false, 3, 3, {0, 5, 10}},
+	{-3.2, 4.1, false, 8, 6, {-4, -2, 0, 2, 4, 6}},
+	{0.013, 0.087, false, 6, 6, {0, 0.02, 0.04, 0.06, 0.08, 0.1}},
+	{1200, 9800, false, 6, 6, {0, 2000, 4000, 6000, 8000, 10000}},
+	{98, 102, false, 6, 5, {98, 99, 100, 101, 102}},
+	{0.1, 0.7, false, 7, 7, {0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7}},
+	/* a single value gets a span around it; zero gets [0, 1] */
+	{5, 5, false, 6, 4, {2, 4, 6, 8}},
+	{0, 0, false, 6, 6, {0, 0.2, 0.4, 0.6, 0.8, 1}},
+	/* log: 1, 2, 5 within fewer than three decades, when they fit */
+	{1, 100, true, 10, 7, {1, 2, 5, 10, 20, 50, 100}},
+	{1, 100, true, 5, 3, {1, 10, 100}},
+	{3, 40, true, 10, 5, {2, 5, 10, 20, 50}},
+	{0.02, 0.9, true, 10, 6, {0.02, 0.05, 0.1, 0.2, 0.5, 1}},
+	/* log: decades, every k-th when too many */
+	{0.5, 2000, true, 10, 6, {0.1, 1, 10, 100, 1000, 10000}},
+	{1, 1e12, true, 6, 5, {1, 1e3, 1e6, 1e9, 1e12}},
+	{1e-3, 1e3, true, 4, 3, {1e-3, 1, 1e3}},
+	{0.1, 10, true, 2, 2, {0.1, 10}},
+	{1e12, 2e15, true, 8, 5, {1e12, 1e13, 1e14, 1e15, 1e16}},
+};
+
+static void ticks_table(void)
+{
+	for (size_t i = 0; i < sizeof(tick_cases) / sizeof(tick_cases[0]); i++) {
+		const struct tick_case *c = &tick_cases[i];
+		double t[32], min = c->min, max = c->max;
+		size_t n = axis_ticks(&min, &max, c->log, t, c->max_ticks);
+		CHECK(n == c->n);
+		CHECK(n <= c->max_ticks);
+		if (n != c->n) {
+			fprintf(stderr, "  case %zu [%g, %g]: %zu ticks:", i,
+				c->min, c->max, n);
+			for (size_t k = 0; k < n; k++)
+				fprintf(stderr, " %g", t[k]);
+			fprintf(stderr, "\n");
+			continue;
+		}
+		for (size_t k = 0; k < n; k++)
+			CHECK_NEAR(t[k], c->t[k], 1e-12);
+		/* widened to the outer ticks, and still covering the range */
+		CHECK(min == t[0] && max == t[n - 1]);
+		CHECK(min <= c->min && max >= c->max);
+	}
+}
+
+/* Edge cases: swapped bounds, too few ticks allowed, non-finite input,
+ * and the log axis that was handed a non-positive minimum. */
+static void ticks_edges(void)
+{
+	double t[32], min = 4.1, max = 0;
+	CHECK(axis_ticks(&min, &max, false, t, 5) == 4);	/* 0 2 4 6 */
+	CHECK(min == 0 && max == 6);
+	min = 0, max = 7.3;
+	CHECK(axis_ticks(&min, &max, false, t, 1) == 0);
+	CHECK(min == 0 && max == 7.3);
+	min = NAN, max = 1;
+	CHECK(axis_ticks(&min, &max, false, t, 5) == 0);
+	min = 0, max = 1000;
+	size_t n = axis_ticks(&min, &max, true, t, 10);
+	CHECK(n >= 2 && min > 0 && max == 1000);
+	/* never more than max_ticks, whatever the span */
+	for (size_t m = 2; m <= 12; m++) {
+		min = -123.4, max = 98765;
+		CHECK(axis_ticks(&min, &max, false, t, m) <= m);
+		min = 3e-7, max = 4e11;
+		CHECK(axis_ticks(&min, &max, true, t, m) <= m);
+	}
+}
+
+struct log_case {
+	double min, max;
+	bool want;
+};
+
+static void wants_log(void)
+{
+	static const struct log_case cases[] = {
+		{1, 100, false},	/* exactly 100x: linear */
+		{1, 100.5, true},
+		{0.01, 10, true},
+		{5, 5, false},
+		{0, 1e6, false},	/* zero cannot go on a log axis */
+		{-1, 1000, false},
+		{2.5, 40000, true},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		CHECK(axis_wants_log(cases[i].min, cases[i].max) ==
+		      cases[i].want);
+}
+
+/* ---- rendering ---- */
+
+/*
+ * A page in its own units (pixels, or points of A4) drawn at `scale`
+ * pixels per unit: at 1 scatter points go through the pixel stamp, at 2
+ * (an A4 page at 144 dpi) through vector circles, as on a PDF page.
+ */
+struct canvas {
+	const char *size;
+	int w, h;		/* the page, in its units */
+	double scale;
+	struct rect area;	/* whole pixels at any scale: exact edge test */
+	struct chart_style st;
+};
+
+#define N_CANVASES 3
+static const struct canvas canvases[N_CANVASES] = {
+	{"png", 1600, 1000, 1, {40, 30, 1520, 940}, {"DejaVu Sans", 22, 2}},
+	{"a4", 595, 842, 1, {48, 120, 500, 300}, {"DejaVu Sans", 8.5, 0.75}},
+	{"a4x2", 595, 842, 2, {48, 120, 500, 300}, {"DejaVu Sans", 8.5, 0.75}},
+};
+
+static struct rect scaled(const struct canvas *cv)
+{
+	return (struct rect){cv->area.x * cv->scale, cv->area.y * cv->scale,
+			     cv->area.w * cv->scale, cv->area.h * cv->scale};
+}
+
+static cairo_surface_t *page(const struct canvas *cv, cairo_t **cr)
+{
+	cairo_surface_t *s = cairo_image_surface_create(
+		CAIRO_FORMAT_ARGB32, (int)(cv->w * cv->scale),
+		(int)(cv->h * cv->scale));
+	*cr = cairo_create(s);
+	cairo_set_source_rgb(*cr, 1, 1, 1);
+	cairo_paint(*cr);
+	cairo_scale(*cr, cv->scale, cv->scale);
+	return s;
+}
+
+static double now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* Non-white pixels inside the area; *outside gets those outside it. */
+static long count_ink(cairo_surface_t *s, struct rect a, long *outside)
+{
+	cairo_surface_flush(s);
+	const unsigned char *data = cairo_image_surface_get_data(s);
+	int stride = cairo_image_surface_get_stride(s);
+	int w = cairo_image_surface_get_width(s);
+	int h = cairo_image_surface_get_height(s);
+	long in = 0;
+	*outside = 0;
+	for (int y = 0; y < h; y++) {
+		const uint32_t *row = (const uint32_t *)(data + (size_t)y * stride);
+		for (int x = 0; x < w; x++) {
+			if (row[x] == 0xffffffffu)
+				continue;
+			bool inside = x >= a.x && x < a.x + a.w && y >= a.y &&
+				      y < a.y + a.h;
+			if (inside)
+				in++;
+			else
+				(*outside)++;
+		}
+	}
+	return in;
+}
+
+typedef void (*draw_fn)(cairo_t *cr, struct rect area,
+			const struct chart_style *st);
+
+/*
+ * Draws one chart on a white page of the canvas's size and checks it:
+ * at least 2% of its rect inked, nothing outside the rect, cairo still
+ * without error.  Returns the milliseconds the drawing took.
+ */
+static double render(const char *name, draw_fn draw, const struct canvas *cv)
+{
+	cairo_t *cr;
+	cairo_surface_t *s = page(cv, &cr);
+	struct rect px = scaled(cv);
+	double t0 = now_ms();
+	draw(cr, cv->area, &cv->st);
+	cairo_surface_flush(s);
+	double ms = now_ms() - t0;
+	CHECK(cairo_status(cr) == CAIRO_STATUS_SUCCESS);
+	long outside, in = count_ink(s, px, &outside);
+	CHECK(in > (long)(px.w * px.h * 0.02));
+	CHECK(outside == 0);
+	if (outside || in <= (long)(px.w * px.h * 0.02))
+		fprintf(stderr, "  %s/%s: %ld pixels inside, %ld outside\n",
+			name, cv->size, in, outside);
+	if (getenv("GPUPLAN_KEEP_PNG")) {
+		char path[256];
+		snprintf(path, sizeof(path), "/tmp/gpuplan-chart-%s-%s.png",
+			 name, cv->size);
+		CHECK(cairo_surface_write_to_png(s, path) ==
+		      CAIRO_STATUS_SUCCESS);
+	}
+	cairo_destroy(cr);
+	cairo_surface_destroy(s);
+	return ms;
+}
+
+/* A reproducible uniform number in [0, 1). */
+static double rnd(unsigned long *state)
+{
+	*state = *state * 6364136223846793005ul + 1442695040888963407ul;
+	return (double)(*state >> 11) / 9007199254740992.0;
+}
+
+static void fmt_hours(double v, char *buf, size_t len)
+{
+	snprintf(buf, len, "%g h", v);
+}
+
+/* 12,345 -> "12,345 USD" (values here are whole dollars). */
+static void fmt_usd(double v, char *buf, size_t len)
+{
+	char digits[32], out[48];
+	size_t n, o = 0;
+	snprintf(digits, sizeof(digits), "%.0f", v);
+	n = strlen(digits);
+	for (size_t i = 0; i < n; i++) {
+		if (i > 0 && (n - i) % 3 == 0 && digits[i - 1] != '-')
+			out[o++] = ',';
+		out[o++] = digits[i];
+	}
+	out[o] = '\0';
+	if (v < 1)
+		snprintf(out, sizeof(out), "%g", v);
+	snprintf(buf, len, "%s USD", out);
+}
+
+/* ---- the charts, with data like a plan's ---- */
+
+struct pt {
+	double x, y;
+};
+
+static int by_x(const void *a, const void *b)
+{
+	double xa = ((const struct pt *)a)->x, xb = ((const struct pt *)b)->x;
+	return (xa > xb) - (xa < xb);
+}
+
+/* The feasible points no other beats on both time and cost, by time. */
+static size_t pareto_front(const double *x, const double *y,
+			   const bool *muted, size_t n, double *fx, double *fy)
+{
+	static struct pt p[10000];
+	size_t m = 0, nf = 0;
+	for (size_t i = 0; i < n && m < 10000; i++)
+		if (!muted[i])
+			p[m++] = (struct pt){x[i], y[i]};
+	qsort(p, m, sizeof(p[0]), by_x);
+	double best = HUGE_VAL;
+	for (size_t i = 0; i < m; i++) {
+		if (p[i].y >= best)
+			continue;
+		best = p[i].y;
+		fx[nf] = p[i].x;
+		fy[nf++] = best;
+	}
+	return nf;
+}
+
+#define N_SCATTER 10000
+#define N_SERIES 5
+
+/*
+ * 10,000 training options of five accelerators: time falls and cost
+ * rises with cluster size, with scatter; 30% infeasible (muted), one
+ * recommended (ringed); the Pareto front, a deadline and a budget.
+ */
+static void draw_scatter_big(cairo_t *cr, struct rect area,
+			     const struct chart_style *st)
+{
+	static double xs[N_SCATTER], ys[N_SCATTER];
+	static bool muted[N_SCATTER], hi[N_SCATTER];
+	static const char *names[N_SERIES] = {"H100 SXM", "A100 80GB", "L40S",
+					      "L4", "MI300X"};
+	static const double speed[N_SERIES] = {1, 2.2, 3.5, 9, 1.1};
+	static const double price[N_SERIES] = {1, 0.7, 0.5, 0.3, 0.9};
+	struct point_series ser[N_SERIES];
+	unsigned long state = 42;
+	size_t per = N_SCATTER / N_SERIES;
+	for (size_t i = 0; i < N_SCATTER; i++) {
+		size_t k = i / per;
+		double gpus = ldexp(1, (int)(rnd(&state) * 10));
+		double t = 2000 * speed[k] / gpus * (0.6 + rnd(&state));
+		xs[i] = t;
+		ys[i] = t * gpus * 4.0 * price[k] * (0.8 + 0.6 * rnd(&state));
+		muted[i] = rnd(&state) < 0.3;
+		hi[i] = i == 1234;
+	}
+	for (size_t k = 0; k < N_SERIES; k++)
+		ser[k] = (struct point_series){names[k], xs + k * per, ys + k * per,
+					       muted + k * per, hi + k * per,
+					       per, chart_colour(k)};
+	static double fx[N_SCATTER], fy[N_SCATTER];
+	size_t nf = pareto_front(xs, ys, muted, N_SCATTER, fx, fy);
+	struct ref_line refs[] = {{true, 168, "deadline 168 h"},
+				  {false, 20000, "budget 20,000 USD"}};
+	struct axis x = {0, 0, true, "training time (h)", fmt_hours};
+	struct axis y = {0, 0, true, "total cost (USD)", fmt_usd};
+	chart_scatter(cr, area, "Training options: time against cost",
+		      &x, &y, ser, N_SERIES, fx, fy, nf, refs, 2, st);
+}
+
+/* The same plot with a Chinese title and labels in a CJK family that may
+ * not be installed (fontconfig then falls back). */
+static void draw_scatter_zh(cairo_t *cr, struct rect area,
+			    const struct chart_style *st)
+{
+	static const double xs[] = {12, 30, 55, 90, 160, 300, 700, 1100};
+	static const double ys[] = {52000, 26000, 14000, 9500, 6100, 4300,
+				    2600, 2100};
+	static const bool muted[] = {true, false, false, false, false, false,
+				     false, true};
+	static const bool hi[] = {false, false, false, true, false, false,
+				  false, false};
+	struct chart_style zh = *st;
+	zh.font_family = "WenQuanYi Micro Hei";
+	struct point_series ser = {"H100 训练", xs, ys, muted, hi, 8,
+				   chart_colour(0)};
+	struct ref_line ref = {true, 168, "截止 168 小时"};
+	struct axis x = {0, 0, true, "训练时间 (小时)", NULL};
+	struct axis y = {0, 0, true, "总成本 (美元)", NULL};
+	chart_scatter(cr, area, "训练方案：时间与成本", &x, &y, &ser, 1,
+		      xs + 1, ys + 1, 6, &ref, 1, &zh);
+}
+
+/* Points in every corner: the legend must go outside, to the right. */
+static void draw_scatter_full(cairo_t *cr, struct rect area,
+			      const struct chart_style *st)
+{
+	static double xs[400], ys[400];
+	unsigned long state = 7;
+	for (size_t i = 0; i < 400; i++) {
+		xs[i] = rnd(&state) * 100;
+		ys[i] = rnd(&state) * 50;
+	}
+	struct point_series ser[2] = {
+		{"on-demand instances in us-east-1", xs, ys, NULL, NULL, 200,
+		 chart_colour(0)},
+		{"spot", xs + 200, ys + 200, NULL, NULL, 200, chart_colour(1)},
+	};
+	struct axis x = {0, 100, false, "utilisation (%)", NULL};
+	struct axis y = {0, 50, false, "queue wait (ms)", NULL};
+	chart_scatter(cr, area, "Serving replicas: utilisation and wait", &x,
+		      &y, ser, 2, NULL, NULL, 0, NULL, 0, st);
+}
+
+/* Memory per GPU by part for twelve setups with long names, stacked, and
+ * the 80 GiB the GPU has. */
+static void draw_bars_memory(cairo_t *cr, struct rect area,
+			     const struct chart_style *st)
+{
+	static const char *labels[] = {
+		"H100 SXM x8 (p5.48xlarge) tp1 pp1", "H100 SXM x8 tp2 pp1",
+		"H100 SXM x8 tp4 pp1", "A100 80GB x8 (p4de.24xlarge)",
+		"A100 80GB x8 tp2", "A100 40GB x8 (p4d.24xlarge)",
+		"L40S x8 (g6e.48xlarge)", "L4 x8 (g6.48xlarge)",
+		"MI300X x8 (ND MI300X v5)", "H200 x8 (p5e.48xlarge)",
+		"A10G x4 (g5.12xlarge)", "on-prem DGX H100"};
+	static const double v[12][4] = {
+		{13.5, 13.5, 27, 18}, {6.7, 6.7, 13.5, 12}, {3.4, 3.4, 6.7, 9},
+		{13.5, 13.5, 27, 22}, {6.7, 6.7, 13.5, 14}, {13.5, 13.5, 27, 30},
+		{13.5, 13.5, 27, 20}, {13.5, 13.5, 27, 25}, {13.5, 13.5, 27, 12},
+		{13.5, 13.5, 27, 16}, {13.5, 13.5, 27, 35}, {13.5, 13.5, 27, 18}};
+	static const char *segs[] = {"weights", "gradients",
+				     "optimizer state", "activations"};
+	struct bar_group g[12];
+	struct rgb colours[4];
+	for (size_t k = 0; k < 4; k++)
+		colours[k] = chart_colour(k);
+	for (size_t i = 0; i < 12; i++)
+		g[i] = (struct bar_group){labels[i], v[i], i == 5 || i == 10};
+	struct axis y = {0, 0, false, "memory per GPU (GiB)", NULL};
+	chart_bars(cr, area, "Llama-2-7B fine-tune: memory per GPU", &y, g, 12,
+		   segs, colours, 4, false, 80, "GPU memory 80 GiB", st);
+}
+
+/* On-demand against spot cost for six instances, side by side. */
+static void draw_bars_cost(cairo_t *cr, struct rect area,
+			   const struct chart_style *st)
+{
+	static const char *labels[] = {"p5.48xlarge", "p4de.24xlarge",
+				       "a3-highgpu-8g", "ND H100 v5",
+				       "g6e.48xlarge", "ecs.gn8is"};
+	static const double v[6][2] = {{98.3, 39.5}, {40.9, 16.2},
+				       {88.2, 29.4}, {98.3, 42.1},
+				       {30.1, 12.4}, {63.0, 25.1}};
+	static const char *segs[] = {"on demand", "spot"};
+	struct bar_group g[6];
+	for (size_t i = 0; i < 6; i++)
+		g[i] = (struct bar_group){labels[i], v[i], false};
+	struct axis y = {0, 0, false, "price per hour (USD/h)", NULL};
+	chart_bars(cr, area, "Instance prices: on demand and spot", &y, g, 6,
+		   segs, NULL, 2, true, 0, NULL, st);
+}
+
+/* Time and cost against cluster size, 1 to 512 GPUs. */
+static void draw_dual(cairo_t *cr, struct rect area,
+		      const struct chart_style *st)
+{
+	double gpus[10], hours[10], cost[10];
+	for (int i = 0; i < 10; i++) {
+		gpus[i] = ldexp(1, i);
+		double eff = 1 - 0.045 * i;	/* scaling efficiency */
+		hours[i] = 2400 / (gpus[i] * eff);
+		cost[i] = hours[i] * gpus[i] * 4.1;
+	}
+	struct axis x = {0, 0, true, "GPUs", NULL};
+	struct axis y1 = {0, 0, false, "training time (h)", fmt_hours};
+	struct axis y2 = {0, 0, false, "total cost (USD)", fmt_usd};
+	chart_dual_lines(cr, area, "Pre-training: time and cost by cluster size",
+			 &x, &y1, &y2, gpus, hours, cost, 10, "time",
+			 "cost on demand", st);
+}
+
+/* H100 SXM (989 TFLOP/s dense BF16, 3.35 TB/s) with the op classes of a
+ * transformer step, two of them close together to test the nudging. */
+static void draw_roofline(cairo_t *cr, struct rect area,
+			  const struct chart_style *st)
+{
+	static const struct roof_point pts[] = {
+		{"GEMM", 310, 593e12},
+		{"attention", 85, 170e12},
+		{"norm", 1.1, 2.4e12},
+		{"softmax", 1.25, 2.7e12},
+		{"element-wise", 0.33, 0.8e12},
+		{"pooling", 0.5, 1.1e12},
+		{"embedding", 0.9, 1.9e12},
+	};
+	chart_roofline(cr, area, "H100 SXM roofline (BF16)", 989e12, 3.35e12,
+		       pts, sizeof(pts) / sizeof(pts[0]), st);
+}
+
+/* Nothing to draw and awkward strings: invalid UTF-8, a very long title,
+ * empty series.  Must not fail, and must stay inside. */
+static void draw_awkward(cairo_t *cr, struct rect area,
+			 const struct chart_style *st)
+{
+	struct axis x = {0, 0, false, "bad \xff\xfe label (\xe4\xb8)", NULL};
+	struct axis y = {0, 0, true, NULL, NULL};
+	struct point_series empty = {"empty", NULL, NULL, NULL, NULL, 0,
+				     chart_colour(2)};
+	chart_scatter(cr, area,
+		      "A title far too long to fit on one line of any chart, "
+		      "which must be cut with an ellipsis rather than run off "
+		      "the edge of its rectangle into the page margin",
+		      &x, &y, &empty, 1, NULL, NULL, 0, NULL, 0, st);
+}
+
+struct chart_case {
+	const char *name;
+	draw_fn draw;
+};
+
+static const struct chart_case charts[] = {
+	{"scatter", draw_scatter_big},
+	{"scatter-zh", draw_scatter_zh},
+	{"scatter-full", draw_scatter_full},
+	{"bars-memory", draw_bars_memory},
+	{"bars-cost", draw_bars_cost},
+	{"dual", draw_dual},
+	{"roofline", draw_roofline},
+};
+
+static void render_all(void)
+{
+	for (size_t i = 0; i < sizeof(charts) / sizeof(charts[0]); i++)
+		for (size_t k = 0; k < N_CANVASES; k++)
+			render(charts[i].name, charts[i].draw, &canvases[k]);
+	/* the awkward chart may draw little: only check it stays inside */
+	for (size_t k = 0; k < N_CANVASES; k++) {
+		cairo_t *cr;
+		cairo_surface_t *s = page(&canvases[k], &cr);
+		draw_awkward(cr, canvases[k].area, &canvases[k].st);
+		CHECK(cairo_status(cr) == CAIRO_STATUS_SUCCESS);
+		long outside;
+		CHECK(count_ink(s, scaled(&canvases[k]), &outside) > 0);
+		CHECK(outside == 0);
+		cairo_destroy(cr);
+		cairo_surface_destroy(s);
+	}
+}
+
+/* The axes come back widened to their outer ticks. */
+static void axes_written_back(void)
+{
+	cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32,
+							400, 300);
+	cairo_t *cr = cairo_create(s);
+	double xs[] = {0.5, 2000}, ys[] = {3, 40};
+	struct point_series ser = {"a", xs, ys, NULL, NULL, 2, chart_colour(0)};
+	struct axis x = {0, 0, true, "x", NULL}, y = {0, 0, true, "y", NULL};
+	struct chart_style st = {"DejaVu Sans", 9, 1};
+	chart_scatter(cr, (struct rect){0, 0, 400, 300}, "t", &x, &y, &ser, 1,
+		      NULL, NULL, 0, NULL, 0, &st);
+	CHECK_NEAR(x.min, 0.1, 1e-12);
+	CHECK_NEAR(x.max, 1e4, 1e-12);
+	CHECK(y.min <= 3 && y.max >= 40);
+	cairo_destroy(cr);
+	cairo_surface_destroy(s);
+}
+
+/* The 10,000-point scatter into a 1600 x 1000 surface: best of three. */
+static void scatter_speed(void)
+{
+	double best = 1e9;
+	for (int i = 0; i < 3; i++) {
+		double ms = render("scatter", draw_scatter_big, &canvases[0]);
+		best = ms < best ? ms : best;
+	}
+	printf("chart: 10,000-point scatter into 1600x1000: %.1f ms\n", best);
+}
+
+int main(void)
+{
+	ticks_table();
+	ticks_edges();
+	wants_log();
+	axes_written_back();
+	render_all();
+	scatter_speed();
+	report_fonts_shutdown();	/* cairo's and fontconfig's caches: no leaks */
+	return check_summary("chart");
+}
