@@ -14,6 +14,7 @@
 #include "core/units.h"
 #include "core/xalloc.h"
 #include "plan/plan_json.h"
+#include "report_cli.h"
 
 static const struct opt_spec plan_opts[] = {
 	{"workload", 'w', OPT_VALUE, "FILE",
@@ -25,6 +26,10 @@ static const struct opt_spec plan_opts[] = {
 	{"spot", 0, OPT_FLAG, NULL,
 	 "rank training by spot prices where the workload allows spot"},
 	{"top", 'n', OPT_VALUE, "N", "options per workload in the table (default 5)"},
+	{"report", 0, OPT_VALUE, "FILE",
+	 "also write the PDF report to FILE, with PNG charts beside it"},
+	{"lang", 0, OPT_VALUE, "LANG", "the report's language: en or zh (default en)"},
+	{"title", 0, OPT_VALUE, "TEXT", "the report's title"},
 	FORMAT_OPTION,
 	OUTPUT_OPTION,
 	{NULL, 0, 0, NULL, NULL},
@@ -204,7 +209,8 @@ static void serving_table(FILE *out, const struct plan_result *r,
 struct emit_ctx {
 	enum out_format fmt;
 	FILE *out;
-	json_t *doc;		/* json */
+	bool want_doc;		/* json, or a report */
+	json_t *doc;
 	struct table csv;	/* csv */
 	bool csv_started;
 };
@@ -274,20 +280,44 @@ static void emit_csv(struct emit_ctx *e, const struct plan *p,
 static int emit(void *ctx, const struct plan *p, const struct plan_result *r)
 {
 	struct emit_ctx *e = ctx;
-	switch (e->fmt) {
-	case FORMAT_TABLE:
-		return emit_table(e, p, r);
-	case FORMAT_CSV:
-		emit_csv(e, p, r);
-		return 0;
-	case FORMAT_JSON:
+	if (e->want_doc) {
 		if (!e->doc)
 			e->doc = plan_header_json(p);
 		json_array_append_new(json_object_get(e->doc, "workloads"),
 				      plan_result_json(p, r));
-		return 0;
 	}
+	if (e->fmt == FORMAT_TABLE)
+		return emit_table(e, p, r);
+	if (e->fmt == FORMAT_CSV)
+		emit_csv(e, p, r);
 	return 0;
+}
+
+/* --report FILE: the PDF there, the PNG charts in FILE's folder. */
+static int write_report(const struct parsed *p, json_t *doc)
+{
+	struct report_options o;
+	if (report_options_read(p, &plan_spec, &o))
+		return OPTS_USAGE_ERROR;
+	o.pdf = opt_value(p, &plan_spec, "report");
+	char *dir = xstrdup(o.pdf);
+	char *slash = strrchr(dir, '/');
+	if (slash)
+		*slash = '\0';
+	else
+		strcpy(dir, ".");
+	o.png_dir = dir;
+	struct r_plan plan;
+	char why[600];
+	int rc;
+	if (r_plan_from_json(&plan, doc, o.pdf, why, sizeof(why)) < 0) {
+		fprintf(stderr, "gpuplan: %s\n", why);
+		rc = 1;
+	} else
+		rc = report_write(&plan, &o);
+	r_plan_free(&plan);
+	free(dir);
+	return rc;
 }
 
 static int run(const struct parsed *p, enum out_format fmt,
@@ -296,7 +326,9 @@ static int run(const struct parsed *p, enum out_format fmt,
 {
 	struct output o;
 	output_open(&o);
-	struct emit_ctx e = {.fmt = fmt, .out = o.f};
+	const char *report = opt_value(p, &plan_spec, "report");
+	struct emit_ctx e = {.fmt = fmt, .out = o.f,
+			     .want_doc = fmt == FORMAT_JSON || report};
 	struct plan plan;
 	char why[512];
 	if (plan_run_each(&plan, c, wf, s, emit, &e, why, sizeof(why)) < 0) {
@@ -311,10 +343,13 @@ static int run(const struct parsed *p, enum out_format fmt,
 		json_write(o.f, e.doc);
 	if (fmt == FORMAT_CSV && e.csv_started)
 		table_print_csv(&e.csv, o.f);
-	json_decref(e.doc);
 	if (e.csv_started)
 		table_free(&e.csv);
-	return output_finish(&o, opt_value(p, &plan_spec, "output"));
+	int rc = output_finish(&o, opt_value(p, &plan_spec, "output"));
+	if (rc == 0 && report && e.doc)
+		rc = write_report(p, e.doc);
+	json_decref(e.doc);
+	return rc;
 }
 
 int cmd_plan(int argc, char **argv)

@@ -21,6 +21,7 @@ int cmd_catalog(int argc, char **argv);
 int cmd_devices(int argc, char **argv);
 int cmd_model(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 int cmd_workload(int argc, char **argv);
 
 /* Runs argv[1] from table, with "gpuplan PARENT" in messages; prints the

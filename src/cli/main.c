@@ -20,6 +20,7 @@ static int cmd_help(int argc, char **argv);
 
 static const struct command commands[] = {
 	{"plan", cmd_plan, "which instance, how many, how long and at what cost, per workload"},
+	{"report", cmd_report, "a plan as a PDF report and PNG/SVG charts, in English or Chinese"},
 	{"catalog", cmd_catalog, "list, show and validate instance and accelerator catalogs"},
 	{"model", cmd_model, "parameters, FLOPs, bytes and memory of a model, derived from its description"},
 	{"devices", cmd_devices, "list the devices gpuplan can measure here (CPU, CUDA GPUs)"},

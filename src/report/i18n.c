@@ -1,0 +1,177 @@
+/*
+ * i18n.c - the report's words.  English and Chinese side by side, so a
+ * label added in one language is visibly missing in the other.
+ */
+#include "i18n.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/units.h"
+
+static const char *const words[MSG_COUNT][2] = {
+	[MSG_TITLE] = {"GPU rental plan", "GPU 租用方案"},
+	[MSG_SUMMARY] = {"Summary: what to rent", "摘要：租用什么"},
+	[MSG_SUMMARY_INTRO] = {
+		"For each workload: the instance to rent, how many, how long it takes and what it costs, and the saving against the obvious choice (the fastest GPU on offer).",
+		"每项工作负载：应租用的实例、数量、所需时间与费用，以及相对于直观选择（现有最快的 GPU）的节省。"},
+	[MSG_TRAINING] = {"training", "训练"},
+	[MSG_INFERENCE] = {"inference", "推理服务"},
+	[MSG_RECOMMENDATION] = {"Recommendation", "推荐"},
+	[MSG_TIME] = {"Time", "时间"},
+	[MSG_COST] = {"Cost", "费用"},
+	[MSG_COST_MONTH] = {"Cost per month", "每月费用"},
+	[MSG_SAVING] = {"Saving against the obvious choice", "相对直观选择的节省"},
+	[MSG_NO_OPTION] = {"No option meets the constraints.", "没有方案满足约束条件。"},
+	[MSG_OPTIONS] = {"Options", "方案"},
+	[MSG_CONTINUED] = {"(continued)", "（续）"},
+	[MSG_COL_INSTANCE] = {"Instance", "实例"},
+	[MSG_COL_GPUS] = {"GPUs", "GPU"},
+	[MSG_COL_TIME] = {"Time", "时间"},
+	[MSG_COL_P99] = {"p99", "p99 延迟"},
+	[MSG_COL_COST] = {"Cost", "费用"},
+	[MSG_COL_SPOT] = {"Spot", "竞价"},
+	[MSG_COL_GPU_HOURS] = {"GPU-h", "GPU 小时"},
+	[MSG_COL_MEMORY] = {"Mem/GPU", "每 GPU 显存"},
+	[MSG_COL_STATUS] = {"Status", "状态"},
+	[MSG_COL_REPLICAS] = {"Replicas", "副本"},
+	[MSG_COL_PER_MILLION] = {"Per million", "每百万请求"},
+	[MSG_OK] = {"ok", "可行"},
+	[MSG_CHART_TIME_COST] = {"Time against cost", "时间与费用"},
+	[MSG_CHART_COST] = {"Cost per option", "各方案费用"},
+	[MSG_CHART_BREAKDOWN] = {"Where the time goes (per step)", "时间构成（每步）"},
+	[MSG_CHART_MEMORY] = {"Memory per GPU against capacity", "每 GPU 显存与容量"},
+	[MSG_CHART_SCALING] = {"Scaling with GPU count", "随 GPU 数量的扩展"},
+	[MSG_CHART_ROOFLINE] = {"Roofline", "屋顶线模型"},
+	[MSG_AXIS_TIME] = {"time", "时间"},
+	[MSG_AXIS_P99] = {"p99 latency", "p99 延迟"},
+	[MSG_AXIS_COST] = {"cost", "费用"},
+	[MSG_AXIS_COST_MONTH] = {"cost per month", "每月费用"},
+	[MSG_AXIS_SECONDS] = {"seconds per step", "每步秒数"},
+	[MSG_AXIS_MEMORY] = {"memory per GPU (GB)", "每 GPU 显存 (GB)"},
+	[MSG_AXIS_GPUS] = {"GPUs", "GPU 数量"},
+	[MSG_AXIS_EFFICIENCY] = {"scaling efficiency (%)", "扩展效率 (%)"},
+	[MSG_ON_DEMAND] = {"on demand", "按需"},
+	[MSG_SPOT] = {"spot", "竞价"},
+	[MSG_FEASIBLE] = {"feasible", "可行"},
+	[MSG_INFEASIBLE] = {"infeasible", "不可行"},
+	[MSG_PARETO] = {"Pareto front", "帕累托前沿"},
+	[MSG_DEADLINE] = {"deadline", "期限"},
+	[MSG_BUDGET] = {"budget", "预算"},
+	[MSG_CAPACITY] = {"capacity", "容量"},
+	[MSG_RECOMMENDED] = {"recommended", "推荐"},
+	[MSG_COMPUTE] = {"compute", "计算"},
+	[MSG_MEMORY_BOUND] = {"memory", "访存"},
+	[MSG_COMMUNICATION] = {"communication", "通信"},
+	[MSG_INPUT] = {"input", "数据输入"},
+	[MSG_WEIGHTS] = {"weights", "权重"},
+	[MSG_GRADIENTS] = {"gradients", "梯度"},
+	[MSG_OPTIMIZER] = {"optimizer", "优化器状态"},
+	[MSG_ACTIVATIONS] = {"activations", "激活"},
+	[MSG_KV_CACHE] = {"KV cache", "KV 缓存"},
+	[MSG_WORKSPACE] = {"workspace", "工作区"},
+	[MSG_APPENDIX] = {"Appendix: assumptions and sources", "附录：假设与来源"},
+	[MSG_ASSUMPTIONS] = {"Assumptions", "假设"},
+	[MSG_SOURCES] = {"Sources", "来源"},
+	[MSG_EXCHANGE_RATE] = {"Exchange rates", "汇率"},
+	[MSG_FOOTNOTE] = {
+		"Prices as of %s; datasheet peaks and bandwidths are from the catalog; efficiencies are assumptions, not measurements (see the appendix).",
+		"价格截至 %s；峰值算力与带宽取自产品规格表；效率为假设值，非实测（见附录）。"},
+	[MSG_PAGE] = {"page %d", "第 %d 页"},
+};
+
+const char *tr(enum report_lang lang, enum msg id)
+{
+	return words[id][lang == LANG_ZH];
+}
+
+char *tr_duration(enum report_lang lang, double s, char *buf, size_t len)
+{
+	static const struct { double scale; const char *en, *zh; } units[] = {
+		{365 * 86400.0, "y", "年"}, {86400, "d", "天"}, {3600, "h", "小时"},
+		{60, "min", "分钟"}, {1, "s", "秒"}, {1e-3, "ms", "毫秒"},
+	};
+	size_t i = 0;
+	/* the largest unit that keeps at least 2 of it (48 h, not 2 d) */
+	while (i + 1 < sizeof(units) / sizeof(units[0]) && s < 2 * units[i].scale)
+		i++;
+	double v = s / units[i].scale;
+	snprintf(buf, len, v >= 100 ? "%.0f %s" : "%.3g %s", v,
+		 lang == LANG_ZH ? units[i].zh : units[i].en);
+	return buf;
+}
+
+char *tr_money(double amount, const char *currency, char *buf, size_t len)
+{
+	if (amount < 100) {
+		snprintf(buf, len, "%.2f %s", amount, currency);
+		return buf;
+	}
+	char digits[48], grouped[64];
+	snprintf(digits, sizeof(digits), "%.0f", amount);
+	size_t n = strlen(digits), k = 0;
+	for (size_t i = 0; i < n && k + 2 < sizeof(grouped); i++) {
+		if (i && (n - i) % 3 == 0)
+			grouped[k++] = ',';
+		grouped[k++] = digits[i];
+	}
+	grouped[k] = '\0';
+	snprintf(buf, len, "%s %s", grouped, currency);
+	return buf;
+}
+
+static char *bytes_text(double b, char *buf)
+{
+	return units_format(UNIT_BYTES, b, NULL, buf, 32);
+}
+
+char *tr_reason(enum report_lang lang, const struct plan_reason_figures *r,
+		const char *currency, char *buf, size_t len)
+{
+	char x[48], y[48];
+	bool zh = lang == LANG_ZH;
+	const char *c = r->code ? r->code : "";
+	if (!strcmp(c, "memory") || !strcmp(c, "serve_memory"))
+		snprintf(buf, len, zh ? "显存不足：需要 %s，%s 仅有 %s"
+				      : "out of memory: needs %s, %s has %s",
+			 bytes_text(r->a, x), r->s1 ? r->s1 : "", bytes_text(r->b, y));
+	else if (!strcmp(c, "deadline"))
+		snprintf(buf, len, zh ? "用时 %s，超过 %s 的期限" : "takes %s, past the %s deadline",
+			 tr_duration(lang, r->a, x, sizeof(x)),
+			 tr_duration(lang, r->b, y, sizeof(y)));
+	else if (!strcmp(c, "budget"))
+		snprintf(buf, len, zh ? "费用 %s，超出 %s 的预算" : "costs %s, over the %s budget",
+			 tr_money(r->a, currency, x, sizeof(x)),
+			 tr_money(r->b, currency, y, sizeof(y)));
+	else if (!strcmp(c, "illustrative_price"))
+		snprintf(buf, len, zh ? "价格为示意值（无公开来源）" : "price is illustrative (no published source)");
+	else if (!strcmp(c, "precision"))
+		snprintf(buf, len, zh ? "以 %s 运行：%s 不支持 %s" : "runs as %s: %s has no %s",
+			 r->used ? r->used : "", r->s1 ? r->s1 : "", r->wanted ? r->wanted : "");
+	else if (!strcmp(c, "input_starvation"))
+		snprintf(buf, len, zh ? "数据加载不足：GPU 空闲 %.0f%%" : "data loading starves the GPUs: %.0f%% idle",
+			 100 * r->c);
+	else if (!strcmp(c, "serve_too_slow"))
+		snprintf(buf, len, zh ? "单个请求需 %s，超过 p99 目标 %s" : "one request takes %s, above the %s p99 target",
+			 tr_duration(lang, r->a, x, sizeof(x)),
+			 tr_duration(lang, r->b, y, sizeof(y)));
+	else if (!strcmp(c, "mig_isolated"))
+		snprintf(buf, len, zh ? "MIG 切片硬件隔离：假设互不干扰" : "MIG slices are isolated: no interference assumed");
+	else if (!strcmp(c, "serve_rate"))
+		snprintf(buf, len, zh ? "超过 %ld 台实例仍无法承载每秒 %.4g 个请求"
+				      : "needs more than %ld instances for %.4g requests/s",
+			 r->n1, r->a);
+	else if (!strcmp(c, "serve_p99"))
+		snprintf(buf, len, zh ? "超过 %ld 台实例仍无法满足 %s 的 p99"
+				      : "needs more than %ld instances to hold the p99 under %s",
+			 r->n1, tr_duration(lang, r->a, x, sizeof(x)));
+	else if (!strcmp(c, "serve_on_demand"))
+		snprintf(buf, len, zh ? "推理服务按需计费（不用竞价实例）" : "serving stays on demand (no spot)");
+	else if (!strcmp(c, "no_exchange_rate"))
+		snprintf(buf, len, zh ? "缺少 %s 到 %s 的汇率" : "no exchange rate from %s to %s",
+			 r->s1 ? r->s1 : "", r->s2 ? r->s2 : "");
+	else
+		snprintf(buf, len, zh ? "受限（详见 JSON）" : "limited (see the plan JSON)");
+	return buf;
+}

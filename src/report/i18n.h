@@ -1,0 +1,59 @@
+/*
+ * i18n.h - every word a report prints, in English and in Chinese.
+ *
+ * Labels are looked up by id; sentences (the recommendation, the reasons)
+ * are composed from the plan's figures in the report's language rather
+ * than translated from the planner's English text.
+ */
+#ifndef GPUPLAN_REPORT_I18N_H
+#define GPUPLAN_REPORT_I18N_H
+
+#include <stddef.h>
+
+#include "text.h"
+
+enum msg {
+	MSG_TITLE,		/* default report title */
+	MSG_SUMMARY,		/* first page heading */
+	MSG_SUMMARY_INTRO,
+	MSG_TRAINING, MSG_INFERENCE,
+	MSG_RECOMMENDATION, MSG_TIME, MSG_COST, MSG_COST_MONTH, MSG_SAVING,
+	MSG_NO_OPTION,
+	MSG_OPTIONS, MSG_CONTINUED,
+	MSG_COL_INSTANCE, MSG_COL_GPUS, MSG_COL_TIME, MSG_COL_P99,
+	MSG_COL_COST, MSG_COL_SPOT, MSG_COL_GPU_HOURS, MSG_COL_MEMORY,
+	MSG_COL_STATUS, MSG_COL_REPLICAS, MSG_COL_PER_MILLION,
+	MSG_OK,
+	MSG_CHART_TIME_COST, MSG_CHART_COST, MSG_CHART_BREAKDOWN,
+	MSG_CHART_MEMORY, MSG_CHART_SCALING, MSG_CHART_ROOFLINE,
+	MSG_AXIS_TIME, MSG_AXIS_P99, MSG_AXIS_COST, MSG_AXIS_COST_MONTH,
+	MSG_AXIS_SECONDS, MSG_AXIS_MEMORY, MSG_AXIS_GPUS, MSG_AXIS_EFFICIENCY,
+	MSG_ON_DEMAND, MSG_SPOT, MSG_FEASIBLE, MSG_INFEASIBLE, MSG_PARETO,
+	MSG_DEADLINE, MSG_BUDGET, MSG_CAPACITY, MSG_RECOMMENDED,
+	MSG_COMPUTE, MSG_MEMORY_BOUND, MSG_COMMUNICATION, MSG_INPUT,
+	MSG_WEIGHTS, MSG_GRADIENTS, MSG_OPTIMIZER, MSG_ACTIVATIONS, MSG_KV_CACHE,
+	MSG_WORKSPACE,
+	MSG_APPENDIX, MSG_ASSUMPTIONS, MSG_SOURCES, MSG_EXCHANGE_RATE,
+	MSG_FOOTNOTE,		/* %s catalog dates */
+	MSG_PAGE,		/* "page %d" */
+	MSG_COUNT
+};
+
+const char *tr(enum report_lang lang, enum msg id);
+
+/* "41.7 min" / "41.7 分钟"; "3.2 d" / "3.2 天". */
+char *tr_duration(enum report_lang lang, double seconds, char *buf, size_t len);
+
+/* "1,234 USD" (grouped; two decimals under 100). */
+char *tr_money(double amount, const char *currency, char *buf, size_t len);
+
+/* A coded reason (plan JSON "reason_codes" entry) in the language. */
+struct plan_reason_figures {
+	const char *code, *s1, *s2, *used, *wanted;
+	double a, b, c;
+	long n1, n2;
+};
+char *tr_reason(enum report_lang lang, const struct plan_reason_figures *r,
+		const char *currency, char *buf, size_t len);
+
+#endif

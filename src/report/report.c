@@ -1,0 +1,532 @@
+/*
+ * report.c - pages and files: the PDF (summary, option tables, charts,
+ * appendix), and each chart as PNG and SVG.
+ */
+#include "report.h"
+
+#include <cairo-pdf.h>
+#include <cairo-svg.h>
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/atomic_file.h"
+#include "core/xalloc.h"
+#include "i18n.h"
+#include "report_charts.h"
+
+#define PAGE_W 595.28		/* A4, points */
+#define PAGE_H 841.89
+#define MARGIN 42.0
+#define BODY 10.0		/* body text size, points */
+
+/* ---- in-memory output, written atomically at the end ---- */
+
+struct buffer {
+	unsigned char *data;
+	size_t len, cap;
+};
+
+static cairo_status_t to_buffer(void *closure, const unsigned char *data,
+				unsigned int length)
+{
+	struct buffer *b = closure;
+	xgrow((void **)&b->data, &b->cap, b->len + length, 1);
+	memcpy(b->data + b->len, data, length);
+	b->len += length;
+	return CAIRO_STATUS_SUCCESS;
+}
+
+static int write_buffer(const char *path, const struct buffer *b, char *why,
+			size_t len)
+{
+	return atomic_write(path, b->data, b->len, why, len);
+}
+
+/* Cairo names SVG groups "surface<N>" after a process-wide counter, so the
+ * same chart drawn twice would differ in bytes. Renumber them in order of
+ * first appearance (ids are only referenced within the file). */
+static void svg_renumber_surfaces(struct buffer *b)
+{
+	static const char key[] = "surface";
+	const size_t klen = sizeof(key) - 1;
+	unsigned long *seen = NULL;
+	size_t n_seen = 0, cap_seen = 0;
+	struct buffer out = {0};
+	for (size_t i = 0; i < b->len;) {
+		if (i + klen < b->len && !memcmp(b->data + i, key, klen) &&
+		    isdigit(b->data[i + klen])) {
+			size_t j = i + klen;
+			unsigned long id = 0;
+			while (j < b->len && isdigit(b->data[j]))
+				id = id * 10 + (unsigned long)(b->data[j++] - '0');
+			size_t k = 0;
+			while (k < n_seen && seen[k] != id)
+				k++;
+			if (k == n_seen) {
+				xgrow((void **)&seen, &cap_seen, n_seen + 1, sizeof(*seen));
+				seen[n_seen++] = id;
+			}
+			char name[32];
+			int m = snprintf(name, sizeof(name), "%s%zu", key, k + 1);
+			to_buffer(&out, (const unsigned char *)name, (unsigned)m);
+			i = j;
+		} else {
+			to_buffer(&out, b->data + i, 1);
+			i++;
+		}
+	}
+	free(seen);
+	free(b->data);
+	*b = out;
+}
+
+/* ---- the document ---- */
+
+struct doc {
+	cairo_t *cr;
+	const struct report_font *font;
+	const struct report_options *o;
+	const struct r_plan *p;
+	int page;
+	double y;		/* where the next block starts */
+	char footnote[400];
+};
+
+static void page_footer(struct doc *d)
+{
+	char num[32];
+	snprintf(num, sizeof(num), tr(d->o->lang, MSG_PAGE), d->page);
+	cairo_set_source_rgb(d->cr, 0.35, 0.35, 0.35);
+	text_box(d->cr, d->font, (struct rect){MARGIN, PAGE_H - MARGIN + 4,
+		 PAGE_W - 2 * MARGIN - 60, 30}, d->footnote, 7, 1.2, false);
+	text_line(d->cr, d->font, PAGE_W - MARGIN, PAGE_H - MARGIN + 11, 60, num,
+		  7, 1, false);
+	cairo_set_source_rgb(d->cr, 0, 0, 0);
+}
+
+static void new_page(struct doc *d)
+{
+	if (d->page > 0) {
+		page_footer(d);
+		cairo_show_page(d->cr);
+	}
+	d->page++;
+	d->y = MARGIN;
+	cairo_set_source_rgb(d->cr, 0, 0, 0);
+}
+
+/* Space left on the page; a new page when less than `need`. */
+static void need(struct doc *d, double h)
+{
+	if (d->y + h > PAGE_H - MARGIN - 10)
+		new_page(d);
+}
+
+static void heading(struct doc *d, const char *text, double size)
+{
+	need(d, size * 3);
+	d->y += text_box(d->cr, d->font, (struct rect){MARGIN, d->y,
+			 PAGE_W - 2 * MARGIN, size * 2.6}, text, size, 1.25, true);
+	d->y += size * 0.6;
+}
+
+static void paragraph(struct doc *d, const char *text, double size)
+{
+	need(d, size * 3);
+	double room = PAGE_H - MARGIN - 10 - d->y;
+	d->y += text_box(d->cr, d->font, (struct rect){MARGIN, d->y,
+			 PAGE_W - 2 * MARGIN, room}, text, size, 1.35, false);
+	d->y += size * 0.7;
+}
+
+/* ---- the recommendation, in the report's language ---- */
+
+static void rig(const struct r_option *o, char *buf, size_t len)
+{
+	snprintf(buf, len, "%ld x %s (%ld x %s)", o->nodes, o->instance, o->gpus,
+		 o->accelerator);
+}
+
+static void sentence(const struct r_plan *p, const struct r_workload *w,
+		     enum report_lang lang, char *buf, size_t len)
+{
+	if (w->recommended < 0) {
+		snprintf(buf, len, "%s", tr(lang, MSG_NO_OPTION));
+		return;
+	}
+	const struct r_option *o = &w->v[w->recommended];
+	char r[200], t[48], c[64], d[48];
+	rig(o, r, sizeof(r));
+	tr_money(o->cost, p->currency, c, sizeof(c));
+	bool zh = lang == LANG_ZH;
+	int k;
+	if (w->training) {
+		tr_duration(lang, o->time_s, t, sizeof(t));
+		k = snprintf(buf, len, zh ? "租用 %s，用时 %s，按需费用 %s。"
+					  : "Rent %s for %s at %s on demand.",
+			     r, t, c);
+		if (w->deadline_s > 0)
+			k += snprintf(buf + k, len - (size_t)k,
+				      zh ? "这是满足 %s 期限的最便宜租用方案。"
+					 : " It is the cheapest rental that meets the %s deadline.",
+				      tr_duration(lang, w->deadline_s, d, sizeof(d)));
+	} else {
+		tr_duration(lang, o->p99_s, t, sizeof(t));
+		k = snprintf(buf, len, zh ? "部署 %s，%ld 个副本，p99 延迟 %s（目标 %s），每月 %s。"
+					  : "Serve with %s, %ld replica(s), p99 %s (target %s), %s a month.",
+			     r, o->replicas, t,
+			     tr_duration(lang, w->p99_target_s, d, sizeof(d)), c);
+	}
+	if (w->runner_up >= 0 && k > 0 && (size_t)k < len) {
+		const struct r_option *u = &w->v[w->runner_up];
+		rig(u, r, sizeof(r));
+		tr_money(u->cost, p->currency, c, sizeof(c));
+		double dc = o->cost > 0 ? 100 * (u->cost - o->cost) / o->cost : 0;
+		snprintf(buf + k, len - (size_t)k,
+			 zh ? "次优方案：%s，费用 %s（%+.0f%%）。"
+			    : " Runner-up: %s at %s (%+.0f%%).", r, c, dc);
+	}
+}
+
+/* ---- the summary page ---- */
+
+static void summary_block(struct doc *d, const struct r_workload *w)
+{
+	enum report_lang lang = d->o->lang;
+	char head[256], text[1200], line[400], a[64], b[64];
+	snprintf(head, sizeof(head), "%s  (%s, %s, %s)", w->name,
+		 tr(lang, w->training ? MSG_TRAINING : MSG_INFERENCE), w->model,
+		 w->precision);
+	need(d, 110);
+	heading(d, head, 12);
+	sentence(d->p, w, lang, text, sizeof(text));
+	paragraph(d, text, BODY);
+	if (w->recommended < 0)
+		return;
+	const struct r_option *o = &w->v[w->recommended];
+	if (w->training)
+		snprintf(line, sizeof(line), "%s: %s    %s: %s", tr(lang, MSG_TIME),
+			 tr_duration(lang, o->time_s, a, sizeof(a)), tr(lang, MSG_COST),
+			 tr_money(o->cost, d->p->currency, b, sizeof(b)));
+	else
+		snprintf(line, sizeof(line), "p99: %s    %s: %s",
+			 tr_duration(lang, o->p99_s, a, sizeof(a)),
+			 tr(lang, MSG_COST_MONTH),
+			 tr_money(o->cost, d->p->currency, b, sizeof(b)));
+	if (w->obvious >= 0 && w->obvious != w->recommended && w->saving > 0) {
+		size_t k = strlen(line);
+		snprintf(line + k, sizeof(line) - k, "    %s: %.0f%% (%s, %s)",
+			 tr(lang, MSG_SAVING), 100 * w->saving,
+			 w->v[w->obvious].instance,
+			 tr_money(w->v[w->obvious].cost, d->p->currency, a, sizeof(a)));
+	}
+	paragraph(d, line, BODY);
+	d->y += 6;
+}
+
+static void summary(struct doc *d)
+{
+	enum report_lang lang = d->o->lang;
+	new_page(d);
+	heading(d, d->o->title ? d->o->title : tr(lang, MSG_TITLE), 20);
+	heading(d, tr(lang, MSG_SUMMARY), 14);
+	paragraph(d, tr(lang, MSG_SUMMARY_INTRO), BODY);
+	for (size_t i = 0; i < d->p->n; i++)
+		summary_block(d, &d->p->w[i]);
+}
+
+/* ---- option tables ---- */
+
+static void status_text(const struct doc *d, const struct r_option *o,
+			char *buf, size_t len)
+{
+	if (o->n_reasons == 0 || (o->feasible && strcmp(o->reasons[0].code, "mig_isolated") == 0))
+		snprintf(buf, len, "%s", tr(d->o->lang, MSG_OK));
+	else
+		tr_reason(d->o->lang, &o->reasons[0], d->p->currency, buf, len);
+}
+
+#define TABLE_COLS 8
+#define CELL 96
+
+static void option_rows(const struct doc *d, const struct r_workload *w,
+			const size_t *ranked, size_t rows, char (*cells)[CELL])
+{
+	for (size_t r = 0; r < rows; r++) {
+		const struct r_option *o = &w->v[ranked[r]];
+		char (*c)[CELL] = cells + r * TABLE_COLS;
+		snprintf(c[0], CELL, "%s%ld x %s", (long)ranked[r] == w->recommended ? "* " : "",
+			 o->nodes, o->instance);
+		snprintf(c[1], CELL, "%ld x %s", o->gpus, o->accelerator);
+		if (w->training) {
+			tr_duration(d->o->lang, o->time_s, c[2], CELL);
+			tr_money(o->cost, d->p->currency, c[3], CELL);
+			if (o->has_spot)
+				tr_money(o->cost_spot, d->p->currency, c[4], CELL);
+			else
+				snprintf(c[4], CELL, "-");
+			snprintf(c[5], CELL, "%.0f", o->gpu_hours);
+		} else {
+			snprintf(c[2], CELL, "%ld%s%s", o->replicas,
+				 o->sharing ? " " : "", o->sharing ? o->sharing : "");
+			tr_duration(d->o->lang, o->p99_s, c[3], CELL);
+			tr_money(o->cost, d->p->currency, c[4], CELL);
+			snprintf(c[5], CELL, "%.0f", o->gpu_hours);
+		}
+		snprintf(c[6], CELL, "%.1f / %.0f GB", o->memory / 1e9, o->capacity / 1e9);
+		status_text(d, o, c[7], CELL);
+	}
+}
+
+static void options_table(struct doc *d, const struct r_workload *w,
+			  const size_t *ranked)
+{
+	enum report_lang lang = d->o->lang;
+	size_t rows = w->n < d->o->table_rows ? w->n : d->o->table_rows;
+	char (*cells)[CELL] = xcalloc(rows * TABLE_COLS + 1, CELL);
+	const char **ptrs = xcalloc(rows * TABLE_COLS + 1, sizeof(char *));
+	option_rows(d, w, ranked, rows, cells);
+	for (size_t i = 0; i < rows * TABLE_COLS; i++)
+		ptrs[i] = cells[i];
+	const char *train_h[TABLE_COLS] = {tr(lang, MSG_COL_INSTANCE), tr(lang, MSG_COL_GPUS),
+		tr(lang, MSG_COL_TIME), tr(lang, MSG_COL_COST), tr(lang, MSG_COL_SPOT),
+		tr(lang, MSG_COL_GPU_HOURS), tr(lang, MSG_COL_MEMORY), tr(lang, MSG_COL_STATUS)};
+	const char *serve_h[TABLE_COLS] = {tr(lang, MSG_COL_INSTANCE), tr(lang, MSG_COL_GPUS),
+		tr(lang, MSG_COL_REPLICAS), tr(lang, MSG_COL_P99), tr(lang, MSG_COST_MONTH),
+		tr(lang, MSG_COL_GPU_HOURS), tr(lang, MSG_COL_MEMORY), tr(lang, MSG_COL_STATUS)};
+	static const double widths[TABLE_COLS] = {0.20, 0.17, 0.09, 0.10, 0.09, 0.07, 0.11, 0.17};
+	static const double align[TABLE_COLS] = {0, 0, 1, 1, 1, 1, 1, 0};
+	struct text_table t = {TABLE_COLS, w->training ? train_h : serve_h, widths,
+			       align, ptrs, rows};
+	char head[256];
+	snprintf(head, sizeof(head), "%s: %s (%zu / %zu)", tr(lang, MSG_OPTIONS),
+		 w->name, rows, w->n);
+	new_page(d);
+	heading(d, head, 13);
+	size_t next = 0;
+	while (next < rows) {
+		struct rect box = {MARGIN, d->y, PAGE_W - 2 * MARGIN,
+				   PAGE_H - MARGIN - 14 - d->y};
+		size_t after = text_table_draw(d->cr, d->font, box, &t, next, 7.5);
+		if (after == next)
+			break;		/* cannot progress: should not happen */
+		next = after;
+		if (next < rows) {
+			new_page(d);
+			snprintf(head, sizeof(head), "%s: %s %s", tr(lang, MSG_OPTIONS),
+				 w->name, tr(lang, MSG_CONTINUED));
+			heading(d, head, 11);
+		}
+	}
+	free(ptrs);
+	free(cells);
+}
+
+/* ---- charts ---- */
+
+static struct chart_style page_style(const struct doc *d)
+{
+	return (struct chart_style){d->font->family, 7.5, 0.8};
+}
+
+static void chart_pages(struct doc *d, const struct r_workload *w,
+			const size_t *ranked)
+{
+	struct chart_style st = page_style(d);
+	double h = (PAGE_H - 2 * MARGIN - 40) / 2;
+	int on_page = 2;
+	for (int c = 0; c < RC_COUNT; c++) {
+		if (!report_chart_applies(d->p, w, c))
+			continue;
+		if (on_page == 2) {
+			new_page(d);
+			heading(d, w->name, 12);
+			on_page = 0;
+		}
+		struct rect area = {MARGIN, d->y, PAGE_W - 2 * MARGIN, h - 8};
+		report_chart_draw(d->cr, area, d->p, w, ranked, w->n, c, d->o->lang, &st);
+		d->y += h;
+		on_page++;
+	}
+}
+
+/* ---- appendix ---- */
+
+static void appendix(struct doc *d)
+{
+	enum report_lang lang = d->o->lang;
+	new_page(d);
+	heading(d, tr(lang, MSG_APPENDIX), 14);
+	heading(d, tr(lang, MSG_ASSUMPTIONS), 12);
+	const char *key;
+	json_t *v;
+	json_object_foreach(d->p->assumptions, key, v) {
+		char line[600];
+		snprintf(line, sizeof(line), "%s = %.3g: %s", key,
+			 json_number_value(json_object_get(v, "value")),
+			 json_string_value(json_object_get(v, "from")));
+		paragraph(d, line, 8.5);
+	}
+	if (d->p->rates) {
+		heading(d, tr(lang, MSG_EXCHANGE_RATE), 12);
+		char line[600];
+		json_t *src = json_array_get(json_object_get(d->p->rates, "source"), 0);
+		snprintf(line, sizeof(line), "%s %s, %s: %s",
+			 json_string_value(json_object_get(d->p->rates, "base")),
+			 d->p->rates_as_of ? d->p->rates_as_of : "",
+			 json_string_value(json_object_get(src, "title")),
+			 json_string_value(json_object_get(src, "url")));
+		paragraph(d, line, 8.5);
+	}
+	heading(d, tr(lang, MSG_SOURCES), 12);
+	for (size_t i = 0; i < d->p->n; i++) {
+		const struct r_workload *w = &d->p->w[i];
+		if (w->recommended < 0)
+			continue;
+		const struct r_option *o = &w->v[w->recommended];
+		const char *kinds[2] = {"instances", "accelerators"};
+		const char *names[2] = {o->instance, o->accelerator};
+		for (int k = 0; k < 2; k++) {
+			json_t *e = json_object_get(json_object_get(d->p->sources, kinds[k]), names[k]);
+			json_t *s0 = json_array_get(json_object_get(e, "source"), 0);
+			char line[700];
+			snprintf(line, sizeof(line), "%s (%s): %s, %s, %s",
+				 names[k], json_string_value(json_object_get(e, "defined_at")),
+				 json_string_value(json_object_get(s0, "title")),
+				 json_string_value(json_object_get(s0, "url"))
+					 ? json_string_value(json_object_get(s0, "url")) : "",
+				 json_string_value(json_object_get(s0, "retrieved")));
+			paragraph(d, line, 8.5);
+		}
+	}
+	page_footer(d);
+	cairo_show_page(d->cr);
+}
+
+/* ---- the files ---- */
+
+static void creation_date(const struct r_plan *p, char *buf, size_t len)
+{
+	/* A fixed date keeps the same plan's PDF byte-identical: the plan's
+	 * latest price date, not the wall clock. */
+	snprintf(buf, len, "%.10sT00:00:00Z", r_plan_latest_price_date(p));
+	if (strlen(buf) < 20)
+		snprintf(buf, len, "2026-01-01T00:00:00Z");
+}
+
+static int render_pdf(const struct r_plan *p, const struct report_options *o,
+		      const struct report_font *f, struct report_stats *stats,
+		      char *why, size_t len)
+{
+	struct buffer b = {0};
+	cairo_surface_t *s = cairo_pdf_surface_create_for_stream(to_buffer, &b,
+								 PAGE_W, PAGE_H);
+	char date[40];
+	creation_date(p, date, sizeof(date));
+	cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_CREATE_DATE, date);
+	cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_MOD_DATE, date);
+	cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_CREATOR, "gpuplan");
+	cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_TITLE,
+				       o->title ? o->title : tr(o->lang, MSG_TITLE));
+	struct doc d = {cairo_create(s), f, o, p, 0, 0, ""};
+	snprintf(d.footnote, sizeof(d.footnote), tr(o->lang, MSG_FOOTNOTE),
+		 r_plan_latest_price_date(p));
+	summary(&d);
+	for (size_t i = 0; i < p->n; i++) {
+		size_t *ranked = report_rank(&p->w[i]);
+		options_table(&d, &p->w[i], ranked);
+		chart_pages(&d, &p->w[i], ranked);
+		free(ranked);
+	}
+	appendix(&d);
+	cairo_destroy(d.cr);
+	cairo_surface_finish(s);
+	cairo_status_t st = cairo_surface_status(s);
+	cairo_surface_destroy(s);
+	stats->pdf_pages = d.page;
+	int rc = -1;
+	if (st != CAIRO_STATUS_SUCCESS)
+		snprintf(why, len, "cannot draw the PDF: %s", cairo_status_to_string(st));
+	else
+		rc = write_buffer(o->pdf, &b, why, len);
+	free(b.data);
+	return rc;
+}
+
+/* One chart as a PNG (1600 x 1000 px) or an SVG (800 x 500 pt). */
+static int render_chart_file(const struct r_plan *p, const struct r_workload *w,
+			     const size_t *ranked, enum report_chart c,
+			     const struct report_options *o,
+			     const struct report_font *f, bool svg,
+			     char *why, size_t len)
+{
+	struct buffer b = {0};
+	double width = svg ? 800 : 1600, height = svg ? 500 : 1000;
+	cairo_surface_t *s = svg
+		? cairo_svg_surface_create_for_stream(to_buffer, &b, width, height)
+		: cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)width, (int)height);
+	cairo_t *cr = cairo_create(s);
+	cairo_set_source_rgb(cr, 1, 1, 1);
+	cairo_paint(cr);
+	struct chart_style st = {f->family, svg ? 11 : 22, svg ? 1 : 2};
+	double m = svg ? 10 : 20;
+	report_chart_draw(cr, (struct rect){m, m, width - 2 * m, height - 2 * m}, p,
+			  w, ranked, w->n, c, o->lang, &st);
+	cairo_destroy(cr);
+	if (!svg)
+		cairo_surface_write_to_png_stream(s, to_buffer, &b);
+	cairo_surface_finish(s);
+	cairo_surface_destroy(s);
+	if (svg)
+		svg_renumber_surfaces(&b);
+	char *path = xasprintf("%s/%s-%s.%s", svg ? o->svg_dir : o->png_dir,
+			       w->name, report_chart_slug(c), svg ? "svg" : "png");
+	int rc = write_buffer(path, &b, why, len);
+	free(path);
+	free(b.data);
+	return rc;
+}
+
+static int render_charts(const struct r_plan *p, const struct report_options *o,
+			 const struct report_font *f, bool svg,
+			 struct report_stats *stats, char *why, size_t len)
+{
+	for (size_t i = 0; i < p->n; i++) {
+		size_t *ranked = report_rank(&p->w[i]);
+		for (int c = 0; c < RC_COUNT; c++) {
+			if (!report_chart_applies(p, &p->w[i], c))
+				continue;
+			if (render_chart_file(p, &p->w[i], ranked, c, o, f, svg, why, len) < 0) {
+				free(ranked);
+				return -1;
+			}
+			if (svg)
+				stats->svg_files++;
+			else
+				stats->png_files++;
+		}
+		free(ranked);
+	}
+	return 0;
+}
+
+int report_render(const struct r_plan *p, const struct report_options *o,
+		  struct report_stats *stats, char *why, size_t len)
+{
+	memset(stats, 0, sizeof(*stats));
+	struct report_font f;
+	if (report_font_find(o->lang, &f, why, len) < 0)
+		return -1;
+	int rc = 0;
+	if (o->pdf)
+		rc = render_pdf(p, o, &f, stats, why, len);
+	if (rc == 0 && o->png_dir)
+		rc = render_charts(p, o, &f, false, stats, why, len);
+	if (rc == 0 && o->svg_dir)
+		rc = render_charts(p, o, &f, true, stats, why, len);
+	report_font_free(&f);
+	return rc;
+}

@@ -1,0 +1,39 @@
+/*
+ * report.h - a plan as a report a manager can read: a multi-page PDF (the
+ * recommendation per workload on the first page, then the option tables,
+ * the charts, and an appendix of assumptions and sources), and the charts
+ * as PNG and SVG files.  English or Chinese.
+ *
+ * Every file is written whole or not at all (rendered in memory, then
+ * atomic_write), and the same plan gives the same bytes.
+ */
+#ifndef GPUPLAN_REPORT_REPORT_H
+#define GPUPLAN_REPORT_REPORT_H
+
+#include <stddef.h>
+
+#include "report_data.h"
+#include "text.h"
+
+struct report_options {
+	enum report_lang lang;
+	const char *title;	/* NULL: the language's default */
+	const char *pdf;	/* NULL: no PDF */
+	const char *png_dir;	/* NULL: no PNGs */
+	const char *svg_dir;	/* NULL: no SVGs */
+	size_t table_rows;	/* options per workload in the tables */
+};
+
+struct report_stats {
+	int pdf_pages;
+	size_t png_files, svg_files;
+};
+
+/*
+ * Renders p.  Returns 0, or -1 with why: no font for the language (an
+ * environment problem, exit 1) or a file that cannot be written.
+ */
+int report_render(const struct r_plan *p, const struct report_options *o,
+		  struct report_stats *stats, char *why, size_t len);
+
+#endif

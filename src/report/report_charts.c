@@ -1,0 +1,448 @@
+#include "report_charts.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/xalloc.h"
+#include "i18n.h"
+
+#define BARS 10		/* options shown in the bar charts */
+
+static const char *const slugs[RC_COUNT] = {
+	"time-cost", "cost", "breakdown", "memory", "scaling", "roofline",
+};
+
+const char *report_chart_slug(enum report_chart c)
+{
+	return slugs[c];
+}
+
+/* ---- ordering ---- */
+
+struct rank_key {
+	int tier;	/* 0 recommended, 1 feasible, 2 the rest */
+	double cost;
+	size_t i;
+};
+
+static int by_rank(const void *a, const void *b)
+{
+	const struct rank_key *x = a, *y = b;
+	if (x->tier != y->tier)
+		return x->tier - y->tier;
+	if (x->cost != y->cost)
+		return x->cost < y->cost ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+size_t *report_rank(const struct r_workload *w)
+{
+	struct rank_key *k = xcalloc(w->n + 1, sizeof(*k));
+	for (size_t i = 0; i < w->n; i++)
+		k[i] = (struct rank_key){(long)i == w->recommended ? 0
+					 : w->v[i].feasible ? 1 : 2,
+					 w->v[i].cost, i};
+	qsort(k, w->n, sizeof(*k), by_rank);
+	size_t *idx = xcalloc(w->n + 1, sizeof(size_t));
+	for (size_t i = 0; i < w->n; i++)
+		idx[i] = k[i].i;
+	free(k);
+	return idx;
+}
+
+/* ---- helpers ---- */
+
+static void fmt_duration_en(double v, char *buf, size_t len)
+{
+	tr_duration(LANG_EN, v, buf, len);
+}
+
+static void fmt_duration_zh(double v, char *buf, size_t len)
+{
+	tr_duration(LANG_ZH, v, buf, len);
+}
+
+static void fmt_money(double v, char *buf, size_t len)
+{
+	if (v >= 1e6)
+		snprintf(buf, len, "%.3gM", v / 1e6);
+	else if (v >= 1e3)
+		snprintf(buf, len, "%.3gk", v / 1e3);
+	else
+		snprintf(buf, len, "%.3g", v);
+}
+
+static void fmt_plain(double v, char *buf, size_t len)
+{
+	snprintf(buf, len, "%.3g", v);
+}
+
+/* An accelerator's colour index: its position among the plan's
+ * accelerators in name order, the same on every chart. */
+static size_t colour_of(const struct r_plan *p, const char *acc)
+{
+	json_t *accs = json_object_get(p->sources, "accelerators");
+	size_t below = 0;
+	const char *key;
+	json_t *v;
+	json_object_foreach(accs, key, v)
+		if (strcmp(key, acc) < 0)
+			below++;
+	return below;
+}
+
+static void option_label(const struct r_option *o, char *buf, size_t len)
+{
+	snprintf(buf, len, "%ld x %s", o->nodes, o->instance);
+}
+
+/* ---- time against cost ---- */
+
+struct acc_series {
+	const char *acc;
+	double *x, *y;
+	bool *muted, *hl;
+	size_t n;
+};
+
+static void time_cost(cairo_t *cr, struct rect area, const struct r_plan *p,
+		      const struct r_workload *w, enum report_lang lang,
+		      const struct chart_style *st)
+{
+	struct acc_series *as = xcalloc(w->n + 1, sizeof(*as));
+	size_t na = 0;
+	double xmin = INFINITY, xmax = 0, ymin = INFINITY, ymax = 0;
+	for (size_t i = 0; i < w->n; i++) {
+		const struct r_option *o = &w->v[i];
+		double x = w->training ? o->time_s : o->p99_s, y = o->cost;
+		if (!(x > 0) || !(y > 0))
+			continue;
+		size_t k = 0;
+		while (k < na && strcmp(as[k].acc, o->accelerator))
+			k++;
+		if (k == na) {
+			as[na].acc = o->accelerator;
+			as[na].x = xcalloc(w->n, sizeof(double));
+			as[na].y = xcalloc(w->n, sizeof(double));
+			as[na].muted = xcalloc(w->n, sizeof(bool));
+			as[na].hl = xcalloc(w->n, sizeof(bool));
+			na++;
+		}
+		struct acc_series *s = &as[k];
+		s->x[s->n] = x;
+		s->y[s->n] = y;
+		s->muted[s->n] = !o->feasible;
+		s->hl[s->n] = (long)i == w->recommended;
+		s->n++;
+		xmin = fmin(xmin, x), xmax = fmax(xmax, x);
+		ymin = fmin(ymin, y), ymax = fmax(ymax, y);
+	}
+	struct point_series *ps = xcalloc(na + 1, sizeof(*ps));
+	for (size_t k = 0; k < na; k++)
+		ps[k] = (struct point_series){as[k].acc, as[k].x, as[k].y,
+			as[k].muted, as[k].hl, as[k].n,
+			chart_colour(colour_of(p, as[k].acc))};
+	/* the Pareto front, in order of time */
+	double *fx = xcalloc(w->n + 1, sizeof(double)), *fy = xcalloc(w->n + 1, sizeof(double));
+	size_t nf = 0;
+	for (size_t i = 0; i < w->n; i++)
+		if (w->v[i].pareto) {
+			double x = w->training ? w->v[i].time_s : w->v[i].p99_s;
+			size_t at = nf++;
+			while (at > 0 && fx[at - 1] > x) {
+				fx[at] = fx[at - 1];
+				fy[at] = fy[at - 1];
+				at--;
+			}
+			fx[at] = x;
+			fy[at] = w->v[i].cost;
+		}
+	struct ref_line refs[2];
+	size_t nr = 0;
+	if (w->training && w->deadline_s > 0)
+		refs[nr++] = (struct ref_line){true, w->deadline_s, tr(lang, MSG_DEADLINE)};
+	if (w->training && w->budget > 0)
+		refs[nr++] = (struct ref_line){false, w->budget, tr(lang, MSG_BUDGET)};
+	if (!w->training && w->p99_target_s > 0)
+		refs[nr++] = (struct ref_line){true, w->p99_target_s, "p99"};
+	char xl[96], yl[96];
+	snprintf(xl, sizeof(xl), "%s", tr(lang, w->training ? MSG_AXIS_TIME : MSG_AXIS_P99));
+	snprintf(yl, sizeof(yl), "%s (%s)", tr(lang, w->training ? MSG_AXIS_COST : MSG_AXIS_COST_MONTH),
+		 p->currency);
+	if (na == 0)
+		xmin = xmax = ymin = ymax = 1;
+	for (size_t k = 0; k < nr; k++) {
+		if (refs[k].vertical)
+			xmin = fmin(xmin, refs[k].at), xmax = fmax(xmax, refs[k].at);
+		else
+			ymin = fmin(ymin, refs[k].at), ymax = fmax(ymax, refs[k].at);
+	}
+	struct axis x = {xmin, xmax, axis_wants_log(xmin, xmax), xl,
+			 lang == LANG_ZH ? fmt_duration_zh : fmt_duration_en};
+	struct axis y = {ymin, ymax, axis_wants_log(ymin, ymax), yl, fmt_money};
+	chart_scatter(cr, area, tr(lang, MSG_CHART_TIME_COST), &x, &y, ps, na, fx,
+		      fy, nf, refs, nr, st);
+	for (size_t k = 0; k < na; k++) {
+		free(as[k].x);
+		free(as[k].y);
+		free(as[k].muted);
+		free(as[k].hl);
+	}
+	free(as);
+	free(ps);
+	free(fx);
+	free(fy);
+}
+
+/* ---- bars ---- */
+
+struct bars {
+	struct bar_group g[BARS];
+	double values[BARS][6];
+	char labels[BARS][96];
+	size_t n;
+};
+
+static void take_top(const struct r_workload *w, const size_t *ranked,
+		     size_t n_ranked, struct bars *b)
+{
+	b->n = 0;
+	for (size_t k = 0; k < n_ranked && b->n < BARS; k++) {
+		const struct r_option *o = &w->v[ranked[k]];
+		option_label(o, b->labels[b->n], sizeof(b->labels[0]));
+		b->g[b->n] = (struct bar_group){b->labels[b->n], b->values[b->n],
+						!o->feasible};
+		b->n++;
+	}
+}
+
+static void cost_bars(cairo_t *cr, struct rect area, const struct r_plan *p,
+		      const struct r_workload *w, const size_t *ranked,
+		      size_t n_ranked, enum report_lang lang,
+		      const struct chart_style *st)
+{
+	struct bars b;
+	take_top(w, ranked, n_ranked, &b);
+	double ymax = 0;
+	for (size_t k = 0; k < b.n; k++) {
+		const struct r_option *o = &w->v[ranked[k]];
+		b.values[k][0] = o->cost;
+		b.values[k][1] = o->has_spot ? o->cost_spot : 0;
+		ymax = fmax(ymax, o->cost);
+	}
+	const char *seg[] = {tr(lang, MSG_ON_DEMAND), tr(lang, MSG_SPOT)};
+	struct rgb col[] = {chart_colour(0), chart_colour(1)};
+	char yl[96];
+	snprintf(yl, sizeof(yl), "%s (%s)", tr(lang, w->training ? MSG_AXIS_COST : MSG_AXIS_COST_MONTH),
+		 p->currency);
+	struct axis y = {0, ymax > 0 ? ymax : 1, false, yl, fmt_money};
+	chart_bars(cr, area, tr(lang, MSG_CHART_COST), &y, b.g, b.n, seg, col,
+		   w->training ? 2 : 1, true, 0, NULL, st);
+}
+
+static void breakdown_bars(cairo_t *cr, struct rect area,
+			   const struct r_workload *w, const size_t *ranked,
+			   size_t n_ranked, enum report_lang lang,
+			   const struct chart_style *st)
+{
+	struct bars b;
+	take_top(w, ranked, n_ranked, &b);
+	double ymax = 0;
+	for (size_t k = 0; k < b.n; k++) {
+		const struct r_option *o = &w->v[ranked[k]];
+		double sum = 0;
+		for (int s = 0; s < 4; s++)
+			sum += b.values[k][s] = o->breakdown[s];
+		ymax = fmax(ymax, sum);
+	}
+	const char *seg[] = {tr(lang, MSG_COMPUTE), tr(lang, MSG_MEMORY_BOUND),
+			     tr(lang, MSG_COMMUNICATION), tr(lang, MSG_INPUT)};
+	struct rgb col[] = {chart_colour(0), chart_colour(1), chart_colour(2),
+			    chart_colour(3)};
+	struct axis y = {0, ymax > 0 ? ymax : 1, false,
+			 tr(lang, MSG_AXIS_SECONDS), fmt_plain};
+	chart_bars(cr, area, tr(lang, MSG_CHART_BREAKDOWN), &y, b.g, b.n, seg, col,
+		   4, false, 0, NULL, st);
+}
+
+static void memory_bars(cairo_t *cr, struct rect area,
+			const struct r_workload *w, const size_t *ranked,
+			size_t n_ranked, enum report_lang lang,
+			const struct chart_style *st)
+{
+	struct bars b;
+	take_top(w, ranked, n_ranked, &b);
+	double ymax = 0, cap = 0;
+	for (size_t k = 0; k < b.n; k++) {
+		const struct r_option *o = &w->v[ranked[k]];
+		double sum = 0;
+		for (int s = 0; s < 6; s++)
+			sum += b.values[k][s] = o->memory_parts[s] / 1e9;
+		ymax = fmax(ymax, sum);
+		if (k == 0)
+			cap = o->capacity / 1e9;
+	}
+	ymax = fmax(ymax, cap);
+	const char *seg[] = {tr(lang, MSG_WEIGHTS), tr(lang, MSG_GRADIENTS),
+			     tr(lang, MSG_OPTIMIZER), tr(lang, MSG_ACTIVATIONS),
+			     tr(lang, MSG_KV_CACHE), tr(lang, MSG_WORKSPACE)};
+	struct rgb col[6];
+	for (int s = 0; s < 6; s++)
+		col[s] = chart_colour((size_t)s);
+	char cap_label[96] = "";
+	if (b.n)
+		snprintf(cap_label, sizeof(cap_label), "%s (%s)",
+			 tr(lang, MSG_CAPACITY), w->v[ranked[0]].accelerator);
+	struct axis y = {0, ymax > 0 ? ymax : 1, false, tr(lang, MSG_AXIS_MEMORY),
+			 fmt_plain};
+	chart_bars(cr, area, tr(lang, MSG_CHART_MEMORY), &y, b.g, b.n, seg, col,
+		   6, false, cap, cap_label, st);
+}
+
+/* ---- scaling ---- */
+
+/* The recommended instance type at each cluster size, in GPU order. */
+static size_t scaling_points(const struct r_workload *w, double *g, double *t)
+{
+	if (w->recommended < 0 || !w->training)
+		return 0;
+	const char *inst = w->v[w->recommended].instance;
+	size_t n = 0;
+	for (size_t i = 0; i < w->n; i++) {
+		const struct r_option *o = &w->v[i];
+		if (strcmp(o->instance, inst) || !(o->time_s > 0))
+			continue;
+		size_t at = n++;
+		while (at > 0 && g[at - 1] > o->gpus) {
+			g[at] = g[at - 1];
+			t[at] = t[at - 1];
+			at--;
+		}
+		g[at] = (double)o->gpus;
+		t[at] = o->time_s;
+	}
+	return n;
+}
+
+static void scaling(cairo_t *cr, struct rect area, const struct r_workload *w,
+		    enum report_lang lang, const struct chart_style *st)
+{
+	double *g = xcalloc(w->n + 1, sizeof(double)), *t = xcalloc(w->n + 1, sizeof(double));
+	double *eff = xcalloc(w->n + 1, sizeof(double));
+	size_t n = scaling_points(w, g, t);
+	double tmin = INFINITY, tmax = 0;
+	for (size_t i = 0; i < n; i++) {
+		/* parallel efficiency against the smallest size: t1 g1 / (t g) */
+		eff[i] = 100 * t[0] * g[0] / (t[i] * g[i]);
+		tmin = fmin(tmin, t[i]), tmax = fmax(tmax, t[i]);
+	}
+	if (n == 0)
+		tmin = tmax = 1;
+	struct axis x = {n ? g[0] : 1, n ? g[n - 1] : 2, n && g[n - 1] / g[0] > 8,
+			 tr(lang, MSG_AXIS_GPUS), fmt_plain};
+	struct axis y1 = {tmin, tmax, axis_wants_log(tmin, tmax), tr(lang, MSG_AXIS_TIME),
+			  lang == LANG_ZH ? fmt_duration_zh : fmt_duration_en};
+	struct axis y2 = {0, 100, false, tr(lang, MSG_AXIS_EFFICIENCY), fmt_plain};
+	chart_dual_lines(cr, area, tr(lang, MSG_CHART_SCALING), &x, &y1, &y2, g, t,
+			 eff, n, tr(lang, MSG_AXIS_TIME), tr(lang, MSG_AXIS_EFFICIENCY), st);
+	free(g);
+	free(t);
+	free(eff);
+}
+
+/* ---- roofline ---- */
+
+static double assumption(const struct r_plan *p, const char *key, double dflt)
+{
+	json_t *v = json_object_get(json_object_get(p->assumptions, key), "value");
+	return json_is_number(v) ? json_number_value(v) : dflt;
+}
+
+static double peak_for(const struct r_accelerator *a, const char *precision)
+{
+	static const char *const order[][4] = {
+		{"bf16", "bf16", "fp16", "fp32"}, {"fp16", "fp16", "bf16", "fp32"},
+		{"fp8", "fp8", "bf16", "fp16"}, {"int8", "int8", "fp16", "fp32"},
+		{"fp32", "fp32", "fp32", "fp32"}, {"tf32", "tf32", "fp32", "fp32"},
+	};
+	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		if (strcmp(order[i][0], precision))
+			continue;
+		for (int k = 1; k < 4; k++) {
+			json_t *v = json_object_get(a->peaks, order[i][k]);
+			if (json_is_number(v))
+				return json_number_value(v);
+		}
+	}
+	json_t *v = json_object_get(a->peaks, "fp32");
+	return json_is_number(v) ? json_number_value(v) : 0;
+}
+
+static void roofline(cairo_t *cr, struct rect area, const struct r_plan *p,
+		     const struct r_workload *w, enum report_lang lang,
+		     const struct chart_style *st)
+{
+	const struct r_option *rec = &w->v[w->recommended];
+	struct r_accelerator a;
+	if (!r_plan_accelerator(p, rec->accelerator, &a))
+		return;
+	double peak = peak_for(&a, w->precision);
+	double ce = assumption(p, "compute_efficiency", 0.6);
+	double me = assumption(p, "memory_efficiency", 0.8);
+	/* intensity at the batch one GPU runs: the micro-batch when training */
+	long batch = w->training ? rec->micro : rec->batch;
+	if (batch < 1)
+		batch = 1;
+	struct roof_point pts[6];
+	size_t n = 0;
+	for (size_t k = 0; k < w->n_classes; k++) {
+		const struct r_class *c = &w->classes[k];
+		double bytes = c->weight_bytes + c->act_bytes * batch;
+		if (!(c->flops > 0) || !(bytes > 0))
+			continue;
+		double i = c->flops * batch / bytes;
+		double roof = fmin(peak * ce, a.bandwidth * me * i);
+		pts[n++] = (struct roof_point){c->name, i, roof};
+	}
+	char title[160];
+	snprintf(title, sizeof(title), "%s: %s (%s)", tr(lang, MSG_CHART_ROOFLINE),
+		 rec->accelerator, w->precision);
+	chart_roofline(cr, area, title, peak, a.bandwidth, pts, n, st);
+}
+
+bool report_chart_applies(const struct r_plan *p, const struct r_workload *w,
+			  enum report_chart c)
+{
+	if (c == RC_SCALING) {
+		double *g = xcalloc(w->n + 1, sizeof(double));
+		double *t = xcalloc(w->n + 1, sizeof(double));
+		bool applies = w->training && scaling_points(w, g, t) > 1;
+		free(g);
+		free(t);
+		return applies;
+	}
+	if (c == RC_ROOFLINE) {
+		struct r_accelerator a;
+		return w->recommended >= 0 &&
+		       r_plan_accelerator(p, w->v[w->recommended].accelerator, &a);
+	}
+	return w->n > 0;
+}
+
+void report_chart_draw(cairo_t *cr, struct rect area, const struct r_plan *p,
+		       const struct r_workload *w, const size_t *ranked,
+		       size_t n_ranked, enum report_chart c,
+		       enum report_lang lang, const struct chart_style *st)
+{
+	switch (c) {
+	case RC_TIME_COST: time_cost(cr, area, p, w, lang, st); break;
+	case RC_COST: cost_bars(cr, area, p, w, ranked, n_ranked, lang, st); break;
+	case RC_BREAKDOWN: breakdown_bars(cr, area, w, ranked, n_ranked, lang, st); break;
+	case RC_MEMORY: memory_bars(cr, area, w, ranked, n_ranked, lang, st); break;
+	case RC_SCALING: scaling(cr, area, w, lang, st); break;
+	case RC_ROOFLINE: roofline(cr, area, p, w, lang, st); break;
+	default: break;
+	}
+}
