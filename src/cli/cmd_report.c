@@ -11,6 +11,7 @@
 #include "common.h"
 #include "core/xalloc.h"
 #include "report/report.h"
+#include "report/text.h"
 #include "report_cli.h"
 
 static const struct opt_spec report_opts[] = {
@@ -104,7 +105,11 @@ int report_write(const struct r_plan *plan, const struct report_options *o)
 		return 1;
 	}
 	struct report_stats st;
-	if (report_render(plan, o, &st, why, sizeof(why)) < 0) {
+	int rc = report_render(plan, o, &st, why, sizeof(why));
+	/* one report per run: fontconfig's caches go now, not at exit, so that
+	 * the leak checker sees a clean process */
+	report_fonts_shutdown();
+	if (rc < 0) {
 		fprintf(stderr, "gpuplan: %s\n", why);
 		return 1;
 	}

@@ -31,13 +31,16 @@
 
 /* ---- colours ---------------------------------------------------------------- */
 
-/* Tableau 10 without its grey (kept for muted points), then two more of
- * the classic Tableau set: eleven colours before one repeats. */
+/* Tableau 10 without its grey (kept for muted points), then darker tones
+ * that none of those is close to: sixteen colours before one repeats, more
+ * than the accelerators a catalog holds today. */
 static const unsigned char palette[][3] = {
 	{0x4e, 0x79, 0xa7}, {0xf2, 0x8e, 0x2b}, {0xe1, 0x57, 0x59},
 	{0x76, 0xb7, 0xb2}, {0x59, 0xa1, 0x4f}, {0xed, 0xc9, 0x48},
 	{0xb0, 0x7a, 0xa1}, {0xff, 0x9d, 0xa7}, {0x9c, 0x75, 0x5f},
-	{0x17, 0xbe, 0xcf}, {0xbc, 0xbd, 0x22},
+	{0x17, 0xbe, 0xcf}, {0xbc, 0xbd, 0x22}, {0x1f, 0x3a, 0x68},
+	{0x8b, 0x1a, 0x1a}, {0x2e, 0x6b, 0x2e}, {0x5e, 0x3c, 0x99},
+	{0x80, 0x80, 0x00},
 };
 #define N_PALETTE (sizeof(palette) / sizeof(palette[0]))
 
@@ -1050,7 +1053,8 @@ static void scatter_refs(struct chart *c, const struct axis *x,
 static void corner_counts(struct chart *c, const struct axis *x,
 			  const struct axis *y, const struct point_series *ser,
 			  size_t ns, const double *fx, const double *fy,
-			  size_t nf, double w, double h, size_t count[4])
+			  size_t nf, const struct ref_line *refs, size_t nr,
+			  double w, double h, size_t count[4])
 {
 	const struct rect *p = &c->plot;
 	double m = c->sz.pad, r = c->sz.r;
@@ -1069,6 +1073,20 @@ static void corner_counts(struct chart *c, const struct axis *x,
 			count[1] += px <= l && py <= t;
 			count[2] += px <= l && py >= b;
 			count[3] += px >= rr && py >= b;
+		}
+	}
+	/* a deadline or budget line and its label count as covered data */
+	for (size_t i = 0; i < nr; i++) {
+		double at = refs[i].vertical ? map_x(c, x, refs[i].at)
+					     : map_y(c, y, refs[i].at);
+		if (!isfinite(at))
+			continue;
+		if (refs[i].vertical) {		/* right corners 0, 3; left 1, 2 */
+			count[0] += at >= rr, count[3] += at >= rr;
+			count[1] += at <= l, count[2] += at <= l;
+		} else {			/* top corners 0, 1; bottom 2, 3 */
+			count[0] += at <= t, count[1] += at <= t;
+			count[2] += at >= b, count[3] += at >= b;
 		}
 	}
 }
@@ -1094,12 +1112,13 @@ static void scatter_place_legend(struct chart *c, struct laid_axis *lx,
 				 struct laid_axis *ly,
 				 const struct point_series *ser, size_t ns,
 				 const double *fx, const double *fy, size_t nf,
+				 const struct ref_line *refs, size_t nr,
 				 double w, double h, double *x, double *y)
 {
 	const struct rect *p = &c->plot;
 	double m = c->sz.pad;
 	size_t count[4], best = 0;
-	corner_counts(c, lx->a, ly->a, ser, ns, fx, fy, nf, w, h, count);
+	corner_counts(c, lx->a, ly->a, ser, ns, fx, fy, nf, refs, nr, w, h, count);
 	for (size_t i = 1; i < 4; i++)
 		if (count[i] < count[best])
 			best = i;
@@ -1149,7 +1168,8 @@ void chart_scatter(cairo_t *cr, struct rect area, const char *title,
 	if (ni) {
 		legend_box_size(&c, items, ni, c.room.w * 0.3, &lgw, &lgh);
 		scatter_place_legend(&c, &lx, &ly, series, n_series, front_x,
-				     front_y, n_front, lgw, lgh, &lgx, &lgy);
+				     front_y, n_front, refs, n_refs, lgw, lgh,
+				     &lgx, &lgy);
 	}
 	draw_grid(&c, &lx, &ly);
 	double r = scatter_radius(&c, series, n_series);

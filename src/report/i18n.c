@@ -58,6 +58,7 @@ static const char *const words[MSG_COUNT][2] = {
 	[MSG_INFEASIBLE] = {"infeasible", "不可行"},
 	[MSG_PARETO] = {"Pareto front", "帕累托前沿"},
 	[MSG_DEADLINE] = {"deadline", "期限"},
+	[MSG_OWNED] = {"owned", "自有"},
 	[MSG_BUDGET] = {"budget", "预算"},
 	[MSG_CAPACITY] = {"capacity", "容量"},
 	[MSG_RECOMMENDED] = {"recommended", "推荐"},
@@ -86,7 +87,7 @@ const char *tr(enum report_lang lang, enum msg id)
 	return words[id][lang == LANG_ZH];
 }
 
-char *tr_duration(enum report_lang lang, double s, char *buf, size_t len)
+double tr_time_unit(enum report_lang lang, double seconds, const char **name)
 {
 	static const struct { double scale; const char *en, *zh; } units[] = {
 		{365 * 86400.0, "y", "年"}, {86400, "d", "天"}, {3600, "h", "小时"},
@@ -94,11 +95,17 @@ char *tr_duration(enum report_lang lang, double s, char *buf, size_t len)
 	};
 	size_t i = 0;
 	/* the largest unit that keeps at least 2 of it (48 h, not 2 d) */
-	while (i + 1 < sizeof(units) / sizeof(units[0]) && s < 2 * units[i].scale)
+	while (i + 1 < sizeof(units) / sizeof(units[0]) && seconds < 2 * units[i].scale)
 		i++;
-	double v = s / units[i].scale;
-	snprintf(buf, len, v >= 100 ? "%.0f %s" : "%.3g %s", v,
-		 lang == LANG_ZH ? units[i].zh : units[i].en);
+	*name = lang == LANG_ZH ? units[i].zh : units[i].en;
+	return units[i].scale;
+}
+
+char *tr_duration(enum report_lang lang, double s, char *buf, size_t len)
+{
+	const char *unit;
+	double v = s / tr_time_unit(lang, s, &unit);
+	snprintf(buf, len, v >= 100 ? "%.0f %s" : "%.3g %s", v, unit);
 	return buf;
 }
 

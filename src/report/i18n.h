@@ -29,7 +29,7 @@ enum msg {
 	MSG_AXIS_TIME, MSG_AXIS_P99, MSG_AXIS_COST, MSG_AXIS_COST_MONTH,
 	MSG_AXIS_SECONDS, MSG_AXIS_MEMORY, MSG_AXIS_GPUS, MSG_AXIS_EFFICIENCY,
 	MSG_ON_DEMAND, MSG_SPOT, MSG_FEASIBLE, MSG_INFEASIBLE, MSG_PARETO,
-	MSG_DEADLINE, MSG_BUDGET, MSG_CAPACITY, MSG_RECOMMENDED,
+	MSG_DEADLINE, MSG_OWNED, MSG_BUDGET, MSG_CAPACITY, MSG_RECOMMENDED,
 	MSG_COMPUTE, MSG_MEMORY_BOUND, MSG_COMMUNICATION, MSG_INPUT,
 	MSG_WEIGHTS, MSG_GRADIENTS, MSG_OPTIMIZER, MSG_ACTIVATIONS, MSG_KV_CACHE,
 	MSG_WORKSPACE,
@@ -43,6 +43,11 @@ const char *tr(enum report_lang lang, enum msg id);
 
 /* "41.7 min" / "41.7 分钟"; "3.2 d" / "3.2 天". */
 char *tr_duration(enum report_lang lang, double seconds, char *buf, size_t len);
+
+/* The unit tr_duration would use for `seconds` (the largest that keeps at
+ * least 2 of it): its length in seconds, its name in *name.  Charts scale
+ * a time axis by it so that ticks fall on 1-2-5 steps of that unit. */
+double tr_time_unit(enum report_lang lang, double seconds, const char **name);
 
 /* "1,234 USD" (grouped; two decimals under 100). */
 char *tr_money(double amount, const char *currency, char *buf, size_t len);

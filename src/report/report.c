@@ -15,6 +15,7 @@
 #include "core/atomic_file.h"
 #include "core/xalloc.h"
 #include "i18n.h"
+#include "png_out.h"
 #include "report_charts.h"
 
 #define PAGE_W 595.28		/* A4, points */
@@ -476,8 +477,13 @@ static int render_chart_file(const struct r_plan *p, const struct r_workload *w,
 	report_chart_draw(cr, (struct rect){m, m, width - 2 * m, height - 2 * m}, p,
 			  w, ranked, w->n, c, o->lang, &st);
 	cairo_destroy(cr);
-	if (!svg)
-		cairo_surface_write_to_png_stream(s, to_buffer, &b);
+	if (!svg) {
+		b.data = png_encode(s, &b.len, why, len);
+		if (!b.data) {
+			cairo_surface_destroy(s);
+			return -1;
+		}
+	}
 	cairo_surface_finish(s);
 	cairo_surface_destroy(s);
 	if (svg)

@@ -54,16 +54,6 @@ size_t *report_rank(const struct r_workload *w)
 
 /* ---- helpers ---- */
 
-static void fmt_duration_en(double v, char *buf, size_t len)
-{
-	tr_duration(LANG_EN, v, buf, len);
-}
-
-static void fmt_duration_zh(double v, char *buf, size_t len)
-{
-	tr_duration(LANG_ZH, v, buf, len);
-}
-
 static void fmt_money(double v, char *buf, size_t len)
 {
 	if (v >= 1e6)
@@ -74,9 +64,26 @@ static void fmt_money(double v, char *buf, size_t len)
 		snprintf(buf, len, "%.3g", v);
 }
 
+/* Whole numbers in full ("1024", never "1.02e+03"), the rest to three
+ * significant digits. */
 static void fmt_plain(double v, char *buf, size_t len)
 {
-	snprintf(buf, len, "%.3g", v);
+	if (v == floor(v) && fabs(v) < 1e9)
+		snprintf(buf, len, "%.0f", v);
+	else
+		snprintf(buf, len, "%.3g", v);
+}
+
+/* A time axis in one unit chosen from its largest value, so the ticks are
+ * 1-2-5 steps of hours or days rather than odd numbers of seconds.
+ * Writes "time (h)" into label; returns the unit in seconds to divide by. */
+static double time_axis(enum report_lang lang, enum msg what, double max_s,
+			char *label, size_t len)
+{
+	const char *unit;
+	double scale = tr_time_unit(lang, max_s, &unit);
+	snprintf(label, len, "%s (%s)", tr(lang, what), unit);
+	return scale;
 }
 
 /* An accelerator's colour index: its position among the plan's
@@ -100,8 +107,14 @@ static void option_label(const struct r_option *o, char *buf, size_t len)
 
 /* ---- time against cost ---- */
 
+/* Owned machines in dark grey: their cost is a share of owning, not a
+ * rental price, so they must not pass for their accelerator's rentals. */
+static const struct rgb owned_colour = {0.25, 0.25, 0.25};
+
 struct acc_series {
 	const char *acc;
+	bool owned;
+	char name[96];
 	double *x, *y;
 	bool *muted, *hl;
 	size_t n;
@@ -120,10 +133,18 @@ static void time_cost(cairo_t *cr, struct rect area, const struct r_plan *p,
 		if (!(x > 0) || !(y > 0))
 			continue;
 		size_t k = 0;
-		while (k < na && strcmp(as[k].acc, o->accelerator))
+		while (k < na && (strcmp(as[k].acc, o->accelerator) || as[k].owned != o->owned))
 			k++;
 		if (k == na) {
 			as[na].acc = o->accelerator;
+			as[na].owned = o->owned;
+			/* an owned machine's cost is its share of owning, not a
+			 * price: its own legend entry keeps the two apart */
+			if (o->owned)
+				snprintf(as[na].name, sizeof(as[na].name), "%s (%s)",
+					 o->accelerator, tr(lang, MSG_OWNED));
+			else
+				snprintf(as[na].name, sizeof(as[na].name), "%s", o->accelerator);
 			as[na].x = xcalloc(w->n, sizeof(double));
 			as[na].y = xcalloc(w->n, sizeof(double));
 			as[na].muted = xcalloc(w->n, sizeof(bool));
@@ -141,9 +162,9 @@ static void time_cost(cairo_t *cr, struct rect area, const struct r_plan *p,
 	}
 	struct point_series *ps = xcalloc(na + 1, sizeof(*ps));
 	for (size_t k = 0; k < na; k++)
-		ps[k] = (struct point_series){as[k].acc, as[k].x, as[k].y,
+		ps[k] = (struct point_series){as[k].name, as[k].x, as[k].y,
 			as[k].muted, as[k].hl, as[k].n,
-			chart_colour(colour_of(p, as[k].acc))};
+			as[k].owned ? owned_colour : chart_colour(colour_of(p, as[k].acc))};
 	/* the Pareto front, in order of time */
 	double *fx = xcalloc(w->n + 1, sizeof(double)), *fy = xcalloc(w->n + 1, sizeof(double));
 	size_t nf = 0;
@@ -168,7 +189,20 @@ static void time_cost(cairo_t *cr, struct rect area, const struct r_plan *p,
 	if (!w->training && w->p99_target_s > 0)
 		refs[nr++] = (struct ref_line){true, w->p99_target_s, "p99"};
 	char xl[96], yl[96];
-	snprintf(xl, sizeof(xl), "%s", tr(lang, w->training ? MSG_AXIS_TIME : MSG_AXIS_P99));
+	for (size_t k = 0; k < nr; k++)
+		if (refs[k].vertical)
+			xmax = fmax(xmax, refs[k].at);
+	double unit = time_axis(lang, w->training ? MSG_AXIS_TIME : MSG_AXIS_P99,
+				na ? xmax : 1, xl, sizeof(xl));
+	xmin /= unit, xmax /= unit;
+	for (size_t k = 0; k < na; k++)
+		for (size_t i = 0; i < as[k].n; i++)
+			as[k].x[i] /= unit;
+	for (size_t i = 0; i < nf; i++)
+		fx[i] /= unit;
+	for (size_t k = 0; k < nr; k++)
+		if (refs[k].vertical)
+			refs[k].at /= unit;
 	snprintf(yl, sizeof(yl), "%s (%s)", tr(lang, w->training ? MSG_AXIS_COST : MSG_AXIS_COST_MONTH),
 		 p->currency);
 	if (na == 0)
@@ -179,8 +213,7 @@ static void time_cost(cairo_t *cr, struct rect area, const struct r_plan *p,
 		else
 			ymin = fmin(ymin, refs[k].at), ymax = fmax(ymax, refs[k].at);
 	}
-	struct axis x = {xmin, xmax, axis_wants_log(xmin, xmax), xl,
-			 lang == LANG_ZH ? fmt_duration_zh : fmt_duration_en};
+	struct axis x = {xmin, xmax, axis_wants_log(xmin, xmax), xl, fmt_plain};
 	struct axis y = {ymin, ymax, axis_wants_log(ymin, ymax), yl, fmt_money};
 	chart_scatter(cr, area, tr(lang, MSG_CHART_TIME_COST), &x, &y, ps, na, fx,
 		      fy, nf, refs, nr, st);
@@ -340,13 +373,17 @@ static void scaling(cairo_t *cr, struct rect area, const struct r_workload *w,
 	}
 	if (n == 0)
 		tmin = tmax = 1;
+	char tl[96];
+	double unit = time_axis(lang, MSG_AXIS_TIME, tmax, tl, sizeof(tl));
+	for (size_t i = 0; i < n; i++)
+		t[i] /= unit;
+	tmin /= unit, tmax /= unit;
 	struct axis x = {n ? g[0] : 1, n ? g[n - 1] : 2, n && g[n - 1] / g[0] > 8,
 			 tr(lang, MSG_AXIS_GPUS), fmt_plain};
-	struct axis y1 = {tmin, tmax, axis_wants_log(tmin, tmax), tr(lang, MSG_AXIS_TIME),
-			  lang == LANG_ZH ? fmt_duration_zh : fmt_duration_en};
+	struct axis y1 = {tmin, tmax, axis_wants_log(tmin, tmax), tl, fmt_plain};
 	struct axis y2 = {0, 100, false, tr(lang, MSG_AXIS_EFFICIENCY), fmt_plain};
 	chart_dual_lines(cr, area, tr(lang, MSG_CHART_SCALING), &x, &y1, &y2, g, t,
-			 eff, n, tr(lang, MSG_AXIS_TIME), tr(lang, MSG_AXIS_EFFICIENCY), st);
+			 eff, n, tl, tr(lang, MSG_AXIS_EFFICIENCY), st);
 	free(g);
 	free(t);
 	free(eff);

@@ -30,6 +30,21 @@ static void fail(struct reader *rd, const char *fmt, ...)
 	snprintf(rd->why, rd->len, "%s: %s", rd->file, msg);
 }
 
+/* What a bad value was, for "expected X, found Y". */
+static const char *found(const json_t *v)
+{
+	switch (v ? json_typeof(v) : JSON_NULL) {
+	case JSON_OBJECT: return "an object";
+	case JSON_ARRAY: return "a list";
+	case JSON_STRING: return "a string";
+	case JSON_INTEGER:
+	case JSON_REAL: return "a number";
+	case JSON_TRUE:
+	case JSON_FALSE: return "true/false";
+	default: return v ? "null" : "nothing (the key is missing)";
+	}
+}
+
 static const char *get_string(struct reader *rd, json_t *o, const char *key,
 			      const char *path, bool nullable)
 {
@@ -38,7 +53,7 @@ static const char *get_string(struct reader *rd, json_t *o, const char *key,
 		return json_string_value(v);
 	if (nullable && (!v || json_is_null(v)))
 		return NULL;
-	fail(rd, "%s.%s: expected a string", path, key);
+	fail(rd, "%s.%s: expected a string, found %s", path, key, found(v));
 	return "";
 }
 
@@ -50,7 +65,7 @@ static double get_number(struct reader *rd, json_t *o, const char *key,
 		return json_number_value(v);
 	if (nullable && (!v || json_is_null(v)))
 		return 0;
-	fail(rd, "%s.%s: expected a number", path, key);
+	fail(rd, "%s.%s: expected a number, found %s", path, key, found(v));
 	return 0;
 }
 
@@ -62,8 +77,12 @@ static long get_index(struct reader *rd, json_t *o, const char *key,
 		return -1;
 	if (!json_is_integer(v) || json_integer_value(v) < 0 ||
 	    (size_t)json_integer_value(v) >= n) {
-		fail(rd, "%s.%s: expected an option index below %zu or null", path,
-		     key, n);
+		if (json_is_integer(v))
+			fail(rd, "%s.%s: expected an option index below %zu or null, found %lld",
+			     path, key, n, (long long)json_integer_value(v));
+		else
+			fail(rd, "%s.%s: expected an option index below %zu or null, found %s",
+			     path, key, n, found(v));
 		return -1;
 	}
 	return (long)json_integer_value(v);
@@ -74,7 +93,7 @@ static void read_reasons(struct reader *rd, json_t *o, const char *path,
 {
 	json_t *a = json_object_get(o, "reason_codes");
 	if (!json_is_array(a)) {
-		fail(rd, "%s.reason_codes: expected a list", path);
+		fail(rd, "%s.reason_codes: expected a list, found %s", path, found(a));
 		return;
 	}
 	size_t i;
@@ -102,7 +121,7 @@ static void read_option(struct reader *rd, json_t *o, const char *path,
 			bool training, struct r_option *opt)
 {
 	if (!json_is_object(o)) {
-		fail(rd, "%s: expected an object", path);
+		fail(rd, "%s: expected an object, found %s", path, found(o));
 		return;
 	}
 	opt->instance = get_string(rd, o, "instance", path, false);
@@ -153,7 +172,7 @@ static void read_classes(struct reader *rd, json_t *w, const char *path,
 	const char *key;
 	json_t *v;
 	if (!json_is_object(c)) {
-		fail(rd, "%s.op_classes: expected an object", path);
+		fail(rd, "%s.op_classes: expected an object, found %s", path, found(c));
 		return;
 	}
 	json_object_foreach(c, key, v) {
@@ -173,7 +192,7 @@ static void read_workload(struct reader *rd, json_t *w, size_t index,
 	char path[64];
 	snprintf(path, sizeof(path), "workloads[%zu]", index);
 	if (!json_is_object(w)) {
-		fail(rd, "%s: expected an object", path);
+		fail(rd, "%s: expected an object, found %s", path, found(w));
 		return;
 	}
 	rw->name = get_string(rd, w, "name", path, false);
@@ -188,7 +207,7 @@ static void read_workload(struct reader *rd, json_t *w, size_t index,
 	rw->p99_target_s = get_number(rd, w, "p99_target_s", path, true);
 	json_t *opts = json_object_get(w, "options");
 	if (!json_is_array(opts)) {
-		fail(rd, "%s.options: expected a list", path);
+		fail(rd, "%s.options: expected a list, found %s", path, found(opts));
 		return;
 	}
 	rw->n = json_array_size(opts);
@@ -212,7 +231,7 @@ int r_plan_load(struct r_plan *p, const char *path, char *why, size_t len)
 	if (!root) {
 		if (err.line > 0)
 			snprintf(why, len, "%s:%d:%d: not a plan: %s", path, err.line,
-				 err.column, err.text);
+				 err.column > 0 ? err.column : 1, err.text);
 		else
 			snprintf(why, len, "%s: %s", path, err.text);
 		return -1;
@@ -231,7 +250,12 @@ int r_plan_from_json(struct r_plan *p, json_t *root, const char *path,
 	json_t *schema = json_object_get(p->root, "schema");
 	if (!json_is_string(schema) ||
 	    strcmp(json_string_value(schema), "gpuplan/plan/v1") != 0) {
-		fail(&rd, "expected \"schema\": \"gpuplan/plan/v1\" (a file written by 'gpuplan plan --format json')");
+		if (json_is_string(schema))
+			fail(&rd, "schema: expected \"gpuplan/plan/v1\" (a file written by 'gpuplan plan --format json'), found \"%s\"",
+			     json_string_value(schema));
+		else
+			fail(&rd, "schema: expected \"gpuplan/plan/v1\" (a file written by 'gpuplan plan --format json'), found %s",
+			     found(schema));
 		return -1;
 	}
 	p->currency = get_string(&rd, p->root, "currency", "$", false);
@@ -242,13 +266,21 @@ int r_plan_from_json(struct r_plan *p, json_t *root, const char *path,
 		p->rates_as_of = json_string_value(json_object_get(p->rates, "as_of"));
 	json_t *ws = json_object_get(p->root, "workloads");
 	if (!json_is_array(ws) || json_array_size(ws) == 0) {
-		fail(&rd, "workloads: expected a list of at least one workload");
+		fail(&rd, "workloads: expected a list of at least one workload, found %s",
+		     json_is_array(ws) ? "an empty list" : found(ws));
 		return -1;
 	}
 	p->n = json_array_size(ws);
 	p->w = xcalloc(p->n + 1, sizeof(*p->w));
 	for (size_t i = 0; i < p->n && !rd.failed; i++)
 		read_workload(&rd, json_array_get(ws, i), i, &p->w[i]);
+	json_t *inst = json_object_get(p->sources, "instances");
+	for (size_t i = 0; i < p->n && !rd.failed; i++)
+		for (size_t k = 0; k < p->w[i].n; k++) {
+			struct r_option *o = &p->w[i].v[k];
+			o->owned = o->instance &&
+				   json_is_true(json_object_get(json_object_get(inst, o->instance), "owned"));
+		}
 	return rd.failed ? -1 : 0;
 }
 

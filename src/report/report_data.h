@@ -22,6 +22,7 @@ struct r_option {
 	const char *instance, *provider, *accelerator, *sharing;
 	long gpus, nodes, dp, tp, micro, replicas, batch;
 	bool feasible, pareto, has_spot;
+	bool owned;			/* an on-premises machine, not a rental */
 	double time_s, p99_s, cost, cost_spot, gpu_hours, mfu;
 	double memory, capacity, memory_parts[6];
 	double breakdown[4];		/* compute, memory, communication, input s */

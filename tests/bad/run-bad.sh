@@ -5,6 +5,7 @@
 #   catalog   gpuplan catalog validate FILE; gpuplan catalog list --catalog FILE -o OUT
 #   model     gpuplan model show FILE -o OUT
 #   workload  gpuplan workload validate FILE; gpuplan workload list --workload FILE -o OUT
+#   report    gpuplan report FILE -o OUT (the file is NAME.json: a plan)
 #
 #   run-bad.sh GPUPLAN KIND NAME      (run from the source root)
 #
@@ -16,6 +17,7 @@ name=$3
 scratch=$(mktemp -d /tmp/gpuplan-bad.XXXXXX)
 trap 'rm -rf "$scratch"' EXIT
 file=tests/bad/$kind/$name.yaml
+[ "$kind" = report ] && file=tests/bad/$kind/$name.json
 if [ "$kind/$name" = catalog/too-large ]; then
 	file=$scratch/too-large.yaml
 	{ echo "schema: gpuplan/catalog/v1"; yes '# padding to pass the size limit' | head -c 17825792; } >"$file"
@@ -52,6 +54,10 @@ model)
 workload)
 	expect_stderr workload validate "$file"
 	expect_no_output workload list --workload "$file" ;;
+report)
+	expect_stderr report "$file" -o "$scratch/report.pdf" --png "$scratch/png"
+	expect_no_output report "$file"
+	[ -e "$scratch/png" ] && { echo "$kind/$name: made the PNG folder on bad input" >&2; fail=1; } ;;
 *)
 	echo "unknown corpus kind '$kind'" >&2
 	fail=1 ;;

@@ -16,6 +16,10 @@
 #   file-jq: PATH EXPR                  `jq -e EXPR PATH` is true
 #   env: NAME=VALUE                     set for the run (repeatable)
 #   stdout-to: PATH                     send stdout there (/dev/full, say)
+#   before: ARGS                        a gpuplan run that must succeed first
+#                                       (makes the input: a plan for report)
+#   file-starts: PATH TEXT              PATH begins with TEXT (%PDF-, <?xml)
+#   files: GLOB N                       exactly N files match GLOB
 # Cases run in the source root, with a fresh scratch folder in $SCRATCH and
 # the folder of the gpuplan binary (the build folder) in $BUILD.
 set -u
@@ -37,6 +41,11 @@ stdout_to=${stdout_to:-$SCRATCH/out}
 envs=()
 while IFS= read -r e; do eval "envs+=(\"$e\")"; done < <(sed -n 's/^env: //p' "$case_file")
 : >"$SCRATCH/out"
+while IFS= read -r before; do
+	eval "set -- $before"
+	"$gpuplan" "$@" >/dev/null 2>"$SCRATCH/err" </dev/null ||
+		{ say "before: '$before' failed"; cat "$SCRATCH/err" >&2; exit 1; }
+done < <(sed -n 's/^before: //p' "$case_file")
 eval "set -- $args"
 env ${envs[@]+"${envs[@]}"} "$gpuplan" "$@" >"$stdout_to" 2>"$SCRATCH/err" </dev/null
 got_exit=$?
@@ -57,6 +66,15 @@ while IFS= read -r line; do
 		"$gpuplan" "$@" >"$SCRATCH/out2" 2>/dev/null </dev/null
 		cmp -s "$SCRATCH/out" "$SCRATCH/out2" || say "output differs from '$value'" ;;
 	no-file) eval "f=$value"; [ -e "$f" ] && say "$f exists" ;;
+	file-starts)
+		eval "f=${value%% *}"
+		want=${value#* }
+		[ "$(head -c ${#want} "$f" 2>/dev/null)" = "$want" ] || say "$f does not begin with '$want'" ;;
+	files)
+		eval "set -- ${value% *}"
+		n=0
+		for f in "$@"; do [ -s "$f" ] && n=$((n + 1)); done
+		[ "$n" = "${value##* }" ] || say "$n non-empty files match ${value% *}, want ${value##* }" ;;
 	file-jq)
 		eval "f=${value%% *}"
 		jq -e "${value#* }" "$f" >/dev/null 2>&1 || say "jq -e '${value#* }' on $f is not true" ;;
