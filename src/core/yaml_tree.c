@@ -6,6 +6,7 @@
 #include <string.h>
 #include <yaml.h>
 
+#include "file_read.h"
 #include "xalloc.h"
 
 struct builder {
@@ -323,26 +324,27 @@ int ytree_load(struct ytree *t, const char *path, const char *shown,
 {
 	t->file = NULL;
 	t->root = NULL;
-	FILE *f = fopen(path, "rb");
-	if (!f) {
+	char *buf;
+	size_t len;
+	int rc = -1;
+	switch (file_read_all(path, YTREE_MAX_BYTES, &buf, &len)) {
+	case FILE_READ_CANNOT_OPEN:
 		gp_errors_add(errs, shown, 0, 0, NULL, "cannot open: %s",
 			      strerror(errno));
 		return -1;
-	}
-	char *buf = xmalloc(YTREE_MAX_BYTES + 1);
-	size_t len = fread(buf, 1, YTREE_MAX_BYTES + 1, f);
-	int read_error = ferror(f);
-	fclose(f);
-	int rc = -1;
-	if (read_error)
+	case FILE_READ_CANNOT_READ:
 		gp_errors_add(errs, shown, 0, 0, NULL, "cannot read: %s",
 			      strerror(errno));
-	else if (len > YTREE_MAX_BYTES)
+		break;
+	case FILE_READ_TOO_LARGE:
 		gp_errors_add(errs, shown, 0, 0, NULL,
 			      "file too large: over %u MiB",
 			      YTREE_MAX_BYTES >> 20);
-	else
+		break;
+	case FILE_READ_OK:
 		rc = ytree_parse(t, shown, buf, len, errs);
+		break;
+	}
 	free(buf);
 	if (!t->file)
 		t->file = xstrdup(shown);

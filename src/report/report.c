@@ -457,12 +457,11 @@ static int render_pdf(const struct r_plan *p, const struct report_options *o,
 	return rc;
 }
 
-/* One chart as a PNG (1600 x 1000 px) or an SVG (800 x 500 pt). */
-static int render_chart_file(const struct r_plan *p, const struct r_workload *w,
-			     const size_t *ranked, enum report_chart c,
-			     const struct report_options *o,
-			     const struct report_font *f, bool svg,
-			     char *why, size_t len)
+int report_chart_file(const struct r_plan *p, const struct r_workload *w,
+		      const size_t *ranked, enum report_chart c,
+		      const struct report_options *o,
+		      const struct report_font *f, bool svg,
+		      char *why, size_t len)
 {
 	struct buffer b = {0};
 	double width = svg ? 800 : 1600, height = svg ? 500 : 1000;
@@ -505,7 +504,7 @@ static int render_charts(const struct r_plan *p, const struct report_options *o,
 		for (int c = 0; c < RC_COUNT; c++) {
 			if (!report_chart_applies(p, &p->w[i], c))
 				continue;
-			if (render_chart_file(p, &p->w[i], ranked, c, o, f, svg, why, len) < 0) {
+			if (report_chart_file(p, &p->w[i], ranked, c, o, f, svg, why, len) < 0) {
 				free(ranked);
 				return -1;
 			}

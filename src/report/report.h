@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 
+#include "report_charts.h"
 #include "report_data.h"
 #include "text.h"
 
@@ -35,5 +36,17 @@ struct report_stats {
  */
 int report_render(const struct r_plan *p, const struct report_options *o,
 		  struct report_stats *stats, char *why, size_t len);
+
+/*
+ * One chart of one workload as a file in o->png_dir (1600 x 1000 px) or
+ * o->svg_dir (800 x 500 pt), named WORKLOAD-SLUG.png/.svg, in font f.
+ * `ranked` is report_rank(w).  report_render calls it for every chart;
+ * the scatter benchmark (tests/perf) times it alone.
+ */
+int report_chart_file(const struct r_plan *p, const struct r_workload *w,
+		      const size_t *ranked, enum report_chart c,
+		      const struct report_options *o,
+		      const struct report_font *f, bool svg, char *why,
+		      size_t len);
 
 #endif

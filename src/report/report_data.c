@@ -1,11 +1,17 @@
 #include "report_data.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/file_read.h"
 #include "core/xalloc.h"
+
+/* The shipped plan is about 1.5 MB of JSON (2 kB an option); the limit
+ * is there to refuse a wrong file (a disk image, say), not a big plan. */
+#define PLAN_MAX_BYTES (2048u << 20)
 
 struct reader {
 	const char *file;
@@ -226,14 +232,29 @@ static void read_workload(struct reader *rd, json_t *w, size_t index,
 int r_plan_load(struct r_plan *p, const char *path, char *why, size_t len)
 {
 	memset(p, 0, sizeof(*p));
+	char *text;
+	size_t n;
+	switch (file_read_all(path, PLAN_MAX_BYTES, &text, &n)) {
+	case FILE_READ_CANNOT_OPEN:
+		snprintf(why, len, "%s: cannot open: %s", path, strerror(errno));
+		return -1;
+	case FILE_READ_CANNOT_READ:
+		snprintf(why, len, "%s: cannot read: %s", path, strerror(errno));
+		return -1;
+	case FILE_READ_TOO_LARGE:
+		snprintf(why, len, "%s: file too large: over %u MiB", path,
+			 PLAN_MAX_BYTES >> 20);
+		return -1;
+	case FILE_READ_OK:
+		break;
+	}
 	json_error_t err;
-	json_t *root = json_load_file(path, 0, &err);
+	json_t *root = json_loadb(text, n, 0, &err);
+	free(text);
 	if (!root) {
-		if (err.line > 0)
-			snprintf(why, len, "%s:%d:%d: not a plan: %s", path, err.line,
-				 err.column > 0 ? err.column : 1, err.text);
-		else
-			snprintf(why, len, "%s: %s", path, err.text);
+		snprintf(why, len, "%s:%d:%d: not a plan: %s", path,
+			 err.line > 0 ? err.line : 1,
+			 err.column > 0 ? err.column : 1, err.text);
 		return -1;
 	}
 	int rc = r_plan_from_json(p, root, path, why, len);

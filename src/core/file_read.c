@@ -1,0 +1,45 @@
+#include "file_read.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "xalloc.h"
+
+enum file_read_status file_read_all(const char *path, size_t limit,
+				    char **data, size_t *len)
+{
+	*data = NULL;
+	*len = 0;
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return FILE_READ_CANNOT_OPEN;
+	size_t cap = 1 << 16, n = 0;
+	char *buf = xmalloc(cap);
+	for (;;) {
+		if (n + 1 >= cap) {
+			cap *= 2;
+			buf = xrealloc(buf, cap);
+		}
+		/* never more than limit + 1 bytes in all: enough to know */
+		size_t want = cap - 1 - n;
+		if (want > limit + 1 - n)
+			want = limit + 1 - n;
+		size_t got = fread(buf + n, 1, want, f);
+		n += got;
+		if (got < want || n > limit)
+			break;
+	}
+	int err = errno;
+	int failed = ferror(f);
+	fclose(f);
+	if (failed || n > limit) {
+		free(buf);
+		errno = err;
+		return failed ? FILE_READ_CANNOT_READ : FILE_READ_TOO_LARGE;
+	}
+	buf[n] = '\0';
+	*data = buf;
+	*len = n;
+	return FILE_READ_OK;
+}
