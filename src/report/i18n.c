@@ -23,6 +23,8 @@ static const char *const words[MSG_COUNT][2] = {
 	[MSG_COST] = {"Cost", "费用"},
 	[MSG_COST_MONTH] = {"Cost per month", "每月费用"},
 	[MSG_SAVING] = {"Saving against the obvious choice", "相对直观选择的节省"},
+	[MSG_OBVIOUS_SAME] = {"This is also the obvious choice (the fastest GPU on offer).",
+			      "这也是直观选择（现有最快的 GPU）。"},
 	[MSG_NO_OPTION] = {"No option meets the constraints.", "没有方案满足约束条件。"},
 	[MSG_OPTIONS] = {"Options", "方案"},
 	[MSG_CONTINUED] = {"(continued)", "（续）"},

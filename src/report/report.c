@@ -217,8 +217,12 @@ static void summary_block(struct doc *d, const struct r_workload *w)
 			 tr_duration(lang, o->p99_s, a, sizeof(a)),
 			 tr(lang, MSG_COST_MONTH),
 			 tr_money(o->cost, d->p->currency, b, sizeof(b)));
-	if (w->obvious >= 0 && w->obvious != w->recommended && w->saving > 0) {
-		size_t k = strlen(line);
+	size_t k = strlen(line);
+	if (w->obvious == w->recommended)
+		snprintf(line + k, sizeof(line) - k, "    %s", tr(lang, MSG_OBVIOUS_SAME));
+	else if (w->obvious >= 0) {
+		/* negative when the obvious choice is cheaper but fails a
+		 * constraint: the report says so rather than hiding it */
 		snprintf(line + k, sizeof(line) - k, "    %s: %.0f%% (%s, %s)",
 			 tr(lang, MSG_SAVING), 100 * w->saving,
 			 w->v[w->obvious].instance,
