@@ -257,29 +257,47 @@ static void status_text(const struct doc *d, const struct r_option *o,
 #define TABLE_COLS 8
 #define CELL 96
 
+/* An amount without its currency: the column header carries it, so
+ * numbers never wrap. */
+static void money_cell(double amount, char *buf, size_t len)
+{
+	tr_money(amount, "", buf, len);
+	size_t n = strlen(buf);
+	while (n > 0 && buf[n - 1] == ' ')
+		buf[--n] = '\0';
+}
+
+/* Three significant figures below 100 ("0.44", "2.96"), whole above. */
+static void gpu_hours_text(double h, char *buf, size_t len)
+{
+	snprintf(buf, len, h >= 100 ? "%.0f" : "%.3g", h);
+}
+
 static void option_rows(const struct doc *d, const struct r_workload *w,
 			const size_t *ranked, size_t rows, char (*cells)[CELL])
 {
 	for (size_t r = 0; r < rows; r++) {
 		const struct r_option *o = &w->v[ranked[r]];
 		char (*c)[CELL] = cells + r * TABLE_COLS;
-		snprintf(c[0], CELL, "%s%ld x %s", (long)ranked[r] == w->recommended ? "* " : "",
+		/* no-break spaces keep "2 x" on the instance's line */
+		snprintf(c[0], CELL, "%s%ld\u00a0x\u00a0%s",
+			 (long)ranked[r] == w->recommended ? "*\u00a0" : "",
 			 o->nodes, o->instance);
 		snprintf(c[1], CELL, "%ld x %s", o->gpus, o->accelerator);
 		if (w->training) {
 			tr_duration(d->o->lang, o->time_s, c[2], CELL);
-			tr_money(o->cost, d->p->currency, c[3], CELL);
+			money_cell(o->cost, c[3], CELL);
 			if (o->has_spot)
-				tr_money(o->cost_spot, d->p->currency, c[4], CELL);
+				money_cell(o->cost_spot, c[4], CELL);
 			else
 				snprintf(c[4], CELL, "-");
-			snprintf(c[5], CELL, "%.0f", o->gpu_hours);
+			gpu_hours_text(o->gpu_hours, c[5], CELL);
 		} else {
 			snprintf(c[2], CELL, "%ld%s%s", o->replicas,
 				 o->sharing ? " " : "", o->sharing ? o->sharing : "");
 			tr_duration(d->o->lang, o->p99_s, c[3], CELL);
-			tr_money(o->cost, d->p->currency, c[4], CELL);
-			snprintf(c[5], CELL, "%.0f", o->gpu_hours);
+			money_cell(o->cost, c[4], CELL);
+			gpu_hours_text(o->gpu_hours, c[5], CELL);
 		}
 		snprintf(c[6], CELL, "%.1f / %.0f GB", o->memory / 1e9, o->capacity / 1e9);
 		status_text(d, o, c[7], CELL);
@@ -296,15 +314,21 @@ static void options_table(struct doc *d, const struct r_workload *w,
 	option_rows(d, w, ranked, rows, cells);
 	for (size_t i = 0; i < rows * TABLE_COLS; i++)
 		ptrs[i] = cells[i];
+	char cost_h[64], spot_h[64], month_h[64];
+	snprintf(cost_h, sizeof(cost_h), "%s (%s)", tr(lang, MSG_COL_COST), d->p->currency);
+	snprintf(spot_h, sizeof(spot_h), "%s (%s)", tr(lang, MSG_COL_SPOT), d->p->currency);
+	snprintf(month_h, sizeof(month_h), "%s (%s)", tr(lang, MSG_COST_MONTH), d->p->currency);
 	const char *train_h[TABLE_COLS] = {tr(lang, MSG_COL_INSTANCE), tr(lang, MSG_COL_GPUS),
-		tr(lang, MSG_COL_TIME), tr(lang, MSG_COL_COST), tr(lang, MSG_COL_SPOT),
+		tr(lang, MSG_COL_TIME), cost_h, spot_h,
 		tr(lang, MSG_COL_GPU_HOURS), tr(lang, MSG_COL_MEMORY), tr(lang, MSG_COL_STATUS)};
 	const char *serve_h[TABLE_COLS] = {tr(lang, MSG_COL_INSTANCE), tr(lang, MSG_COL_GPUS),
-		tr(lang, MSG_COL_REPLICAS), tr(lang, MSG_COL_P99), tr(lang, MSG_COST_MONTH),
+		tr(lang, MSG_COL_REPLICAS), tr(lang, MSG_COL_P99), month_h,
 		tr(lang, MSG_COL_GPU_HOURS), tr(lang, MSG_COL_MEMORY), tr(lang, MSG_COL_STATUS)};
-	static const double widths[TABLE_COLS] = {0.20, 0.17, 0.09, 0.10, 0.09, 0.07, 0.11, 0.17};
+	static const double train_w[TABLE_COLS] = {0.24, 0.17, 0.08, 0.08, 0.07, 0.07, 0.11, 0.18};
+	static const double serve_w[TABLE_COLS] = {0.22, 0.17, 0.10, 0.09, 0.09, 0.06, 0.10, 0.17};
 	static const double align[TABLE_COLS] = {0, 0, 1, 1, 1, 1, 1, 0};
-	struct text_table t = {TABLE_COLS, w->training ? train_h : serve_h, widths,
+	struct text_table t = {TABLE_COLS, w->training ? train_h : serve_h,
+			       w->training ? train_w : serve_w,
 			       align, ptrs, rows};
 	char head[256];
 	snprintf(head, sizeof(head), "%s: %s (%zu / %zu)", tr(lang, MSG_OPTIONS),

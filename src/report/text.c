@@ -740,11 +740,59 @@ static double col_frac(const struct text_table *t, size_t c)
 	return t->widths ? t->widths[c] : 1.0 / (double)t->ncols;
 }
 
-/* One row of cells at the top y, each left or right aligned inside its
- * column less 0.4 em of padding on either side, ellipsised to fit. */
+/* A cell wraps onto at most this many lines, the last ellipsised: an
+ * instance name or a reason stays readable, a row never becomes a page. */
+#define CELL_MAX_LINES 3
+#define CELL_PITCH 1.2		/* line pitch inside a cell, in em */
+
+/* One row laid out: each cell's lines (text_box_layout) and the most
+ * lines any cell needs. */
+struct row_layout {
+	char ***lines;
+	size_t *n;
+	size_t most;
+};
+
+static void row_layout(cairo_t *cr, const struct report_font *f,
+		       struct rect box, const struct text_table *t,
+		       const char *const *cells, double size, bool bold,
+		       struct row_layout *l)
+{
+	double pad = 0.4 * size;
+	l->lines = xcalloc(t->ncols, sizeof(*l->lines));
+	l->n = xcalloc(t->ncols, sizeof(*l->n));
+	l->most = 1;
+	for (size_t c = 0; c < t->ncols; c++) {
+		double room = box.w * col_frac(t, c) - 2 * pad;
+		if (!(room > 0) || !cells[c] || !*cells[c])
+			continue;
+		struct rect cell = {0, 0, room, CELL_MAX_LINES * CELL_PITCH * size};
+		l->n[c] = text_box_layout(cr, f, cell, cells[c], size, CELL_PITCH,
+					  bold, &l->lines[c]);
+		if (l->n[c] > l->most)
+			l->most = l->n[c];
+	}
+}
+
+static void row_layout_free(const struct text_table *t, struct row_layout *l)
+{
+	for (size_t c = 0; c < t->ncols; c++)
+		text_lines_free(l->lines[c], l->n[c]);
+	free(l->lines);
+	free(l->n);
+}
+
+/* A row of `lines` lines: the one-line height plus a pitch per extra. */
+static double row_height(double size, size_t lines)
+{
+	return text_table_row_height(size) + (double)(lines - 1) * CELL_PITCH * size;
+}
+
+/* Draws a laid-out row at the top y, each cell left or right aligned
+ * inside its column less 0.4 em of padding on either side. */
 static void table_row(cairo_t *cr, const struct report_font *f,
 		      struct rect box, const struct text_table *t,
-		      const char *const *cells, double y, double size,
+		      const struct row_layout *l, double y, double size,
 		      bool bold)
 {
 	double pad = 0.4 * size, x = box.x, base;
@@ -757,9 +805,10 @@ static void table_row(cairo_t *cr, const struct report_font *f,
 		double cw = box.w * col_frac(t, c), room = cw - 2 * pad;
 		double a = t->align ? t->align[c] : 0;
 
-		if (room > 0 && cells[c])
-			text_line(cr, f, x + pad + a * room, base, room,
-				  cells[c], size, a, bold);
+		for (size_t k = 0; k < l->n[c]; k++)
+			text_line(cr, f, x + pad + a * room,
+				  base + (double)k * CELL_PITCH * size, room,
+				  l->lines[c][k], size, a, bold);
 		x += cw;
 	}
 }
@@ -777,16 +826,17 @@ static void shade(cairo_t *cr, cairo_pattern_t *ink, struct rect r)
 /*
  * Header (bold, with a rule under it), then rows from `first` while they
  * fit; odd rows (counted over the whole table, so stripes continue across
- * pages) are shaded.  A box that holds the header and one row always gets
- * a row, so callers looping over pages progress.
+ * pages) are shaded.  A box that holds the header and one single-line row
+ * always gets a row, so callers looping over pages progress.
  */
 size_t text_table_draw(cairo_t *cr, const struct report_font *f,
 		       struct rect box, const struct text_table *t, size_t first,
 		       double size)
 {
-	double rh = text_table_row_height(size), y = box.y;
-	size_t fit = lines_in(box.h, rh), last;
+	double y = box.y, bottom = box.y + box.h;
+	size_t fit = lines_in(box.h, text_table_row_height(size)), last = first;
 	cairo_pattern_t *ink;
+	struct row_layout l;
 
 	if (first >= t->nrows)
 		return t->nrows;
@@ -794,22 +844,32 @@ size_t text_table_draw(cairo_t *cr, const struct report_font *f,
 		fit--;
 	if (fit == 0 || t->ncols == 0)
 		return first;
-	last = t->nrows - first < fit ? t->nrows : first + fit;
 	cairo_save(cr);
 	ink = cairo_pattern_reference(cairo_get_source(cr));
 	if (t->header) {
-		table_row(cr, f, box, t, t->header, y, size, true);
-		y += rh;
+		row_layout(cr, f, box, t, t->header, size, true, &l);
+		table_row(cr, f, box, t, &l, y, size, true);
+		y += row_height(size, l.most);
+		row_layout_free(t, &l);
 		cairo_set_line_width(cr, fmax(0.5, size / 14));
 		cairo_move_to(cr, box.x, y);
 		cairo_line_to(cr, box.x + box.w, y);
 		cairo_stroke(cr);
 	}
-	for (size_t r = first; r < last; r++, y += rh) {
-		if (r % 2)
-			shade(cr, ink, (struct rect){ box.x, y, box.w, rh });
-		table_row(cr, f, box, t, t->cells + r * t->ncols, y, size,
-			  false);
+	for (size_t r = first; r < t->nrows; r++) {
+		row_layout(cr, f, box, t, t->cells + r * t->ncols, size, false, &l);
+		double h = row_height(size, l.most);
+		bool fits = y + h <= bottom + 1e-9;
+		if (fits || r == first) {
+			if (r % 2)
+				shade(cr, ink, (struct rect){ box.x, y, box.w, h });
+			table_row(cr, f, box, t, &l, y, size, false);
+			y += h;
+			last = r + 1;
+		}
+		row_layout_free(t, &l);
+		if (!fits)
+			break;
 	}
 	cairo_pattern_destroy(ink);
 	cairo_restore(cr);

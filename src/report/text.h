@@ -76,7 +76,9 @@ struct text_table {
 /*
  * Draws rows [first, ...) of t into box with the header repeated, as many
  * as fit; returns the index of the first row not drawn (== t->nrows when
- * all were).  Cells are ellipsised to their column.
+ * all were).  A cell wraps within its column onto at most 3 lines (the
+ * last ellipsised when the text needs more); a row is as tall as its
+ * tallest cell.
  */
 size_t text_table_draw(cairo_t *cr, const struct report_font *f,
 		       struct rect box, const struct text_table *t, size_t first,
