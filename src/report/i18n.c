@@ -61,6 +61,7 @@ static const char *const words[MSG_COUNT][2] = {
 	[MSG_PARETO] = {"Pareto front", "帕累托前沿"},
 	[MSG_DEADLINE] = {"deadline", "期限"},
 	[MSG_OWNED] = {"owned", "自有"},
+	[MSG_PRICE_AS_OF] = {"price as of", "价格日期"},
 	[MSG_BUDGET] = {"budget", "预算"},
 	[MSG_CAPACITY] = {"capacity", "容量"},
 	[MSG_RECOMMENDED] = {"recommended", "推荐"},
@@ -79,8 +80,8 @@ static const char *const words[MSG_COUNT][2] = {
 	[MSG_SOURCES] = {"Sources", "来源"},
 	[MSG_EXCHANGE_RATE] = {"Exchange rates", "汇率"},
 	[MSG_FOOTNOTE] = {
-		"Prices as of %s; datasheet peaks and bandwidths are from the catalog; efficiencies are assumptions, not measurements (see the appendix).",
-		"价格截至 %s；峰值算力与带宽取自产品规格表；效率为假设值，非实测（见附录）。"},
+		"Prices dated %s to %s; datasheet peaks and bandwidths are from the catalog; efficiencies are assumptions, not measurements (see the appendix).",
+		"价格日期 %s 至 %s；峰值算力与带宽取自产品规格表；效率为假设值，非实测（见附录）。"},
 	[MSG_PAGE] = {"page %d", "第 %d 页"},
 };
 

@@ -384,6 +384,34 @@ static void chart_pages(struct doc *d, const struct r_workload *w,
 
 /* ---- appendix ---- */
 
+static const char *str_or_empty(json_t *o, const char *key)
+{
+	const char *v = json_string_value(json_object_get(o, key));
+	return v ? v : "";
+}
+
+/* One catalog entry's first source, unless already listed. */
+static void source_line(struct doc *d, const char *kind, const char *name,
+			const char **seen, size_t *n_seen)
+{
+	for (size_t i = 0; i < *n_seen; i++)
+		if (!strcmp(seen[i], name))
+			return;
+	seen[(*n_seen)++] = name;
+	json_t *e = json_object_get(json_object_get(d->p->sources, kind), name);
+	json_t *s0 = json_array_get(json_object_get(e, "source"), 0);
+	char line[900];
+	snprintf(line, sizeof(line), "%s (%s): %s, %s, %s", name,
+		 str_or_empty(e, "defined_at"), str_or_empty(s0, "title"),
+		 str_or_empty(s0, "url"), str_or_empty(s0, "retrieved"));
+	if (json_is_string(json_object_get(e, "price_as_of"))) {
+		size_t k = strlen(line);
+		snprintf(line + k, sizeof(line) - k, "; %s %s",
+			 tr(d->o->lang, MSG_PRICE_AS_OF), str_or_empty(e, "price_as_of"));
+	}
+	paragraph(d, line, 8.5);
+}
+
 static void appendix(struct doc *d)
 {
 	enum report_lang lang = d->o->lang;
@@ -396,7 +424,7 @@ static void appendix(struct doc *d)
 		char line[600];
 		snprintf(line, sizeof(line), "%s = %.3g: %s", key,
 			 json_number_value(json_object_get(v, "value")),
-			 json_string_value(json_object_get(v, "from")));
+			 str_or_empty(v, "from"));
 		paragraph(d, line, 8.5);
 	}
 	if (d->p->rates) {
@@ -404,33 +432,28 @@ static void appendix(struct doc *d)
 		char line[600];
 		json_t *src = json_array_get(json_object_get(d->p->rates, "source"), 0);
 		snprintf(line, sizeof(line), "%s %s, %s: %s",
-			 json_string_value(json_object_get(d->p->rates, "base")),
+			 str_or_empty(d->p->rates, "base"),
 			 d->p->rates_as_of ? d->p->rates_as_of : "",
-			 json_string_value(json_object_get(src, "title")),
-			 json_string_value(json_object_get(src, "url")));
+			 str_or_empty(src, "title"), str_or_empty(src, "url"));
 		paragraph(d, line, 8.5);
 	}
 	heading(d, tr(lang, MSG_SOURCES), 12);
+	/* every instance and accelerator the report quotes a figure of: the
+	 * recommendation, the runner-up and the obvious alternative, once */
+	const char **seen = xcalloc(6 * d->p->n + 1, sizeof(char *));
+	size_t n_seen = 0;
 	for (size_t i = 0; i < d->p->n; i++) {
 		const struct r_workload *w = &d->p->w[i];
-		if (w->recommended < 0)
-			continue;
-		const struct r_option *o = &w->v[w->recommended];
-		const char *kinds[2] = {"instances", "accelerators"};
-		const char *names[2] = {o->instance, o->accelerator};
-		for (int k = 0; k < 2; k++) {
-			json_t *e = json_object_get(json_object_get(d->p->sources, kinds[k]), names[k]);
-			json_t *s0 = json_array_get(json_object_get(e, "source"), 0);
-			char line[700];
-			snprintf(line, sizeof(line), "%s (%s): %s, %s, %s",
-				 names[k], json_string_value(json_object_get(e, "defined_at")),
-				 json_string_value(json_object_get(s0, "title")),
-				 json_string_value(json_object_get(s0, "url"))
-					 ? json_string_value(json_object_get(s0, "url")) : "",
-				 json_string_value(json_object_get(s0, "retrieved")));
-			paragraph(d, line, 8.5);
+		long quoted[3] = {w->recommended, w->runner_up, w->obvious};
+		for (int q = 0; q < 3; q++) {
+			if (quoted[q] < 0)
+				continue;
+			const struct r_option *o = &w->v[quoted[q]];
+			source_line(d, "instances", o->instance, seen, &n_seen);
+			source_line(d, "accelerators", o->accelerator, seen, &n_seen);
 		}
 	}
+	free(seen);
 	page_footer(d);
 	cairo_show_page(d->cr);
 }
@@ -441,7 +464,9 @@ static void creation_date(const struct r_plan *p, char *buf, size_t len)
 {
 	/* A fixed date keeps the same plan's PDF byte-identical: the plan's
 	 * latest price date, not the wall clock. */
-	snprintf(buf, len, "%.10sT00:00:00Z", r_plan_latest_price_date(p));
+	const char *earliest, *latest;
+	r_plan_price_dates(p, &earliest, &latest);
+	snprintf(buf, len, "%.10sT00:00:00Z", latest);
 	if (strlen(buf) < 20)
 		snprintf(buf, len, "2026-01-01T00:00:00Z");
 }
@@ -461,8 +486,10 @@ static int render_pdf(const struct r_plan *p, const struct report_options *o,
 	cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_TITLE,
 				       o->title ? o->title : tr(o->lang, MSG_TITLE));
 	struct doc d = {cairo_create(s), f, o, p, 0, 0, ""};
+	const char *earliest, *latest;
+	r_plan_price_dates(p, &earliest, &latest);
 	snprintf(d.footnote, sizeof(d.footnote), tr(o->lang, MSG_FOOTNOTE),
-		 r_plan_latest_price_date(p));
+		 earliest, latest);
 	summary(&d);
 	for (size_t i = 0; i < p->n; i++) {
 		size_t *ranked = report_rank(&p->w[i]);

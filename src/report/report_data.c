@@ -326,15 +326,19 @@ bool r_plan_accelerator(const struct r_plan *p, const char *name,
 	return out->bandwidth > 0 && out->peaks;
 }
 
-const char *r_plan_latest_price_date(const struct r_plan *p)
+void r_plan_price_dates(const struct r_plan *p, const char **earliest,
+			const char **latest)
 {
 	json_t *inst = json_object_get(p->sources, "instances");
-	const char *key, *best = NULL;
+	const char *key, *lo = NULL, *hi = NULL;
 	json_t *v;
 	json_object_foreach(inst, key, v) {
 		const char *d = json_string_value(json_object_get(v, "price_as_of"));
-		if (d && (!best || strcmp(d, best) > 0))
-			best = d;
+		if (d && (!lo || strcmp(d, lo) < 0))
+			lo = d;
+		if (d && (!hi || strcmp(d, hi) > 0))
+			hi = d;
 	}
-	return best ? best : "?";
+	*earliest = lo ? lo : "?";
+	*latest = hi ? hi : "?";
 }

@@ -74,7 +74,9 @@ void r_plan_free(struct r_plan *p);
 bool r_plan_accelerator(const struct r_plan *p, const char *name,
 			struct r_accelerator *out);
 
-/* The latest price date among the plan's instances (for footnotes). */
-const char *r_plan_latest_price_date(const struct r_plan *p);
+/* The earliest and latest price dates among the plan's instances (for
+ * footnotes): "?" when the plan carries none. */
+void r_plan_price_dates(const struct r_plan *p, const char **earliest,
+			const char **latest);
 
 #endif
