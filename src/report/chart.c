@@ -480,6 +480,7 @@ struct laid_axis {
 	bool pow2;		/* ticks at powers of two (log x of GPU counts) */
 	double t[MAX_TICKS];
 	size_t n;
+	double offset;		/* a right axis: its spine's distance from the plot */
 };
 
 /* Where v falls on a, 0 at min and 1 at max; NaN when a log axis gets a
@@ -545,6 +546,7 @@ static void axis_prepare(struct laid_axis *l, struct axis *a, double dlo,
 	l->a = a;
 	l->pow2 = false;
 	l->n = 0;
+	l->offset = 0;
 	if (a->min < a->max && (!a->log || a->min > 0)) {
 		l->lo = a->min;
 		l->hi = a->max;
@@ -631,16 +633,42 @@ static double tick_w(struct chart *c, const struct laid_axis *l, size_t i)
 	return text_w(c->cr, buf);
 }
 
+/* Width a y axis takes beside the plot in the tick font: tick marks, its
+ * widest tick label and its label (label_h high, rotated). */
+static double y_band(struct chart *c, const struct laid_axis *l,
+		     double label_h)
+{
+	const struct sizes *s = &c->sz;
+	return s->tick + s->pad + widest_tick(c, l) + s->pad + label_h;
+}
+
+/*
+ * Fits the ticks of the right axes r[0..n) to a plot h high and places
+ * their spines side by side, a gap between one axis's label and the next
+ * one's ticks.  Returns the width they take (a pad when there are none).
+ */
+static double right_axes(struct chart *c, struct laid_axis *r, size_t n,
+			 double h, double label_h)
+{
+	double at = 0, gap = c->sz.fs;
+	for (size_t i = 0; i < n; i++) {
+		fit_ticks(c, &r[i], h, false);
+		r[i].offset = at;
+		at += y_band(c, &r[i], label_h) + (i + 1 < n ? gap : 0);
+	}
+	return n ? at : c->sz.pad;
+}
+
 /*
  * Lays out the plot in c->room for x (may be NULL: the caller reserves
- * `bottom` for its own labels), y on the left and y2 (may be NULL) on the
- * right, leaving right_extra free at the right (an outside legend).
- * Margins come from the tick labels' measured sizes, wide enough for the
- * x axis's first and last labels centred on the plot's edges; ticks are
- * fitted to the final lengths.
+ * `bottom` for its own labels) and the y axes y[0..n_y): the first on the
+ * left, the rest on the right, each further out; right_extra is left free
+ * at the right (an outside legend).  Margins come from the tick labels'
+ * measured sizes, wide enough for the x axis's first and last labels
+ * centred on the plot's edges; ticks are fitted to the final lengths.
  */
 static void layout(struct chart *c, struct laid_axis *x, struct laid_axis *y,
-		   struct laid_axis *y2, double bottom, double right_extra)
+		   size_t n_y, double bottom, double right_extra)
 {
 	const struct sizes *s = &c->sz;
 	cairo_t *cr = c->cr;
@@ -654,12 +682,8 @@ static void layout(struct chart *c, struct laid_axis *x, struct laid_axis *y,
 	c->plot.y = c->room.y + top;
 	c->plot.h = fmax(1, c->room.h - top - bottom);
 	fit_ticks(c, y, c->plot.h, false);
-	double left = label_h + s->pad + widest_tick(c, y) + s->pad + s->tick;
-	double right = s->pad;
-	if (y2) {
-		fit_ticks(c, y2, c->plot.h, false);
-		right = label_h + s->pad + widest_tick(c, y2) + s->pad + s->tick;
-	}
+	double left = y_band(c, y, label_h);
+	double right = right_axes(c, y + 1, n_y - 1, c->plot.h, label_h);
 	double l = left, r = right;
 	for (int round = 0; round < 3; round++) {
 		c->plot.x = c->room.x + l;
@@ -732,33 +756,39 @@ static void draw_x_axis(struct chart *c, const struct laid_axis *x)
 }
 
 /*
- * A y axis at the plot's left (side 0) or right (side 1): the spine, tick
- * marks, labels and the axis label rotated along the room's edge, in
- * label_colour (a line's colour on a two-axis chart).
+ * A y axis at the plot's left (side 0) or right (side 1, y->offset out
+ * from the plot): the spine, tick marks, tick labels and the axis label
+ * rotated beside them, the labels in `colour` (a line's, on a line chart).
+ * The left axis's label keeps to the room's edge; a right axis's sits
+ * just past its tick labels, where layout left it room.
  */
 static void draw_y_axis(struct chart *c, const struct laid_axis *y, int side,
-			struct rgb label_colour)
+			struct rgb colour)
 {
 	cairo_t *cr = c->cr;
 	const struct sizes *s = &c->sz;
 	const struct rect *p = &c->plot;
 	char buf[TEXT_MAX];
-	double spine = side ? p->x + p->w : p->x, dir = side ? 1 : -1;
+	double spine = side ? p->x + p->w + y->offset : p->x, dir = side ? 1 : -1;
+	chart_font(c, s->label, false);
+	double label_h = font_h(cr);
+	chart_font(c, s->fs, false);
+	double edge = side ? spine + y_band(c, y, label_h) : c->room.x;
 	set_rgb(cr, ink, 1);
 	cairo_set_line_width(cr, s->lw);
 	stroke_line(cr, spine, p->y, spine, p->y + p->h);
-	chart_font(c, s->fs, false);
 	for (size_t i = 0; i < y->n; i++) {
 		double py = map_y(c, y->a, y->t[i]);
+		set_rgb(cr, ink, 1);
 		stroke_line(cr, spine, py, spine + dir * s->tick, py);
 		tick_text(y->a, y->t[i], buf, sizeof(buf));
+		set_rgb(cr, colour, 1);
 		put_text(cr, spine + dir * (s->tick + s->pad), py, buf, 0,
 			 side ? 0 : 1, 0.5, false);
 	}
 	chart_font(c, s->label, false);
-	set_rgb(cr, label_colour, 1);
+	set_rgb(cr, colour, 1);
 	cairo_save(cr);
-	double edge = side ? c->room.x + c->room.w : c->room.x;
 	cairo_translate(cr, edge, p->y + p->h / 2);
 	cairo_rotate(cr, side ? TAU / 4 : -TAU / 4);
 	put_text(cr, 0, 0, y->a->label, p->h + c->plot.y - c->room.y, 0.5, 0,
@@ -768,7 +798,10 @@ static void draw_y_axis(struct chart *c, const struct laid_axis *y, int side,
 
 /* ---- legends ---------------------------------------------------------------- */
 
-enum mark { MARK_CIRCLE, MARK_SQUARE, MARK_LINE_CIRCLE, MARK_LINE_SQUARE };
+enum mark {
+	MARK_CIRCLE, MARK_SQUARE, MARK_TRIANGLE,
+	MARK_LINE_CIRCLE, MARK_LINE_SQUARE, MARK_LINE_TRIANGLE,
+};
 
 struct legend_item {
 	const char *name;
@@ -776,13 +809,28 @@ struct legend_item {
 	enum mark mark;
 };
 
-/* Draws a marker of radius r centred at (x, y) in the current source. */
+/* A legend swatch with a stroke through its marker (a line's entry)? */
+static bool mark_has_line(enum mark m)
+{
+	return m == MARK_LINE_CIRCLE || m == MARK_LINE_SQUARE ||
+	       m == MARK_LINE_TRIANGLE;
+}
+
+/* Draws a marker of radius r centred at (x, y) in the current source; a
+ * triangle's corners lie further out, so it looks as large as a circle. */
 static void draw_mark(cairo_t *cr, double x, double y, double r, enum mark m)
 {
-	if (m == MARK_SQUARE || m == MARK_LINE_SQUARE)
+	double t = r * 1.35;
+	if (m == MARK_SQUARE || m == MARK_LINE_SQUARE) {
 		cairo_rectangle(cr, x - r, y - r, 2 * r, 2 * r);
-	else
+	} else if (m == MARK_TRIANGLE || m == MARK_LINE_TRIANGLE) {
+		cairo_move_to(cr, x, y - t);
+		cairo_line_to(cr, x + t * 0.866, y + t / 2);
+		cairo_line_to(cr, x - t * 0.866, y + t / 2);
+		cairo_close_path(cr);
+	} else {
 		cairo_arc(cr, x, y, r, 0, TAU);
+	}
 	cairo_fill(cr);
 }
 
@@ -794,7 +842,7 @@ static void legend_entry(struct chart *c, const struct legend_item *it,
 	cairo_t *cr = c->cr;
 	double sw = c->sz.fs * 1.6, r = c->sz.fs * 0.3;
 	set_rgb(cr, it->colour, 1);
-	if (it->mark == MARK_LINE_CIRCLE || it->mark == MARK_LINE_SQUARE) {
+	if (mark_has_line(it->mark)) {
 		cairo_set_line_width(cr, c->sz.lw * 2);
 		stroke_line(cr, x, y, x + sw, y);
 	}
@@ -1123,7 +1171,7 @@ static void scatter_place_legend(struct chart *c, struct laid_axis *lx,
 		if (count[i] < count[best])
 			best = i;
 	if (count[best] > 0 || w > p->w * 0.45 || h > p->h * 0.8) {
-		layout(c, lx, ly, NULL, 0, w + m);
+		layout(c, lx, ly, 1, 0, w + m);
 		*x = c->room.x + c->room.w - w;
 		*y = c->plot.y;
 		return;
@@ -1163,7 +1211,7 @@ void chart_scatter(cairo_t *cr, struct rect area, const char *title,
 	scatter_range(series, n_series, front_y, n_front, refs, n_refs, false,
 		      y->log, &lo, &hi);
 	axis_prepare(&ly, y, lo, hi);
-	layout(&c, &lx, &ly, NULL, 0, 0);
+	layout(&c, &lx, &ly, 1, 0, 0);
 	size_t ni = scatter_legend_items(series, n_series, items, 64);
 	if (ni) {
 		legend_box_size(&c, items, ni, c.room.w * 0.3, &lgw, &lgh);
@@ -1358,7 +1406,7 @@ static struct cat_labels bars_layout(struct chart *c, struct laid_axis *ly,
 	struct cat_labels cl = {0, 1, 0, 0};
 	double bottom = c->room.h * 0.1;
 	for (int round = 0; round < 2; round++) {
-		layout(c, NULL, ly, NULL, bottom, 0);
+		layout(c, NULL, ly, 1, bottom, 0);
 		chart_font(c, c->sz.fs, false);
 		double slot = c->plot.w / (double)(n ? n : 1);
 		cl = cat_layout(c, g, n, slot, c->room.h * 0.35);
@@ -1413,13 +1461,33 @@ void chart_bars(cairo_t *cr, struct rect area, const char *title,
 	chart_finish(&c);
 }
 
-/* ---- two lines, two axes ---------------------------------------------------- */
+/* ---- lines, an axis each ---------------------------------------------------- */
+
+/* Blue, orange and green: the palette's three farthest apart (its red is
+ * close to orange); each line's own marker tells them apart in grey. */
+static const size_t line_palette[CHART_MAX_LINES] = {0, 1, 4};
+static const enum mark line_marks[CHART_MAX_LINES] = {
+	MARK_CIRCLE, MARK_SQUARE, MARK_TRIANGLE};
+static const enum mark line_legend_marks[CHART_MAX_LINES] = {
+	MARK_LINE_CIRCLE, MARK_LINE_SQUARE, MARK_LINE_TRIANGLE};
+
+static struct rgb line_colour(size_t i)
+{
+	return chart_colour(line_palette[i]);
+}
+
+/* A line's colour for text: a quarter darker, as small orange or green
+ * text on white is hard to read in the line's own tone. */
+static struct rgb line_text_colour(size_t i)
+{
+	struct rgb c = line_colour(i);
+	return (struct rgb){c.r * 0.75, c.g * 0.75, c.b * 0.75};
+}
 
 /* One line with markers over xs, broken where a value cannot be shown. */
-static void line_series(struct chart *c, const struct axis *x,
-			const struct axis *y, const double *xs,
-			const double *ys, size_t n, struct rgb col,
-			enum mark m)
+static void draw_line(struct chart *c, const struct axis *x,
+		      const struct axis *y, const double *xs,
+		      const double *ys, size_t n, struct rgb col, enum mark m)
 {
 	cairo_t *cr = c->cr;
 	bool pen = false;
@@ -1454,43 +1522,68 @@ static void values_range(const double *v, size_t n, bool log, double *lo,
 		range_add(lo, hi, v[i], log);
 }
 
-void chart_dual_lines(cairo_t *cr, struct rect area, const char *title,
-		      struct axis *x, struct axis *y1, struct axis *y2,
-		      const double *xs, const double *y1s, const double *y2s,
-		      size_t n, const char *name1, const char *name2,
-		      const struct chart_style *st)
+/* The shared x ranged from xs; a log x counts GPUs: powers of two from
+ * one up, unless the caller gave its own range. */
+static void lines_x(struct laid_axis *lx, struct axis *x, const double *xs,
+		    size_t n)
+{
+	double lo, hi;
+	values_range(xs, n, x->log, &lo, &hi);
+	axis_prepare(lx, x, lo, hi);
+	if (x->log && !(lx->lo < lx->hi && x->min < x->max))
+		lx->lo = fmax(1, lx->lo);
+	lx->pow2 = x->log;
+}
+
+/* The lines, clipped to the plot grown by a marker so that end points
+ * on its edges show whole. */
+static void lines_draw(struct chart *c, const struct axis *x,
+		       const double *xs, size_t n,
+		       const struct line_series *lines, size_t k)
+{
+	cairo_t *cr = c->cr;
+	double m = c->sz.r * 2;
+	cairo_save(cr);
+	cairo_rectangle(cr, c->plot.x - m, c->plot.y - m, c->plot.w + 2 * m,
+			c->plot.h + 2 * m);
+	cairo_clip(cr);
+	for (size_t i = 0; xs && i < k; i++)
+		if (lines[i].y)
+			draw_line(c, x, lines[i].axis, xs, lines[i].y, n,
+				  line_colour(i), line_marks[i]);
+	cairo_restore(cr);
+}
+
+void chart_lines(cairo_t *cr, struct rect area, const char *title,
+		 struct axis *x, const double *xs, size_t n,
+		 const struct line_series *lines, size_t n_lines,
+		 const struct chart_style *st)
 {
 	struct chart c;
-	struct laid_axis lx, l1, l2;
+	struct laid_axis lx, ly[CHART_MAX_LINES];
+	struct legend_item items[CHART_MAX_LINES];
+	size_t k = n_lines < CHART_MAX_LINES ? n_lines : CHART_MAX_LINES;
 	double lo, hi;
-	struct rgb c1 = chart_colour(0), c2 = chart_colour(1);
-	struct legend_item items[2] = {{name1, c1, MARK_LINE_CIRCLE},
-				       {name2, c2, MARK_LINE_SQUARE}};
 	chart_start(&c, cr, area, title, st);
-	legend_rows(&c, items, 2);
-	values_range(xs, n, x->log, &lo, &hi);
-	axis_prepare(&lx, x, lo, hi);
-	if (x->log && !(lx.lo < lx.hi && x->min < x->max))
-		lx.lo = fmax(1, lx.lo);
-	lx.pow2 = x->log;
-	values_range(y1s, n, y1->log, &lo, &hi);
-	axis_prepare(&l1, y1, lo, hi);
-	values_range(y2s, n, y2->log, &lo, &hi);
-	axis_prepare(&l2, y2, lo, hi);
-	layout(&c, &lx, &l1, &l2, 0, 0);
-	draw_grid(&c, &lx, &l1);
-	cairo_save(cr);
-	cairo_rectangle(cr, c.plot.x - c.sz.r * 2, c.plot.y - c.sz.r * 2,
-			c.plot.w + c.sz.r * 4, c.plot.h + c.sz.r * 4);
-	cairo_clip(cr);
-	if (xs && y1s)
-		line_series(&c, x, y1, xs, y1s, n, c1, MARK_CIRCLE);
-	if (xs && y2s)
-		line_series(&c, x, y2, xs, y2s, n, c2, MARK_SQUARE);
-	cairo_restore(cr);
+	if (k == 0) {
+		chart_finish(&c);
+		return;
+	}
+	for (size_t i = 0; i < k; i++)
+		items[i] = (struct legend_item){lines[i].name, line_colour(i),
+						line_legend_marks[i]};
+	legend_rows(&c, items, k);
+	lines_x(&lx, x, xs, n);
+	for (size_t i = 0; i < k; i++) {
+		values_range(lines[i].y, n, lines[i].axis->log, &lo, &hi);
+		axis_prepare(&ly[i], lines[i].axis, lo, hi);
+	}
+	layout(&c, &lx, ly, k, 0, 0);
+	draw_grid(&c, &lx, &ly[0]);
+	lines_draw(&c, x, xs, n, lines, k);
 	draw_x_axis(&c, &lx);
-	draw_y_axis(&c, &l1, 0, c1);
-	draw_y_axis(&c, &l2, 1, c2);
+	for (size_t i = 0; i < k; i++)
+		draw_y_axis(&c, &ly[i], i > 0, line_text_colour(i));
 	chart_finish(&c);
 }
 
@@ -1749,7 +1842,7 @@ void chart_roofline(cairo_t *cr, struct rect area, const char *title,
 	roof_ranges(peak_flops, bandwidth, points, n, u, &x, &y);
 	axis_prepare(&lx, &x, x.min, x.max);
 	axis_prepare(&ly, &y, y.min, y.max);
-	layout(&c, &lx, &ly, NULL, 0, 0);
+	layout(&c, &lx, &ly, 1, 0, 0);
 	/* the roof at the very top would read as the plot's frame */
 	if (frac(&y, peak_flops / u.scale) > 0.97)
 		y.max *= pow(y.max / y.min, 0.06);

@@ -1,7 +1,7 @@
 /*
  * chart.h - charts drawn with cairo into a rectangle of a page: axes with
- * 1-2-5 ticks (linear or log), scatter, bars, stacked bars, lines with a
- * second axis, and the roofline.  Nothing here knows about plans: callers
+ * 1-2-5 ticks (linear or log), scatter, bars, stacked bars, lines with an
+ * axis each, and the roofline.  Nothing here knows about plans: callers
  * hand in plain series.
  *
  * Sizes are in the surface's units (points for PDF/SVG, pixels for PNG);
@@ -106,13 +106,27 @@ void chart_bars(cairo_t *cr, struct rect area, const char *title,
 		size_t n_segments, bool side_by_side, double limit,
 		const char *limit_label, const struct chart_style *st);
 
-/* Two lines over a shared x (GPU count, log base 2 ticks when x is log):
- * y1 on the left axis, y2 on the right axis. */
-void chart_dual_lines(cairo_t *cr, struct rect area, const char *title,
-		      struct axis *x, struct axis *y1, struct axis *y2,
-		      const double *xs, const double *y1s, const double *y2s,
-		      size_t n, const char *name1, const char *name2,
-		      const struct chart_style *st);
+/* One line of a line chart, read against its own y axis. */
+struct line_series {
+	const char *name;		/* legend entry */
+	const double *y;		/* n values over the chart's xs; NaN breaks the line */
+	struct axis *axis;		/* this line's alone: ranged and widened */
+};
+
+#define CHART_MAX_LINES 3
+
+/*
+ * Up to CHART_MAX_LINES lines over a shared x (GPU count: ticks at powers
+ * of two when x is log), each on its own y axis with tick labels and title
+ * in the line's colour: the first on the left, the second on the right,
+ * the third on the right further out (matplotlib's twinx with an offset
+ * spine).  The legend runs across the top.  Lines past the limit are
+ * ignored.
+ */
+void chart_lines(cairo_t *cr, struct rect area, const char *title,
+		 struct axis *x, const double *xs, size_t n,
+		 const struct line_series *lines, size_t n_lines,
+		 const struct chart_style *st);
 
 struct roof_point {
 	const char *label;		/* op class */

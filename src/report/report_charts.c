@@ -336,8 +336,10 @@ static void memory_bars(cairo_t *cr, struct rect area,
 
 /* ---- scaling ---- */
 
-/* The recommended instance type at each cluster size, in GPU order. */
-static size_t scaling_points(const struct r_workload *w, double *g, double *t)
+/* The recommended instance type at each cluster size, in GPU order:
+ * GPU count, training time (s) and cost of the whole run. */
+static size_t scaling_points(const struct r_workload *w, double *g, double *t,
+			     double *cost)
 {
 	if (w->recommended < 0 || !w->training)
 		return 0;
@@ -351,41 +353,69 @@ static size_t scaling_points(const struct r_workload *w, double *g, double *t)
 		while (at > 0 && g[at - 1] > o->gpus) {
 			g[at] = g[at - 1];
 			t[at] = t[at - 1];
+			cost[at] = cost[at - 1];
 			at--;
 		}
 		g[at] = (double)o->gpus;
 		t[at] = o->time_s;
+		cost[at] = o->cost;
 	}
 	return n;
 }
 
-static void scaling(cairo_t *cr, struct rect area, const struct r_workload *w,
-		    enum report_lang lang, const struct chart_style *st)
+/* The cost axis: linear from zero, so twice the height is twice the
+ * money, unless the costs span more than 100x. */
+static struct axis cost_axis(const double *cost, size_t n, const char *label)
+{
+	double lo = INFINITY, hi = 0;
+	for (size_t i = 0; i < n; i++)
+		lo = fmin(lo, cost[i]), hi = fmax(hi, cost[i]);
+	bool log = n && axis_wants_log(lo, hi);
+	return (struct axis){log ? lo : 0, hi, log, label, fmt_money};
+}
+
+/*
+ * Time and cost against GPU count (the scaling curve) with parallel
+ * efficiency against the smallest size, t1 g1 / (t g), on a second
+ * right axis.
+ */
+static void scaling(cairo_t *cr, struct rect area, const struct r_plan *p,
+		    const struct r_workload *w, enum report_lang lang,
+		    const struct chart_style *st)
 {
 	double *g = xcalloc(w->n + 1, sizeof(double)), *t = xcalloc(w->n + 1, sizeof(double));
+	double *cost = xcalloc(w->n + 1, sizeof(double));
 	double *eff = xcalloc(w->n + 1, sizeof(double));
-	size_t n = scaling_points(w, g, t);
+	size_t n = scaling_points(w, g, t, cost);
 	double tmin = INFINITY, tmax = 0;
 	for (size_t i = 0; i < n; i++) {
-		/* parallel efficiency against the smallest size: t1 g1 / (t g) */
 		eff[i] = 100 * t[0] * g[0] / (t[i] * g[i]);
 		tmin = fmin(tmin, t[i]), tmax = fmax(tmax, t[i]);
 	}
 	if (n == 0)
 		tmin = tmax = 1;
-	char tl[96];
+	char tl[96], cl[96];
 	double unit = time_axis(lang, MSG_AXIS_TIME, tmax, tl, sizeof(tl));
 	for (size_t i = 0; i < n; i++)
 		t[i] /= unit;
 	tmin /= unit, tmax /= unit;
-	struct axis x = {n ? g[0] : 1, n ? g[n - 1] : 2, n && g[n - 1] / g[0] > 8,
+	snprintf(cl, sizeof(cl), "%s (%s)", tr(lang, MSG_AXIS_COST), p->currency);
+	/* log x at any span: its ticks are powers of two, cluster sizes one
+	 * rents, where a linear x would tick 9, 10, 11 GPUs */
+	struct axis x = {n ? g[0] : 1, n ? g[n - 1] : 2, true,
 			 tr(lang, MSG_AXIS_GPUS), fmt_plain};
-	struct axis y1 = {tmin, tmax, axis_wants_log(tmin, tmax), tl, fmt_plain};
-	struct axis y2 = {0, 100, false, tr(lang, MSG_AXIS_EFFICIENCY), fmt_plain};
-	chart_dual_lines(cr, area, tr(lang, MSG_CHART_SCALING), &x, &y1, &y2, g, t,
-			 eff, n, tl, tr(lang, MSG_AXIS_EFFICIENCY), st);
+	struct axis yt = {tmin, tmax, axis_wants_log(tmin, tmax), tl, fmt_plain};
+	struct axis yc = cost_axis(cost, n, cl);
+	struct axis ye = {0, 100, false, tr(lang, MSG_AXIS_EFFICIENCY), fmt_plain};
+	struct line_series lines[] = {
+		{tl, t, &yt}, {cl, cost, &yc},
+		{tr(lang, MSG_AXIS_EFFICIENCY), eff, &ye},
+	};
+	chart_lines(cr, area, tr(lang, MSG_CHART_SCALING), &x, g, n, lines, 3,
+		    st);
 	free(g);
 	free(t);
+	free(cost);
 	free(eff);
 }
 
@@ -455,9 +485,11 @@ bool report_chart_applies(const struct r_plan *p, const struct r_workload *w,
 	if (c == RC_SCALING) {
 		double *g = xcalloc(w->n + 1, sizeof(double));
 		double *t = xcalloc(w->n + 1, sizeof(double));
-		bool applies = w->training && scaling_points(w, g, t) > 1;
+		double *cost = xcalloc(w->n + 1, sizeof(double));
+		bool applies = w->training && scaling_points(w, g, t, cost) > 1;
 		free(g);
 		free(t);
+		free(cost);
 		return applies;
 	}
 	if (c == RC_ROOFLINE) {
@@ -478,7 +510,7 @@ void report_chart_draw(cairo_t *cr, struct rect area, const struct r_plan *p,
 	case RC_COST: cost_bars(cr, area, p, w, ranked, n_ranked, lang, st); break;
 	case RC_BREAKDOWN: breakdown_bars(cr, area, w, ranked, n_ranked, lang, st); break;
 	case RC_MEMORY: memory_bars(cr, area, w, ranked, n_ranked, lang, st); break;
-	case RC_SCALING: scaling(cr, area, w, lang, st); break;
+	case RC_SCALING: scaling(cr, area, p, w, lang, st); break;
 	case RC_ROOFLINE: roofline(cr, area, p, w, lang, st); break;
 	default: break;
 	}

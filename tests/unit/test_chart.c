@@ -431,23 +431,29 @@ static void draw_bars_cost(cairo_t *cr, struct rect area,
 		   segs, NULL, 2, true, 0, NULL, st);
 }
 
-/* Time and cost against cluster size, 1 to 512 GPUs. */
-static void draw_dual(cairo_t *cr, struct rect area,
-		      const struct chart_style *st)
+/* Time, cost and parallel efficiency against cluster size, 1 to 512
+ * GPUs: the scaling chart with an axis each. */
+static void draw_lines(cairo_t *cr, struct rect area,
+		       const struct chart_style *st)
 {
-	double gpus[10], hours[10], cost[10];
+	double gpus[10], hours[10], cost[10], eff[10];
 	for (int i = 0; i < 10; i++) {
 		gpus[i] = ldexp(1, i);
-		double eff = 1 - 0.045 * i;	/* scaling efficiency */
-		hours[i] = 2400 / (gpus[i] * eff);
+		eff[i] = 100 * (1 - 0.045 * i);
+		hours[i] = 2400 / (gpus[i] * eff[i] / 100);
 		cost[i] = hours[i] * gpus[i] * 4.1;
 	}
 	struct axis x = {0, 0, true, "GPUs", NULL};
-	struct axis y1 = {0, 0, false, "training time (h)", fmt_hours};
-	struct axis y2 = {0, 0, false, "total cost (USD)", fmt_usd};
-	chart_dual_lines(cr, area, "Pre-training: time and cost by cluster size",
-			 &x, &y1, &y2, gpus, hours, cost, 10, "time",
-			 "cost on demand", st);
+	struct axis yt = {0, 0, true, "training time (h)", fmt_hours};
+	struct axis yc = {0, 0, false, "total cost (USD)", fmt_usd};
+	struct axis ye = {0, 100, false, "scaling efficiency (%)", NULL};
+	struct line_series lines[] = {
+		{"time", hours, &yt},
+		{"cost on demand", cost, &yc},
+		{"scaling efficiency", eff, &ye},
+	};
+	chart_lines(cr, area, "Pre-training: time and cost by cluster size",
+		    &x, gpus, 10, lines, 3, st);
 }
 
 /* H100 SXM (989 TFLOP/s dense BF16, 3.35 TB/s) with the op classes of a
@@ -495,7 +501,7 @@ static const struct chart_case charts[] = {
 	{"scatter-full", draw_scatter_full},
 	{"bars-memory", draw_bars_memory},
 	{"bars-cost", draw_bars_cost},
-	{"dual", draw_dual},
+	{"lines", draw_lines},
 	{"roofline", draw_roofline},
 };
 
@@ -537,6 +543,132 @@ static void axes_written_back(void)
 	cairo_surface_destroy(s);
 }
 
+/* The columns [lo, hi] of pixels within 3 of colour c in every channel
+ * (opaque pixels on the white page); lo > hi when there are none. */
+static void colour_columns(cairo_surface_t *s, struct rgb c, int *lo, int *hi)
+{
+	cairo_surface_flush(s);
+	const unsigned char *data = cairo_image_surface_get_data(s);
+	int stride = cairo_image_surface_get_stride(s);
+	int w = cairo_image_surface_get_width(s);
+	int h = cairo_image_surface_get_height(s);
+	int want[3] = {(int)(c.r * 255 + 0.5), (int)(c.g * 255 + 0.5),
+		       (int)(c.b * 255 + 0.5)};
+	*lo = w;
+	*hi = -1;
+	for (int y = 0; y < h; y++) {
+		const uint32_t *row = (const uint32_t *)(data + (size_t)y * stride);
+		for (int x = 0; x < w; x++) {
+			int got[3] = {(int)(row[x] >> 16 & 0xff),
+				      (int)(row[x] >> 8 & 0xff),
+				      (int)(row[x] & 0xff)};
+			if (abs(got[0] - want[0]) > 3 || abs(got[1] - want[1]) > 3 ||
+			    abs(got[2] - want[2]) > 3)
+				continue;
+			*lo = x < *lo ? x : *lo;
+			*hi = x > *hi ? x : *hi;
+		}
+	}
+}
+
+/*
+ * The line chart's three axes keep apart: each axis's tick labels and
+ * title are in its line's colour (chart_lines' palette 0, 1 and 4, a
+ * quarter darker for text), so the columns each colour's text covers
+ * must be time, then cost, then efficiency, left to right, none
+ * overlapping the next, all inside the rect.  Only where text is at
+ * least 15 pixels high: smaller glyphs have no pixel of the full colour.
+ */
+static void lines_axes_apart(void)
+{
+	static const size_t palette[3] = {0, 1, 4};
+	for (size_t k = 0; k < N_CANVASES; k++) {
+		const struct canvas *cv = &canvases[k];
+		if (cv->st.font_size * cv->scale < 15)
+			continue;
+		cairo_t *cr;
+		cairo_surface_t *s = page(cv, &cr);
+		struct rect px = scaled(cv);
+		int lo[3], hi[3];
+		draw_lines(cr, cv->area, &cv->st);
+		for (size_t i = 0; i < 3; i++) {
+			struct rgb c = chart_colour(palette[i]);
+			c = (struct rgb){c.r * 0.75, c.g * 0.75, c.b * 0.75};
+			colour_columns(s, c, &lo[i], &hi[i]);
+			CHECK(lo[i] <= hi[i]);
+			CHECK(lo[i] >= px.x && hi[i] < px.x + px.w);
+		}
+		CHECK(hi[0] < lo[1] && hi[1] < lo[2]);
+		if (!(hi[0] < lo[1] && hi[1] < lo[2]))
+			fprintf(stderr, "  lines/%s: axis text at %d-%d, %d-%d, %d-%d\n",
+				cv->size, lo[0], hi[0], lo[1], hi[1], lo[2], hi[2]);
+		cairo_destroy(cr);
+		cairo_surface_destroy(s);
+	}
+}
+
+/* Every y axis of the line chart comes back widened over its own data,
+ * and the GPU axis to powers of two. */
+static void lines_axes_written_back(void)
+{
+	cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32,
+							800, 500);
+	cairo_t *cr = cairo_create(s);
+	double g[] = {8, 16, 32, 64}, t[] = {300, 160, 90, 60};
+	double cost[] = {2000, 2200, 2600, 3500}, eff[] = {100, 94, 83, 62};
+	struct axis x = {0, 0, true, "GPUs", NULL};
+	struct axis yt = {0, 0, true, "time (h)", NULL};
+	struct axis yc = {0, 0, false, "cost (USD)", NULL};
+	struct axis ye = {0, 100, false, "efficiency (%)", NULL};
+	struct line_series lines[] = {{"time", t, &yt}, {"cost", cost, &yc},
+				      {"efficiency", eff, &ye}};
+	struct chart_style st = {"DejaVu Sans", 11, 1};
+	chart_lines(cr, (struct rect){0, 0, 800, 500}, "t", &x, g, 4, lines,
+		    3, &st);
+	CHECK(cairo_status(cr) == CAIRO_STATUS_SUCCESS);
+	CHECK(x.min == 8 && x.max == 64);
+	CHECK(yt.min <= 60 && yt.max >= 300 && yt.min > 0);
+	CHECK(yc.min == 0 && yc.max >= 3500);	/* linear cost: from zero */
+	CHECK(ye.min == 0 && ye.max == 100);
+	cairo_destroy(cr);
+	cairo_surface_destroy(s);
+}
+
+/*
+ * Awkward lines: a NaN breaking a line, a single point, costs all zero,
+ * a fourth line past the limit (ignored) and no lines at all.  Must not
+ * fail, and must stay inside.
+ */
+static void lines_awkward(void)
+{
+	double g[] = {1, 2, 4}, t[] = {5, NAN, 2}, zero[] = {0, 0, 0};
+	double eff[] = {100, 90, 80};
+	const struct canvas *cv = &canvases[1];
+	for (size_t n_lines = 0; n_lines <= 4; n_lines += 4)
+		for (size_t n = 1; n <= 3; n += 2) {
+			struct axis x = {0, 0, true, "GPUs", NULL};
+			struct axis a[4] = {{0, 0, true, "time", NULL},
+					    {0, 0, false, "cost", NULL},
+					    {0, 100, false, "eff", NULL},
+					    {0, 0, false, "extra", NULL}};
+			struct line_series lines[4] = {
+				{"time", t, &a[0]}, {"cost", zero, &a[1]},
+				{"efficiency", eff, &a[2]}, {"extra", eff, &a[3]}};
+			cairo_t *cr;
+			cairo_surface_t *s = page(cv, &cr);
+			long outside;
+			chart_lines(cr, cv->area, "awkward", &x, g, n, lines,
+				    n_lines, &cv->st);
+			CHECK(cairo_status(cr) == CAIRO_STATUS_SUCCESS);
+			CHECK(count_ink(s, scaled(cv), &outside) > 0);
+			CHECK(outside == 0);
+			/* the fourth axis was never looked at */
+			CHECK(a[3].min == 0 && a[3].max == 0);
+			cairo_destroy(cr);
+			cairo_surface_destroy(s);
+		}
+}
+
 /* The 10,000-point scatter into a 1600 x 1000 surface: best of three. */
 static void scatter_speed(void)
 {
@@ -554,7 +686,10 @@ int main(void)
 	ticks_edges();
 	wants_log();
 	axes_written_back();
+	lines_axes_written_back();
 	render_all();
+	lines_axes_apart();
+	lines_awkward();
 	scatter_speed();
 	report_fonts_shutdown();	/* cairo's and fontconfig's caches: no leaks */
 	return check_summary("chart");
