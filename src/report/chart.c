@@ -801,6 +801,7 @@ static void draw_y_axis(struct chart *c, const struct laid_axis *y, int side,
 enum mark {
 	MARK_CIRCLE, MARK_SQUARE, MARK_TRIANGLE,
 	MARK_LINE_CIRCLE, MARK_LINE_SQUARE, MARK_LINE_TRIANGLE,
+	MARK_LINE,		/* a line alone: a limit's entry */
 };
 
 struct legend_item {
@@ -813,7 +814,7 @@ struct legend_item {
 static bool mark_has_line(enum mark m)
 {
 	return m == MARK_LINE_CIRCLE || m == MARK_LINE_SQUARE ||
-	       m == MARK_LINE_TRIANGLE;
+	       m == MARK_LINE_TRIANGLE || m == MARK_LINE;
 }
 
 /* Draws a marker of radius r centred at (x, y) in the current source; a
@@ -821,6 +822,8 @@ static bool mark_has_line(enum mark m)
 static void draw_mark(cairo_t *cr, double x, double y, double r, enum mark m)
 {
 	double t = r * 1.35;
+	if (m == MARK_LINE)
+		return;
 	if (m == MARK_SQUARE || m == MARK_LINE_SQUARE) {
 		cairo_rectangle(cr, x - r, y - r, 2 * r, 2 * r);
 	} else if (m == MARK_TRIANGLE || m == MARK_LINE_TRIANGLE) {
@@ -1372,26 +1375,70 @@ static void bar_group_draw(struct chart *c, const struct axis *y,
 	}
 }
 
-/* The horizontal limit line, dashed, its label above its right end. */
-static void bars_limit(struct chart *c, const struct axis *y, double limit,
-		       const char *label)
+static const struct rgb limit_red = {0.75, 0.1, 0.1};
+
+/* The limit shared by every group that has one; 0 when none has one or
+ * they differ. */
+static double common_limit(const struct bar_group *g, size_t n, bool *any)
+{
+	double at = 0;
+	*any = false;
+	for (size_t i = 0; i < n; i++) {
+		if (!(g[i].limit > 0))
+			continue;
+		if (*any && g[i].limit != at)
+			return 0;
+		at = g[i].limit;
+		*any = true;
+	}
+	return at;
+}
+
+static void limit_pen(struct chart *c)
+{
+	double dash[] = {c->sz.fs * 0.6, c->sz.fs * 0.35};
+	set_rgb(c->cr, limit_red, 1);
+	cairo_set_line_width(c->cr, c->sz.lw * 1.5);
+	cairo_set_dash(c->cr, dash, 2, 0);
+}
+
+/* One limit for all: a dashed line across the plot, its label above its
+ * right end. */
+static void bars_limit_line(struct chart *c, const struct axis *y,
+			    double limit, const char *label)
 {
 	cairo_t *cr = c->cr;
 	const struct rect *p = &c->plot;
-	double dash[] = {c->sz.fs * 0.6, c->sz.fs * 0.35};
 	double py = map_y(c, y, limit);
-	struct rgb red = {0.75, 0.1, 0.1};
 	if (!isfinite(py) || py < p->y - 0.5 || py > p->y + p->h + 0.5)
 		return;
 	cairo_save(cr);
-	set_rgb(cr, red, 1);
-	cairo_set_line_width(cr, c->sz.lw * 1.5);
-	cairo_set_dash(cr, dash, 2, 0);
+	limit_pen(c);
 	stroke_line(cr, p->x, py, p->x + p->w, py);
 	cairo_set_dash(cr, NULL, 0, 0);
 	chart_font(c, c->sz.fs, false);
-	put_text(cr, p->x + p->w - c->sz.pad, py - c->sz.pad / 2, label,
-		 p->w * 0.6, 1, 1, true);
+	if (label)
+		put_text(cr, p->x + p->w - c->sz.pad, py - c->sz.pad / 2, label,
+			 p->w * 0.6, 1, 1, true);
+	cairo_restore(cr);
+}
+
+/* Limits that differ: a dash across each bar's slot at its own limit. */
+static void bars_limit_dashes(struct chart *c, const struct axis *y,
+			      const struct bar_group *g, size_t n, double slot)
+{
+	cairo_t *cr = c->cr;
+	const struct rect *p = &c->plot;
+	cairo_save(cr);
+	limit_pen(c);
+	for (size_t i = 0; i < n; i++) {
+		double py = map_y(c, y, g[i].limit);
+		if (!(g[i].limit > 0) || !isfinite(py) || py < p->y - 0.5 ||
+		    py > p->y + p->h + 0.5)
+			continue;
+		double cx = p->x + slot * ((double)i + 0.5);
+		stroke_line(cr, cx - slot * 0.45, py, cx + slot * 0.45, py);
+	}
 	cairo_restore(cr);
 }
 
@@ -1418,8 +1465,8 @@ static struct cat_labels bars_layout(struct chart *c, struct laid_axis *ly,
 void chart_bars(cairo_t *cr, struct rect area, const char *title,
 		struct axis *y, const struct bar_group *groups, size_t n_groups,
 		const char *const *segments, const struct rgb *colours,
-		size_t n_segments, bool side_by_side, double limit,
-		const char *limit_label, const struct chart_style *st)
+		size_t n_segments, bool side_by_side, const char *limit_label,
+		const struct chart_style *st)
 {
 	struct chart c;
 	struct laid_axis ly;
@@ -1430,10 +1477,16 @@ void chart_bars(cairo_t *cr, struct rect area, const char *title,
 		items[ni++] = (struct legend_item){
 			segments[k], colours ? colours[k] : chart_colour(k),
 			MARK_SQUARE};
+	bool any_limit;
+	double shared = common_limit(groups, n_groups, &any_limit);
+	/* differing limits are named in the legend, a shared one on its line */
+	if (any_limit && shared == 0 && limit_label && ni < 64)
+		items[ni++] = (struct legend_item){limit_label, limit_red, MARK_LINE};
 	if (ni > 1)
 		legend_rows(&c, items, ni);
-	double top = fmax(bars_top(groups, n_groups, n_segments, side_by_side),
-			  limit > 0 ? limit : 0);
+	double top = bars_top(groups, n_groups, n_segments, side_by_side);
+	for (size_t i = 0; i < n_groups; i++)
+		top = fmax(top, groups[i].limit > 0 ? groups[i].limit : 0);
 	axis_prepare(&ly, y, 0, top);
 	range_add(&ly.lo, &ly.hi, top, y->log);
 	if (!y->log && ly.lo > 0)
@@ -1449,8 +1502,10 @@ void chart_bars(cairo_t *cr, struct rect area, const char *title,
 			       side_by_side, c.plot.x + slot * ((double)i + 0.5),
 			       slot);
 	cairo_restore(cr);
-	if (limit > 0)
-		bars_limit(&c, y, limit, limit_label);
+	if (shared > 0)
+		bars_limit_line(&c, y, shared, limit_label);
+	else if (any_limit)
+		bars_limit_dashes(&c, y, groups, n_groups, slot);
 	draw_y_axis(&c, &ly, 0, ink);
 	struct laid_axis none = {.a = &(struct axis){0, 1, false, NULL, NULL}};
 	draw_x_axis(&c, &none);

@@ -92,19 +92,23 @@ struct bar_group {
 	const char *label;		/* category under the bar */
 	const double *values;		/* one per stack segment */
 	bool muted;
+	double limit;			/* > 0: this bar's ceiling (its GPU's
+					 * memory); 0: none */
 };
 
 /*
  * Vertical stacked bars, one per group, segments named by `segments` with
  * their colours; a single segment gives plain bars; `side_by_side` draws
- * the segments next to each other instead (on-demand vs spot).  `limit`
- * (>0) draws a horizontal line, labelled (memory capacity).
+ * the segments next to each other instead (on-demand vs spot).  Groups'
+ * limits are drawn dashed red: one labelled line across the plot when
+ * every limit is the same, else a dash over each bar with `limit_label`
+ * in the legend (memory per GPU against each GPU's capacity).
  */
 void chart_bars(cairo_t *cr, struct rect area, const char *title,
 		struct axis *y, const struct bar_group *groups, size_t n_groups,
 		const char *const *segments, const struct rgb *colours,
-		size_t n_segments, bool side_by_side, double limit,
-		const char *limit_label, const struct chart_style *st);
+		size_t n_segments, bool side_by_side, const char *limit_label,
+		const struct chart_style *st);
 
 /* One line of a line chart, read against its own y axis. */
 struct line_series {

@@ -246,7 +246,7 @@ static void take_top(const struct r_workload *w, const size_t *ranked,
 		const struct r_option *o = &w->v[ranked[k]];
 		option_label(o, b->labels[b->n], sizeof(b->labels[0]));
 		b->g[b->n] = (struct bar_group){b->labels[b->n], b->values[b->n],
-						!o->feasible};
+						!o->feasible, 0};
 		b->n++;
 	}
 }
@@ -272,7 +272,7 @@ static void cost_bars(cairo_t *cr, struct rect area, const struct r_plan *p,
 		 p->currency);
 	struct axis y = {0, ymax > 0 ? ymax : 1, false, yl, fmt_money};
 	chart_bars(cr, area, tr(lang, MSG_CHART_COST), &y, b.g, b.n, seg, col,
-		   w->training ? 2 : 1, true, 0, NULL, st);
+		   w->training ? 2 : 1, true, NULL, st);
 }
 
 static void breakdown_bars(cairo_t *cr, struct rect area,
@@ -297,7 +297,7 @@ static void breakdown_bars(cairo_t *cr, struct rect area,
 	struct axis y = {0, ymax > 0 ? ymax : 1, false,
 			 tr(lang, MSG_AXIS_SECONDS), fmt_plain};
 	chart_bars(cr, area, tr(lang, MSG_CHART_BREAKDOWN), &y, b.g, b.n, seg, col,
-		   4, false, 0, NULL, st);
+		   4, false, NULL, st);
 }
 
 static void memory_bars(cairo_t *cr, struct rect area,
@@ -307,31 +307,34 @@ static void memory_bars(cairo_t *cr, struct rect area,
 {
 	struct bars b;
 	take_top(w, ranked, n_ranked, &b);
-	double ymax = 0, cap = 0;
+	double ymax = 0;
+	bool same_cap = true;
 	for (size_t k = 0; k < b.n; k++) {
 		const struct r_option *o = &w->v[ranked[k]];
 		double sum = 0;
 		for (int s = 0; s < 6; s++)
 			sum += b.values[k][s] = o->memory_parts[s] / 1e9;
-		ymax = fmax(ymax, sum);
-		if (k == 0)
-			cap = o->capacity / 1e9;
+		ymax = fmax(ymax, fmax(sum, o->capacity / 1e9));
+		/* each bar against its own GPU's memory */
+		b.g[k].limit = o->capacity / 1e9;
+		same_cap &= b.g[k].limit == b.g[0].limit;
 	}
-	ymax = fmax(ymax, cap);
 	const char *seg[] = {tr(lang, MSG_WEIGHTS), tr(lang, MSG_GRADIENTS),
 			     tr(lang, MSG_OPTIMIZER), tr(lang, MSG_ACTIVATIONS),
 			     tr(lang, MSG_KV_CACHE), tr(lang, MSG_WORKSPACE)};
 	struct rgb col[6];
 	for (int s = 0; s < 6; s++)
 		col[s] = chart_colour((size_t)s);
-	char cap_label[96] = "";
-	if (b.n)
-		snprintf(cap_label, sizeof(cap_label), "%s (%s)",
-			 tr(lang, MSG_CAPACITY), w->v[ranked[0]].accelerator);
+	char cap_label[96];
+	if (b.n && same_cap)
+		snprintf(cap_label, sizeof(cap_label), "%s (%.0f GB)",
+			 tr(lang, MSG_CAPACITY), b.g[0].limit);
+	else
+		snprintf(cap_label, sizeof(cap_label), "%s", tr(lang, MSG_CAPACITY));
 	struct axis y = {0, ymax > 0 ? ymax : 1, false, tr(lang, MSG_AXIS_MEMORY),
 			 fmt_plain};
 	chart_bars(cr, area, tr(lang, MSG_CHART_MEMORY), &y, b.g, b.n, seg, col,
-		   6, false, cap, cap_label, st);
+		   6, false, cap_label, st);
 }
 
 /* ---- scaling ---- */

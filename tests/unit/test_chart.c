@@ -406,10 +406,32 @@ static void draw_bars_memory(cairo_t *cr, struct rect area,
 	for (size_t k = 0; k < 4; k++)
 		colours[k] = chart_colour(k);
 	for (size_t i = 0; i < 12; i++)
-		g[i] = (struct bar_group){labels[i], v[i], i == 5 || i == 10};
+		g[i] = (struct bar_group){labels[i], v[i], i == 5 || i == 10, 80};
 	struct axis y = {0, 0, false, "memory per GPU (GiB)", NULL};
 	chart_bars(cr, area, "Llama-2-7B fine-tune: memory per GPU", &y, g, 12,
-		   segs, colours, 4, false, 80, "GPU memory 80 GiB", st);
+		   segs, colours, 4, false, "GPU memory 80 GiB", st);
+}
+
+/* The same setups against each one's own GPU memory (80, 40, 48, 24,
+ * 192, 141, 24 GiB...): a dash per bar and a legend entry. */
+static void draw_bars_memory_mixed(cairo_t *cr, struct rect area,
+				   const struct chart_style *st)
+{
+	static const char *labels[] = {"p5.48xlarge", "p4d.24xlarge",
+				       "g6e.48xlarge", "g6.48xlarge",
+				       "ND MI300X v5", "p5e.48xlarge"};
+	static const double v[6][2] = {{40, 20}, {30, 12}, {30, 14},
+				       {20, 9}, {40, 30}, {40, 25}};
+	static const double cap[6] = {80, 40, 48, 24, 192, 141};
+	static const char *segs[] = {"weights and state", "activations"};
+	struct bar_group g[6];
+	for (size_t i = 0; i < 6; i++)
+		g[i] = (struct bar_group){labels[i], v[i], i == 3, cap[i]};
+	struct axis y = {0, 0, false, "memory per GPU (GiB)", NULL};
+	chart_bars(cr, area, "Memory per GPU against each GPU's memory", &y, g,
+		   6, segs, NULL, 2, false, "GPU memory", st);
+	/* the axis reaches the largest capacity, not only the largest bar */
+	CHECK(y.max >= 192);
 }
 
 /* On-demand against spot cost for six instances, side by side. */
@@ -425,10 +447,10 @@ static void draw_bars_cost(cairo_t *cr, struct rect area,
 	static const char *segs[] = {"on demand", "spot"};
 	struct bar_group g[6];
 	for (size_t i = 0; i < 6; i++)
-		g[i] = (struct bar_group){labels[i], v[i], false};
+		g[i] = (struct bar_group){labels[i], v[i], false, 0};
 	struct axis y = {0, 0, false, "price per hour (USD/h)", NULL};
 	chart_bars(cr, area, "Instance prices: on demand and spot", &y, g, 6,
-		   segs, NULL, 2, true, 0, NULL, st);
+		   segs, NULL, 2, true, NULL, st);
 }
 
 /* Time, cost and parallel efficiency against cluster size, 1 to 512
@@ -500,6 +522,7 @@ static const struct chart_case charts[] = {
 	{"scatter-zh", draw_scatter_zh},
 	{"scatter-full", draw_scatter_full},
 	{"bars-memory", draw_bars_memory},
+	{"bars-memory-mixed", draw_bars_memory_mixed},
 	{"bars-cost", draw_bars_cost},
 	{"lines", draw_lines},
 	{"roofline", draw_roofline},
