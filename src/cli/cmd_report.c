@@ -98,6 +98,15 @@ int report_options_read(const struct parsed *p, const struct cmd_spec *s,
 int report_write(const struct r_plan *plan, const struct report_options *o)
 {
 	char why[600];
+	/* the font first: a machine without one gets the install line and
+	 * not even an empty folder */
+	struct report_font font;
+	if (report_font_find(o->lang, &font, why, sizeof(why)) < 0) {
+		fprintf(stderr, "gpuplan: %s\n", why);
+		report_fonts_shutdown();
+		return 1;
+	}
+	report_font_free(&font);
 	if ((o->pdf && parent_dir(o->pdf, why, sizeof(why)) < 0) ||
 	    (o->png_dir && make_dirs(o->png_dir, why, sizeof(why)) < 0) ||
 	    (o->svg_dir && make_dirs(o->svg_dir, why, sizeof(why)) < 0)) {
