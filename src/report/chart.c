@@ -802,6 +802,7 @@ enum mark {
 	MARK_CIRCLE, MARK_SQUARE, MARK_TRIANGLE,
 	MARK_LINE_CIRCLE, MARK_LINE_SQUARE, MARK_LINE_TRIANGLE,
 	MARK_LINE,		/* a line alone: a limit's entry */
+	MARK_RING,		/* a hollow circle: the highlighted point */
 };
 
 struct legend_item {
@@ -824,6 +825,13 @@ static void draw_mark(cairo_t *cr, double x, double y, double r, enum mark m)
 	double t = r * 1.35;
 	if (m == MARK_LINE)
 		return;
+	if (m == MARK_RING) {
+		cairo_new_sub_path(cr);
+		cairo_arc(cr, x, y, r * 1.6, 0, TAU);
+		cairo_set_line_width(cr, r * 0.5);
+		cairo_stroke(cr);
+		return;
+	}
 	if (m == MARK_SQUARE || m == MARK_LINE_SQUARE) {
 		cairo_rectangle(cr, x - r, y - r, 2 * r, 2 * r);
 	} else if (m == MARK_TRIANGLE || m == MARK_LINE_TRIANGLE) {
@@ -1143,7 +1151,20 @@ static void corner_counts(struct chart *c, const struct axis *x,
 }
 
 /* The named, non-empty series as legend entries; returns how many. */
+static bool any_flag(const struct point_series *s, size_t n, bool highlight)
+{
+	for (size_t i = 0; i < n; i++) {
+		const bool *f = highlight ? s[i].highlight : s[i].muted;
+		for (size_t k = 0; f && k < s[i].n; k++)
+			if (f[k])
+				return true;
+	}
+	return false;
+}
+
 static size_t scatter_legend_items(const struct point_series *s, size_t n,
+				   size_t n_front,
+				   const struct scatter_words *words,
 				   struct legend_item *it, size_t max)
 {
 	size_t k = 0;
@@ -1151,6 +1172,15 @@ static size_t scatter_legend_items(const struct point_series *s, size_t n,
 		if (s[i].name && s[i].name[0] && s[i].n > 0)
 			it[k++] = (struct legend_item){s[i].name, s[i].colour,
 						       MARK_CIRCLE};
+	if (!words)
+		return k;
+	/* what the marks mean, only for marks that are on the plot */
+	if (words->front && n_front > 1 && k < max)
+		it[k++] = (struct legend_item){words->front, ink, MARK_LINE};
+	if (words->highlight && any_flag(s, n, true) && k < max)
+		it[k++] = (struct legend_item){words->highlight, ink, MARK_RING};
+	if (words->muted && any_flag(s, n, false) && k < max)
+		it[k++] = (struct legend_item){words->muted, chart_grey(), MARK_CIRCLE};
 	return k;
 }
 
@@ -1201,6 +1231,7 @@ void chart_scatter(cairo_t *cr, struct rect area, const char *title,
 		   const struct point_series *series, size_t n_series,
 		   const double *front_x, const double *front_y, size_t n_front,
 		   const struct ref_line *refs, size_t n_refs,
+		   const struct scatter_words *words,
 		   const struct chart_style *st)
 {
 	struct chart c;
@@ -1215,7 +1246,8 @@ void chart_scatter(cairo_t *cr, struct rect area, const char *title,
 		      y->log, &lo, &hi);
 	axis_prepare(&ly, y, lo, hi);
 	layout(&c, &lx, &ly, 1, 0, 0);
-	size_t ni = scatter_legend_items(series, n_series, items, 64);
+	size_t ni = scatter_legend_items(series, n_series, n_front, words,
+					 items, 64);
 	if (ni) {
 		legend_box_size(&c, items, ni, c.room.w * 0.3, &lgw, &lgh);
 		scatter_place_legend(&c, &lx, &ly, series, n_series, front_x,

@@ -76,16 +76,27 @@ struct ref_line {
 	const char *label;
 };
 
+/* Legend words for the scatter's own marks, in the report's language;
+ * each may be NULL (no entry), and an entry shows only when its mark is
+ * drawn. */
+struct scatter_words {
+	const char *front;		/* the polyline: "Pareto front" */
+	const char *highlight;		/* the ring: "recommended" */
+	const char *muted;		/* grey points: "infeasible" */
+};
+
 /*
  * Scatter of several series on shared axes; `front` (may be NULL) is a
  * polyline drawn through the given points in order (the Pareto front).
- * The legend goes where it covers the fewest points.
+ * The legend (series, then `words`, which may be NULL) goes where it
+ * covers the fewest points.
  */
 void chart_scatter(cairo_t *cr, struct rect area, const char *title,
 		   struct axis *x, struct axis *y,
 		   const struct point_series *series, size_t n_series,
 		   const double *front_x, const double *front_y, size_t n_front,
 		   const struct ref_line *refs, size_t n_refs,
+		   const struct scatter_words *words,
 		   const struct chart_style *st);
 
 struct bar_group {

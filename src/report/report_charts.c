@@ -215,8 +215,10 @@ static void time_cost(cairo_t *cr, struct rect area, const struct r_plan *p,
 	}
 	struct axis x = {xmin, xmax, axis_wants_log(xmin, xmax), xl, fmt_plain};
 	struct axis y = {ymin, ymax, axis_wants_log(ymin, ymax), yl, fmt_money};
+	struct scatter_words words = {tr(lang, MSG_PARETO), tr(lang, MSG_RECOMMENDED),
+				      tr(lang, MSG_INFEASIBLE)};
 	chart_scatter(cr, area, tr(lang, MSG_CHART_TIME_COST), &x, &y, ps, na, fx,
-		      fy, nf, refs, nr, st);
+		      fy, nf, refs, nr, &words, st);
 	for (size_t k = 0; k < na; k++) {
 		free(as[k].x);
 		free(as[k].y);

@@ -335,7 +335,9 @@ static void draw_scatter_big(cairo_t *cr, struct rect area,
 	struct axis x = {0, 0, true, "training time (h)", fmt_hours};
 	struct axis y = {0, 0, true, "total cost (USD)", fmt_usd};
 	chart_scatter(cr, area, "Training options: time against cost",
-		      &x, &y, ser, N_SERIES, fx, fy, nf, refs, 2, st);
+		      &x, &y, ser, N_SERIES, fx, fy, nf, refs, 2,
+		      &(struct scatter_words){"Pareto front", "recommended",
+					      "infeasible"}, st);
 }
 
 /* The same plot with a Chinese title and labels in a CJK family that may
@@ -358,7 +360,8 @@ static void draw_scatter_zh(cairo_t *cr, struct rect area,
 	struct axis x = {0, 0, true, "训练时间 (小时)", NULL};
 	struct axis y = {0, 0, true, "总成本 (美元)", NULL};
 	chart_scatter(cr, area, "训练方案：时间与成本", &x, &y, &ser, 1,
-		      xs + 1, ys + 1, 6, &ref, 1, &zh);
+		      xs + 1, ys + 1, 6, &ref, 1,
+		      &(struct scatter_words){"帕累托前沿", "推荐", "不可行"}, &zh);
 }
 
 /* Points in every corner: the legend must go outside, to the right. */
@@ -379,7 +382,7 @@ static void draw_scatter_full(cairo_t *cr, struct rect area,
 	struct axis x = {0, 100, false, "utilisation (%)", NULL};
 	struct axis y = {0, 50, false, "queue wait (ms)", NULL};
 	chart_scatter(cr, area, "Serving replicas: utilisation and wait", &x,
-		      &y, ser, 2, NULL, NULL, 0, NULL, 0, st);
+		      &y, ser, 2, NULL, NULL, 0, NULL, 0, NULL, st);
 }
 
 /* Memory per GPU by part for twelve setups with long names, stacked, and
@@ -509,7 +512,7 @@ static void draw_awkward(cairo_t *cr, struct rect area,
 		      "A title far too long to fit on one line of any chart, "
 		      "which must be cut with an ellipsis rather than run off "
 		      "the edge of its rectangle into the page margin",
-		      &x, &y, &empty, 1, NULL, NULL, 0, NULL, 0, st);
+		      &x, &y, &empty, 1, NULL, NULL, 0, NULL, 0, NULL, st);
 }
 
 struct chart_case {
@@ -558,7 +561,7 @@ static void axes_written_back(void)
 	struct axis x = {0, 0, true, "x", NULL}, y = {0, 0, true, "y", NULL};
 	struct chart_style st = {"DejaVu Sans", 9, 1};
 	chart_scatter(cr, (struct rect){0, 0, 400, 300}, "t", &x, &y, &ser, 1,
-		      NULL, NULL, 0, NULL, 0, &st);
+		      NULL, NULL, 0, NULL, 0, NULL, &st);
 	CHECK_NEAR(x.min, 0.1, 1e-12);
 	CHECK_NEAR(x.max, 1e4, 1e-12);
 	CHECK(y.min <= 3 && y.max >= 40);
