@@ -149,11 +149,20 @@ struct roof_point {
 	double achieved;		/* FLOP/s the plan assumes for it */
 };
 
+/* The roofline's words in the report's language; units (TFLOP/s,
+ * FLOP/byte) are the same in every language. */
+struct roofline_words {
+	const char *performance;	/* the y axis: "performance" */
+	const char *intensity;		/* the x axis: "arithmetic intensity" */
+	const char *peak, *ridge;	/* before the roof's two figures */
+};
+
 /* The roofline of one accelerator: min(peak, bandwidth x intensity) on
- * log-log axes, with points placed on it. */
+ * log-log axes, with points placed on it.  words NULL: English. */
 void chart_roofline(cairo_t *cr, struct rect area, const char *title,
 		    double peak_flops, double bandwidth,
 		    const struct roof_point *points, size_t n,
+		    const struct roofline_words *words,
 		    const struct chart_style *st);
 
 #endif

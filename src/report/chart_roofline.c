@@ -10,19 +10,29 @@
 #include <stdio.h>
 #include <string.h>
 
-/* FLOP/s shown in the unit that suits the peak. */
+/* FLOP/s in the unit that suits the peak, and the chart's words in the
+ * caller's language (English when none are given). */
 struct flops_unit {
 	double scale;
-	const char *y_label;
+	const char *unit;		/* "TFLOP/s" */
+	const char *peak, *ridge;	/* words before the figures */
+	char y_label[TEXT_MAX], x_label[TEXT_MAX];
 };
 
-static struct flops_unit flops_unit(double peak)
+static struct flops_unit flops_unit(double peak, const struct roofline_words *w)
 {
+	static const struct roofline_words english = {
+		"performance", "arithmetic intensity", "peak", "ridge"};
+	if (!w)
+		w = &english;
+	struct flops_unit u = {1, "FLOP/s", w->peak, w->ridge, "", ""};
 	if (peak >= 1e12)
-		return (struct flops_unit){1e12, "performance (TFLOP/s)"};
-	if (peak >= 1e9)
-		return (struct flops_unit){1e9, "performance (GFLOP/s)"};
-	return (struct flops_unit){1, "performance (FLOP/s)"};
+		u.scale = 1e12, u.unit = "TFLOP/s";
+	else if (peak >= 1e9)
+		u.scale = 1e9, u.unit = "GFLOP/s";
+	snprintf(u.y_label, sizeof(u.y_label), "%s (%s)", w->performance, u.unit);
+	snprintf(u.x_label, sizeof(u.x_label), "%s (FLOP/byte)", w->intensity);
+	return u;
 }
 
 /* A bandwidth for the roof's label: "3.35 TB/s". */
@@ -88,7 +98,7 @@ static struct rect place_label(const struct chart *c, double px, double py,
  * the box of the ridge's label, for point labels to keep clear of. */
 static struct rect roof_draw(struct chart *c, const struct axis *x,
 		      const struct axis *y, double peak, double bw,
-		      struct flops_unit u)
+		      const struct flops_unit *u)
 {
 	cairo_t *cr = c->cr;
 	const struct rect *p = &c->plot;
@@ -98,7 +108,7 @@ static struct rect roof_draw(struct chart *c, const struct axis *x,
 	cairo_new_path(cr);
 	for (int i = 0; i < 3; i++)
 		cairo_line_to(cr, map_x(c, x, xs[i]),
-			      map_y(c, y, fmin(peak, bw * xs[i]) / u.scale));
+			      map_y(c, y, fmin(peak, bw * xs[i]) / u->scale));
 	cairo_line_to(cr, p->x + p->w, bottom);
 	cairo_line_to(cr, p->x, bottom);
 	cairo_close_path(cr);
@@ -106,11 +116,11 @@ static struct rect roof_draw(struct chart *c, const struct axis *x,
 	cairo_fill(cr);
 	for (int i = 0; i < 3; i++)
 		cairo_line_to(cr, map_x(c, x, xs[i]),
-			      map_y(c, y, fmin(peak, bw * xs[i]) / u.scale));
+			      map_y(c, y, fmin(peak, bw * xs[i]) / u->scale));
 	set_rgb(cr, (struct rgb){0.2, 0.2, 0.2}, 1);
 	cairo_set_line_width(cr, c->sz.lw * 2.5);
 	cairo_stroke(cr);
-	double rx = map_x(c, x, ridge), ry = map_y(c, y, peak / u.scale);
+	double rx = map_x(c, x, ridge), ry = map_y(c, y, peak / u->scale);
 	double dots[] = {c->sz.lw * 1.5, c->sz.lw * 2.5};
 	cairo_save(cr);
 	cairo_set_dash(cr, dots, 2, 0);
@@ -120,7 +130,7 @@ static struct rect roof_draw(struct chart *c, const struct axis *x,
 	cairo_arc(cr, rx, ry, c->sz.r * 1.6, 0, TAU);
 	cairo_fill(cr);
 	chart_font(c, c->sz.fs, false);
-	snprintf(buf, sizeof(buf), "ridge %.3g FLOP/byte", ridge);
+	snprintf(buf, sizeof(buf), "%s %.3g FLOP/byte", u->ridge, ridge);
 	double h = font_h(cr);
 	double w = put_text(cr, rx + c->sz.pad, bottom - c->sz.pad, buf, 0, 0,
 			    1, true);
@@ -151,24 +161,23 @@ static struct rect rotated_box(double x, double y, double w, double h,
  */
 static void roof_labels(struct chart *c, const struct axis *x,
 			const struct axis *y, double peak, double bw,
-			struct flops_unit u, struct rect taken[2])
+			const struct flops_unit *u, struct rect taken[2])
 {
 	cairo_t *cr = c->cr;
 	const struct rect *p = &c->plot;
 	char buf[TEXT_MAX];
 	chart_font(c, c->sz.fs, true);
 	set_rgb(cr, (struct rgb){0.2, 0.2, 0.2}, 1);
-	snprintf(buf, sizeof(buf), "peak %.4g %s", peak / u.scale,
-		 u.y_label + strlen("performance ("));
-	buf[strlen(buf) - 1] = '\0';	/* the unit's closing parenthesis */
-	double h = font_h(cr), py = map_y(c, y, peak / u.scale) + c->sz.pad * 1.5;
+	snprintf(buf, sizeof(buf), "%s %.4g %s", u->peak, peak / u->scale,
+		 u->unit);
+	double h = font_h(cr), py = map_y(c, y, peak / u->scale) + c->sz.pad * 1.5;
 	double w = put_text(cr, p->x + p->w - c->sz.pad, py, buf, p->w * 0.5,
 			    1, 0, true);
 	taken[0] = (struct rect){p->x + p->w - c->sz.pad - w, py, w, h};
 	/* from where the slope enters the plot to the ridge, on screen */
-	double ie = fmax(x->min, y->min * u.scale / bw), ridge = peak / bw;
-	double ex = map_x(c, x, ie), ey = map_y(c, y, bw * ie / u.scale);
-	double rx = map_x(c, x, ridge), ry = map_y(c, y, peak / u.scale);
+	double ie = fmax(x->min, y->min * u->scale / bw), ridge = peak / bw;
+	double ex = map_x(c, x, ie), ey = map_y(c, y, bw * ie / u->scale);
+	double rx = map_x(c, x, ridge), ry = map_y(c, y, peak / u->scale);
 	double len = hypot(rx - ex, ry - ey), a = atan2(ry - ey, rx - ex);
 	chart_font(c, c->sz.fs, false);
 	format_bandwidth(bw, buf, sizeof(buf));
@@ -188,7 +197,7 @@ static void roof_labels(struct chart *c, const struct axis *x,
  * marker; a displaced label gets a thin leader line. */
 static void roof_points(struct chart *c, const struct axis *x,
 			const struct axis *y, const struct roof_point *pt,
-			size_t n, struct flops_unit u, const struct rect *fixed,
+			size_t n, const struct flops_unit *u, const struct rect *fixed,
 			size_t n_fixed)
 {
 	cairo_t *cr = c->cr;
@@ -201,13 +210,13 @@ static void roof_points(struct chart *c, const struct axis *x,
 	double h = font_h(cr);
 	for (size_t i = 0; i < k; i++) {
 		double px = map_x(c, x, pt[i].intensity);
-		double py = map_y(c, y, pt[i].achieved / u.scale);
+		double py = map_y(c, y, pt[i].achieved / u->scale);
 		if (isfinite(px) && isfinite(py))
 			taken[nt++] = (struct rect){px - r, py - r, 2 * r, 2 * r};
 	}
 	for (size_t i = 0; i < k; i++) {
 		double px = map_x(c, x, pt[i].intensity);
-		double py = map_y(c, y, pt[i].achieved / u.scale);
+		double py = map_y(c, y, pt[i].achieved / u->scale);
 		if (!isfinite(px) || !isfinite(py))
 			continue;
 		set_rgb(cr, chart_colour(i), 1);
@@ -230,7 +239,7 @@ static void roof_points(struct chart *c, const struct axis *x,
 /* Axis ranges: thirty times either side of the ridge, every point, and
  * the roof from the peak down to 1/300 of it. */
 static void roof_ranges(double peak, double bw, const struct roof_point *pt,
-			size_t n, struct flops_unit u, struct axis *x,
+			size_t n, const struct flops_unit *u, struct axis *x,
 			struct axis *y)
 {
 	double ridge = peak / bw;
@@ -240,14 +249,14 @@ static void roof_ranges(double peak, double bw, const struct roof_point *pt,
 		range_add(&xlo, &xhi, pt[i].intensity, true);
 		range_add(&ylo, &yhi, pt[i].achieved, true);
 	}
-	*x = (struct axis){xlo, xhi, true, "arithmetic intensity (FLOP/byte)",
-			   NULL};
-	*y = (struct axis){ylo / u.scale, yhi / u.scale, true, u.y_label, NULL};
+	*x = (struct axis){xlo, xhi, true, u->x_label, NULL};
+	*y = (struct axis){ylo / u->scale, yhi / u->scale, true, u->y_label, NULL};
 }
 
 void chart_roofline(cairo_t *cr, struct rect area, const char *title,
 		    double peak_flops, double bandwidth,
 		    const struct roof_point *points, size_t n,
+		    const struct roofline_words *words,
 		    const struct chart_style *st)
 {
 	struct chart c;
@@ -259,13 +268,14 @@ void chart_roofline(cairo_t *cr, struct rect area, const char *title,
 		chart_finish(&c);
 		return;
 	}
-	struct flops_unit u = flops_unit(peak_flops);
+	struct flops_unit unit = flops_unit(peak_flops, words);
+	const struct flops_unit *u = &unit;
 	roof_ranges(peak_flops, bandwidth, points, n, u, &x, &y);
 	axis_prepare(&lx, &x, x.min, x.max);
 	axis_prepare(&ly, &y, y.min, y.max);
 	layout(&c, &lx, &ly, 1, 0, 0);
 	/* the roof at the very top would read as the plot's frame */
-	if (frac(&y, peak_flops / u.scale) > 0.97)
+	if (frac(&y, peak_flops / u->scale) > 0.97)
 		y.max *= pow(y.max / y.min, 0.06);
 	draw_grid(&c, &lx, &ly);
 	cairo_save(cr);

@@ -61,6 +61,10 @@ static const char *const words[MSG_COUNT][2] = {
 	[MSG_PARETO] = {"Pareto front", "帕累托前沿"},
 	[MSG_DEADLINE] = {"deadline", "期限"},
 	[MSG_OWNED] = {"owned", "自有"},
+	[MSG_PERFORMANCE] = {"performance", "性能"},
+	[MSG_INTENSITY] = {"arithmetic intensity", "算术强度"},
+	[MSG_PEAK] = {"peak", "峰值"},
+	[MSG_RIDGE] = {"ridge", "拐点"},
 	[MSG_PRICE_AS_OF] = {"price as of", "价格日期"},
 	[MSG_BUDGET] = {"budget", "预算"},
 	[MSG_CAPACITY] = {"GPU memory", "GPU 显存"},
@@ -88,6 +92,21 @@ static const char *const words[MSG_COUNT][2] = {
 const char *tr(enum report_lang lang, enum msg id)
 {
 	return words[id][lang == LANG_ZH];
+}
+
+const char *tr_op_class(enum report_lang lang, const char *name)
+{
+	static const struct { const char *key, *zh; } classes[] = {
+		{"gemm", "矩阵乘 (GEMM)"}, {"attention", "注意力"},
+		{"norm", "归一化"}, {"elementwise", "逐元素"},
+		{"pool", "池化"}, {"data", "数据搬运"},
+	};
+	if (lang != LANG_ZH)
+		return name;
+	for (size_t i = 0; i < sizeof(classes) / sizeof(classes[0]); i++)
+		if (!strcmp(classes[i].key, name))
+			return classes[i].zh;
+	return name;	/* a class this table does not know keeps its name */
 }
 
 double tr_time_unit(enum report_lang lang, double seconds, const char **name)

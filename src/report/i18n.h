@@ -29,7 +29,7 @@ enum msg {
 	MSG_AXIS_TIME, MSG_AXIS_P99, MSG_AXIS_COST, MSG_AXIS_COST_MONTH,
 	MSG_AXIS_SECONDS, MSG_AXIS_MEMORY, MSG_AXIS_GPUS, MSG_AXIS_EFFICIENCY,
 	MSG_ON_DEMAND, MSG_SPOT, MSG_FEASIBLE, MSG_INFEASIBLE, MSG_PARETO,
-	MSG_DEADLINE, MSG_OWNED, MSG_PRICE_AS_OF, MSG_BUDGET, MSG_CAPACITY, MSG_RECOMMENDED,
+	MSG_DEADLINE, MSG_OWNED, MSG_PERFORMANCE, MSG_INTENSITY, MSG_PEAK, MSG_RIDGE, MSG_PRICE_AS_OF, MSG_BUDGET, MSG_CAPACITY, MSG_RECOMMENDED,
 	MSG_COMPUTE, MSG_MEMORY_BOUND, MSG_COMMUNICATION, MSG_INPUT,
 	MSG_WEIGHTS, MSG_GRADIENTS, MSG_OPTIMIZER, MSG_ACTIVATIONS, MSG_KV_CACHE,
 	MSG_WORKSPACE,
@@ -40,6 +40,10 @@ enum msg {
 };
 
 const char *tr(enum report_lang lang, enum msg id);
+
+/* An op class of the plan ("gemm", "attention", ...) in the language;
+ * English keeps the plan's own names. */
+const char *tr_op_class(enum report_lang lang, const char *name);
 
 /* "41.7 min" / "41.7 分钟"; "3.2 d" / "3.2 天". */
 char *tr_duration(enum report_lang lang, double seconds, char *buf, size_t len);

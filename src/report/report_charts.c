@@ -476,12 +476,14 @@ static void roofline(cairo_t *cr, struct rect area, const struct r_plan *p,
 			continue;
 		double i = c->flops * batch / bytes;
 		double roof = fmin(peak * ce, a.bandwidth * me * i);
-		pts[n++] = (struct roof_point){c->name, i, roof};
+		pts[n++] = (struct roof_point){tr_op_class(lang, c->name), i, roof};
 	}
 	char title[160];
 	snprintf(title, sizeof(title), "%s: %s (%s)", tr(lang, MSG_CHART_ROOFLINE),
 		 rec->accelerator, w->precision);
-	chart_roofline(cr, area, title, peak, a.bandwidth, pts, n, st);
+	struct roofline_words words = {tr(lang, MSG_PERFORMANCE), tr(lang, MSG_INTENSITY),
+				       tr(lang, MSG_PEAK), tr(lang, MSG_RIDGE)};
+	chart_roofline(cr, area, title, peak, a.bandwidth, pts, n, &words, st);
 }
 
 bool report_chart_applies(const struct r_plan *p, const struct r_workload *w,

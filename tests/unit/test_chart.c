@@ -496,7 +496,7 @@ static void draw_roofline(cairo_t *cr, struct rect area,
 		{"embedding", 0.9, 1.9e12},
 	};
 	chart_roofline(cr, area, "H100 SXM roofline (BF16)", 989e12, 3.35e12,
-		       pts, sizeof(pts) / sizeof(pts[0]), st);
+		       pts, sizeof(pts) / sizeof(pts[0]), NULL, st);
 }
 
 /* Nothing to draw and awkward strings: invalid UTF-8, a very long title,

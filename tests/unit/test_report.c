@@ -185,6 +185,10 @@ static void glyphs(void)
 				fprintf(stderr, "missing glyphs in: %s\n", tr(lang, m));
 				CHECK(false);
 			}
+		static const char *classes[] = {"gemm", "attention", "norm",
+						"elementwise", "pool", "data"};
+		for (size_t k = 0; k < sizeof(classes) / sizeof(classes[0]); k++)
+			CHECK(report_font_covers(&f, tr_op_class(lang, classes[k])));
 		report_font_free(&f);
 	}
 }
