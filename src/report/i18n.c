@@ -94,6 +94,28 @@ const char *tr(enum report_lang lang, enum msg id)
 	return words[id][lang == LANG_ZH];
 }
 
+const char *tr_assumption(enum report_lang lang, const char *key,
+			  const char *english)
+{
+	/* the value is printed beside it, so no figures here */
+	static const struct { const char *key, *zh; } notes[] = {
+		{"compute_efficiency", "假设：矩阵运算达到稠密峰值的比例，按 Megatron-LM 在 A100 上端到端 44–52% 的结果校准（Narayanan 等，2021）"},
+		{"memory_efficiency", "假设：达到规格表显存带宽的比例"},
+		{"link_efficiency", "假设：节点内 NVLink/PCIe 达到标称速率的比例"},
+		{"network_efficiency_rdma", "假设：支持 RDMA 的网络达到线速的比例"},
+		{"network_efficiency_tcp", "假设：无 RDMA（TCP）的网络达到线速的比例"},
+		{"overlap_with_backward", "假设：梯度 all-reduce 被反向传播掩盖的比例"},
+		{"spot_overhead", "假设：竞价实例因抢占和从检查点重启而多用的时间比例"},
+		{"host_link_efficiency", "假设：锁页内存的主机到设备拷贝达到 PCIe 速率的比例"},
+	};
+	if (lang != LANG_ZH)
+		return english;
+	for (size_t i = 0; i < sizeof(notes) / sizeof(notes[0]); i++)
+		if (!strcmp(notes[i].key, key))
+			return notes[i].zh;
+	return english;	/* an assumption this table does not know */
+}
+
 const char *tr_op_class(enum report_lang lang, const char *name)
 {
 	static const struct { const char *key, *zh; } classes[] = {

@@ -41,6 +41,11 @@ enum msg {
 
 const char *tr(enum report_lang lang, enum msg id);
 
+/* What a plan assumption means: the plan's own English sentence, or its
+ * Chinese counterpart (the plan's sentence when the key is unknown). */
+const char *tr_assumption(enum report_lang lang, const char *key,
+			  const char *english);
+
 /* An op class of the plan ("gemm", "attention", ...) in the language;
  * English keeps the plan's own names. */
 const char *tr_op_class(enum report_lang lang, const char *name);

@@ -424,7 +424,7 @@ static void appendix(struct doc *d)
 		char line[600];
 		snprintf(line, sizeof(line), "%s = %.3g: %s", key,
 			 json_number_value(json_object_get(v, "value")),
-			 str_or_empty(v, "from"));
+			 tr_assumption(lang, key, str_or_empty(v, "from")));
 		paragraph(d, line, 8.5);
 	}
 	if (d->p->rates) {

@@ -172,7 +172,7 @@ static void render(const struct plan *p, json_t *doc, enum report_lang lang,
 }
 
 /* Every Chinese word in the table has a glyph in the resolved font. */
-static void glyphs(void)
+static void glyphs(json_t *doc)
 {
 	for (int lang = LANG_EN; lang <= LANG_ZH; lang++) {
 		struct report_font f;
@@ -189,6 +189,17 @@ static void glyphs(void)
 						"elementwise", "pool", "data"};
 		for (size_t k = 0; k < sizeof(classes) / sizeof(classes[0]); k++)
 			CHECK(report_font_covers(&f, tr_op_class(lang, classes[k])));
+		/* every assumption the plan states has its Chinese sentence */
+		const char *key;
+		json_t *a;
+		json_object_foreach(json_object_get(doc, "assumptions"), key, a) {
+			const char *en = json_string_value(json_object_get(a, "from"));
+			const char *t = tr_assumption(lang, key, en);
+			CHECK(report_font_covers(&f, t));
+			if (lang == LANG_ZH && t == en)
+				fprintf(stderr, "no Chinese for assumption %s\n", key);
+			CHECK(lang == LANG_EN || t != en);
+		}
 		report_font_free(&f);
 	}
 }
@@ -242,7 +253,7 @@ int main(void)
 			free(x);
 			free(y);
 		}
-		glyphs();
+		glyphs(doc);
 		json_decref(doc);
 		plan_free(&p);
 		if (!getenv("GPUPLAN_KEEP_REPORT")) {
