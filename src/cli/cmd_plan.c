@@ -293,13 +293,23 @@ static int emit(void *ctx, const struct plan *p, const struct plan_result *r)
 	return 0;
 }
 
-/* --report FILE: the PDF there, the PNG charts in FILE's folder. */
-static int write_report(const struct parsed *p, json_t *doc)
+/* The report's options, checked before any planning: --lang and --title
+ * without --report would be silently ignored, so they are an error. */
+static int read_report_options(const struct parsed *p, struct report_options *o)
 {
-	struct report_options o;
-	if (report_options_read(p, &plan_spec, &o))
-		return OPTS_USAGE_ERROR;
-	o.pdf = opt_value(p, &plan_spec, "report");
+	int rc = report_options_read(p, &plan_spec, o);
+	if (rc)
+		return rc;
+	o->pdf = opt_value(p, &plan_spec, "report");
+	if (!o->pdf && (opt_value(p, &plan_spec, "lang") || o->title))
+		return usage_error(&plan_spec,
+				   "--lang and --title describe the report: add --report FILE");
+	return 0;
+}
+
+/* --report FILE: the PDF there, the PNG charts in FILE's folder. */
+static int write_report(struct report_options o, json_t *doc)
+{
 	char *dir = xstrdup(o.pdf);
 	char *slash = strrchr(dir, '/');
 	if (slash)
@@ -322,11 +332,11 @@ static int write_report(const struct parsed *p, json_t *doc)
 
 static int run(const struct parsed *p, enum out_format fmt,
 	       const struct catalog *c, const struct workload_file *wf,
-	       const struct plan_settings *s)
+	       const struct plan_settings *s, const struct report_options *ro)
 {
 	struct output o;
 	output_open(&o);
-	const char *report = opt_value(p, &plan_spec, "report");
+	const char *report = ro->pdf;
 	struct emit_ctx e = {.fmt = fmt, .out = o.f,
 			     .want_doc = fmt == FORMAT_JSON || report};
 	struct plan plan;
@@ -347,7 +357,7 @@ static int run(const struct parsed *p, enum out_format fmt,
 		table_free(&e.csv);
 	int rc = output_finish(&o, opt_value(p, &plan_spec, "output"));
 	if (rc == 0 && report && e.doc)
-		rc = write_report(p, e.doc);
+		rc = write_report(*ro, e.doc);
 	json_decref(e.doc);
 	return rc;
 }
@@ -359,15 +369,17 @@ int cmd_plan(int argc, char **argv)
 	struct catalog c;
 	struct workload_file wf;
 	struct plan_settings s;
+	struct report_options ro;
 	catalog_init(&c);
 	memset(&wf, 0, sizeof(wf));
 	int rc = opts_parse(&plan_spec, argc, argv, &p);
 	if (rc != OPTS_OK || (rc = cli_format(&p, &plan_spec, &fmt)) ||
+	    (rc = read_report_options(&p, &ro)) ||
 	    (rc = read_settings(&p, &s)) ||
 	    (rc = cli_load_catalog(&p, &plan_spec, &c)) ||
 	    (rc = cli_load_workloads(opt_value(&p, &plan_spec, "workload"), &wf)))
 		goto out;
-	rc = run(&p, fmt, &c, &wf, &s);
+	rc = run(&p, fmt, &c, &wf, &s, &ro);
 out:
 	workload_file_free(&wf);
 	catalog_free(&c);
