@@ -41,6 +41,7 @@ static const char *const words[MSG_COUNT][2] = {
 	[MSG_COL_PER_MILLION] = {"Per million", "每百万请求"},
 	[MSG_OK] = {"ok", "可行"},
 	[MSG_CHART_TIME_COST] = {"Time against cost", "时间与费用"},
+	[MSG_CHART_LATENCY_COST] = {"p99 latency against cost per month", "p99 延迟与每月费用"},
 	[MSG_CHART_COST] = {"Cost per option", "各方案费用"},
 	[MSG_CHART_BREAKDOWN] = {"Where the time goes (per step)", "时间构成（每步）"},
 	[MSG_CHART_MEMORY] = {"Memory per GPU against capacity", "每 GPU 显存与容量"},

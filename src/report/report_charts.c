@@ -217,8 +217,9 @@ static void time_cost(cairo_t *cr, struct rect area, const struct r_plan *p,
 	struct axis y = {ymin, ymax, axis_wants_log(ymin, ymax), yl, fmt_money};
 	struct scatter_words words = {tr(lang, MSG_PARETO), tr(lang, MSG_RECOMMENDED),
 				      tr(lang, MSG_INFEASIBLE)};
-	chart_scatter(cr, area, tr(lang, MSG_CHART_TIME_COST), &x, &y, ps, na, fx,
-		      fy, nf, refs, nr, &words, st);
+	enum msg title = w->training ? MSG_CHART_TIME_COST : MSG_CHART_LATENCY_COST;
+	chart_scatter(cr, area, tr(lang, title), &x, &y, ps, na, fx, fy, nf,
+		      refs, nr, &words, st);
 	for (size_t k = 0; k < na; k++) {
 		free(as[k].x);
 		free(as[k].y);
