@@ -1,0 +1,42 @@
+/*
+ * figure.c - measured figures and their list; see figure.h.
+ */
+#include "figure.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/xalloc.h"
+
+void bench_figures_init(struct bench_figures *l)
+{
+	memset(l, 0, sizeof(*l));
+}
+
+void bench_figures_free(struct bench_figures *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		measure_result_free(&l->v[i].time);
+	free(l->v);
+	memset(l, 0, sizeof(*l));
+}
+
+struct bench_figure *bench_figures_push(struct bench_figures *l,
+					const struct bench_figure *f)
+{
+	xgrow((void **)&l->v, &l->cap, l->n + 1, sizeof(l->v[0]));
+	l->v[l->n] = *f;
+	return &l->v[l->n++];
+}
+
+static double rate(double work, double seconds)
+{
+	return seconds > 0 ? work / seconds : 0;
+}
+
+void bench_figure_rate(struct bench_figure *f)
+{
+	f->value = rate(f->work, f->time.median);
+	f->low = rate(f->work, f->time.ci_high);
+	f->high = rate(f->work, f->time.ci_low);
+}

@@ -1,0 +1,66 @@
+/*
+ * figure.h - one measured figure of a benchmark suite, and a list of them.
+ *
+ * A figure is a rate: the work one repetition does (FLOPs or bytes, counted
+ * by the suite's rule, stated where the suite defines it) divided by the
+ * median time of a repetition.  The 95% interval of the median time maps to
+ * an interval of the rate with its ends swapped: the slow end of the times
+ * (ci_high) gives the low rate.
+ *
+ * Counting rules, per suite:
+ *   gemm      2*m*n*k FLOPs per call (one multiply and one add per term of
+ *             every output element; the beta*C term is not counted, beta is 0);
+ *   membw     STREAM's bytes: 2 arrays x 8 B x n for copy and scale,
+ *             3 arrays x 8 B x n for add and triad; write-allocate traffic
+ *             (reading a line before writing it) is not counted, as STREAM
+ *             does not count it;
+ *   transfer  the bytes copied, counted once (not read plus write).
+ * A repetition may run the kernel several times (`iterations`) so that it
+ * lasts long enough to time; work is then the per-call work times that.
+ *
+ * Ownership: a bench_figure owns its measure_result's samples; a
+ * bench_figures list owns its figures.  bench_figures_free frees both.
+ * unit is a static string.
+ */
+#ifndef GPUPLAN_BENCH_FIGURE_H
+#define GPUPLAN_BENCH_FIGURE_H
+
+#include <stddef.h>
+
+#include "bench/measure.h"
+
+struct bench_figure {
+	char suite[16];		/* "gemm", "membw", "transfer" */
+	char name[64];		/* "fp32 m=n=k=2048", "triad 256 MiB", "memcpy 64 MiB" */
+	char kernel[16];	/* "dgemm", "sgemm", "copy", "scale", "add", "triad", "memcpy" */
+	/* parameters; one that does not apply to the suite is 0 or "" */
+	char precision[8];	/* "fp64", "fp32" */
+	long m, n, k;		/* GEMM dimensions */
+	double bytes;		/* membw: footprint of the arrays allocated; transfer: size copied; B */
+	double elements;	/* membw: elements per array */
+	int threads;		/* threads the kernel ran on */
+	long iterations;	/* kernel calls per repetition */
+	double work;		/* per repetition: FLOPs or bytes, integer-valued */
+	struct measure_result time;	/* s per repetition */
+	double value;		/* work / time.median, in unit */
+	double low, high;	/* work / time.ci_high, work / time.ci_low */
+	const char *unit;	/* "FLOP/s" or "B/s" */
+};
+
+struct bench_figures {
+	struct bench_figure *v;
+	size_t n, cap;
+};
+
+void bench_figures_init(struct bench_figures *l);
+void bench_figures_free(struct bench_figures *l);
+
+/* Appends a copy of f (taking over its samples) and returns the copy. */
+struct bench_figure *bench_figures_push(struct bench_figures *l,
+					const struct bench_figure *f);
+
+/* Fills value, low and high from work and time (0 when the median is not
+ * positive, which a real clock never gives). */
+void bench_figure_rate(struct bench_figure *f);
+
+#endif
