@@ -5,17 +5,19 @@
  * the `gpuplan bench` command.
  *
  *   bench_cpu [--quick] [--threads N] [SUITE...]
- *   bench_cpu [--threads N] --triad FOOTPRINT_BYTES
+ *   bench_cpu [--threads N] --triad FOOTPRINT_BYTES|top
  *   bench_cpu [--threads N] --gemm fp64|fp32 SIZE
  *
  * SUITE is membw, transfer or gemm (default: all three).  --triad and
- * --gemm measure one figure with the full suite's policy.
+ * --gemm measure one figure with the full suite's policy; `--triad top`
+ * is the membw sweep's largest footprint on this machine.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench/cpu_gemm.h"
+#include "bench/cpu_info.h"
 #include "bench/cpu_membw.h"
 #include "bench/cpu_transfer.h"
 
@@ -60,6 +62,19 @@ static int run_suite(const char *name, const struct cpu_suite_options *o)
 	return -1;
 }
 
+/* BYTES, or "top": the last footprint of the full membw sweep here. */
+static uint64_t triad_size(const char *arg)
+{
+	if (strcmp(arg, "top") != 0)
+		return strtoull(arg, NULL, 10);
+	struct cpu_info ci;
+	uint64_t sizes[32];
+	cpu_info_read(&ci);
+	size_t n = cpu_membw_sizes(false, (ci.valid & CPU_INFO_HAS_L3) ? ci.l3_bytes : 0,
+				   sizes, 32);
+	return sizes[n - 1];
+}
+
 static int run_one(int argc, char **argv, int i, const struct cpu_suite_options *o)
 {
 	struct bench_figures l;
@@ -67,7 +82,7 @@ static int run_one(int argc, char **argv, int i, const struct cpu_suite_options 
 	int rc = -1;
 	bench_figures_init(&l);
 	if (strcmp(argv[i], "--triad") == 0 && i + 1 < argc)
-		rc = cpu_membw_measure(1u << MEMBW_TRIAD, strtoull(argv[i + 1], NULL, 10),
+		rc = cpu_membw_measure(1u << MEMBW_TRIAD, triad_size(argv[i + 1]),
 				       o, &l, why, sizeof(why));
 	else if (strcmp(argv[i], "--gemm") == 0 && i + 2 < argc)
 		rc = cpu_gemm_measure(strcmp(argv[i + 1], "fp32") == 0 ? GEMM_FP32 : GEMM_FP64,

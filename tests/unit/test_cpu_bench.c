@@ -5,6 +5,7 @@
  * rejects a wrong result.  No check here depends on how long anything
  * took, only on counts and orderings a real machine cannot get wrong.
  */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -94,28 +95,47 @@ static void membw_counts(void)
 	bench_figures_free(&l);
 }
 
-/* Triad past the last-level cache is no faster than triad in L1 (5%
- * margin: on a machine with a huge cache the two could come close). */
+/* The best rate of a figure: on a busy machine (ctest -j, other jobs)
+ * some repetitions lose the CPU; the fastest one did not. */
+static double best(const struct bench_figure *f)
+{
+	return f->work / f->time.min;
+}
+
+/*
+ * Triad past the last-level cache is no faster than triad in L1 (5%
+ * margin: on a machine with a huge cache the two could come close).  One
+ * thread, 20 repetitions, best rates, and up to three attempts, so that
+ * another process taking the CPU cannot invert the order.
+ */
 static void membw_order(void)
 {
 	struct cpu_info ci;
 	cpu_info_read(&ci);
 	uint64_t s[4];
 	size_t n = cpu_membw_sizes(true, (ci.valid & CPU_INFO_HAS_L3) ? ci.l3_bytes : 0, s, 4);
-	char why[200] = "";
-	struct bench_figures l;
-	bench_figures_init(&l);
+	const struct measure_policy p = {0, 20, 20, 0, 0, NULL};
+	const struct cpu_suite_options one = {1, true, &p};
 	unsigned triad = 1u << MEMBW_TRIAD;
-	CHECK(cpu_membw_measure(triad, s[0], &opts, &l, why, sizeof(why)) == 0);
-	CHECK(cpu_membw_measure(triad, s[n - 1], &opts, &l, why, sizeof(why)) == 0);
-	CHECK(l.n == 2);
-	if (l.n == 2) {
-		printf("triad %s: %.1f GB/s, %s: %.1f GB/s\n", l.v[0].name,
-		       l.v[0].value / 1e9, l.v[1].name, l.v[1].value / 1e9);
-		CHECK(l.v[1].value > 0);
-		CHECK(l.v[1].value <= 1.05 * l.v[0].value);
+	bool ordered = false, ran = true;
+	for (int attempt = 0; attempt < 3 && ran && !ordered; attempt++) {
+		char why[200] = "";
+		struct bench_figures l;
+		bench_figures_init(&l);
+		ran = cpu_membw_measure(triad, s[0], &one, &l, why, sizeof(why)) == 0 &&
+		      cpu_membw_measure(triad, s[n - 1], &one, &l, why, sizeof(why)) == 0 &&
+		      l.n == 2;
+		if (ran) {
+			printf("best %s: %.1f GB/s, %s: %.1f GB/s\n",
+			       l.v[0].name, best(&l.v[0]) / 1e9, l.v[1].name,
+			       best(&l.v[1]) / 1e9);
+			ordered = l.v[1].value > 0 &&
+				  best(&l.v[1]) <= 1.05 * best(&l.v[0]);
+		}
+		bench_figures_free(&l);
 	}
-	bench_figures_free(&l);
+	CHECK(ran);
+	CHECK(ordered);
 }
 
 static void membw_check(void)

@@ -1,0 +1,57 @@
+#!/bin/bash
+# Accuracy of the cpu bench backend (issue 6): in one run on one machine,
+#   1. its triad past the last-level cache (the membw sweep's largest
+#      footprint) against a STREAM-style reference loop built with the
+#      same flags (tests/perf/bench_cpu_ref.c): within 10% expected;
+#   2. its fp64 and fp32 GEMM against OpenBLAS called directly in a plain
+#      loop, same size and threads: within 5% expected.
+# Both sides report the median of their repetitions.  Not a test: it
+# prints the figures and the ratios (backend / reference), and exits 1
+# when a ratio is outside its bound so that a script can notice.
+#
+#   tests/perf/bench-accuracy.sh [BUILD_DIR] [THREADS] [GEMM_SIZE]
+# BUILD_DIR defaults to build; THREADS to every online CPU; GEMM_SIZE to
+# 1024 (past where a small machine's GEMM rate stops growing).
+set -eu
+build=${1:-build}
+threads=${2:-$(nproc)}
+gemm_n=${3:-1024}
+cpu=$build/tests/bench_cpu
+ref=$build/tests/bench_cpu_ref
+for b in "$cpu" "$ref"; do
+	[ -x "$b" ] || { echo "missing $b: build first" >&2; exit 1; }
+done
+
+# rate LINE: the number before the first "GB/s" or "GFLOP/s" in LINE.
+rate() {
+	awk '{ for (i = 2; i <= NF; i++) if ($i == "GB/s" || $i == "GFLOP/s") { print $(i - 1); exit } }'
+}
+
+status=0
+# compare WHAT OURS REF BOUND: prints the ratio and the verdict.
+compare() {
+	awk -v what="$1" -v a="$2" -v b="$3" -v bound="$4" 'BEGIN {
+		r = a / b; ok = (r >= 1 - bound && r <= 1 + bound)
+		printf "%-22s backend %8.2f  reference %8.2f  ratio %.3f  %s (within %d%%)\n",
+			what, a, b, r, ok ? "ok" : "OUTSIDE", bound * 100
+		exit !ok
+	}' || status=1
+}
+
+echo "threads: $threads; $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-)"
+line=$("$cpu" --threads "$threads" --triad top)
+echo "$line"
+bytes=$(awk '/membw/ { v = $3; u = $4; print v * (u == "GiB" ? 2^30 : u == "MiB" ? 2^20 : 2^10) }' <<<"$line")
+ours=$(rate <<<"$line")
+refline=$("$ref" triad "$bytes" "$threads")
+echo "$refline"
+compare "triad GB/s" "$ours" "$(rate <<<"$refline")" 0.10
+
+for p in fp64 fp32; do
+	line=$("$cpu" --threads "$threads" --gemm $p "$gemm_n")
+	echo "$line"
+	refline=$("$ref" gemm $p "$gemm_n" "$threads")
+	echo "$refline"
+	compare "$p gemm GFLOP/s" "$(rate <<<"$line")" "$(rate <<<"$refline")" 0.05
+done
+exit $status
