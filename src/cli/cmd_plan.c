@@ -312,7 +312,9 @@ static int write_report(struct report_options o, json_t *doc)
 {
 	char *dir = xstrdup(o.pdf);
 	char *slash = strrchr(dir, '/');
-	if (slash)
+	if (slash == dir)
+		dir[1] = '\0';		/* "/plan.pdf": the root folder */
+	else if (slash)
 		*slash = '\0';
 	else
 		strcpy(dir, ".");

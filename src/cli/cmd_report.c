@@ -3,6 +3,7 @@
  * PNG/SVG charts, in English or Chinese.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -34,24 +35,32 @@ static const struct cmd_spec report_spec = {
 	"every label and sentence in Chinese (needs a CJK font: fonts-wqy-microhei).",
 };
 
-/* mkdir -p for the folders a report writes into. */
+/* mkdir -p for the folders a report writes into; what is already there
+ * must be a folder (a file of that name would fail only after the PDF
+ * was written). */
 static int make_dirs(const char *path, char *why, size_t len)
 {
+	if (!*path)
+		return 0;
 	char *p = xstrdup(path);
-	for (char *s = p + 1; *s; s++) {
-		if (*s != '/')
+	int rc = 0;
+	for (char *s = p + 1; rc == 0; s++) {
+		bool end = *s == '\0';
+		if (!end && *s != '/')
 			continue;
 		*s = '\0';
+		struct stat st;
 		if (mkdir(p, 0777) < 0 && errno != EEXIST) {
 			snprintf(why, len, "cannot create '%s': %s", p, strerror(errno));
-			free(p);
-			return -1;
+			rc = -1;
+		} else if (stat(p, &st) < 0 || !S_ISDIR(st.st_mode)) {
+			snprintf(why, len, "'%s' is not a folder", p);
+			rc = -1;
 		}
+		if (end)
+			break;
 		*s = '/';
 	}
-	int rc = mkdir(p, 0777) < 0 && errno != EEXIST ? -1 : 0;
-	if (rc)
-		snprintf(why, len, "cannot create '%s': %s", p, strerror(errno));
 	free(p);
 	return rc;
 }
@@ -69,6 +78,24 @@ static int parent_dir(const char *file, char *why, size_t len)
 	return rc;
 }
 
+/* Well-formed UTF-8: cairo refuses anything else and would stop the
+ * whole PDF. */
+static bool utf8_valid(const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	while (*u) {
+		int n = *u < 0x80 ? 0 : (*u & 0xE0) == 0xC0 ? 1
+			: (*u & 0xF0) == 0xE0 ? 2 : (*u & 0xF8) == 0xF0 ? 3 : -1;
+		if (n < 0 || (n == 1 && *u < 0xC2))
+			return false;
+		u++;
+		for (int k = 0; k < n; k++, u++)
+			if ((*u & 0xC0) != 0x80)
+				return false;
+	}
+	return true;
+}
+
 int report_options_read(const struct parsed *p, const struct cmd_spec *s,
 			struct report_options *o)
 {
@@ -81,6 +108,8 @@ int report_options_read(const struct parsed *p, const struct cmd_spec *s,
 	if (lang && !strcmp(lang, "zh"))
 		o->lang = LANG_ZH;
 	o->title = opt_value(p, s, "title");
+	if (o->title && !utf8_valid(o->title))
+		return usage_error(s, "--title is not valid UTF-8 (check the terminal's encoding)");
 	const char *rows = opt_value(p, s, "rows");
 	if (rows) {
 		char *end;
@@ -111,6 +140,7 @@ int report_write(const struct r_plan *plan, const struct report_options *o)
 	    (o->png_dir && make_dirs(o->png_dir, why, sizeof(why)) < 0) ||
 	    (o->svg_dir && make_dirs(o->svg_dir, why, sizeof(why)) < 0)) {
 		fprintf(stderr, "gpuplan: %s\n", why);
+		report_fonts_shutdown();
 		return 1;
 	}
 	struct report_stats st;

@@ -95,6 +95,21 @@ const char *tr(enum report_lang lang, enum msg id)
 	return words[id][lang == LANG_ZH];
 }
 
+void tr_trim_utf8(char *s)
+{
+	size_t n = strlen(s), k = n;
+	/* back over continuation bytes to the last lead byte */
+	while (k > 0 && ((unsigned char)s[k - 1] & 0xC0) == 0x80)
+		k--;
+	if (k == 0)
+		return;
+	unsigned char lead = (unsigned char)s[k - 1];
+	size_t want = lead < 0x80 ? 1 : (lead & 0xE0) == 0xC0 ? 2
+		: (lead & 0xF0) == 0xE0 ? 3 : 4;
+	if (n - (k - 1) < want)
+		s[k - 1] = '\0';	/* the last character was cut: drop it */
+}
+
 const char *tr_assumption(enum report_lang lang, const char *key,
 			  const char *english)
 {

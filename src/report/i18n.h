@@ -41,6 +41,10 @@ enum msg {
 
 const char *tr(enum report_lang lang, enum msg id);
 
+/* Drops a character that snprintf cut in the middle (a long Chinese name
+ * in a fixed buffer), so cairo never sees broken UTF-8. */
+void tr_trim_utf8(char *s);
+
 /* What a plan assumption means: the plan's own English sentence, or its
  * Chinese counterpart (the plan's sentence when the key is unknown). */
 const char *tr_assumption(enum report_lang lang, const char *key,

@@ -159,7 +159,7 @@ static void sentence(const struct r_plan *p, const struct r_workload *w,
 		return;
 	}
 	const struct r_option *o = &w->v[w->recommended];
-	char r[200], t[48], c[64], d[48];
+	char r[600], t[48], c[64], d[48];
 	rig(o, r, sizeof(r));
 	tr_money(o->cost, p->currency, c, sizeof(c));
 	bool zh = lang == LANG_ZH;
@@ -197,7 +197,7 @@ static void sentence(const struct r_plan *p, const struct r_workload *w,
 static void summary_block(struct doc *d, const struct r_workload *w)
 {
 	enum report_lang lang = d->o->lang;
-	char head[256], text[1200], line[400], a[64], b[64];
+	char head[640], text[2000], line[800], a[64], b[64];
 	snprintf(head, sizeof(head), "%s  (%s, %s, %s)", w->name,
 		 tr(lang, w->training ? MSG_TRAINING : MSG_INFERENCE), w->model,
 		 w->precision);
@@ -255,7 +255,7 @@ static void status_text(const struct doc *d, const struct r_option *o,
 }
 
 #define TABLE_COLS 8
-#define CELL 96
+#define CELL 256
 
 /* An amount without its currency: the column header carries it, so
  * numbers never wrap. */
@@ -301,6 +301,8 @@ static void option_rows(const struct doc *d, const struct r_workload *w,
 		}
 		snprintf(c[6], CELL, "%.1f / %.0f GB", o->memory / 1e9, o->capacity / 1e9);
 		status_text(d, o, c[7], CELL);
+		for (int k = 0; k < TABLE_COLS; k++)
+			tr_trim_utf8(c[k]);
 	}
 }
 
@@ -330,7 +332,7 @@ static void options_table(struct doc *d, const struct r_workload *w,
 	struct text_table t = {TABLE_COLS, w->training ? train_h : serve_h,
 			       w->training ? train_w : serve_w,
 			       align, ptrs, rows};
-	char head[256];
+	char head[640];
 	snprintf(head, sizeof(head), "%s: %s (%zu / %zu)", tr(lang, MSG_OPTIONS),
 		 w->name, rows, w->n);
 	new_page(d);
@@ -512,6 +514,31 @@ static int render_pdf(const struct r_plan *p, const struct report_options *o,
 	return rc;
 }
 
+/*
+ * A workload's name as part of a file name: letters, digits, '.', '_' and
+ * '-' kept, anything else (a '/', a space, Chinese) made '_', no leading
+ * dot, at most FILE_SLUG_MAX bytes.  The caller puts the workload's index
+ * in front, so two workloads never share a file, whatever their names.
+ */
+#define FILE_SLUG_MAX 80
+
+static void file_slug(const char *name, char *out, size_t cap)
+{
+	size_t k = 0;
+	for (const char *c = name; *c && k + 1 < cap; c++) {
+		bool keep = isalnum((unsigned char)*c) || *c == '.' || *c == '_' || *c == '-';
+		if (k == 0 && *c == '.')
+			continue;
+		/* a multi-byte character becomes one '_', not one per byte */
+		if ((*c & 0xC0) == 0x80)
+			continue;
+		out[k++] = keep && (unsigned char)*c < 0x80 ? *c : '_';
+	}
+	out[k] = '\0';
+	if (k == 0)
+		snprintf(out, cap, "workload");
+}
+
 int report_chart_file(const struct r_plan *p, const struct r_workload *w,
 		      const size_t *ranked, enum report_chart c,
 		      const struct report_options *o,
@@ -542,8 +569,11 @@ int report_chart_file(const struct r_plan *p, const struct r_workload *w,
 	cairo_surface_destroy(s);
 	if (svg)
 		svg_renumber_surfaces(&b);
-	char *path = xasprintf("%s/%s-%s.%s", svg ? o->svg_dir : o->png_dir,
-			       w->name, report_chart_slug(c), svg ? "svg" : "png");
+	char slug[FILE_SLUG_MAX + 1];
+	file_slug(w->name, slug, sizeof(slug));
+	char *path = xasprintf("%s/%02zu-%s-%s.%s", svg ? o->svg_dir : o->png_dir,
+			       (size_t)(w - p->w) + 1, slug, report_chart_slug(c),
+			       svg ? "svg" : "png");
 	int rc = write_buffer(path, &b, why, len);
 	free(path);
 	free(b.data);

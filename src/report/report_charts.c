@@ -54,14 +54,17 @@ size_t *report_rank(const struct r_workload *w)
 
 /* ---- helpers ---- */
 
+/* 950, 1.2k, 3.4M, 1.1B: the unit chosen after rounding to three figures,
+ * so 999,950 reads "1M", never "1e+03k". */
 static void fmt_money(double v, char *buf, size_t len)
 {
-	if (v >= 1e6)
-		snprintf(buf, len, "%.3gM", v / 1e6);
-	else if (v >= 1e3)
-		snprintf(buf, len, "%.3gk", v / 1e3);
-	else
-		snprintf(buf, len, "%.3g", v);
+	static const char *const units[] = {"", "k", "M", "B", "T"};
+	size_t u = 0;
+	while (u + 1 < sizeof(units) / sizeof(units[0]) && fabs(v) >= 999.5) {
+		v /= 1e3;
+		u++;
+	}
+	snprintf(buf, len, "%.3g%s", v, units[u]);
 }
 
 /* Whole numbers in full ("1024", never "1.02e+03"), the rest to three
@@ -103,6 +106,7 @@ static size_t colour_of(const struct r_plan *p, const char *acc)
 static void option_label(const struct r_option *o, char *buf, size_t len)
 {
 	snprintf(buf, len, "%ld x %s", o->nodes, o->instance);
+	tr_trim_utf8(buf);
 }
 
 /* ---- time against cost ---- */
@@ -114,7 +118,7 @@ static const struct rgb owned_colour = {0.25, 0.25, 0.25};
 struct acc_series {
 	const char *acc;
 	bool owned;
-	char name[96];
+	char name[288];
 	double *x, *y;
 	bool *muted, *hl;
 	size_t n;
@@ -145,6 +149,7 @@ static void time_cost(cairo_t *cr, struct rect area, const struct r_plan *p,
 					 o->accelerator, tr(lang, MSG_OWNED));
 			else
 				snprintf(as[na].name, sizeof(as[na].name), "%s", o->accelerator);
+			tr_trim_utf8(as[na].name);
 			as[na].x = xcalloc(w->n, sizeof(double));
 			as[na].y = xcalloc(w->n, sizeof(double));
 			as[na].muted = xcalloc(w->n, sizeof(bool));
@@ -237,7 +242,7 @@ static void time_cost(cairo_t *cr, struct rect area, const struct r_plan *p,
 struct bars {
 	struct bar_group g[BARS];
 	double values[BARS][6];
-	char labels[BARS][96];
+	char labels[BARS][288];
 	size_t n;
 };
 
@@ -479,7 +484,7 @@ static void roofline(cairo_t *cr, struct rect area, const struct r_plan *p,
 		double roof = fmin(peak * ce, a.bandwidth * me * i);
 		pts[n++] = (struct roof_point){tr_op_class(lang, c->name), i, roof};
 	}
-	char title[160];
+	char title[400];
 	snprintf(title, sizeof(title), "%s: %s (%s)", tr(lang, MSG_CHART_ROOFLINE),
 		 rec->accelerator, w->precision);
 	struct roofline_words words = {tr(lang, MSG_PERFORMANCE), tr(lang, MSG_INTENSITY),

@@ -241,8 +241,8 @@ int main(void)
 		snprintf(again, sizeof(again), "%s/again", dir);
 		mkdir(again, 0777);
 		render(&p, doc, LANG_EN, again);
-		const char *same[] = {"plan.pdf", "png/llm-pretrain-time-cost.png",
-				      "svg/llm-pretrain-time-cost.svg"};
+		const char *same[] = {"plan.pdf", "png/05-llm-pretrain-time-cost.png",
+				      "svg/05-llm-pretrain-time-cost.svg"};
 		for (size_t k = 0; k < sizeof(same) / sizeof(same[0]); k++) {
 			char a[700], b[700];
 			snprintf(a, sizeof(a), "%s/%s", en, same[k]);
