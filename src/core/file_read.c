@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 
 #include "xalloc.h"
 
@@ -14,11 +15,19 @@ enum file_read_status file_read_all(const char *path, size_t limit,
 	FILE *f = fopen(path, "rb");
 	if (!f)
 		return FILE_READ_CANNOT_OPEN;
+	struct stat st;
+	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) &&
+	    (unsigned long long)st.st_size > (unsigned long long)limit) {
+		fclose(f);
+		return FILE_READ_TOO_LARGE;	/* known without reading it */
+	}
 	size_t cap = 1 << 16, n = 0;
 	char *buf = xmalloc(cap);
 	for (;;) {
 		if (n + 1 >= cap) {
-			cap *= 2;
+			/* never past limit + 2: room for one byte too many and
+			 * the NUL, whatever the source (/dev/zero, a pipe) */
+			cap = cap > (limit + 2) / 2 ? limit + 2 : cap * 2;
 			buf = xrealloc(buf, cap);
 		}
 		/* never more than limit + 1 bytes in all: enough to know */

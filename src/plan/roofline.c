@@ -4,7 +4,7 @@
 
 /* Where to look when a part lacks the precision asked for: the next
  * wider format it does have. */
-static const enum precision fallbacks[PREC_COUNT][4] = {
+static const enum precision fallbacks[PREC_COUNT][ROOFLINE_FALLBACKS] = {
 	[PREC_FP64] = {PREC_FP64, PREC_FP64, PREC_FP64, PREC_FP64},
 	[PREC_FP64_TENSOR] = {PREC_FP64_TENSOR, PREC_FP64, PREC_FP64, PREC_FP64},
 	[PREC_FP32] = {PREC_FP32, PREC_FP32, PREC_FP32, PREC_FP32},
@@ -15,10 +15,15 @@ static const enum precision fallbacks[PREC_COUNT][4] = {
 	[PREC_INT8] = {PREC_INT8, PREC_FP16, PREC_BF16, PREC_FP32},
 };
 
+const enum precision *roofline_fallbacks(enum precision want)
+{
+	return fallbacks[want];
+}
+
 double roofline_matrix_peak(const struct accelerator *a, enum precision want,
 			    enum precision *used)
 {
-	for (int i = 0; i < 4; i++) {
+	for (int i = 0; i < ROOFLINE_FALLBACKS; i++) {
 		enum precision p = fallbacks[want][i];
 		if (a->has_peak[p]) {
 			*used = p;

@@ -22,6 +22,12 @@ struct roofline {
 	double class_time[OPC_COUNT];	/* s per op class */
 };
 
+/* The order in which a part's peaks stand in for precision `want` (want
+ * first, then the next wider formats): ROOFLINE_FALLBACKS entries.  The
+ * report's roofline looks peaks up in the same order as the planner. */
+#define ROOFLINE_FALLBACKS 4
+const enum precision *roofline_fallbacks(enum precision want);
+
 /*
  * The tensor peak for matrix work at precision `want`, or the nearest the
  * part has when it lacks it (bf16 on a T4 runs as fp16; fp8 on an A100 as

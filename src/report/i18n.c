@@ -175,6 +175,10 @@ char *tr_money(double amount, const char *currency, char *buf, size_t len)
 		snprintf(buf, len, "%.2f %s", amount, currency);
 		return buf;
 	}
+	if (amount >= 1e15) {	/* beyond any budget: no 300-digit figures */
+		snprintf(buf, len, "%.3g %s", amount, currency);
+		return buf;
+	}
 	char digits[48], grouped[64];
 	snprintf(digits, sizeof(digits), "%.0f", amount);
 	size_t n = strlen(digits), k = 0;

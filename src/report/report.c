@@ -396,9 +396,11 @@ static const char *str_or_empty(json_t *o, const char *key)
 static void source_line(struct doc *d, const char *kind, const char *name,
 			const char **seen, size_t *n_seen)
 {
-	for (size_t i = 0; i < *n_seen; i++)
-		if (!strcmp(seen[i], name))
+	/* an instance may share its name with an accelerator: key by both */
+	for (size_t i = 0; i + 1 < *n_seen; i += 2)
+		if (seen[i] == kind && !strcmp(seen[i + 1], name))
 			return;
+	seen[(*n_seen)++] = kind;
 	seen[(*n_seen)++] = name;
 	json_t *e = json_object_get(json_object_get(d->p->sources, kind), name);
 	json_t *s0 = json_array_get(json_object_get(e, "source"), 0);
@@ -442,7 +444,7 @@ static void appendix(struct doc *d)
 	heading(d, tr(lang, MSG_SOURCES), 12);
 	/* every instance and accelerator the report quotes a figure of: the
 	 * recommendation, the runner-up and the obvious alternative, once */
-	const char **seen = xcalloc(6 * d->p->n + 1, sizeof(char *));
+	const char **seen = xcalloc(12 * d->p->n + 1, sizeof(char *));
 	size_t n_seen = 0;
 	for (size_t i = 0; i < d->p->n; i++) {
 		const struct r_workload *w = &d->p->w[i];

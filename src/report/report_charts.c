@@ -5,7 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/precision.h"
 #include "core/xalloc.h"
+#include "plan/roofline.h"
 #include "i18n.h"
 
 #define BARS 10		/* options shown in the bar charts */
@@ -109,6 +111,32 @@ static void option_label(const struct r_option *o, char *buf, size_t len)
 	tr_trim_utf8(buf);
 }
 
+/* A point with the value it is ordered by: qsort, not insertion, since a
+ * plan may hold 100,000 options.  Ties are broken by the other values, so
+ * the order never depends on the sort's internals. */
+struct keyed {
+	double key, a, b;
+};
+
+static int cmp_double(double a, double b)
+{
+	return (a > b) - (a < b);
+}
+
+static int by_key(const void *x, const void *y)
+{
+	const struct keyed *p = x, *q = y;
+	int c = cmp_double(p->key, q->key);
+	if (!c)
+		c = cmp_double(p->a, q->a);
+	return c ? c : cmp_double(p->b, q->b);
+}
+
+static void sort_keyed(struct keyed *p, size_t n)
+{
+	qsort(p, n, sizeof(*p), by_key);
+}
+
 /* ---- time against cost ---- */
 
 /* Owned machines in dark grey: their cost is a share of owning, not a
@@ -172,19 +200,17 @@ static void time_cost(cairo_t *cr, struct rect area, const struct r_plan *p,
 			as[k].owned ? owned_colour : chart_colour(colour_of(p, as[k].acc))};
 	/* the Pareto front, in order of time */
 	double *fx = xcalloc(w->n + 1, sizeof(double)), *fy = xcalloc(w->n + 1, sizeof(double));
+	struct keyed *front = xcalloc(w->n + 1, sizeof(*front));
 	size_t nf = 0;
 	for (size_t i = 0; i < w->n; i++)
-		if (w->v[i].pareto) {
-			double x = w->training ? w->v[i].time_s : w->v[i].p99_s;
-			size_t at = nf++;
-			while (at > 0 && fx[at - 1] > x) {
-				fx[at] = fx[at - 1];
-				fy[at] = fy[at - 1];
-				at--;
-			}
-			fx[at] = x;
-			fy[at] = w->v[i].cost;
-		}
+		if (w->v[i].pareto)
+			front[nf++] = (struct keyed){
+				w->training ? w->v[i].time_s : w->v[i].p99_s,
+				w->v[i].cost, 0};
+	sort_keyed(front, nf);
+	for (size_t i = 0; i < nf; i++)
+		fx[i] = front[i].key, fy[i] = front[i].a;
+	free(front);
 	struct ref_line refs[2];
 	size_t nr = 0;
 	if (w->training && w->deadline_s > 0)
@@ -355,22 +381,17 @@ static size_t scaling_points(const struct r_workload *w, double *g, double *t,
 	if (w->recommended < 0 || !w->training)
 		return 0;
 	const char *inst = w->v[w->recommended].instance;
+	struct keyed *pt = xcalloc(w->n + 1, sizeof(*pt));
 	size_t n = 0;
 	for (size_t i = 0; i < w->n; i++) {
 		const struct r_option *o = &w->v[i];
-		if (strcmp(o->instance, inst) || !(o->time_s > 0))
-			continue;
-		size_t at = n++;
-		while (at > 0 && g[at - 1] > o->gpus) {
-			g[at] = g[at - 1];
-			t[at] = t[at - 1];
-			cost[at] = cost[at - 1];
-			at--;
-		}
-		g[at] = (double)o->gpus;
-		t[at] = o->time_s;
-		cost[at] = o->cost;
+		if (!strcmp(o->instance, inst) && o->time_s > 0)
+			pt[n++] = (struct keyed){(double)o->gpus, o->time_s, o->cost};
 	}
+	sort_keyed(pt, n);
+	for (size_t i = 0; i < n; i++)
+		g[i] = pt[i].key, t[i] = pt[i].a, cost[i] = pt[i].b;
+	free(pt);
 	return n;
 }
 
@@ -438,24 +459,20 @@ static double assumption(const struct r_plan *p, const char *key, double dflt)
 	return json_is_number(v) ? json_number_value(v) : dflt;
 }
 
+/* The peak the planner used for this precision: the same fallbacks
+ * (plan/roofline.h), looked up in the plan's datasheet figures. */
 static double peak_for(const struct r_accelerator *a, const char *precision)
 {
-	static const char *const order[][4] = {
-		{"bf16", "bf16", "fp16", "fp32"}, {"fp16", "fp16", "bf16", "fp32"},
-		{"fp8", "fp8", "bf16", "fp16"}, {"int8", "int8", "fp16", "fp32"},
-		{"fp32", "fp32", "fp32", "fp32"}, {"tf32", "tf32", "fp32", "fp32"},
-	};
-	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
-		if (strcmp(order[i][0], precision))
-			continue;
-		for (int k = 1; k < 4; k++) {
-			json_t *v = json_object_get(a->peaks, order[i][k]);
-			if (json_is_number(v))
-				return json_number_value(v);
-		}
+	int want = precision_from_name(precision);
+	if (want < 0)
+		want = PREC_FP32;
+	const enum precision *order = roofline_fallbacks((enum precision)want);
+	for (int k = 0; k < ROOFLINE_FALLBACKS; k++) {
+		json_t *v = json_object_get(a->peaks, precision_name(order[k]));
+		if (json_is_number(v) && json_number_value(v) > 0)
+			return json_number_value(v);
 	}
-	json_t *v = json_object_get(a->peaks, "fp32");
-	return json_is_number(v) ? json_number_value(v) : 0;
+	return 0;
 }
 
 static void roofline(cairo_t *cr, struct rect area, const struct r_plan *p,
@@ -508,7 +525,8 @@ bool report_chart_applies(const struct r_plan *p, const struct r_workload *w,
 	if (c == RC_ROOFLINE) {
 		struct r_accelerator a;
 		return w->recommended >= 0 &&
-		       r_plan_accelerator(p, w->v[w->recommended].accelerator, &a);
+		       r_plan_accelerator(p, w->v[w->recommended].accelerator, &a) &&
+		       peak_for(&a, w->precision) > 0;
 	}
 	return w->n > 0;
 }

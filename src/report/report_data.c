@@ -1,6 +1,7 @@
 #include "report_data.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,7 +12,7 @@
 
 /* The shipped plan is about 1.5 MB of JSON (2 kB an option); the limit
  * is there to refuse a wrong file (a disk image, say), not a big plan. */
-#define PLAN_MAX_BYTES (2048u << 20)
+#define PLAN_MAX_BYTES (1024u << 20)
 
 struct reader {
 	const char *file;
@@ -75,6 +76,20 @@ static double get_number(struct reader *rd, json_t *o, const char *key,
 	return 0;
 }
 
+/* A count (GPUs, nodes, replicas, a batch): a whole number from 0 to a
+ * billion, so the cast to long is defined and the text stays sane. */
+static long get_count(struct reader *rd, json_t *o, const char *key,
+		      const char *path, bool nullable)
+{
+	double v = get_number(rd, o, key, path, nullable);
+	if (!(v >= 0 && v <= 1e9) || v != floor(v)) {
+		fail(rd, "%s.%s: expected a whole number from 0 to 1000000000, found %g",
+		     path, key, v);
+		return 0;
+	}
+	return (long)v;
+}
+
 static long get_index(struct reader *rd, json_t *o, const char *key,
 		      const char *path, size_t n)
 {
@@ -118,8 +133,8 @@ static void read_reasons(struct reader *rd, json_t *o, const char *path,
 		f->a = get_number(rd, r, "a", p, true);
 		f->b = get_number(rd, r, "b", p, true);
 		f->c = get_number(rd, r, "c", p, true);
-		f->n1 = (long)get_number(rd, r, "n1", p, true);
-		f->n2 = (long)get_number(rd, r, "n2", p, true);
+		f->n1 = get_count(rd, r, "n1", p, true);
+		f->n2 = get_count(rd, r, "n2", p, true);
 	}
 }
 
@@ -133,8 +148,8 @@ static void read_option(struct reader *rd, json_t *o, const char *path,
 	opt->instance = get_string(rd, o, "instance", path, false);
 	opt->provider = get_string(rd, o, "provider", path, false);
 	opt->accelerator = get_string(rd, o, "accelerator", path, false);
-	opt->gpus = (long)get_number(rd, o, "gpus", path, false);
-	opt->nodes = (long)get_number(rd, o, "nodes", path, false);
+	opt->gpus = get_count(rd, o, "gpus", path, false);
+	opt->nodes = get_count(rd, o, "nodes", path, false);
 	json_t *f = json_object_get(o, "feasible");
 	opt->feasible = json_is_true(f);
 	opt->pareto = json_is_true(json_object_get(o, "pareto"));
@@ -148,13 +163,13 @@ static void read_option(struct reader *rd, json_t *o, const char *path,
 	if (training) {
 		opt->time_s = get_number(rd, o, "time_s", path, false);
 		opt->mfu = get_number(rd, o, "mfu", path, true);
-		opt->dp = (long)get_number(rd, o, "dp", path, true);
-		opt->tp = (long)get_number(rd, o, "tp", path, true);
-		opt->micro = (long)get_number(rd, o, "micro_batch", path, true);
+		opt->dp = get_count(rd, o, "dp", path, true);
+		opt->tp = get_count(rd, o, "tp", path, true);
+		opt->micro = get_count(rd, o, "micro_batch", path, true);
 	} else {
 		opt->p99_s = get_number(rd, o, "p99_latency_s", path, false);
-		opt->replicas = (long)get_number(rd, o, "replicas", path, false);
-		opt->batch = (long)get_number(rd, o, "batch", path, true);
+		opt->replicas = get_count(rd, o, "replicas", path, false);
+		opt->batch = get_count(rd, o, "batch", path, true);
 		opt->sharing = get_string(rd, o, "sharing", path, true);
 	}
 	static const char *const bk[] = {"compute_s", "memory_s",
