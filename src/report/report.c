@@ -134,12 +134,24 @@ static void heading(struct doc *d, const char *text, double size)
 	d->y += size * 0.6;
 }
 
+/* A paragraph that runs on to the next page rather than being cut: laid
+ * out whole (text_wrap), then drawn a line at a time. */
 static void paragraph(struct doc *d, const char *text, double size)
 {
-	need(d, size * 3);
-	double room = PAGE_H - MARGIN - 10 - d->y;
-	d->y += text_box(d->cr, d->font, (struct rect){MARGIN, d->y,
-			 PAGE_W - 2 * MARGIN, room}, text, size, 1.35, false);
+	double pitch = size * 1.35, width = PAGE_W - 2 * MARGIN;
+	size_t n = text_wrap(d->cr, d->font, text, size, width, false, NULL, 0);
+	struct text_span *spans = xcalloc(n + 1, sizeof(*spans));
+	text_wrap(d->cr, d->font, text, size, width, false, spans, n);
+	need(d, pitch * (double)(n < 3 ? n : 3));	/* no lone first line */
+	for (size_t i = 0; i < n; i++) {
+		need(d, pitch);
+		char *line = xstrndup(text + spans[i].off, spans[i].len);
+		text_box(d->cr, d->font, (struct rect){MARGIN, d->y, width, pitch},
+			 line, size, 1.35, false);
+		free(line);
+		d->y += pitch;
+	}
+	free(spans);
 	d->y += size * 0.7;
 }
 
