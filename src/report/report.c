@@ -617,6 +617,53 @@ static int render_charts(const struct r_plan *p, const struct report_options *o,
 	return 0;
 }
 
+/* Appends s to the buffer when it has a byte outside ASCII (the only text
+ * a Latin font might lack glyphs for). */
+static void gather_non_ascii(struct buffer *b, const char *s)
+{
+	if (!s)
+		return;
+	for (const char *c = s; *c; c++)
+		if ((unsigned char)*c >= 0x80) {
+			to_buffer(b, (const unsigned char *)s, (unsigned)strlen(s));
+			to_buffer(b, (const unsigned char *)" ", 1);
+			return;
+		}
+}
+
+/*
+ * An English report of a plan with Chinese names (a workload called
+ * 视觉检测, a local cloud's instance names) would draw them as empty
+ * boxes in a Latin font: when the names need it and the Chinese font has
+ * every glyph, the report uses that font (it has Latin letters too).
+ */
+static void font_for_names(const struct r_plan *p, const struct report_options *o,
+			   struct report_font *f)
+{
+	struct buffer b = {0};
+	gather_non_ascii(&b, o->title);
+	for (size_t i = 0; i < p->n; i++) {
+		gather_non_ascii(&b, p->w[i].name);
+		gather_non_ascii(&b, p->w[i].model);
+		for (size_t k = 0; k < p->w[i].n; k++) {
+			gather_non_ascii(&b, p->w[i].v[k].instance);
+			gather_non_ascii(&b, p->w[i].v[k].accelerator);
+		}
+	}
+	to_buffer(&b, (const unsigned char *)"", 1);
+	struct report_font zh;
+	char why[300];
+	if (b.len > 1 && !report_font_covers(f, (const char *)b.data) &&
+	    report_font_find(LANG_ZH, &zh, why, sizeof(why)) == 0) {
+		if (report_font_covers(&zh, (const char *)b.data)) {
+			report_font_free(f);
+			*f = zh;
+		} else
+			report_font_free(&zh);
+	}
+	free(b.data);
+}
+
 int report_render(const struct r_plan *p, const struct report_options *o,
 		  struct report_stats *stats, char *why, size_t len)
 {
@@ -624,6 +671,7 @@ int report_render(const struct r_plan *p, const struct report_options *o,
 	struct report_font f;
 	if (report_font_find(o->lang, &f, why, len) < 0)
 		return -1;
+	font_for_names(p, o, &f);
 	int rc = 0;
 	if (o->pdf)
 		rc = render_pdf(p, o, &f, stats, why, len);
