@@ -617,7 +617,7 @@ static bool mark_has_line(enum mark m)
 void draw_mark(cairo_t *cr, double x, double y, double r, enum mark m)
 {
 	double t = r * 1.35;
-	if (m == MARK_LINE)
+	if (m == MARK_LINE || m == MARK_NONE)
 		return;
 	if (m == MARK_RING) {
 		cairo_new_sub_path(cr);

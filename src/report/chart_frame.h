@@ -125,6 +125,7 @@ enum mark {
 	MARK_LINE_CIRCLE, MARK_LINE_SQUARE, MARK_LINE_TRIANGLE,
 	MARK_LINE,		/* a line alone: a limit's entry */
 	MARK_RING,		/* a hollow circle: the highlighted point */
+	MARK_NONE,		/* no swatch: "+ 12" when entries were left out */
 };
 
 struct legend_item {

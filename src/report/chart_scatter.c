@@ -12,6 +12,7 @@
 #include "chart_frame.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 /* The data range of every point, front vertex and reference line on one
@@ -138,7 +139,7 @@ static void scatter_front(struct chart *c, const struct axis *x,
 
 /* Dashed reference lines with their labels at the line's end: the top of
  * a vertical line (right of it, or left when near the right edge), the
- * right end of a horizontal one (above it). */
+ * left end of a horizontal one (above it). */
 static void scatter_refs(struct chart *c, const struct axis *x,
 			 const struct axis *y, const struct ref_line *refs,
 			 size_t n)
@@ -170,8 +171,10 @@ static void scatter_refs(struct chart *c, const struct axis *x,
 				 p->y + s->pad, rl->label, p->w * 0.3,
 				 right ? 0 : 1, 0, true);
 		} else {
-			put_text(cr, p->x + p->w - s->pad, at - s->pad / 2,
-				 rl->label, p->w * 0.5, 1, 1, true);
+			/* at the left end: the right end is where a deadline's
+			 * label sits when the deadline is far out */
+			put_text(cr, p->x + s->pad, at - s->pad / 2,
+				 rl->label, p->w * 0.5, 0, 1, true);
 		}
 		cairo_restore(cr);
 	}
@@ -232,25 +235,43 @@ static bool any_flag(const struct point_series *s, size_t n, bool highlight)
 	return false;
 }
 
+/*
+ * The legend's entries: one per named series, then what the marks mean.
+ * At most max_rows in all: when the series do not fit, the last row that
+ * holds one says how many were left out ("+ 12"), so the marks' meanings
+ * are never the ones lost.  `more` holds that text (caller's buffer).
+ */
 static size_t scatter_legend_items(const struct point_series *s, size_t n,
 				   size_t n_front,
 				   const struct scatter_words *words,
-				   struct legend_item *it, size_t max)
+				   struct legend_item *it, size_t max,
+				   size_t max_rows, char *more, size_t more_len)
 {
-	size_t k = 0;
-	for (size_t i = 0; i < n && k < max; i++)
+	struct legend_item marks[3];
+	size_t nm = 0, named = 0, k = 0;
+	/* what the marks mean, only for marks that are on the plot */
+	if (words && words->front && n_front > 1)
+		marks[nm++] = (struct legend_item){words->front, ink, MARK_LINE};
+	if (words && words->highlight && any_flag(s, n, true))
+		marks[nm++] = (struct legend_item){words->highlight, ink, MARK_RING};
+	if (words && words->muted && any_flag(s, n, false))
+		marks[nm++] = (struct legend_item){words->muted, chart_grey(), MARK_CIRCLE};
+	for (size_t i = 0; i < n; i++)
+		named += s[i].name && s[i].name[0] && s[i].n > 0;
+	if (max_rows > max)
+		max_rows = max;
+	size_t room = max_rows > nm ? max_rows - nm : 0;
+	size_t show = named <= room ? named : room > 0 ? room - 1 : 0;
+	for (size_t i = 0; i < n && k < show; i++)
 		if (s[i].name && s[i].name[0] && s[i].n > 0)
 			it[k++] = (struct legend_item){s[i].name, s[i].colour,
 						       MARK_CIRCLE};
-	if (!words)
-		return k;
-	/* what the marks mean, only for marks that are on the plot */
-	if (words->front && n_front > 1 && k < max)
-		it[k++] = (struct legend_item){words->front, ink, MARK_LINE};
-	if (words->highlight && any_flag(s, n, true) && k < max)
-		it[k++] = (struct legend_item){words->highlight, ink, MARK_RING};
-	if (words->muted && any_flag(s, n, false) && k < max)
-		it[k++] = (struct legend_item){words->muted, chart_grey(), MARK_CIRCLE};
+	if (show < named && room > 0) {
+		snprintf(more, more_len, "+ %zu", named - show);
+		it[k++] = (struct legend_item){more, ink, MARK_NONE};
+	}
+	for (size_t i = 0; i < nm && k < max; i++)
+		it[k++] = marks[i];
 	return k;
 }
 
@@ -316,8 +337,12 @@ void chart_scatter(cairo_t *cr, struct rect area, const char *title,
 		      y->log, &lo, &hi);
 	axis_prepare(&ly, y, lo, hi);
 	layout(&c, &lx, &ly, 1, 0, 0);
+	chart_font(&c, c.sz.fs, false);
+	double row = font_h(cr) * 1.3;
+	size_t rows = (size_t)fmax(0, (c.room.h - 2 * c.sz.pad) / row);
+	char more[32];
 	size_t ni = scatter_legend_items(series, n_series, n_front, words,
-					 items, 64);
+					 items, 64, rows, more, sizeof(more));
 	if (ni) {
 		legend_box_size(&c, items, ni, c.room.w * 0.3, &lgw, &lgh);
 		scatter_place_legend(&c, &lx, &ly, series, n_series, front_x,
