@@ -152,20 +152,26 @@ out:
 	return rc;
 }
 
+bool cpu_gemm_sweep_stops(const struct cpu_suite_options *o,
+			  const struct bench_figure *f, double last_rate)
+{
+	double cap = o->quick ? QUICK_MAX_CALL_S : MAX_CALL_S;
+	double call_s = f->time.median / (double)f->iterations;
+	return f->value <= last_rate * PLATEAU || 8 * call_s > cap;
+}
+
 /* One precision's sweep, stopping at the plateau or the time cap. */
 static int sweep(enum gemm_precision p, const struct cpu_suite_options *o,
 		 struct bench_figures *out, char *why, size_t len)
 {
 	long sizes[16];
 	size_t count = cpu_gemm_sizes(o->quick, sizes, 16);
-	double cap = o->quick ? QUICK_MAX_CALL_S : MAX_CALL_S;
 	double last_rate = 0;
 	for (size_t i = 0; i < count; i++) {
 		if (cpu_gemm_measure(p, sizes[i], o, out, why, len) < 0)
 			return -1;
 		const struct bench_figure *f = &out->v[out->n - 1];
-		double call_s = f->time.median / (double)f->iterations;
-		if (f->value <= last_rate * PLATEAU || 8 * call_s > cap)
+		if (cpu_gemm_sweep_stops(o, f, last_rate))
 			break;
 		last_rate = f->value;
 	}

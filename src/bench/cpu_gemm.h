@@ -18,6 +18,7 @@
 #ifndef GPUPLAN_BENCH_CPU_GEMM_H
 #define GPUPLAN_BENCH_CPU_GEMM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "bench/cpu_suite.h"
@@ -37,6 +38,11 @@ size_t cpu_gemm_sizes(bool quick, long *sizes, size_t max);
 int cpu_gemm_measure(enum gemm_precision p, long n,
 		     const struct cpu_suite_options *o,
 		     struct bench_figures *out, char *why, size_t len);
+
+/* True when a sweep ends after figure f, whose rate follows last_rate
+ * (0 for the first size): the plateau or the per-call cap above. */
+bool cpu_gemm_sweep_stops(const struct cpu_suite_options *o,
+			  const struct bench_figure *f, double last_rate);
 
 /* fp64 then fp32, each swept as above. */
 int cpu_gemm_suite(const struct cpu_suite_options *o,

@@ -208,15 +208,19 @@ out:
 	return rc;
 }
 
+uint64_t cpu_membw_llc(const struct cpu_info *ci)
+{
+	return (ci->valid & CPU_INFO_HAS_L3) ? ci->l3_bytes :
+	       (ci->valid & CPU_INFO_HAS_L2) ? ci->l2_bytes : 0;
+}
+
 int cpu_membw_suite(const struct cpu_suite_options *o,
 		    struct bench_figures *out, char *why, size_t len)
 {
 	struct cpu_info ci;
 	cpu_info_read(&ci);
-	uint64_t llc = (ci.valid & CPU_INFO_HAS_L3) ? ci.l3_bytes :
-		       (ci.valid & CPU_INFO_HAS_L2) ? ci.l2_bytes : 0;
 	uint64_t sizes[32];
-	size_t n = cpu_membw_sizes(o->quick, llc, sizes, 32);
+	size_t n = cpu_membw_sizes(o->quick, cpu_membw_llc(&ci), sizes, 32);
 	for (size_t i = 0; i < n; i++)
 		if (cpu_membw_measure((1u << MEMBW_KERNELS) - 1, sizes[i], o, out,
 				      why, len) < 0)

@@ -29,6 +29,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bench/cpu_info.h"
 #include "bench/cpu_suite.h"
 #include "bench/figure.h"
 
@@ -63,6 +64,10 @@ size_t cpu_membw_sizes(bool quick, uint64_t llc_bytes, uint64_t *sizes,
 int cpu_membw_measure(unsigned kernels, uint64_t footprint,
 		      const struct cpu_suite_options *o,
 		      struct bench_figures *out, char *why, size_t len);
+
+/* The last-level cache the sweep is sized for: L3, else L2, else 0
+ * (unknown). */
+uint64_t cpu_membw_llc(const struct cpu_info *ci);
 
 /* The whole suite: every kernel at every footprint of cpu_membw_sizes
  * for this machine's last-level cache (cpu_info). */

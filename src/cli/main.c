@@ -23,6 +23,7 @@ static const struct command commands[] = {
 	{"report", cmd_report, "a plan as a PDF report and PNG/SVG charts, in English or Chinese"},
 	{"catalog", cmd_catalog, "list, show and validate instance and accelerator catalogs"},
 	{"model", cmd_model, "parameters, FLOPs, bytes and memory of a model, derived from its description"},
+	{"bench", cmd_bench, "measure a device (the CPU; CUDA suites not yet) -> measured profile"},
 	{"devices", cmd_devices, "list the devices gpuplan can measure here (CPU, CUDA GPUs)"},
 	{"workload", cmd_workload, "list and validate workloads: what the planner plans"},
 	{"help", cmd_help, "show help for a command: gpuplan help catalog list"},

@@ -1,0 +1,85 @@
+/*
+ * backend.h - what a device that gpuplan can measure offers: a table of
+ * hooks, the same for the built-in CPU backend and (later) the CUDA one.
+ *
+ * As with the CUDA plugin (cuda/plugin_abi.h), the table carries the ABI
+ * version and its own size, and bench_backend_check() refuses a table
+ * whose version differs, that is shorter than this header's, or that lacks
+ * a required hook, before anything in it is called.
+ *
+ * Call order: init, then any number of describe and run_suite, then
+ * shutdown.  A hook that fails returns -1 and leaves a one-line reason
+ * (lowercase, no full stop) for last_error.
+ *
+ * Ownership: the table and the strings it returns (name, last_error, the
+ * suite names) are static data of the backend.  struct bench_device is
+ * caller-allocated plain data.  run_suite appends figures to the caller's
+ * list, which owns them (see figure.h).
+ */
+#ifndef GPUPLAN_BENCH_BACKEND_H
+#define GPUPLAN_BENCH_BACKEND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bench/cpu_info.h"
+#include "bench/figure.h"
+#include "bench/measure.h"
+
+#define BENCH_BACKEND_ABI_VERSION 1
+
+/* What is being measured.  kind is "cpu" or "cuda". */
+struct bench_device {
+	char kind[8];		/* "cpu" */
+	char name[256];		/* the CPU's model, or the GPU's name */
+	int index;		/* cuda:N; 0 for the cpu */
+	struct cpu_info cpu;	/* the host CPU (both kinds run on a host) */
+};
+
+struct bench_run_options {
+	bool quick;		/* fewer sizes, shorter caps */
+	int threads;		/* CPU threads; <= 0: the backend's default */
+	const struct measure_policy *policy;	/* NULL: the suite's own */
+};
+
+/*
+ * Called before each measurement step with what it measures ("membw
+ * 1 MiB: copy, scale, add, triad") and how far the suite has got: figures
+ * done so far and the figures the suite expects in all (an upper bound: a
+ * sweep that stops early at a plateau finishes below it).
+ */
+typedef void (*bench_progress_fn)(void *ctx, const char *what, size_t done,
+				  size_t total);
+
+struct bench_backend {
+	uint32_t abi_version;	/* BENCH_BACKEND_ABI_VERSION */
+	uint32_t struct_size;	/* sizeof(struct bench_backend) as built */
+	const char *name;	/* "cpu" */
+
+	int (*init)(void);
+	/* The device's identity; fills every field of out. */
+	int (*describe)(struct bench_device *out);
+	/* 1 when the backend has the suite, else 0 (and run_suite fails). */
+	int (*has_suite)(const char *suite);
+	/* Measures one suite, appending its figures to out; on failure the
+	 * figures measured before it stay in out.  progress may be NULL. */
+	int (*run_suite)(const char *suite, const struct bench_run_options *o,
+			 struct bench_figures *out, bench_progress_fn progress,
+			 void *progress_ctx);
+	void (*shutdown)(void);
+	const char *(*last_error)(void);
+};
+
+/* Every suite name a backend may offer, in the order a run measures them:
+ * gemm, membw, transfer, p2p, allreduce, launch, model; NULL-terminated. */
+extern const char *const bench_suite_names[];
+
+/* 0 when b can be used; -1 with why when its version, size or a required
+ * hook is wrong. */
+int bench_backend_check(const struct bench_backend *b, char *why, size_t len);
+
+/* The built-in CPU backend (backend_cpu.c): gemm, membw, transfer. */
+const struct bench_backend *bench_backend_cpu(void);
+
+#endif

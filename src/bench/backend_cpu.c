@@ -1,0 +1,207 @@
+/*
+ * backend_cpu.c - the built-in CPU backend: struct bench_backend over the
+ * gemm, membw and transfer suites (cpu_gemm.h, cpu_membw.h,
+ * cpu_transfer.h), one measurement step at a time so that a progress line
+ * can say how far a suite has got.  The sweeps are the suites' own: the
+ * sizes come from cpu_*_sizes and GEMM stops where cpu_gemm_sweep_stops
+ * says, exactly as cpu_gemm_suite does.
+ *
+ * The last error is kept in a static buffer: the backend is a singleton
+ * used by one command at a time, like a plugin.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "bench/backend.h"
+#include "bench/cpu_gemm.h"
+#include "bench/cpu_membw.h"
+#include "bench/cpu_transfer.h"
+
+static char last_error[512];
+
+/* A suite's run: the options, where figures go, and the progress hook. */
+struct cpu_run {
+	struct cpu_suite_options o;
+	struct bench_figures *out;
+	bench_progress_fn progress;
+	void *ctx;
+	size_t done, total;	/* figures of this suite */
+};
+
+static void step(struct cpu_run *r, const char *what)
+{
+	if (r->progress)
+		r->progress(r->ctx, what, r->done, r->total);
+}
+
+static int cpu_init(void)
+{
+	last_error[0] = '\0';
+	return 0;
+}
+
+static int cpu_describe(struct bench_device *out)
+{
+	memset(out, 0, sizeof(*out));
+	snprintf(out->kind, sizeof(out->kind), "cpu");
+	cpu_info_read(&out->cpu);
+	snprintf(out->name, sizeof(out->name), "%s",
+		 (out->cpu.valid & CPU_INFO_HAS_MODEL) ? out->cpu.model
+						       : "unknown CPU");
+	return 0;
+}
+
+static int run_gemm(struct cpu_run *r)
+{
+	long sizes[16];
+	size_t count = cpu_gemm_sizes(r->o.quick, sizes, 16);
+	r->total = 2 * count;
+	for (int p = GEMM_FP64; p <= GEMM_FP32; p++) {
+		double last_rate = 0;
+		size_t measured = 0;
+		for (size_t i = 0; i < count; i++, measured++) {
+			char what[96];
+			snprintf(what, sizeof(what), "gemm %s m=n=k=%ld",
+				 gemm_precision_name(p), sizes[i]);
+			step(r, what);
+			if (cpu_gemm_measure(p, sizes[i], &r->o, r->out,
+					     last_error, sizeof(last_error)) < 0)
+				return -1;
+			r->done++;
+			const struct bench_figure *f = &r->out->v[r->out->n - 1];
+			if (cpu_gemm_sweep_stops(&r->o, f, last_rate))
+				break;
+			last_rate = f->value;
+		}
+		/* the sizes a plateau skipped are no longer expected */
+		r->total -= count - (measured < count ? measured + 1 : count);
+	}
+	return 0;
+}
+
+static int run_membw(struct cpu_run *r)
+{
+	struct cpu_info ci;
+	cpu_info_read(&ci);
+	uint64_t sizes[32];
+	size_t count = cpu_membw_sizes(r->o.quick, cpu_membw_llc(&ci), sizes, 32);
+	r->total = count * MEMBW_KERNELS;
+	for (size_t i = 0; i < count; i++) {
+		char size[32], what[96];
+		cpu_suite_size_name((double)sizes[i], size, sizeof(size));
+		snprintf(what, sizeof(what), "membw %s: copy, scale, add, triad",
+			 size);
+		step(r, what);
+		if (cpu_membw_measure((1u << MEMBW_KERNELS) - 1, sizes[i], &r->o,
+				      r->out, last_error, sizeof(last_error)) < 0)
+			return -1;
+		r->done += MEMBW_KERNELS;
+	}
+	return 0;
+}
+
+static int run_transfer(struct cpu_run *r)
+{
+	uint64_t sizes[16];
+	size_t count = cpu_transfer_sizes(r->o.quick, sizes, 16);
+	r->total = count;
+	for (size_t i = 0; i < count; i++) {
+		char size[32], what[96];
+		cpu_suite_size_name((double)sizes[i], size, sizeof(size));
+		snprintf(what, sizeof(what), "transfer memcpy %s", size);
+		step(r, what);
+		if (cpu_transfer_measure(sizes[i], &r->o, r->out, last_error,
+					 sizeof(last_error)) < 0)
+			return -1;
+		r->done++;
+	}
+	return 0;
+}
+
+static const struct {
+	const char *name;
+	int (*run)(struct cpu_run *r);
+} suites[] = {
+	{"gemm", run_gemm},
+	{"membw", run_membw},
+	{"transfer", run_transfer},
+};
+
+static int cpu_has_suite(const char *suite)
+{
+	for (size_t i = 0; i < sizeof(suites) / sizeof(suites[0]); i++)
+		if (strcmp(suites[i].name, suite) == 0)
+			return 1;
+	return 0;
+}
+
+static int cpu_run_suite(const char *suite, const struct bench_run_options *o,
+			 struct bench_figures *out, bench_progress_fn progress,
+			 void *progress_ctx)
+{
+	struct cpu_run r = {{o->threads, o->quick, o->policy}, out, progress,
+			    progress_ctx, 0, 0};
+	last_error[0] = '\0';
+	for (size_t i = 0; i < sizeof(suites) / sizeof(suites[0]); i++)
+		if (strcmp(suites[i].name, suite) == 0)
+			return suites[i].run(&r);
+	snprintf(last_error, sizeof(last_error),
+		 "the cpu has no '%s' suite (it has gemm, membw, transfer)",
+		 suite);
+	return -1;
+}
+
+static void cpu_shutdown(void)
+{
+}
+
+static const char *cpu_last_error(void)
+{
+	return last_error;
+}
+
+static const struct bench_backend cpu_backend = {
+	BENCH_BACKEND_ABI_VERSION,
+	sizeof(struct bench_backend),
+	"cpu",
+	cpu_init,
+	cpu_describe,
+	cpu_has_suite,
+	cpu_run_suite,
+	cpu_shutdown,
+	cpu_last_error,
+};
+
+const struct bench_backend *bench_backend_cpu(void)
+{
+	return &cpu_backend;
+}
+
+const char *const bench_suite_names[] = {
+	"gemm", "membw", "transfer", "p2p", "allreduce", "launch", "model", NULL,
+};
+
+int bench_backend_check(const struct bench_backend *b, char *why, size_t len)
+{
+	if (!b) {
+		snprintf(why, len, "no backend");
+		return -1;
+	}
+	if (b->abi_version != BENCH_BACKEND_ABI_VERSION) {
+		snprintf(why, len, "backend ABI version %u, gpuplan expects %d",
+			 (unsigned)b->abi_version, BENCH_BACKEND_ABI_VERSION);
+		return -1;
+	}
+	if (b->struct_size < sizeof(struct bench_backend)) {
+		snprintf(why, len, "backend table of %u bytes, gpuplan needs %zu",
+			 (unsigned)b->struct_size, sizeof(struct bench_backend));
+		return -1;
+	}
+	if (!b->name || !b->init || !b->describe || !b->has_suite ||
+	    !b->run_suite || !b->shutdown || !b->last_error) {
+		snprintf(why, len, "backend '%s' lacks a required hook",
+			 b->name ? b->name : "?");
+		return -1;
+	}
+	return 0;
+}

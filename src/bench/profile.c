@@ -1,0 +1,194 @@
+/*
+ * profile.c - the measured profile: stamping and writing it; see profile.h.
+ * The loader is profile_load.c.
+ */
+#include "bench/profile.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/atomic_file.h"
+
+#ifndef GPUPLAN_VERSION
+#define GPUPLAN_VERSION "0.0.0"
+#endif
+
+void bench_profile_init(struct bench_profile *p)
+{
+	memset(p, 0, sizeof(*p));
+	bench_figures_init(&p->figures);
+}
+
+void bench_profile_free(struct bench_profile *p)
+{
+	bench_figures_free(&p->figures);
+	memset(p, 0, sizeof(*p));
+}
+
+void bench_profile_stamp(struct bench_profile *p)
+{
+	snprintf(p->tool_version, sizeof(p->tool_version), "%s", GPUPLAN_VERSION);
+	time_t now = time(NULL);
+	struct tm tm;
+	if (gmtime_r(&now, &tm))
+		strftime(p->when, sizeof(p->when), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	if (gethostname(p->hostname, sizeof(p->hostname)) != 0)
+		snprintf(p->hostname, sizeof(p->hostname), "unknown");
+	p->hostname[sizeof(p->hostname) - 1] = '\0';
+	struct utsname u;
+	if (uname(&u) == 0)
+		snprintf(p->kernel, sizeof(p->kernel), "%s %s %s", u.sysname,
+			 u.release, u.machine);
+	else
+		snprintf(p->kernel, sizeof(p->kernel), "unknown");
+}
+
+/* A YAML double-quoted scalar: " and \ escaped, control bytes as \xNN;
+ * other bytes (UTF-8 included) as they are. */
+static void quoted(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
+		if (*c == '"' || *c == '\\')
+			fprintf(f, "\\%c", *c);
+		else if (*c < 0x20 || *c == 0x7f)
+			fprintf(f, "\\x%02x", *c);
+		else
+			fputc(*c, f);
+	}
+	fputc('"', f);
+}
+
+static void key_str(FILE *f, const char *indent, const char *key,
+		    const char *value)
+{
+	fprintf(f, "%s%s: ", indent, key);
+	quoted(f, value);
+	fputc('\n', f);
+}
+
+static void emit_host(const struct bench_profile *p, FILE *f)
+{
+	const struct cpu_info *c = &p->device.cpu;
+	fprintf(f, "host:\n");
+	key_str(f, "  ", "hostname", p->hostname);
+	key_str(f, "  ", "kernel", p->kernel);
+	if (c->valid & CPU_INFO_HAS_MODEL)
+		key_str(f, "  ", "cpu_model", c->model);
+	if (c->valid & CPU_INFO_HAS_LOGICAL_CPUS)
+		fprintf(f, "  logical_cpus: %ld\n", c->logical_cpus);
+	const struct { uint32_t bit; const char *key; uint64_t v; } sizes[] = {
+		{CPU_INFO_HAS_MEMORY, "memory_bytes", c->memory_bytes},
+		{CPU_INFO_HAS_L1D, "l1d_bytes", c->l1d_bytes},
+		{CPU_INFO_HAS_L2, "l2_bytes", c->l2_bytes},
+		{CPU_INFO_HAS_L3, "l3_bytes", c->l3_bytes},
+	};
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+		if (c->valid & sizes[i].bit)
+			fprintf(f, "  %s: %llu\n", sizes[i].key,
+				(unsigned long long)sizes[i].v);
+}
+
+static void emit_options(const struct bench_profile *p, FILE *f)
+{
+	fprintf(f, "options:\n  suites: [");
+	for (size_t i = 0; i < p->n_suites; i++)
+		fprintf(f, "%s%s", i ? ", " : "", p->suites[i]);
+	fprintf(f, "]\n  quick: %s\n  threads: %d\n", p->quick ? "true" : "false",
+		p->threads);
+	const struct measure_policy *m = &p->policy;
+	fprintf(f, "  policy:\n    warmup: %d\n    min_reps: %d\n"
+		   "    max_reps: %d\n    rel_half_width: %.17g\n"
+		   "    time_cap_s: %.17g\n",
+		m->warmup, m->min_reps, m->max_reps, m->rel_half_width,
+		m->time_cap_s);
+}
+
+static void emit_parameters(const struct bench_figure *g, FILE *f)
+{
+	fprintf(f, "    parameters:\n");
+	if (g->precision[0])
+		fprintf(f, "      precision: %s\n", g->precision);
+	if (g->m || g->n || g->k)
+		fprintf(f, "      m: %ld\n      n: %ld\n      k: %ld\n", g->m,
+			g->n, g->k);
+	if (g->bytes > 0)
+		fprintf(f, "      bytes: %.17g\n", g->bytes);
+	if (g->elements > 0)
+		fprintf(f, "      elements: %.17g\n", g->elements);
+	fprintf(f, "      threads: %d\n      iterations: %ld\n", g->threads,
+		g->iterations);
+}
+
+static void emit_time(const struct measure_result *t, FILE *f)
+{
+	fprintf(f, "    time:\n      median_s: %.17g\n      ci_low_s: %.17g\n"
+		   "      ci_high_s: %.17g\n      n: %zu\n      converged: %s\n"
+		   "      has_ci: %s\n      elapsed_s: %.17g\n      samples_s: [",
+		t->median, t->ci_low, t->ci_high, t->n,
+		t->converged ? "true" : "false", t->has_ci ? "true" : "false",
+		t->elapsed_s);
+	for (size_t i = 0; i < t->n; i++)
+		fprintf(f, "%s%.17g", i == 0 ? "" : i % 4 ? ", " : ",\n        ",
+			t->samples[i]);
+	fprintf(f, "]\n");
+}
+
+static void emit_figure(const struct bench_figure *g, FILE *f)
+{
+	fprintf(f, "  - suite: %s\n", g->suite);
+	key_str(f, "    ", "name", g->name);
+	fprintf(f, "    kernel: %s\n", g->kernel);
+	emit_parameters(g, f);
+	fprintf(f, "    work: %.17g\n    unit: %s\n    value: %.17g\n"
+		   "    low: %.17g\n    high: %.17g\n",
+		g->work, g->unit, g->value, g->low, g->high);
+	emit_time(&g->time, f);
+}
+
+void bench_profile_emit(const struct bench_profile *p, FILE *f)
+{
+	fprintf(f, "schema: %s\n", BENCH_PROFILE_SCHEMA);
+	fprintf(f, "tool:\n  name: gpuplan\n");
+	key_str(f, "  ", "version", p->tool_version);
+	key_str(f, "", "when", p->when);
+	emit_host(p, f);
+	fprintf(f, "device:\n  kind: %s\n", p->device.kind);
+	key_str(f, "  ", "name", p->device.name);
+	if (strcmp(p->device.kind, "cpu") != 0)
+		fprintf(f, "  index: %d\n", p->device.index);
+	emit_options(p, f);
+	fprintf(f, "figures:%s\n", p->figures.n ? "" : " []");
+	for (size_t i = 0; i < p->figures.n; i++)
+		emit_figure(&p->figures.v[i], f);
+}
+
+int bench_profile_write_with(void (*emit)(const struct bench_profile *, FILE *),
+			     const struct bench_profile *p, const char *path,
+			     char *why, size_t len)
+{
+	char *buf = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&buf, &size);
+	if (!f) {
+		snprintf(why, len, "out of memory");
+		return -1;
+	}
+	emit(p, f);
+	int rc = fclose(f) == 0 ? 0 : -1;
+	if (rc < 0)
+		snprintf(why, len, "out of memory");
+	else
+		rc = atomic_write(path, buf, size, why, len);
+	free(buf);
+	return rc;
+}
+
+int bench_profile_write(const struct bench_profile *p, const char *path,
+			char *why, size_t len)
+{
+	return bench_profile_write_with(bench_profile_emit, p, path, why, len);
+}

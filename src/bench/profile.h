@@ -1,0 +1,89 @@
+/*
+ * profile.h - the measured profile, `schema: gpuplan/measured/v1`: what
+ * `gpuplan bench` writes and what fit and compare will read.
+ *
+ *   schema: gpuplan/measured/v1
+ *   tool: {name: gpuplan, version: "0.1.0"}
+ *   when: "2025-06-01T12:00:00Z"       UTC; the one field a rerun changes
+ *   host: hostname, kernel, cpu_model, logical_cpus, memory_bytes,
+ *         l1d_bytes, l2_bytes, l3_bytes (each cache only when known)
+ *   device: {kind: cpu, name: "..."}
+ *   options: suites [..], quick, threads, policy {warmup, min_reps,
+ *            max_reps, rel_half_width, time_cap_s}
+ *   figures: one mapping per figure:
+ *     suite, name, kernel, unit,
+ *     parameters: {precision, m, n, k, bytes, elements} (those that apply),
+ *                 threads, iterations
+ *     work        FLOPs or bytes per repetition
+ *     value, low, high          the rate and its 95% interval, in unit
+ *     time: median_s, ci_low_s, ci_high_s, n, converged, has_ci,
+ *           elapsed_s, samples_s [every repetition, s, in the order run]
+ *
+ * Numbers are written with %.17g, so a write and a load give back the same
+ * doubles bit for bit.  The loader is strict: an unknown key, a missing
+ * one, a value of the wrong type, or a summary that does not follow from
+ * the repetitions beside it (median_s, n, value) is an error with
+ * file:line:column.
+ *
+ * Ownership: struct bench_profile owns its strings and figures; free with
+ * bench_profile_free.  bench_profile_write copies nothing it is given.
+ */
+#ifndef GPUPLAN_BENCH_PROFILE_H
+#define GPUPLAN_BENCH_PROFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "bench/backend.h"
+#include "bench/figure.h"
+#include "bench/measure.h"
+#include "core/error.h"
+
+#define BENCH_PROFILE_SCHEMA "gpuplan/measured/v1"
+#define BENCH_PROFILE_MAX_SUITES 8
+
+struct bench_profile {
+	char tool_version[32];
+	char when[32];			/* "2025-06-01T12:00:00Z" */
+	char hostname[256];
+	char kernel[256];		/* uname: sysname release machine */
+	struct bench_device device;	/* kind, name and the host CPU */
+	char suites[BENCH_PROFILE_MAX_SUITES][16];
+	size_t n_suites;
+	bool quick;
+	int threads;			/* threads the kernels ran on */
+	struct measure_policy policy;	/* clock is NULL */
+	struct bench_figures figures;
+};
+
+/* Zeroes p and its figure list. */
+void bench_profile_init(struct bench_profile *p);
+void bench_profile_free(struct bench_profile *p);
+
+/* Fills tool_version, when (now, UTC), hostname and kernel. */
+void bench_profile_stamp(struct bench_profile *p);
+
+/* Writes p as YAML to f. */
+void bench_profile_emit(const struct bench_profile *p, FILE *f);
+
+/* Writes p to path atomically.  Returns 0, or -1 with why. */
+int bench_profile_write(const struct bench_profile *p, const char *path,
+			char *why, size_t len);
+
+/* What emit writes of p, to path atomically (the profile, or its
+ * Prometheus form).  Returns 0, or -1 with why. */
+int bench_profile_write_with(void (*emit)(const struct bench_profile *, FILE *),
+			     const struct bench_profile *p, const char *path,
+			     char *why, size_t len);
+
+/* Loads path into p (initialised here).  Returns 0, or -1 with every
+ * problem in errs (p then empty but safe to free). */
+int bench_profile_load(struct bench_profile *p, const char *path,
+		       struct gp_errors *errs);
+
+/* The same from memory; name is used in messages. */
+int bench_profile_parse(struct bench_profile *p, const char *name,
+			const char *buf, size_t len, struct gp_errors *errs);
+
+#endif

@@ -1,0 +1,158 @@
+/*
+ * profile_figure.c - reading one figure of a measured profile, and the
+ * checks that its summary follows from its repetitions: n is the count of
+ * samples_s, median_s and the interval are the samples' own
+ * (measure_summarise), and value, low and high are work over those times
+ * (bench_figure_rate).  All are compared exactly: the writer printed every
+ * double with %.17g, so nothing is lost on the way.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/backend.h"
+#include "bench/profile_read.h"
+#include "core/xalloc.h"
+
+static const char *const units[] = {"FLOP/s", "B/s", NULL};
+
+static void read_parameters(struct yread *r, const struct ynode *fig,
+			    struct bench_figure *f)
+{
+	static const struct yfield fields[] = {
+		{"precision", false}, {"m", false}, {"n", false}, {"k", false},
+		{"bytes", false}, {"elements", false}, {"threads", true},
+		{"iterations", true}, {NULL, false}};
+	const struct ynode *p = ymap_get(fig, "parameters");
+	if (!p || !yr_expect_map(r, p, "figure parameters"))
+		return;
+	yr_check_keys(r, p, "figure parameters", fields);
+	profile_read_text(r, p, "precision", f->precision, sizeof(f->precision));
+	yr_int(r, p, "m", 1, 1L << 40, &f->m);
+	yr_int(r, p, "n", 1, 1L << 40, &f->n);
+	yr_int(r, p, "k", 1, 1L << 40, &f->k);
+	profile_read_number(r, p, "bytes", &f->bytes);
+	profile_read_number(r, p, "elements", &f->elements);
+	profile_read_int(r, p, "threads", 1, 1 << 20, &f->threads);
+	yr_int(r, p, "iterations", 1, 1L << 40, &f->iterations);
+}
+
+static void read_samples(struct yread *r, const struct ynode *time,
+			 struct measure_result *t)
+{
+	const struct ynode *s = ymap_get(time, "samples_s");
+	if (!s || !yr_expect_seq(r, s, "samples_s"))
+		return;
+	t->samples = xcalloc(s->n ? s->n : 1, sizeof(double));
+	for (size_t i = 0; i < s->n; i++)
+		if (profile_read_node_number(r, s->items[i], "samples_s",
+					     &t->samples[t->n]) == 1)
+			t->n++;
+}
+
+/* The written summary against the one the samples give. */
+static void check_summary(struct yread *r, const struct ynode *time,
+			  const struct measure_result *written, long n,
+			  const struct measure_result *t)
+{
+	if ((size_t)n != t->n) {
+		yr_error(r, ymap_get(time, "n"), NULL,
+			 "n is %ld but samples_s holds %zu repetitions", n, t->n);
+		return;
+	}
+	const struct { const char *key; double want, got; } v[] = {
+		{"median_s", t->median, written->median},
+		{"ci_low_s", t->ci_low, written->ci_low},
+		{"ci_high_s", t->ci_high, written->ci_high},
+	};
+	for (size_t i = 0; i < 3; i++)
+		if (v[i].want != v[i].got)
+			yr_error(r, ymap_get(time, v[i].key), NULL,
+				 "%s %.17g does not follow from samples_s (%.17g)",
+				 v[i].key, v[i].got, v[i].want);
+	if (written->has_ci != t->has_ci)
+		yr_error(r, ymap_get(time, "has_ci"), NULL,
+			 "has_ci is %s but %zu repetitions %s an interval",
+			 written->has_ci ? "true" : "false", t->n,
+			 t->has_ci ? "give" : "do not give");
+}
+
+static void read_time(struct yread *r, const struct ynode *fig,
+		      struct measure_result *t)
+{
+	static const struct yfield fields[] = {
+		{"median_s", true}, {"ci_low_s", true}, {"ci_high_s", true},
+		{"n", true}, {"converged", true}, {"has_ci", true},
+		{"elapsed_s", true}, {"samples_s", true}, {NULL, false}};
+	const struct ynode *tn = ymap_get(fig, "time");
+	if (!tn || !yr_expect_map(r, tn, "figure time"))
+		return;
+	size_t before = r->errs->n;
+	yr_check_keys(r, tn, "figure time", fields);
+	struct measure_result w = {0};
+	long n = 0;
+	profile_read_number(r, tn, "median_s", &w.median);
+	profile_read_number(r, tn, "ci_low_s", &w.ci_low);
+	profile_read_number(r, tn, "ci_high_s", &w.ci_high);
+	yr_int(r, tn, "n", 1, 100000000, &n);
+	yr_bool(r, tn, "converged", &t->converged);
+	yr_bool(r, tn, "has_ci", &w.has_ci);
+	profile_read_number(r, tn, "elapsed_s", &t->elapsed_s);
+	read_samples(r, tn, t);
+	if (r->errs->n != before)
+		return;
+	bool converged = t->converged;
+	double elapsed = t->elapsed_s;
+	measure_summarise(t);
+	t->converged = converged;
+	t->elapsed_s = elapsed;
+	check_summary(r, tn, &w, n, t);
+}
+
+/* value, low and high against work and the times. */
+static void check_rate(struct yread *r, const struct ynode *fig,
+		       const struct bench_figure *f)
+{
+	struct bench_figure want = *f;
+	bench_figure_rate(&want);
+	const struct { const char *key; double want, got; } v[] = {
+		{"value", want.value, f->value},
+		{"low", want.low, f->low},
+		{"high", want.high, f->high},
+	};
+	for (size_t i = 0; i < 3; i++)
+		if (v[i].want != v[i].got)
+			yr_error(r, ymap_get(fig, v[i].key), NULL,
+				 "%s %.17g is not work / time (%.17g)",
+				 v[i].key, v[i].got, v[i].want);
+}
+
+int profile_read_figure(struct yread *r, const struct ynode *n,
+			struct bench_figure *f)
+{
+	static const struct yfield fields[] = {
+		{"suite", true}, {"name", true}, {"kernel", true},
+		{"parameters", true}, {"work", true}, {"unit", true},
+		{"value", true}, {"low", true}, {"high", true}, {"time", true},
+		{NULL, false}};
+	memset(f, 0, sizeof(*f));
+	if (!yr_expect_map(r, n, "a figure"))
+		return -1;
+	size_t before = r->errs->n;
+	yr_check_keys(r, n, "figure", fields);
+	profile_read_word(r, n, "suite", bench_suite_names, f->suite,
+			  sizeof(f->suite));
+	profile_read_text(r, n, "name", f->name, sizeof(f->name));
+	profile_read_text(r, n, "kernel", f->kernel, sizeof(f->kernel));
+	read_parameters(r, n, f);
+	profile_read_number(r, n, "work", &f->work);
+	char unit[16];
+	if (profile_read_word(r, n, "unit", units, unit, sizeof(unit)) == 1)
+		f->unit = strcmp(unit, units[0]) == 0 ? units[0] : units[1];
+	profile_read_number(r, n, "value", &f->value);
+	profile_read_number(r, n, "low", &f->low);
+	profile_read_number(r, n, "high", &f->high);
+	read_time(r, n, &f->time);
+	if (r->errs->n == before)
+		check_rate(r, n, f);
+	return r->errs->n == before ? 0 : -1;
+}

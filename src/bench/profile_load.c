@@ -1,0 +1,306 @@
+/*
+ * profile_load.c - the strict reader of measured profiles; see profile.h.
+ * Every problem in the file is reported in one pass, each at the
+ * line:column of the value (or of the mapping that lacks a key).
+ */
+#include "bench/profile.h"
+#include "bench/profile_read.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/xalloc.h"
+#include "core/yaml_read.h"
+#include "core/yaml_tree.h"
+
+/* ---- scalars (profile_read.h) ---- */
+
+int profile_read_node_number(struct yread *r, const struct ynode *n,
+			    const char *what, double *out)
+{
+	if (n->kind != YNODE_SCALAR || n->quoted || !n->text[0] ||
+	    isspace((unsigned char)n->text[0])) {
+		char got[80];
+		ynode_describe(n, got, sizeof(got));
+		yr_error(r, n, NULL, "'%s' expects a number, found %s", what, got);
+		return -1;
+	}
+	char *end;
+	errno = 0;
+	double v = strtod(n->text, &end);
+	if (*end || errno == ERANGE || !isfinite(v) || v < 0) {
+		yr_error(r, n, NULL,
+			 "'%s' expects a finite number >= 0, found '%.60s'",
+			 what, n->text);
+		return -1;
+	}
+	*out = v;
+	return 1;
+}
+
+int profile_read_number(struct yread *r, const struct ynode *map,
+		       const char *key, double *out)
+{
+	const struct ynode *n = ymap_get(map, key);
+	return n ? profile_read_node_number(r, n, key, out) : 0;
+}
+
+int profile_read_text(struct yread *r, const struct ynode *map,
+		     const char *key, char *buf, size_t size)
+{
+	char *s = NULL;
+	int rc = yr_string(r, map, key, &s);
+	if (rc <= 0)
+		return rc;
+	if (strlen(s) >= size) {
+		yr_error(r, ymap_get(map, key), NULL,
+			 "'%s' is longer than %zu bytes", key, size - 1);
+		rc = -1;
+	} else {
+		memcpy(buf, s, strlen(s) + 1);
+	}
+	free(s);
+	return rc;
+}
+
+int profile_read_word(struct yread *r, const struct ynode *map,
+		     const char *key, const char *const *names, char *buf,
+		     size_t size)
+{
+	int rc = profile_read_text(r, map, key, buf, size);
+	if (rc <= 0)
+		return rc;
+	for (const char *const *n = names; *n; n++)
+		if (strcmp(*n, buf) == 0)
+			return 1;
+	yr_error(r, ymap_get(map, key), NULL, "unknown %s '%s'", key, buf);
+	return -1;
+}
+
+int profile_read_int(struct yread *r, const struct ynode *map, const char *key,
+		    long min, long max, int *out)
+{
+	long v;
+	int rc = yr_int(r, map, key, min, max, &v);
+	if (rc == 1)
+		*out = (int)v;
+	return rc;
+}
+
+/* ---- top-level parts ---- */
+
+static bool valid_when(const char *s)
+{
+	static const char shape[] = "dddd-dd-ddTdd:dd:ddZ";
+	if (strlen(s) != sizeof(shape) - 1)
+		return false;
+	for (size_t i = 0; shape[i]; i++)
+		if (shape[i] == 'd' ? !isdigit((unsigned char)s[i]) : s[i] != shape[i])
+			return false;
+	return true;
+}
+
+static void read_tool(struct yread *r, const struct ynode *root,
+		      struct bench_profile *p)
+{
+	static const struct yfield fields[] = {{"name", true}, {"version", true}, {NULL, false}};
+	static const char *const names[] = {"gpuplan", NULL};
+	const struct ynode *t = ymap_get(root, "tool");
+	char name[16];
+	if (!t || !yr_expect_map(r, t, "tool"))
+		return;
+	yr_check_keys(r, t, "tool", fields);
+	profile_read_word(r, t, "name", names, name, sizeof(name));
+	profile_read_text(r, t, "version", p->tool_version, sizeof(p->tool_version));
+}
+
+static void read_host(struct yread *r, const struct ynode *root,
+		      struct bench_profile *p)
+{
+	static const struct yfield fields[] = {
+		{"hostname", true}, {"kernel", true}, {"cpu_model", false},
+		{"logical_cpus", false}, {"memory_bytes", false},
+		{"l1d_bytes", false}, {"l2_bytes", false}, {"l3_bytes", false},
+		{NULL, false}};
+	const struct ynode *h = ymap_get(root, "host");
+	struct cpu_info *c = &p->device.cpu;
+	if (!h || !yr_expect_map(r, h, "host"))
+		return;
+	yr_check_keys(r, h, "host", fields);
+	profile_read_text(r, h, "hostname", p->hostname, sizeof(p->hostname));
+	profile_read_text(r, h, "kernel", p->kernel, sizeof(p->kernel));
+	if (profile_read_text(r, h, "cpu_model", c->model, sizeof(c->model)) == 1)
+		c->valid |= CPU_INFO_HAS_MODEL;
+	if (yr_int(r, h, "logical_cpus", 1, 1L << 20, &c->logical_cpus) == 1)
+		c->valid |= CPU_INFO_HAS_LOGICAL_CPUS;
+	struct { const char *key; uint32_t bit; uint64_t *v; } sizes[] = {
+		{"memory_bytes", CPU_INFO_HAS_MEMORY, &c->memory_bytes},
+		{"l1d_bytes", CPU_INFO_HAS_L1D, &c->l1d_bytes},
+		{"l2_bytes", CPU_INFO_HAS_L2, &c->l2_bytes},
+		{"l3_bytes", CPU_INFO_HAS_L3, &c->l3_bytes},
+	};
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		double v;
+		if (profile_read_number(r, h, sizes[i].key, &v) == 1) {
+			*sizes[i].v = (uint64_t)v;
+			c->valid |= sizes[i].bit;
+		}
+	}
+}
+
+static void read_device(struct yread *r, const struct ynode *root,
+			struct bench_profile *p)
+{
+	static const struct yfield fields[] = {{"kind", true}, {"name", true}, {"index", false}, {NULL, false}};
+	static const char *const kinds[] = {"cpu", "cuda", NULL};
+	const struct ynode *d = ymap_get(root, "device");
+	if (!d || !yr_expect_map(r, d, "device"))
+		return;
+	yr_check_keys(r, d, "device", fields);
+	profile_read_word(r, d, "kind", kinds, p->device.kind, sizeof(p->device.kind));
+	profile_read_text(r, d, "name", p->device.name, sizeof(p->device.name));
+	profile_read_int(r, d, "index", 0, 1023, &p->device.index);
+}
+
+static void read_policy(struct yread *r, const struct ynode *o,
+			struct measure_policy *m)
+{
+	static const struct yfield fields[] = {
+		{"warmup", true}, {"min_reps", true}, {"max_reps", true},
+		{"rel_half_width", true}, {"time_cap_s", true}, {NULL, false}};
+	const struct ynode *pn = ymap_get(o, "policy");
+	if (!pn || !yr_expect_map(r, pn, "options policy"))
+		return;
+	yr_check_keys(r, pn, "options policy", fields);
+	profile_read_int(r, pn, "warmup", 0, 1000000, &m->warmup);
+	profile_read_int(r, pn, "min_reps", 0, 100000000, &m->min_reps);
+	profile_read_int(r, pn, "max_reps", 0, 100000000, &m->max_reps);
+	profile_read_number(r, pn, "rel_half_width", &m->rel_half_width);
+	profile_read_number(r, pn, "time_cap_s", &m->time_cap_s);
+}
+
+static void read_suites(struct yread *r, const struct ynode *o,
+			struct bench_profile *p)
+{
+	const struct ynode *s = ymap_get(o, "suites");
+	if (!s || !yr_expect_seq(r, s, "options suites"))
+		return;
+	if (s->n > BENCH_PROFILE_MAX_SUITES) {
+		yr_error(r, s, NULL, "more than %d suites", BENCH_PROFILE_MAX_SUITES);
+		return;
+	}
+	for (size_t i = 0; i < s->n; i++) {
+		char *name = NULL;
+		if (yr_node_string(r, s->items[i], "suites", &name) <= 0)
+			continue;
+		bool known = false;
+		for (const char *const *k = bench_suite_names; *k; k++)
+			known |= strcmp(*k, name) == 0;
+		if (!known)
+			yr_error(r, s->items[i], NULL, "unknown suite '%.40s'", name);
+		else
+			snprintf(p->suites[p->n_suites++], sizeof(p->suites[0]),
+				 "%s", name);
+		free(name);
+	}
+}
+
+static void read_options(struct yread *r, const struct ynode *root,
+			 struct bench_profile *p)
+{
+	static const struct yfield fields[] = {
+		{"suites", true}, {"quick", true}, {"threads", true},
+		{"policy", true}, {NULL, false}};
+	const struct ynode *o = ymap_get(root, "options");
+	if (!o || !yr_expect_map(r, o, "options"))
+		return;
+	yr_check_keys(r, o, "options", fields);
+	read_suites(r, o, p);
+	yr_bool(r, o, "quick", &p->quick);
+	profile_read_int(r, o, "threads", 1, 1 << 20, &p->threads);
+	read_policy(r, o, &p->policy);
+}
+
+static void read_figures(struct yread *r, const struct ynode *root,
+			 struct bench_profile *p)
+{
+	const struct ynode *s = ymap_get(root, "figures");
+	if (!s || !yr_expect_seq(r, s, "figures"))
+		return;
+	for (size_t i = 0; i < s->n; i++) {
+		struct bench_figure f;
+		if (profile_read_figure(r, s->items[i], &f) == 0)
+			bench_figures_push(&p->figures, &f);
+		else
+			measure_result_free(&f.time);
+	}
+}
+
+static void read_root(struct yread *r, const struct ynode *root,
+		      struct bench_profile *p)
+{
+	static const struct yfield fields[] = {
+		{"schema", true}, {"tool", true}, {"when", true},
+		{"host", true}, {"device", true}, {"options", true},
+		{"figures", true}, {NULL, false}};
+	if (!yr_expect_map(r, root, "a measured profile"))
+		return;
+	if (yr_check_schema(r, root, BENCH_PROFILE_SCHEMA) < 0)
+		return;
+	yr_check_keys(r, root, "measured profile", fields);
+	read_tool(r, root, p);
+	if (profile_read_text(r, root, "when", p->when, sizeof(p->when)) == 1 &&
+	    !valid_when(p->when))
+		yr_error(r, ymap_get(root, "when"), NULL,
+			 "'when' expects a UTC time YYYY-MM-DDTHH:MM:SSZ, found '%s'",
+			 p->when);
+	read_host(r, root, p);
+	read_device(r, root, p);
+	read_options(r, root, p);
+	read_figures(r, root, p);
+}
+
+static int load_tree(struct bench_profile *p, struct ytree *t,
+		     struct gp_errors *errs)
+{
+	size_t before = errs->n;
+	struct yread r = {t->file, errs};
+	if (!t->root)
+		gp_errors_add(errs, t->file, 0, 0, NULL,
+			      "empty file: expected a measured profile");
+	else
+		read_root(&r, t->root, p);
+	ytree_free(t);
+	if (errs->n == before)
+		return 0;
+	bench_profile_free(p);
+	bench_figures_init(&p->figures);
+	return -1;
+}
+
+int bench_profile_load(struct bench_profile *p, const char *path,
+		       struct gp_errors *errs)
+{
+	bench_profile_init(p);
+	struct ytree t;
+	if (ytree_load(&t, path, path, errs) < 0) {
+		ytree_free(&t);
+		return -1;
+	}
+	return load_tree(p, &t, errs);
+}
+
+int bench_profile_parse(struct bench_profile *p, const char *name,
+			const char *buf, size_t len, struct gp_errors *errs)
+{
+	bench_profile_init(p);
+	struct ytree t;
+	if (ytree_parse(&t, name, buf, len, errs) < 0) {
+		ytree_free(&t);
+		return -1;
+	}
+	return load_tree(p, &t, errs);
+}

@@ -1,0 +1,354 @@
+/*
+ * cmd_bench.c - `gpuplan bench`: measure a device and write a measured
+ * profile (bench/profile.h).
+ *
+ * The profile (YAML) goes to -o FILE, written atomically, or to standard
+ * output; progress lines, notes and the summary table go to standard
+ * error, so `gpuplan bench > p.yaml` leaves a clean file.  Only the CPU
+ * backend has suites today: where a GPU is asked for or found, the
+ * command says that the CUDA suites are not in this build and exits 1
+ * rather than measure something else under the GPU's name.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench/backend.h"
+#include "bench/cpu_suite.h"
+#include "bench/plugin_loader.h"
+#include "bench/profile.h"
+#include "bench/prom.h"
+#include "commands.h"
+#include "common.h"
+#include "core/suggest.h"
+#include "core/table.h"
+#include "core/units.h"
+
+#define MAX_THREADS 4096
+
+static const struct opt_spec bench_opts[] = {
+	{"device", 'd', OPT_VALUE, "DEV",
+	 "auto (the first GPU, else the CPU; the default), cpu, cuda or cuda:N"},
+	{"suite", 's', OPT_VALUE, "LIST",
+	 "comma-separated: gemm,membw,transfer,p2p,allreduce,launch,model (default: every suite the device has)"},
+	{"quick", 'q', OPT_FLAG, NULL,
+	 "fewer sizes and shorter repetitions: a first look in seconds"},
+	{"threads", 't', OPT_VALUE, "N",
+	 "CPU threads for the kernels (default: every online CPU)"},
+	{"output", 'o', OPT_VALUE, "FILE",
+	 "write the profile to FILE (atomically) instead of standard output"},
+	{"prom", 0, OPT_VALUE, "FILE",
+	 "also write the summaries in Prometheus text format (atomically)"},
+	{NULL, 0, 0, NULL, NULL},
+};
+
+static const struct cmd_spec bench_spec = {
+	"bench", NULL,
+	"Measure a device (the CPU, a CUDA GPU) and write a measured profile.",
+	bench_opts, 0, 0,
+	"The profile (schema gpuplan/measured/v1: host, device, options, every\n"
+	"figure with every raw repetition) goes to -o FILE or standard output;\n"
+	"progress and the summary table go to standard error.  This build\n"
+	"measures the CPU (gemm, membw, transfer); the CUDA suites and --model\n"
+	"are not written yet.",
+};
+
+struct bench_request {
+	const char *suites[8];	/* asked for, in bench_suite_names order */
+	size_t n_suites;	/* 0: the device's own */
+	bool quick;
+	int threads;		/* 0: the default */
+	const char *device;	/* "auto", "cpu", "cuda", "cuda:N" */
+	int cuda_index;
+};
+
+/* ---- options ---- */
+
+static int parse_suites(const char *list, struct bench_request *q)
+{
+	bool want[8] = {false};
+	char *copy = strdup(list ? list : "");
+	int rc = 0;
+	for (char *save = NULL, *s = strtok_r(copy, ",", &save); s && !rc;
+	     s = strtok_r(NULL, ",", &save)) {
+		size_t i = 0;
+		while (bench_suite_names[i] && strcmp(bench_suite_names[i], s))
+			i++;
+		if (bench_suite_names[i]) {
+			want[i] = true;
+			continue;
+		}
+		char hint[96];
+		const char *h = suggest_hint(s, bench_suite_names, (size_t)-1,
+					     hint, sizeof(hint));
+		rc = usage_error(&bench_spec, "unknown suite '%s'%s%s%s", s,
+				 h ? " (" : "", h ? h : "", h ? ")" : "");
+	}
+	free(copy);
+	for (size_t i = 0; bench_suite_names[i]; i++)
+		if (want[i])
+			q->suites[q->n_suites++] = bench_suite_names[i];
+	if (!rc && q->n_suites == 0)
+		rc = usage_error(&bench_spec, "--suite needs at least one suite");
+	return rc;
+}
+
+static int parse_device(const char *d, struct bench_request *q)
+{
+	q->device = d ? d : "auto";
+	if (!strcmp(q->device, "auto") || !strcmp(q->device, "cpu") ||
+	    !strcmp(q->device, "cuda"))
+		return 0;
+	const char *n = !strncmp(q->device, "cuda:", 5) ? q->device + 5 : NULL;
+	char *end = NULL;
+	long v = n && *n >= '0' && *n <= '9' ? strtol(n, &end, 10) : -1;
+	if (v < 0 || v > 1023 || *end)
+		return usage_error(&bench_spec,
+				   "--device '%s': expected auto, cpu, cuda or cuda:N",
+				   q->device);
+	q->cuda_index = (int)v;
+	return 0;
+}
+
+static int parse_request(const struct parsed *p, struct bench_request *q)
+{
+	memset(q, 0, sizeof(*q));
+	q->quick = opt_flag(p, &bench_spec, "quick");
+	const char *t = opt_value(p, &bench_spec, "threads");
+	if (t) {
+		char *end;
+		errno = 0;
+		long v = strtol(t, &end, 10);
+		if (!*t || *end || errno || v < 1 || v > MAX_THREADS)
+			return usage_error(&bench_spec,
+					   "--threads '%s': expected a whole number from 1 to %d",
+					   t, MAX_THREADS);
+		q->threads = (int)v;
+	}
+	const char *s = opt_value(p, &bench_spec, "suite");
+	int rc = s ? parse_suites(s, q) : 0;
+	return rc ? rc : parse_device(opt_value(p, &bench_spec, "device"), q);
+}
+
+/* ---- the device ---- */
+
+/* How many CUDA GPUs the plugin sees: >= 0, or -1 with why. */
+static int probe_gpus(char *why, size_t len)
+{
+	struct cuda_plugin_handle h;
+	if (cuda_plugin_load(&h, why, len) != 0)
+		return -1;
+	int n = h.api->device_count();
+	cuda_plugin_unload(&h);
+	if (n <= 0) {
+		snprintf(why, len, "the driver reports no device");
+		return -1;
+	}
+	return n;
+}
+
+/* Picks the backend: 0 with *b set, or 1 after saying why not. */
+static int choose_backend(const struct bench_request *q,
+			  const struct bench_backend **b)
+{
+	*b = bench_backend_cpu();
+	if (!strcmp(q->device, "cpu"))
+		return 0;
+	char why[512];
+	int n = probe_gpus(why, sizeof(why));
+	bool want_cuda = strcmp(q->device, "auto") != 0;
+	if (n < 0 && !want_cuda) {
+		fprintf(stderr, "gpuplan bench: no CUDA GPU (%s): measuring the CPU\n", why);
+		return 0;
+	}
+	if (n < 0) {
+		fprintf(stderr, "gpuplan bench: no CUDA GPU: %s\n", why);
+		return 1;
+	}
+	if (q->cuda_index >= n) {
+		fprintf(stderr, "gpuplan bench: no device cuda:%d: the driver reports %d (cuda:0 to cuda:%d)\n",
+			q->cuda_index, n, n - 1);
+		return 1;
+	}
+	fprintf(stderr,
+		"gpuplan bench: found %d CUDA GPU%s, but the CUDA suites are not implemented in this build; "
+		"use --device cpu to measure the CPU\n", n, n == 1 ? "" : "s");
+	return 1;
+}
+
+/* The suites to run on b into p->suites.  Asked-for suites the device
+ * lacks are skipped with a note; none left is a usage error. */
+static int pick_suites(const struct bench_request *q,
+		       const struct bench_backend *b, struct bench_profile *p)
+{
+	const char *const *names = q->n_suites ? q->suites : bench_suite_names;
+	size_t n = q->n_suites ? q->n_suites : (size_t)-1;
+	for (size_t i = 0; i < n && names[i]; i++) {
+		if (b->has_suite(names[i])) {
+			snprintf(p->suites[p->n_suites++], sizeof(p->suites[0]),
+				 "%s", names[i]);
+		} else if (q->n_suites && !strcmp(names[i], "model")) {
+			fprintf(stderr, "gpuplan bench: the model suite (--model) is not implemented in this build: skipped\n");
+		} else if (q->n_suites) {
+			fprintf(stderr, "gpuplan bench: the %s has no %s suite (GPUs only): skipped\n",
+				b->name, names[i]);
+		}
+	}
+	if (p->n_suites == 0)
+		return usage_error(&bench_spec, "nothing to measure on the %s (it has gemm, membw, transfer)",
+				   b->name);
+	return 0;
+}
+
+/* ---- progress ---- */
+
+struct progress {
+	bool tty;		/* stderr is a terminal: redraw one line */
+	const char *suite;
+	size_t suite_index, n_suites;
+	bool open;		/* a line without its newline is on screen */
+};
+
+static void progress_line(void *ctx, const char *what, size_t done,
+			  size_t total)
+{
+	struct progress *g = ctx;
+	fprintf(stderr, "%sbench [suite %zu/%zu, figure %zu of %zu] %s%s",
+		g->tty ? "\r\033[K" : "", g->suite_index + 1, g->n_suites,
+		done + 1, total, what, g->tty ? "" : "\n");
+	g->open = g->tty;
+	fflush(stderr);
+}
+
+static void progress_end(struct progress *g)
+{
+	if (g->open)
+		fputc('\n', stderr);
+	g->open = false;
+}
+
+static int run_suites(const struct bench_backend *b,
+		      const struct bench_request *q, struct bench_profile *p)
+{
+	struct bench_run_options o = {q->quick, q->threads, &p->policy};
+	struct progress g = {isatty(STDERR_FILENO) != 0, NULL, 0, p->n_suites,
+			     false};
+	for (size_t i = 0; i < p->n_suites; i++) {
+		g.suite = p->suites[i];
+		g.suite_index = i;
+		if (b->run_suite(p->suites[i], &o, &p->figures, progress_line,
+				 &g) != 0) {
+			progress_end(&g);
+			fprintf(stderr, "gpuplan bench: %s: %s\n", p->suites[i],
+				b->last_error());
+			return 1;
+		}
+	}
+	progress_end(&g);
+	return 0;
+}
+
+/* ---- summary ---- */
+
+static void summary_table(const struct bench_profile *p, double seconds)
+{
+	static const char *const header[] = {"SUITE", "FIGURE", "RATE",
+					     "95% INTERVAL", "REPS", "CONVERGED"};
+	struct table t;
+	table_init(&t, 6, header);
+	table_right_align(&t, 2);
+	table_right_align(&t, 4);
+	for (size_t i = 0; i < p->figures.n; i++) {
+		const struct bench_figure *f = &p->figures.v[i];
+		enum unit_kind k = strcmp(f->unit, "B/s") ? UNIT_COMPUTE : UNIT_RATE;
+		char rate[32], lo[32], hi[32], ci[72], reps[16];
+		units_format(k, f->value, NULL, rate, sizeof(rate));
+		units_format(k, f->low, NULL, lo, sizeof(lo));
+		units_format(k, f->high, NULL, hi, sizeof(hi));
+		snprintf(ci, sizeof(ci), "%s .. %s", lo, hi);
+		snprintf(reps, sizeof(reps), "%zu", f->time.n);
+		const char *row[] = {f->suite, f->name, rate, ci, reps,
+				     f->time.converged ? "yes" : "no (cap)"};
+		table_add_row(&t, row);
+	}
+	table_print(&t, stderr);
+	table_free(&t);
+	fprintf(stderr, "%zu figures of the %s '%s' in %.1f s, %d thread%s\n",
+		p->figures.n, p->device.kind, p->device.name, seconds,
+		p->threads, p->threads == 1 ? "" : "s");
+}
+
+/* ---- output ---- */
+
+static int write_outputs(const struct bench_profile *p, const char *out,
+			 const char *prom)
+{
+	char why[512];
+	if (prom && bench_prom_write(p, prom, why, sizeof(why)) != 0) {
+		fprintf(stderr, "gpuplan bench: cannot write %s: %s\n", prom, why);
+		return 1;
+	}
+	if (out && strcmp(out, "-") != 0) {
+		if (bench_profile_write(p, out, why, sizeof(why)) != 0) {
+			fprintf(stderr, "gpuplan bench: cannot write %s: %s\n", out, why);
+			return 1;
+		}
+		fprintf(stderr, "profile written to %s\n", out);
+		return 0;
+	}
+	bench_profile_emit(p, stdout);
+	return 0;
+}
+
+static int measure(const struct bench_request *q, const struct bench_backend *b,
+		   const struct parsed *parsed)
+{
+	struct bench_profile p;
+	bench_profile_init(&p);
+	int rc = pick_suites(q, b, &p);
+	if (rc)
+		goto out;
+	if (b->init() != 0 || b->describe(&p.device) != 0) {
+		fprintf(stderr, "gpuplan bench: %s: %s\n", b->name, b->last_error());
+		rc = 1;
+		goto out;
+	}
+	bench_profile_stamp(&p);
+	struct cpu_suite_options co = {q->threads, q->quick, NULL};
+	p.quick = q->quick;
+	p.threads = cpu_suite_threads(&co);
+	p.policy = cpu_suite_policy(q->quick);
+	double start = cpu_suite_now();
+	rc = run_suites(b, q, &p);
+	b->shutdown();
+	if (rc == 0) {
+		summary_table(&p, cpu_suite_now() - start);
+		rc = write_outputs(&p, opt_value(parsed, &bench_spec, "output"),
+				   opt_value(parsed, &bench_spec, "prom"));
+	}
+out:
+	bench_profile_free(&p);
+	return rc;
+}
+
+int cmd_bench(int argc, char **argv)
+{
+	struct parsed p;
+	struct bench_request q;
+	const struct bench_backend *b = NULL;
+	char why[256];
+	int rc = opts_parse(&bench_spec, argc, argv, &p);
+	if (rc == OPTS_OK)
+		rc = parse_request(&p, &q);
+	if (rc == OPTS_OK)
+		rc = choose_backend(&q, &b);
+	if (rc == OPTS_OK && bench_backend_check(b, why, sizeof(why)) != 0) {
+		fprintf(stderr, "gpuplan bench: %s\n", why);
+		rc = 1;
+	}
+	if (rc == OPTS_OK)
+		rc = measure(&q, b, &p);
+	opts_free(&p);
+	return rc == OPTS_HELP_SHOWN ? 0 : rc;
+}
