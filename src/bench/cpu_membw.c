@@ -103,7 +103,7 @@ static void init_arrays(struct arrays *w)
 {
 	double *a = w->a, *b = w->b, *c = w->c;
 	size_t n = w->n;
-#pragma omp parallel for schedule(static) num_threads(w->threads)
+#pragma omp parallel for simd schedule(simd: static) num_threads(w->threads)
 	for (size_t i = 0; i < n; i++) {
 		a[i] = -1;
 		b[i] = b_value(i);
@@ -131,22 +131,22 @@ static int run_kernel(void *ctx, long iterations, char *why, size_t len)
 	for (long it = 0; it < iterations; it++) {
 		switch (k) {
 		case MEMBW_COPY:
-#pragma omp for schedule(static) nowait
+#pragma omp for simd schedule(simd: static) nowait
 			for (size_t i = 0; i < n; i++)
 				a[i] = b[i];
 			break;
 		case MEMBW_SCALE:
-#pragma omp for schedule(static) nowait
+#pragma omp for simd schedule(simd: static) nowait
 			for (size_t i = 0; i < n; i++)
 				a[i] = s * b[i];
 			break;
 		case MEMBW_ADD:
-#pragma omp for schedule(static) nowait
+#pragma omp for simd schedule(simd: static) nowait
 			for (size_t i = 0; i < n; i++)
 				a[i] = b[i] + c[i];
 			break;
 		default:
-#pragma omp for schedule(static) nowait
+#pragma omp for simd schedule(simd: static) nowait
 			for (size_t i = 0; i < n; i++)
 				a[i] = b[i] + s * c[i];
 			break;

@@ -125,6 +125,12 @@ static int parse_request(const struct parsed *p, struct bench_request *q)
 					   "--threads '%s': expected a whole number from 1 to %d",
 					   t, MAX_THREADS);
 		q->threads = (int)v;
+		long online = sysconf(_SC_NPROCESSORS_ONLN);
+		/* allowed (a scaling study may want it) but never silent:
+		 * oversubscribed figures can be 100x slow */
+		if (online > 0 && v > online)
+			fprintf(stderr, "gpuplan: note: --threads %ld is more than the %ld online "
+				"CPUs: the figures will measure oversubscription\n", v, online);
 	}
 	const char *s = opt_value(p, &bench_spec, "suite");
 	int rc = s ? parse_suites(s, q) : 0;

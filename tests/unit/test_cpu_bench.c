@@ -5,6 +5,9 @@
  * rejects a wrong result.  No check here depends on how long anything
  * took, only on counts and orderings a real machine cannot get wrong.
  */
+#define _GNU_SOURCE	/* dladdr */
+#include <cblas.h>
+#include <dlfcn.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -219,8 +222,20 @@ static void gemm_check(void)
 	CHECK(strstr(why, "C[7][7]") != NULL);
 }
 
+/* The GEMM the program calls is OpenBLAS's, not GSL's reference CBLAS
+ * (both define cblas_dgemm; the link order picks one). */
+static void gemm_is_openblas(void)
+{
+	Dl_info info;
+	CHECK(dladdr((void *)cblas_dgemm, &info) != 0);
+	if (info.dli_fname && !strstr(info.dli_fname, "openblas"))
+		fprintf(stderr, "cblas_dgemm comes from %s\n", info.dli_fname);
+	CHECK(info.dli_fname && strstr(info.dli_fname, "openblas"));
+}
+
 int main(void)
 {
+	gemm_is_openblas();
 	rates();
 	size_sweeps();
 	membw_counts();
