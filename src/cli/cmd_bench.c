@@ -12,6 +12,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdbool.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bench/backend.h"
@@ -20,6 +22,7 @@
 #include "bench/profile.h"
 #include "bench/prom.h"
 #include "commands.h"
+#include "core/xalloc.h"
 #include "common.h"
 #include "core/suggest.h"
 #include "core/table.h"
@@ -287,23 +290,57 @@ static void summary_table(const struct bench_profile *p, double seconds)
 
 /* ---- output ---- */
 
+/* A file we are about to write after minutes of measuring: its folder
+ * must exist and be writable now, so a typo costs a second, not a run. */
+static int check_writable(const char *path, const char *what)
+{
+	if (!path || !strcmp(path, "-"))
+		return 0;
+	char *dir = xstrdup(path);
+	char *slash = strrchr(dir, '/');
+	if (slash == dir)
+		dir[1] = '\0';
+	else if (slash)
+		*slash = '\0';
+	else
+		strcpy(dir, ".");
+	struct stat st;
+	int rc = 0;
+	if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode) || access(dir, W_OK) < 0) {
+		fprintf(stderr, "gpuplan bench: cannot write %s '%s': folder '%s' %s\n",
+			what, path, dir, stat(dir, &st) < 0 ? "does not exist"
+			: !S_ISDIR(st.st_mode) ? "is not a folder" : "is not writable");
+		rc = 1;
+	} else if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "gpuplan bench: cannot write %s '%s': it is a folder\n",
+			what, path);
+		rc = 1;
+	}
+	free(dir);
+	return rc;
+}
+
+/* The profile first, then the Prometheus text; a failure on the second
+ * removes the first, so a failed run leaves neither. */
 static int write_outputs(const struct bench_profile *p, const char *out,
 			 const char *prom)
 {
 	char why[512];
-	if (prom && bench_prom_write(p, prom, why, sizeof(why)) != 0) {
-		fprintf(stderr, "gpuplan bench: cannot write %s: %s\n", prom, why);
+	bool to_file = out && strcmp(out, "-") != 0;
+	if (to_file && bench_profile_write(p, out, why, sizeof(why)) != 0) {
+		fprintf(stderr, "gpuplan bench: cannot write %s: %s\n", out, why);
 		return 1;
 	}
-	if (out && strcmp(out, "-") != 0) {
-		if (bench_profile_write(p, out, why, sizeof(why)) != 0) {
-			fprintf(stderr, "gpuplan bench: cannot write %s: %s\n", out, why);
-			return 1;
-		}
-		fprintf(stderr, "profile written to %s\n", out);
-		return 0;
+	if (prom && bench_prom_write(p, prom, why, sizeof(why)) != 0) {
+		fprintf(stderr, "gpuplan bench: cannot write %s: %s\n", prom, why);
+		if (to_file)
+			unlink(out);
+		return 1;
 	}
-	bench_profile_emit(p, stdout);
+	if (to_file)
+		fprintf(stderr, "profile written to %s\n", out);
+	else
+		bench_profile_emit(p, stdout);
 	return 0;
 }
 
@@ -314,6 +351,14 @@ static int measure(const struct bench_request *q, const struct bench_backend *b,
 	bench_profile_init(&p);
 	int rc = pick_suites(q, b, &p);
 	if (rc)
+		goto out;
+	const char *prom = opt_value(parsed, &bench_spec, "prom");
+	if (prom && !strcmp(prom, "-")) {
+		rc = usage_error(&bench_spec, "--prom needs a file: standard output is for the profile");
+		goto out;
+	}
+	if ((rc = check_writable(opt_value(parsed, &bench_spec, "output"), "the profile")) ||
+	    (rc = check_writable(prom, "the Prometheus file")))
 		goto out;
 	if (b->init() != 0 || b->describe(&p.device) != 0) {
 		fprintf(stderr, "gpuplan bench: %s: %s\n", b->name, b->last_error());
