@@ -143,8 +143,9 @@ static void read_host(struct yread *r, const struct ynode *root,
 		{"l3_bytes", CPU_INFO_HAS_L3, &c->l3_bytes},
 	};
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
-		double v;
-		if (profile_read_number(r, h, sizes[i].key, &v) == 1) {
+		/* a whole number of bytes, at most 2^62: no cast of 1e30 */
+		long v;
+		if (yr_int(r, h, sizes[i].key, 0, 1L << 62, &v) == 1) {
 			*sizes[i].v = (uint64_t)v;
 			c->valid |= sizes[i].bit;
 		}
