@@ -46,18 +46,39 @@ void bench_profile_stamp(struct bench_profile *p)
 		snprintf(p->kernel, sizeof(p->kernel), "unknown");
 }
 
-/* A YAML double-quoted scalar: " and \ escaped, control bytes as \xNN;
- * other bytes (UTF-8 included) as they are. */
+/* Bytes in a well-formed UTF-8 sequence starting at c (1 to 4), or 0
+ * when it is not one. */
+static int utf8_len(const unsigned char *c)
+{
+	int n = *c < 0x80 ? 1 : (*c & 0xE0) == 0xC0 && *c >= 0xC2 ? 2
+		: (*c & 0xF0) == 0xE0 ? 3 : (*c & 0xF8) == 0xF0 && *c <= 0xF4 ? 4 : 0;
+	for (int k = 1; k < n; k++)
+		if ((c[k] & 0xC0) != 0x80)
+			return 0;
+	return n;
+}
+
+/*
+ * A YAML double-quoted scalar that any YAML reader takes back: " and \
+ * escaped, C0 and C1 control characters as \xNN, and a byte that is not
+ * part of well-formed UTF-8 (a Latin-1 hostname) as \xNN too, which reads
+ * back as that code point (so "h\xe9te" returns as "hete" with an e-acute:
+ * readable, not byte-identical).  Other UTF-8 as it is.
+ */
 static void quoted(FILE *f, const char *s)
 {
 	fputc('"', f);
-	for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
+	for (const unsigned char *c = (const unsigned char *)s; *c;) {
+		int n = utf8_len(c);
 		if (*c == '"' || *c == '\\')
 			fprintf(f, "\\%c", *c);
-		else if (*c < 0x20 || *c == 0x7f)
+		else if (n == 0 || *c < 0x20 || *c == 0x7f)
 			fprintf(f, "\\x%02x", *c);
+		else if (n == 2 && *c == 0xC2 && c[1] < 0xA0)	/* U+0080..U+009F */
+			fprintf(f, "\\x%02x", c[1]);
 		else
-			fputc(*c, f);
+			fwrite(c, 1, (size_t)n, f);
+		c += n > 0 ? n : 1;
 	}
 	fputc('"', f);
 }
