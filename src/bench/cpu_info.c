@@ -227,7 +227,33 @@ int cpu_info_read_from(struct cpu_info *out, const char *cpuinfo_path,
 	return 0;
 }
 
+/* Distinct L3 ids over the online CPUs (index3 is the L3 on x86 and
+ * most arm64 servers; a level file says so). */
+static unsigned count_l3_instances(long cpus)
+{
+	enum { MAX_IDS = 512 };
+	long ids[MAX_IDS];
+	unsigned n = 0;
+	for (long cpu = 0; cpu < cpus && cpu < 8192; cpu++) {
+		char dir[128], level[16], id[32];
+		snprintf(dir, sizeof(dir), "/sys/devices/system/cpu/cpu%ld/cache/index3", cpu);
+		if (read_sysfs(dir, "level", level, sizeof(level)) || strcmp(level, "3") ||
+		    read_sysfs(dir, "id", id, sizeof(id)))
+			continue;
+		long v = strtol(id, NULL, 10);
+		unsigned k = 0;
+		while (k < n && ids[k] != v)
+			k++;
+		if (k == n && n < MAX_IDS)
+			ids[n++] = v;
+	}
+	return n;
+}
+
 int cpu_info_read(struct cpu_info *out)
 {
-	return cpu_info_read_from(out, CPUINFO_PATH, CACHE_DIR);
+	cpu_info_read_from(out, CPUINFO_PATH, CACHE_DIR);
+	if (out->valid & CPU_INFO_HAS_L3)
+		out->l3_instances = count_l3_instances(out->logical_cpus);
+	return 0;
 }

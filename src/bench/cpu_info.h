@@ -47,6 +47,10 @@ struct cpu_info {
 	uint64_t l1d_bytes;
 	uint64_t l2_bytes;
 	uint64_t l3_bytes;
+	unsigned l3_instances;	/* distinct L3s across the online CPUs (one per
+				 * CCD on an EPYC, per socket on most Xeons);
+				 * 0: unknown.  STREAM sizes its arrays past the
+				 * sum of them. */
 	uint32_t isa;		/* enum cpu_isa bits; meaningful with CPU_INFO_HAS_ISA */
 	uint32_t valid;		/* enum cpu_info_valid bits */
 };

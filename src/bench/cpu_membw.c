@@ -210,8 +210,10 @@ out:
 
 uint64_t cpu_membw_llc(const struct cpu_info *ci)
 {
-	return (ci->valid & CPU_INFO_HAS_L3) ? ci->l3_bytes :
-	       (ci->valid & CPU_INFO_HAS_L2) ? ci->l2_bytes : 0;
+	/* all the L3s together: a run on every core streams through each */
+	if (ci->valid & CPU_INFO_HAS_L3)
+		return ci->l3_bytes * (ci->l3_instances > 0 ? ci->l3_instances : 1);
+	return (ci->valid & CPU_INFO_HAS_L2) ? ci->l2_bytes : 0;
 }
 
 int cpu_membw_suite(const struct cpu_suite_options *o,

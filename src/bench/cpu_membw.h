@@ -65,8 +65,8 @@ int cpu_membw_measure(unsigned kernels, uint64_t footprint,
 		      const struct cpu_suite_options *o,
 		      struct bench_figures *out, char *why, size_t len);
 
-/* The last-level cache the sweep is sized for: L3, else L2, else 0
- * (unknown). */
+/* The last-level cache the sweep is sized for: every L3 together (size x
+ * instances), else L2, else 0 (unknown). */
 uint64_t cpu_membw_llc(const struct cpu_info *ci);
 
 /* The whole suite: every kernel at every footprint of cpu_membw_sizes
