@@ -21,6 +21,7 @@
 /* Declared by OpenBLAS's cblas.h; repeated so that a cblas.h from another
  * BLAS still compiles against libopenblas. */
 void openblas_set_num_threads(int num_threads);
+int openblas_get_num_threads(void);
 
 const char *gemm_precision_name(enum gemm_precision p)
 {
@@ -139,6 +140,8 @@ int cpu_gemm_measure(enum gemm_precision p, long n,
 	snprintf(f.name, sizeof(f.name), "%s m=n=k=%ld", f.precision, n);
 	rc = cpu_suite_measure(o, run_gemm, &m, 2.0 * (double)n * (double)n * (double)n,
 			       &f, why, len);
+	/* what OpenBLAS runs with, which its build may cap below the ask */
+	f.threads = openblas_get_num_threads();
 	if (rc == 0)
 		rc = cpu_gemm_check(p, n, m.a, m.b, m.c, why, len);
 	if (rc == 0)
