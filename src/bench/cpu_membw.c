@@ -87,7 +87,8 @@ int cpu_membw_check(enum membw_kernel k, const double *a, const double *b,
 struct arrays {
 	double *a, *b, *c;
 	size_t n;
-	int threads;
+	int threads;		/* asked for */
+	int ran;		/* the team OpenMP gave (OMP_THREAD_LIMIT may cap it) */
 	enum membw_kernel k;
 };
 
@@ -128,6 +129,9 @@ static int run_kernel(void *ctx, long iterations, char *why, size_t len)
 	size_t n = w->n;
 	enum membw_kernel k = w->k;
 #pragma omp parallel num_threads(w->threads)
+	{
+#pragma omp single nowait
+	w->ran = omp_get_num_threads();
 	for (long it = 0; it < iterations; it++) {
 		switch (k) {
 		case MEMBW_COPY:
@@ -153,6 +157,7 @@ static int run_kernel(void *ctx, long iterations, char *why, size_t len)
 		}
 		atomic_signal_fence(memory_order_seq_cst);
 	}
+	}
 	return 0;
 }
 
@@ -172,6 +177,7 @@ static int measure_kernel(struct arrays *w, enum membw_kernel k,
 	int rc = cpu_suite_measure(o, run_kernel, w, bytes_per_call, &f, why, len);
 	if (rc == 0)
 		rc = cpu_membw_check(k, w->a, w->b, w->c, w->n, why, len);
+	f.threads = w->ran;	/* the threads that ran, not the ask */
 	if (rc < 0) {
 		measure_result_free(&f.time);
 		return -1;
