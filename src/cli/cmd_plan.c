@@ -14,6 +14,7 @@
 #include "core/units.h"
 #include "core/xalloc.h"
 #include "plan/plan_json.h"
+#include "plan/rank.h"
 #include "report_cli.h"
 
 static const struct opt_spec plan_opts[] = {
@@ -72,35 +73,15 @@ static int read_settings(const struct parsed *p, struct plan_settings *s)
 
 
 
-struct rank_key {
-	int tier;		/* see key_of() */
-	double cost;
-	size_t i;
-};
-
-static int by_tier_cost_index(const void *a, const void *b)
-{
-	const struct rank_key *x = a, *y = b;
-	if (x->tier != y->tier)
-		return x->tier - y->tier;
-	if (x->cost != y->cost)
-		return x->cost < y->cost ? -1 : 1;
-	return x->i < y->i ? -1 : x->i > y->i;
-}
-
 static struct rank_key key_of(const struct plan_result *r, size_t i)
 {
 	const struct plan_option *o = &r->v[i];
-	/* the recommendation; feasible rentals at published prices; other
-	 * feasible options (owned, illustrative prices); runnable; the rest */
-	int tier = (long)i == r->recommended ? 0
-		   : o->feasible && !o->inst->owned && !o->inst->illustrative ? 1
-		   : o->feasible ? 2 : o->runnable ? 3 : 4;
+	int tier = rank_tier((long)i == r->recommended, o->feasible,
+			     o->inst->owned || o->inst->illustrative, o->runnable);
 	return (struct rank_key){tier, o->cost, i};
 }
 
-/* The first `top` options in the order a reader wants (key_of()), by cost
- * within each tier; ties by index, so the output is reproducible.  Selected in one pass (the table
+/* The first `top` options in the order a reader wants (plan/rank.h).  Selected in one pass (the table
  * shows a handful of a plan's many options); returns how many. */
 static size_t rank_options(const struct plan_result *r, size_t top,
 			   size_t *idx)
@@ -109,10 +90,10 @@ static size_t rank_options(const struct plan_result *r, size_t top,
 	size_t n = 0;
 	for (size_t i = 0; i < r->n; i++) {
 		struct rank_key k = key_of(r, i);
-		if (n == top && by_tier_cost_index(&k, &best[n - 1]) >= 0)
+		if (n == top && rank_compare(&k, &best[n - 1]) >= 0)
 			continue;
 		size_t at = n < top ? n++ : n - 1;
-		while (at > 0 && by_tier_cost_index(&k, &best[at - 1]) < 0) {
+		while (at > 0 && rank_compare(&k, &best[at - 1]) < 0) {
 			best[at] = best[at - 1];
 			at--;
 		}

@@ -184,6 +184,7 @@ static json_t *option_json(const struct plan_result *r,
 	set(j, "gpus", json_integer(o->gpus));
 	set(j, "nodes", json_integer(o->nodes));
 	set(j, "feasible", json_boolean(o->feasible));
+	set(j, "runnable", json_boolean(o->runnable));
 	set(j, "reasons", reasons_json(o));
 	set(j, "reason_codes", reason_codes_json(o));
 	set(j, "precision", json_string(precision_name(o->precision_used)));

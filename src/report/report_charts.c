@@ -7,6 +7,7 @@
 
 #include "core/precision.h"
 #include "core/xalloc.h"
+#include "plan/rank.h"
 #include "plan/roofline.h"
 #include "i18n.h"
 
@@ -23,30 +24,16 @@ const char *report_chart_slug(enum report_chart c)
 
 /* ---- ordering ---- */
 
-struct rank_key {
-	int tier;	/* 0 recommended, 1 feasible, 2 the rest */
-	double cost;
-	size_t i;
-};
-
-static int by_rank(const void *a, const void *b)
-{
-	const struct rank_key *x = a, *y = b;
-	if (x->tier != y->tier)
-		return x->tier - y->tier;
-	if (x->cost != y->cost)
-		return x->cost < y->cost ? -1 : 1;
-	return x->i < y->i ? -1 : x->i > y->i;
-}
-
 size_t *report_rank(const struct r_workload *w)
 {
 	struct rank_key *k = xcalloc(w->n + 1, sizeof(*k));
 	for (size_t i = 0; i < w->n; i++)
-		k[i] = (struct rank_key){(long)i == w->recommended ? 0
-					 : w->v[i].feasible ? 1 : 2,
-					 w->v[i].cost, i};
-	qsort(k, w->n, sizeof(*k), by_rank);
+		k[i] = (struct rank_key){
+			rank_tier((long)i == w->recommended, w->v[i].feasible,
+				  w->v[i].owned || w->v[i].illustrative,
+				  w->v[i].runnable),
+			w->v[i].cost, i};
+	qsort(k, w->n, sizeof(*k), rank_compare);
 	size_t *idx = xcalloc(w->n + 1, sizeof(size_t));
 	for (size_t i = 0; i < w->n; i++)
 		idx[i] = k[i].i;

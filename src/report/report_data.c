@@ -152,6 +152,9 @@ static void read_option(struct reader *rd, json_t *o, const char *path,
 	opt->nodes = get_count(rd, o, "nodes", path, false);
 	json_t *f = json_object_get(o, "feasible");
 	opt->feasible = json_is_true(f);
+	/* plans written before "runnable" existed: feasible implies it */
+	json_t *run = json_object_get(o, "runnable");
+	opt->runnable = run ? json_is_true(run) : opt->feasible;
 	opt->pareto = json_is_true(json_object_get(o, "pareto"));
 	opt->cost = get_number(rd, o, "cost", path, false);
 	json_t *spot = json_object_get(o, "cost_spot");
@@ -314,8 +317,9 @@ int r_plan_from_json(struct r_plan *p, json_t *root, const char *path,
 	for (size_t i = 0; i < p->n && !rd.failed; i++)
 		for (size_t k = 0; k < p->w[i].n; k++) {
 			struct r_option *o = &p->w[i].v[k];
-			o->owned = o->instance &&
-				   json_is_true(json_object_get(json_object_get(inst, o->instance), "owned"));
+			json_t *e = o->instance ? json_object_get(inst, o->instance) : NULL;
+			o->owned = json_is_true(json_object_get(e, "owned"));
+			o->illustrative = json_is_true(json_object_get(e, "illustrative"));
 		}
 	return rd.failed ? -1 : 0;
 }

@@ -23,6 +23,8 @@ struct r_option {
 	long gpus, nodes, dp, tp, micro, replicas, batch;
 	bool feasible, pareto, has_spot;
 	bool owned;			/* an on-premises machine, not a rental */
+	bool illustrative;		/* its price has no published source */
+	bool runnable;			/* fits and has a price (feasible or not) */
 	double time_s, p99_s, cost, cost_spot, gpu_hours, mfu;
 	double memory, capacity, memory_parts[6];
 	double breakdown[4];		/* compute, memory, communication, input s */
