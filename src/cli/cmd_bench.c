@@ -22,6 +22,7 @@
 #include "bench/profile.h"
 #include "bench/prom.h"
 #include "commands.h"
+#include "core/paths.h"
 #include "core/xalloc.h"
 #include "common.h"
 #include "core/suggest.h"
@@ -296,14 +297,7 @@ static int check_writable(const char *path, const char *what)
 {
 	if (!path || !strcmp(path, "-"))
 		return 0;
-	char *dir = xstrdup(path);
-	char *slash = strrchr(dir, '/');
-	if (slash == dir)
-		dir[1] = '\0';
-	else if (slash)
-		*slash = '\0';
-	else
-		strcpy(dir, ".");
+	char *dir = path_dir(path);
 	struct stat st;
 	int rc = 0;
 	if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode) || access(dir, W_OK) < 0) {

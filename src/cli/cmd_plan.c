@@ -291,14 +291,7 @@ static int read_report_options(const struct parsed *p, struct report_options *o)
 /* --report FILE: the PDF there, the PNG charts in FILE's folder. */
 static int write_report(struct report_options o, json_t *doc)
 {
-	char *dir = xstrdup(o.pdf);
-	char *slash = strrchr(dir, '/');
-	if (slash == dir)
-		dir[1] = '\0';		/* "/plan.pdf": the root folder */
-	else if (slash)
-		*slash = '\0';
-	else
-		strcpy(dir, ".");
+	char *dir = path_dir(o.pdf);
 	o.png_dir = dir;
 	struct r_plan plan;
 	char why[600];

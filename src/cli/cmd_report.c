@@ -10,6 +10,7 @@
 
 #include "commands.h"
 #include "common.h"
+#include "core/paths.h"
 #include "core/xalloc.h"
 #include "report/report.h"
 #include "report/text.h"
@@ -67,13 +68,8 @@ static int make_dirs(const char *path, char *why, size_t len)
 
 static int parent_dir(const char *file, char *why, size_t len)
 {
-	char *p = xstrdup(file);
-	char *slash = strrchr(p, '/');
-	int rc = 0;
-	if (slash && slash != p) {
-		*slash = '\0';
-		rc = make_dirs(p, why, len);
-	}
+	char *p = path_dir(file);
+	int rc = make_dirs(p, why, len);
 	free(p);
 	return rc;
 }

@@ -8,6 +8,16 @@
 
 #include "xalloc.h"
 
+char *path_dir(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	if (!slash)
+		return xstrdup(".");
+	if (slash == path)
+		return xstrdup("/");
+	return xstrndup(path, (size_t)(slash - path));
+}
+
 char *exe_dir(void)
 {
 	char buf[PATH_MAX];

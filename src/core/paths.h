@@ -12,6 +12,10 @@
 /* The data folder, or NULL when none of the places holds catalogs/. */
 char *data_dir_find(void);
 
+/* The folder part of a path as written: "a/b.pdf" -> "a", "/b" -> "/",
+ * "b" -> ".". */
+char *path_dir(const char *path);
+
 /* The folder of the running executable, or NULL when it cannot be read. */
 char *exe_dir(void);
 

@@ -16,6 +16,7 @@
 #include "catalog/catalog_json.h"
 #include "core/output.h"
 #include "core/suggest.h"
+#include "core/paths.h"
 #include "core/xalloc.h"
 #include "core/yaml_read.h"
 
@@ -74,16 +75,6 @@ static int read_choice(struct yread *r, const struct ynode *map,
 }
 
 /* ---- paths ---- */
-
-static char *dir_of(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	if (!slash)
-		return xstrdup(".");
-	if (slash == path)
-		return xstrdup("/");
-	return xstrndup(path, (size_t)(slash - path));
-}
 
 /*
  * dir/rel with "." and "x/.." segments removed, as written rather than as
@@ -755,8 +746,8 @@ int workload_file_load_as(struct workload_file *wf, const char *path,
 		struct wl_ctx cx = {
 			.r = {.file = wf->file, .errs = errs},
 			.wf = wf,
-			.dir = dir_of(path),
-			.shown_dir = dir_of(shown),
+			.dir = path_dir(path),
+			.shown_dir = path_dir(shown),
 		};
 		read_file(&cx, &t);
 		check_duplicates(wf, errs);
