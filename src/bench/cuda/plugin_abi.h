@@ -25,11 +25,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../program_abi.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define GPUPLAN_CUDA_ABI_VERSION 1
+#define GPUPLAN_CUDA_ABI_VERSION 2
 #define GPUPLAN_CUDA_ENTRY_SYMBOL "gpuplan_cuda_plugin_entry"
 #define GPUPLAN_CUDA_PLUGIN_FILE "libgpuplan-cuda.so"
 
@@ -90,6 +92,86 @@ struct gpuplan_cuda_self_test {
 };
 
 /*
+ * Jobs: what the bench suites measure.  The host (bench/backend_cuda.c)
+ * decides sizes, repetitions and what counts as work; the plugin only
+ * prepares a job, runs it a given number of times between two CUDA events
+ * and checks its result.  One job kind per measured operation:
+ *
+ *   GEMM        C = A * B through cuBLASLt, m x n x k at `precision`
+ *               (enum bench_precision), on `device`.  TF32 is fp32 storage
+ *               with CUBLAS_COMPUTE_32F_FAST_TF32; FP8 is e4m3 A and B with
+ *               fp32 accumulation and bf16 C (sm_89 and newer); INT8
+ *               accumulates and writes int32.  The fastest algorithm of the
+ *               heuristic's first few is chosen in prepare.
+ *   COPY        the device-memory copy kernel a[i] = b[i] over `bytes` per
+ *               array (vectorised 16-byte loads and stores, grid-stride).
+ *   TRIAD       a[i] = b[i] + s * c[i] over `bytes` per array, doubles.
+ *   H2D, D2H    cudaMemcpyAsync of `bytes` between host and device; the
+ *               host buffer is pinned (cudaHostAlloc) when flags has
+ *               GPUPLAN_JOB_PINNED, else plain malloc'ed (pageable) memory.
+ *   D2D         cudaMemcpyAsync device to device of `bytes` on `device`.
+ *   P2P         cudaMemcpyPeerAsync of `bytes` from `device` to `peer`;
+ *               with GPUPLAN_JOB_BIDIRECTIONAL also peer to device at the
+ *               same time on a second stream (each direction `bytes`).
+ *               Peer access is enabled when the pair supports it; a pair
+ *               without it is timed through the host, as CUDA does, and
+ *               says so in `note`.
+ *   ALLREDUCE   ncclAllReduce (sum) of `bytes` per GPU at `precision`
+ *               over GPUs device..device+n_devices-1, one communicator per
+ *               GPU from ncclCommInitAll, in place.  NCCL is loaded with
+ *               dlopen("libnccl.so.2"); without it prepare fails with
+ *               BENCH_UNSUPPORTED.
+ *   LAUNCH      an empty kernel <<<1, 1>>> launched back to back; the time
+ *               per launch is the time of a run over its iterations.
+ *   PROGRAM     every kernel of `program` (program_abi.h) in order: GEMMs
+ *               through cuBLASLt (strided-batched when count > 1), STREAM
+ *               and ROWNORM with the plugin's own kernels.
+ *
+ * seconds: elapsed time from cudaEventElapsedTime between an event recorded
+ * before the first iteration and one after the last, on the job's stream(s),
+ * after a cudaEventSynchronize (host-to-device copies from pageable memory
+ * included, since the copy returns only when the host side is done).
+ */
+enum gpuplan_cuda_job_kind {
+	GPUPLAN_JOB_GEMM = 1,
+	GPUPLAN_JOB_COPY = 2,
+	GPUPLAN_JOB_TRIAD = 3,
+	GPUPLAN_JOB_H2D = 4,
+	GPUPLAN_JOB_D2H = 5,
+	GPUPLAN_JOB_D2D = 6,
+	GPUPLAN_JOB_P2P = 7,
+	GPUPLAN_JOB_ALLREDUCE = 8,
+	GPUPLAN_JOB_LAUNCH = 9,
+	GPUPLAN_JOB_PROGRAM = 10,
+};
+
+enum gpuplan_cuda_job_flags {
+	GPUPLAN_JOB_PINNED = 1u << 0,
+	GPUPLAN_JOB_BIDIRECTIONAL = 1u << 1,
+};
+
+struct gpuplan_cuda_job {
+	uint32_t kind;			/* enum gpuplan_cuda_job_kind */
+	uint32_t precision;		/* enum bench_precision: GEMM, ALLREDUCE, PROGRAM */
+	uint32_t flags;			/* enum gpuplan_cuda_job_flags */
+	int32_t device;			/* the (first) device */
+	int32_t peer;			/* P2P: the other device */
+	int32_t n_devices;		/* ALLREDUCE: GPUs taking part */
+	int64_t m, n, k;		/* GEMM */
+	uint64_t bytes;			/* COPY, TRIAD: per array; transfers: per direction; ALLREDUCE: per GPU */
+	const struct bench_program *program;	/* PROGRAM; read during prepare only */
+};
+
+/* What prepare learnt about a job. */
+struct gpuplan_cuda_job_info {
+	uint64_t device_bytes;		/* device memory the job holds (all GPUs), from
+					 * cudaMemGetInfo before and after prepare */
+	char note[160];			/* "" or one line the host prints and records:
+					 * "peer access unsupported: staged through the host",
+					 * "cublasLt algorithm 3 of 8 chosen" */
+};
+
+/*
  * The plugin's table of hooks.  Every hook is required.  Hooks that can fail
  * return 0 on success and nonzero with a reason in err on failure; none of
  * them prints or exits.  init must succeed before any other hook is called,
@@ -98,6 +180,16 @@ struct gpuplan_cuda_self_test {
  * self_test returns 0 only when the kernel ran and every element matched.
  * On a wrong result it still fills `out` (passed = 0, the timing and the
  * largest error) and err names the first bad element.
+ *
+ * job_prepare allocates and initialises what the job needs (and, for GEMM,
+ * picks the algorithm); it returns an enum bench_status (program_abi.h), with *job
+ * set to an opaque handle only on BENCH_OK.  A failed prepare holds
+ * nothing.  job_run runs the job `iterations` (>= 1) times and stores the
+ * elapsed seconds.  job_run and job_check return BENCH_OK or BENCH_ERROR.
+ * job_check verifies the output of the last run against a host computation
+ * (exactly for copies and integer GEMM, within the precision's tolerance
+ * for floating GEMM on sampled elements), naming the first mismatch in err.
+ * job_release frees it all.
  */
 struct gpuplan_cuda_plugin {
 	uint32_t abi_version;		/* GPUPLAN_CUDA_ABI_VERSION the plugin was built with */
@@ -112,6 +204,18 @@ struct gpuplan_cuda_plugin {
 			 struct gpuplan_cuda_self_test *out,
 			 char *err, size_t errlen);
 	void (*shutdown)(void);
+
+	/* ABI 2: the bench jobs. */
+	int (*job_prepare)(const struct gpuplan_cuda_job *job, void **handle,
+			   struct gpuplan_cuda_job_info *info,
+			   char *err, size_t errlen);
+	int (*job_run)(void *handle, int64_t iterations, double *seconds,
+		       char *err, size_t errlen);
+	int (*job_check)(void *handle, char *err, size_t errlen);
+	void (*job_release)(void *handle);
+	/* 1 when device can read peer's memory directly
+	 * (cudaDeviceCanAccessPeer), 0 when not, -1 with err on a fault. */
+	int (*can_access_peer)(int device, int peer, char *err, size_t errlen);
 };
 
 /* The one exported symbol of libgpuplan-cuda.so; named by GPUPLAN_CUDA_ENTRY_SYMBOL. */
