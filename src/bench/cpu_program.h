@@ -41,10 +41,10 @@ int cpu_program_prepare(const struct bench_program *p, uint64_t memory_limit,
 int cpu_program_run(struct cpu_program *c, long iterations, char *why,
 		    size_t len);
 
-/* After a run: recomputes sampled output elements of the last GEMM and
- * of the last STREAM and ROWNORM kernels directly and compares (relative
- * 1e-4 for fp32, 1e-10 for fp64).  BENCH_OK, or BENCH_ERROR naming the
- * kernel and element. */
+/* After a run: recomputes sampled output elements of the last kernel of
+ * each kind directly (a program is single-assignment, program_abi.h) and
+ * compares (relative 1e-4 for fp32, 1e-10 for fp64).  BENCH_OK, or
+ * BENCH_ERROR naming the kernel's label and the element. */
 int cpu_program_check(struct cpu_program *c, char *why, size_t len);
 
 void cpu_program_free(struct cpu_program *c);

@@ -14,7 +14,9 @@
  * before the first kernel runs and keeps them all for the whole step (a
  * training step keeps every activation for the backward pass), so the
  * step's memory is the sum of the buffers plus the executor's own
- * workspace.  Buffers are filled with small finite values (|x| <= 1/64) at
+ * workspace.  Every buffer is written by at most one kernel and no kernel
+ * reads the buffer it writes, so after a step any kernel's output can be
+ * recomputed from its inputs and checked.  Buffers are filled with small finite values (|x| <= 1/64) at
  * allocation so no kernel ever sees NaN or infinity.
  *
  * Kernels:
@@ -24,9 +26,7 @@
  *            at element i * a_stride of buffer a (b, c likewise; a stride of
  *            0 shares one matrix between all products, as a weight is
  *            shared by a batch).  trans_a: A is stored k x m; trans_b: B is
- *            stored n x k.  beta is 0 unless accumulate (C += ...), which
- *            weight gradients use.  FLOPs: 2*m*n*k*count (+ m*n*count when
- *            accumulate).
+ *            stored n x k.  beta is 0.  FLOPs: 2*m*n*k*count.
  *   STREAM   an elementwise pass: reads `elements` of buffer a and, when
  *            b >= 0, as many of b, writes `elements` of c; `flops` per
  *            element written (activations, adds, the im2col gather of a
@@ -82,7 +82,7 @@ struct bench_kernel {
 	/* GEMM */
 	int64_t m, n, k, count;
 	int64_t a_stride, b_stride, c_stride;	/* elements between products */
-	uint8_t trans_a, trans_b, accumulate, pad_;
+	uint8_t trans_a, trans_b, pad_[2];
 	/* STREAM: elements written; ROWNORM: rows and cols */
 	int64_t elements;
 	int64_t rows, cols;
