@@ -26,11 +26,14 @@ struct cpu_program;
 
 /*
  * Checks p (precision fp32 or fp64, every buffer index in range, every
- * kernel's reads and writes inside its buffers), then allocates and fills
- * the buffers.  Returns an enum bench_status: BENCH_OK with *out and
- * *bytes (the buffers' total), BENCH_OUT_OF_MEMORY, BENCH_UNSUPPORTED (a
- * precision other than fp32/fp64), or BENCH_ERROR with why (a malformed
- * program names the kernel's label).
+ * kernel's reads and writes inside its buffers, positive sizes, at most
+ * one writer per buffer, no kernel reading the buffer it writes or one a
+ * later kernel writes), then allocates and fills the buffers.  threads:
+ * the OpenMP team and OpenBLAS thread count; <= 0 means OpenMP's default.
+ * Returns an enum bench_status: BENCH_OK with *out and *bytes (the
+ * buffers' total), BENCH_OUT_OF_MEMORY, BENCH_UNSUPPORTED (a
+ * precision other than fp32/fp64, or a GEMM dimension over cblas's int),
+ * or BENCH_ERROR with why (a malformed program names the kernel's label).
  */
 int cpu_program_prepare(const struct bench_program *p, uint64_t memory_limit,
 			int threads, struct cpu_program **out, uint64_t *bytes,
@@ -46,6 +49,12 @@ int cpu_program_run(struct cpu_program *c, long iterations, char *why,
  * compares (relative 1e-4 for fp32, 1e-10 for fp64).  BENCH_OK, or
  * BENCH_ERROR naming the kernel's label and the element. */
 int cpu_program_check(struct cpu_program *c, char *why, size_t len);
+
+/* Buffer `index` of a prepared program (NULL when out of range): elements
+ * of the program's precision (float or double), owned by c.  For tests:
+ * reading outputs after a run, writing known inputs before one, or
+ * corrupting an output to see cpu_program_check refuse it. */
+void *cpu_program_buffer(struct cpu_program *c, uint32_t index);
 
 void cpu_program_free(struct cpu_program *c);
 
