@@ -26,21 +26,36 @@
 #include "bench/cpu_info.h"
 #include "bench/figure.h"
 #include "bench/measure.h"
+#include "bench/program_abi.h"
+#include "bench/cuda/plugin_abi.h"
+#include "model/graph.h"
 
-#define BENCH_BACKEND_ABI_VERSION 1
+#define BENCH_BACKEND_ABI_VERSION 2
 
 /* What is being measured.  kind is "cpu" or "cuda". */
 struct bench_device {
-	char kind[8];		/* "cpu" */
+	char kind[8];		/* "cpu" or "cuda" */
 	char name[256];		/* the CPU's model, or the GPU's name */
 	int index;		/* cuda:N; 0 for the cpu */
 	struct cpu_info cpu;	/* the host CPU (both kinds run on a host) */
+	/* kind "cuda": the GPU as the plugin reads it, its build line and
+	 * how many GPUs the host has (p2p and allreduce use them all) */
+	struct gpuplan_cuda_device_info gpu;
+	char plugin_build[160];
+	int gpu_count;
 };
 
 struct bench_run_options {
 	bool quick;		/* fewer sizes, shorter caps */
 	int threads;		/* CPU threads; <= 0: the backend's default */
 	const struct measure_policy *policy;	/* NULL: the suite's own */
+	/* the model suite (model_sweep.h); model NULL: no model given */
+	const struct model_graph *model;
+	const char *model_name;
+	enum bench_precision precision;	/* 0: the device's default (fp32 on the
+					 * CPU, bf16 on GPUs that have it) */
+	uint64_t memory_limit;		/* CPU: bytes a model step may hold;
+					 * 0: 90% of MemAvailable */
 };
 
 /*
@@ -67,6 +82,9 @@ struct bench_backend {
 	int (*run_suite)(const char *suite, const struct bench_run_options *o,
 			 struct bench_figures *out, bench_progress_fn progress,
 			 void *progress_ctx);
+	/* The repetition policy the suites use when the options give none
+	 * (the model suite has its own, model_sweep.h). */
+	struct measure_policy (*policy)(bool quick);
 	void (*shutdown)(void);
 	const char *(*last_error)(void);
 };
@@ -79,7 +97,12 @@ extern const char *const bench_suite_names[];
  * hook is wrong. */
 int bench_backend_check(const struct bench_backend *b, char *why, size_t len);
 
-/* The built-in CPU backend (backend_cpu.c): gemm, membw, transfer. */
+/* The built-in CPU backend (backend_cpu.c): gemm, membw, transfer, and
+ * model when the options carry one. */
 const struct bench_backend *bench_backend_cpu(void);
+
+/* The CUDA backend (backend_cuda.c) for device cuda:N: init loads the
+ * plugin (plugin_loader.h); every suite of bench_suite_names. */
+const struct bench_backend *bench_backend_cuda(int device);
 
 #endif

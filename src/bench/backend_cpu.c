@@ -15,13 +15,16 @@
 #include "bench/backend.h"
 #include "bench/cpu_gemm.h"
 #include "bench/cpu_membw.h"
+#include "bench/cpu_program.h"
 #include "bench/cpu_transfer.h"
+#include "bench/model_sweep.h"
 
 static char last_error[512];
 
 /* A suite's run: the options, where figures go, and the progress hook. */
 struct cpu_run {
 	struct cpu_suite_options o;
+	const struct bench_run_options *opts;
 	struct bench_figures *out;
 	bench_progress_fn progress;
 	void *ctx;
@@ -118,6 +121,88 @@ static int run_transfer(struct cpu_run *r)
 	return 0;
 }
 
+/* ---- the model suite: programs on the CPU (cpu_program.h) ---- */
+
+/* Bytes the kernel says a process may still allocate without swapping
+ * (MemAvailable, /proc/meminfo); 0 when it cannot be read. */
+static uint64_t mem_available(void)
+{
+	FILE *f = fopen("/proc/meminfo", "r");
+	if (!f)
+		return 0;
+	char line[256];
+	unsigned long long kib = 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemAvailable: %llu kB", &kib) == 1)
+			break;
+	fclose(f);
+	return (uint64_t)kib * 1024;
+}
+
+struct cpu_executor {
+	uint64_t limit;
+	int threads;
+};
+
+static int cpu_prepare(void *ctx, const struct bench_program *p, void **run,
+		       double *bytes, char *why, size_t len)
+{
+	struct cpu_executor *e = ctx;
+	uint64_t held = 0;
+	int st = cpu_program_prepare(p, e->limit, e->threads,
+				     (struct cpu_program **)run, &held, why,
+				     len);
+	*bytes = (double)held;
+	return st;
+}
+
+static int cpu_step(void *run, double *seconds, char *why, size_t len)
+{
+	double t0 = cpu_suite_now();
+	int st = cpu_program_run(run, 1, why, len);
+	*seconds = cpu_suite_now() - t0;
+	return st;
+}
+
+static int cpu_check(void *run, char *why, size_t len)
+{
+	return cpu_program_check(run, why, len);
+}
+
+static void cpu_release(void *run)
+{
+	cpu_program_free(run);
+}
+
+static int run_model(struct cpu_run *r)
+{
+	const struct bench_run_options *o = r->opts;
+	if (!o->model) {
+		snprintf(last_error, sizeof(last_error),
+			 "the model suite needs a model (--model PROFILE)");
+		return -1;
+	}
+	struct cpu_executor e = {o->memory_limit, cpu_suite_threads(&r->o)};
+	if (!e.limit)
+		e.limit = mem_available() / 10 * 9;
+	if (!e.limit) {
+		snprintf(last_error, sizeof(last_error),
+			 "cannot read MemAvailable from /proc/meminfo; give --memory-limit");
+		return -1;
+	}
+	struct program_executor x = {&e, cpu_prepare, cpu_step, cpu_check,
+				     cpu_release};
+	struct model_sweep_options s = model_sweep_defaults(o->quick);
+	s.graph = o->model;
+	s.model_name = o->model_name;
+	s.precision = o->precision ? o->precision : BENCH_FP32;
+	s.threads = e.threads;
+	if (o->policy)
+		s.policy = *o->policy;
+	return model_sweep_run(&s, &x, r->out, r->progress, r->ctx, last_error,
+			       sizeof(last_error));
+}
+
 static const struct {
 	const char *name;
 	int (*run)(struct cpu_run *r);
@@ -125,6 +210,7 @@ static const struct {
 	{"gemm", run_gemm},
 	{"membw", run_membw},
 	{"transfer", run_transfer},
+	{"model", run_model},
 };
 
 static int cpu_has_suite(const char *suite)
@@ -139,16 +225,21 @@ static int cpu_run_suite(const char *suite, const struct bench_run_options *o,
 			 struct bench_figures *out, bench_progress_fn progress,
 			 void *progress_ctx)
 {
-	struct cpu_run r = {{o->threads, o->quick, o->policy}, out, progress,
+	struct cpu_run r = {{o->threads, o->quick, o->policy}, o, out, progress,
 			    progress_ctx, 0, 0};
 	last_error[0] = '\0';
 	for (size_t i = 0; i < sizeof(suites) / sizeof(suites[0]); i++)
 		if (strcmp(suites[i].name, suite) == 0)
 			return suites[i].run(&r);
 	snprintf(last_error, sizeof(last_error),
-		 "the cpu has no '%s' suite (it has gemm, membw, transfer)",
+		 "the cpu has no '%s' suite (it has gemm, membw, transfer, model)",
 		 suite);
 	return -1;
+}
+
+static struct measure_policy cpu_policy(bool quick)
+{
+	return cpu_suite_policy(quick);
 }
 
 static void cpu_shutdown(void)
@@ -168,6 +259,7 @@ static const struct bench_backend cpu_backend = {
 	cpu_describe,
 	cpu_has_suite,
 	cpu_run_suite,
+	cpu_policy,
 	cpu_shutdown,
 	cpu_last_error,
 };
@@ -198,7 +290,7 @@ int bench_backend_check(const struct bench_backend *b, char *why, size_t len)
 		return -1;
 	}
 	if (!b->name || !b->init || !b->describe || !b->has_suite ||
-	    !b->run_suite || !b->shutdown || !b->last_error) {
+	    !b->run_suite || !b->policy || !b->shutdown || !b->last_error) {
 		snprintf(why, len, "backend '%s' lacks a required hook",
 			 b->name ? b->name : "?");
 		return -1;

@@ -3,6 +3,7 @@
  */
 #include "figure.h"
 
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,7 +19,21 @@ void bench_figures_free(struct bench_figures *l)
 	for (size_t i = 0; i < l->n; i++)
 		measure_result_free(&l->v[i].time);
 	free(l->v);
+	for (size_t i = 0; i < l->n_notes; i++)
+		free(l->notes[i]);
+	free(l->notes);
 	memset(l, 0, sizeof(*l));
+}
+
+void bench_figures_note(struct bench_figures *l, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *text = xvasprintf(fmt, ap);
+	va_end(ap);
+	xgrow((void **)&l->notes, &l->cap_notes, l->n_notes + 1,
+	      sizeof(l->notes[0]));
+	l->notes[l->n_notes++] = text;
 }
 
 struct bench_figure *bench_figures_push(struct bench_figures *l,

@@ -14,7 +14,16 @@
  *             3 arrays x 8 B x n for add and triad; write-allocate traffic
  *             (reading a line before writing it) is not counted, as STREAM
  *             does not count it;
- *   transfer  the bytes copied, counted once (not read plus write).
+ *   transfer  the bytes copied, counted once (not read plus write); both
+ *             directions' bytes for a bidirectional peer copy;
+ *   copy, triad (GPU memory kernels)  as membw: 2 and 3 arrays x bytes;
+ *   allreduce nccl-tests' bus bandwidth: work is S x 2(n-1)/n bytes for
+ *             S bytes per GPU over n GPUs (the algorithm bandwidth, S / t,
+ *             is value x n / (2(n-1)));
+ *   launch    one launch per call; the unit is launches/s (its inverse is
+ *             the latency);
+ *   model     the model's forward FLOPs for the batch (model_cost: what
+ *             the planner counts), per step.
  * A repetition may run the kernel several times (`iterations`) so that it
  * lasts long enough to time; work is then the per-call work times that.
  *
@@ -38,19 +47,31 @@ struct bench_figure {
 	long m, n, k;		/* GEMM dimensions */
 	double bytes;		/* membw: footprint of the arrays allocated; transfer: size copied; B */
 	double elements;	/* membw: elements per array */
+	long batch, seq;	/* model: samples per step, tokens per sample (0: not a sequence model) */
+	double memory_bytes;	/* model: memory the step held (buffers, device workspace), B */
+	int from_gpu, to_gpu;	/* p2p: source and destination device (kernels p2p*) */
+	int gpus;		/* allreduce: GPUs taking part */
 	int threads;		/* threads the kernel ran on */
 	long iterations;	/* kernel calls per repetition */
 	double work;		/* per repetition: FLOPs or bytes, integer-valued */
 	struct measure_result time;	/* s per repetition */
 	double value;		/* work / time.median, in unit */
 	double low, high;	/* work / time.ci_high, work / time.ci_low */
-	const char *unit;	/* "FLOP/s" or "B/s" */
+	const char *unit;	/* "FLOP/s", "B/s" or "launch/s" */
 };
 
+/* Figures, and the notes a suite left on the way: a skipped pair, a sweep
+ * stopped by the device's memory. */
 struct bench_figures {
 	struct bench_figure *v;
 	size_t n, cap;
+	char **notes;
+	size_t n_notes, cap_notes;
 };
+
+/* Adds a note (formatted, copied). */
+void bench_figures_note(struct bench_figures *l, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 void bench_figures_init(struct bench_figures *l);
 void bench_figures_free(struct bench_figures *l);

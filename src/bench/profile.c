@@ -3,6 +3,7 @@
  * The loader is profile_load.c.
  */
 #include "bench/profile.h"
+#include "bench/profile_read.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,7 @@ void bench_profile_init(struct bench_profile *p)
 void bench_profile_free(struct bench_profile *p)
 {
 	bench_figures_free(&p->figures);
+	gpu_samples_free(&p->samples);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -65,7 +67,7 @@ static int utf8_len(const unsigned char *c)
  * back as that code point (so "h\xe9te" returns as "hete" with an e-acute:
  * readable, not byte-identical).  Other UTF-8 as it is.
  */
-static void quoted(FILE *f, const char *s)
+void profile_emit_quoted(FILE *f, const char *s)
 {
 	fputc('"', f);
 	for (const unsigned char *c = (const unsigned char *)s; *c;) {
@@ -83,11 +85,11 @@ static void quoted(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-static void key_str(FILE *f, const char *indent, const char *key,
-		    const char *value)
+void profile_emit_string(FILE *f, const char *indent, const char *key,
+			 const char *value)
 {
 	fprintf(f, "%s%s: ", indent, key);
-	quoted(f, value);
+	profile_emit_quoted(f, value);
 	fputc('\n', f);
 }
 
@@ -95,10 +97,10 @@ static void emit_host(const struct bench_profile *p, FILE *f)
 {
 	const struct cpu_info *c = &p->device.cpu;
 	fprintf(f, "host:\n");
-	key_str(f, "  ", "hostname", p->hostname);
-	key_str(f, "  ", "kernel", p->kernel);
+	profile_emit_string(f, "  ", "hostname", p->hostname);
+	profile_emit_string(f, "  ", "kernel", p->kernel);
 	if (c->valid & CPU_INFO_HAS_MODEL)
-		key_str(f, "  ", "cpu_model", c->model);
+		profile_emit_string(f, "  ", "cpu_model", c->model);
 	if (c->valid & CPU_INFO_HAS_LOGICAL_CPUS)
 		fprintf(f, "  logical_cpus: %ld\n", c->logical_cpus);
 	const struct { uint32_t bit; const char *key; uint64_t v; } sizes[] = {
@@ -120,6 +122,11 @@ static void emit_options(const struct bench_profile *p, FILE *f)
 		fprintf(f, "%s%s", i ? ", " : "", p->suites[i]);
 	fprintf(f, "]\n  quick: %s\n  threads: %d\n", p->quick ? "true" : "false",
 		p->threads);
+	if (p->model_name[0]) {
+		fprintf(f, "  model:\n");
+		profile_emit_string(f, "    ", "name", p->model_name);
+		fprintf(f, "    seq: %ld\n", p->model_seq);
+	}
 	const struct measure_policy *m = &p->policy;
 	fprintf(f, "  policy:\n    warmup: %d\n    min_reps: %d\n"
 		   "    max_reps: %d\n    rel_half_width: %.17g\n"
@@ -140,6 +147,14 @@ static void emit_parameters(const struct bench_figure *g, FILE *f)
 		fprintf(f, "      bytes: %.17g\n", g->bytes);
 	if (g->elements > 0)
 		fprintf(f, "      elements: %.17g\n", g->elements);
+	if (g->batch > 0)
+		fprintf(f, "      batch: %ld\n      seq: %ld\n      memory_bytes: %.17g\n",
+			g->batch, g->seq, g->memory_bytes);
+	if (!strncmp(g->kernel, "p2p", 3))
+		fprintf(f, "      from_gpu: %d\n      to_gpu: %d\n", g->from_gpu,
+			g->to_gpu);
+	if (g->gpus > 0)
+		fprintf(f, "      gpus: %d\n", g->gpus);
 	fprintf(f, "      threads: %d\n      iterations: %ld\n", g->threads,
 		g->iterations);
 }
@@ -161,7 +176,7 @@ static void emit_time(const struct measure_result *t, FILE *f)
 static void emit_figure(const struct bench_figure *g, FILE *f)
 {
 	fprintf(f, "  - suite: %s\n", g->suite);
-	key_str(f, "    ", "name", g->name);
+	profile_emit_string(f, "    ", "name", g->name);
 	fprintf(f, "    kernel: %s\n", g->kernel);
 	emit_parameters(g, f);
 	fprintf(f, "    work: %.17g\n    unit: %s\n    value: %.17g\n"
@@ -174,14 +189,24 @@ void bench_profile_emit(const struct bench_profile *p, FILE *f)
 {
 	fprintf(f, "schema: %s\n", BENCH_PROFILE_SCHEMA);
 	fprintf(f, "tool:\n  name: gpuplan\n");
-	key_str(f, "  ", "version", p->tool_version);
-	key_str(f, "", "when", p->when);
+	profile_emit_string(f, "  ", "version", p->tool_version);
+	profile_emit_string(f, "", "when", p->when);
 	emit_host(p, f);
 	fprintf(f, "device:\n  kind: %s\n", p->device.kind);
-	key_str(f, "  ", "name", p->device.name);
-	if (strcmp(p->device.kind, "cpu") != 0)
+	profile_emit_string(f, "  ", "name", p->device.name);
+	if (strcmp(p->device.kind, "cpu") != 0) {
 		fprintf(f, "  index: %d\n", p->device.index);
+		profile_emit_gpu(&p->device, f);
+	}
 	emit_options(p, f);
+	fprintf(f, "notes:%s\n", p->figures.n_notes ? "" : " []");
+	for (size_t i = 0; i < p->figures.n_notes; i++) {
+		fprintf(f, "  - ");
+		profile_emit_quoted(f, p->figures.notes[i]);
+		fputc('\n', f);
+	}
+	if (strcmp(p->device.kind, "cuda") == 0)
+		profile_emit_sampling(p, f);
 	fprintf(f, "figures:%s\n", p->figures.n ? "" : " []");
 	for (size_t i = 0; i < p->figures.n; i++)
 		emit_figure(&p->figures.v[i], f);

@@ -37,6 +37,7 @@
 
 #include "bench/backend.h"
 #include "bench/figure.h"
+#include "bench/gpu_sampler.h"
 #include "bench/measure.h"
 #include "core/error.h"
 
@@ -54,7 +55,12 @@ struct bench_profile {
 	bool quick;
 	int threads;			/* threads the kernels ran on */
 	struct measure_policy policy;	/* clock is NULL */
-	struct bench_figures figures;
+	char model_name[64];		/* --model's name; "" when none */
+	long model_seq;			/* tokens per sample it was built for; 0: not a sequence model */
+	struct bench_figures figures;	/* with the suites' notes */
+	/* kind cuda: NVML samples, or none and sampling_note saying why */
+	struct gpu_samples samples;
+	char sampling_note[256];
 };
 
 /* Zeroes p and its figure list. */

@@ -13,7 +13,8 @@
 #include "bench/profile_read.h"
 #include "core/xalloc.h"
 
-static const char *const units[] = {"FLOP/s", "B/s", NULL};
+/* The units a figure may have; a loaded figure points at these. */
+static const char *const units[] = {"FLOP/s", "OP/s", "B/s", "launch/s", NULL};
 
 static void read_parameters(struct yread *r, const struct ynode *fig,
 			    struct bench_figure *f)
@@ -21,7 +22,9 @@ static void read_parameters(struct yread *r, const struct ynode *fig,
 	static const struct yfield fields[] = {
 		{"precision", false}, {"m", false}, {"n", false}, {"k", false},
 		{"bytes", false}, {"elements", false}, {"threads", true},
-		{"iterations", true}, {NULL, false}};
+		{"iterations", true}, {"batch", false}, {"seq", false},
+		{"memory_bytes", false}, {"from_gpu", false}, {"to_gpu", false},
+		{"gpus", false}, {NULL, false}};
 	const struct ynode *p = ymap_get(fig, "parameters");
 	if (!p || !yr_expect_map(r, p, "figure parameters"))
 		return;
@@ -34,6 +37,51 @@ static void read_parameters(struct yread *r, const struct ynode *fig,
 	profile_read_number(r, p, "elements", &f->elements);
 	profile_read_int(r, p, "threads", 1, 1 << 20, &f->threads);
 	yr_int(r, p, "iterations", 1, 1L << 40, &f->iterations);
+	yr_int(r, p, "batch", 1, 1L << 40, &f->batch);
+	yr_int(r, p, "seq", 0, 1L << 24, &f->seq);
+	profile_read_number(r, p, "memory_bytes", &f->memory_bytes);
+	profile_read_int(r, p, "from_gpu", 0, 1 << 16, &f->from_gpu);
+	profile_read_int(r, p, "to_gpu", 0, 1 << 16, &f->to_gpu);
+	profile_read_int(r, p, "gpus", 2, 1 << 16, &f->gpus);
+}
+
+/*
+ * The work a figure's parameters give by its suite's rule (figure.h), per
+ * iteration; < 0 where the rule needs what the file cannot show (a model's
+ * FLOPs come from the model).
+ */
+static double work_per_iteration(const struct bench_figure *f)
+{
+	const char *k = f->kernel;
+	if (!strcmp(f->suite, "gemm"))
+		return 2.0 * (double)f->m * (double)f->n * (double)f->k;
+	if (!strcmp(f->suite, "membw")) {
+		int arrays = !strcmp(k, "add") || !strcmp(k, "triad") ? 3 : 2;
+		return arrays * 8.0 * f->elements;
+	}
+	if (!strcmp(f->suite, "transfer") || !strcmp(f->suite, "p2p"))
+		return (!strcmp(k, "p2p-bidir") ? 2.0 : 1.0) * f->bytes;
+	if (!strcmp(f->suite, "allreduce"))
+		return f->gpus >= 2 ? f->bytes * 2.0 * (f->gpus - 1) / f->gpus : -1;
+	if (!strcmp(f->suite, "launch"))
+		return 1;
+	return -1;
+}
+
+/* work against the suite's rule: a profile whose work was edited, or
+ * written by a tool counting differently, is refused rather than read as
+ * a different rate. */
+static void check_work(struct yread *r, const struct ynode *fig,
+		       const struct bench_figure *f)
+{
+	double per = work_per_iteration(f);
+	if (per < 0)
+		return;
+	double want = per * (double)f->iterations;
+	if (want != f->work)
+		yr_error(r, ymap_get(fig, "work"), NULL,
+			 "work %.17g is not the %s rule for these parameters (%.17g)",
+			 f->work, f->suite, want);
 }
 
 static void read_samples(struct yread *r, const struct ynode *time,
@@ -147,12 +195,16 @@ int profile_read_figure(struct yread *r, const struct ynode *n,
 	profile_read_number(r, n, "work", &f->work);
 	char unit[16];
 	if (profile_read_word(r, n, "unit", units, unit, sizeof(unit)) == 1)
-		f->unit = strcmp(unit, units[0]) == 0 ? units[0] : units[1];
+		for (const char *const *u = units; *u; u++)
+			if (!strcmp(*u, unit))
+				f->unit = *u;
 	profile_read_number(r, n, "value", &f->value);
 	profile_read_number(r, n, "low", &f->low);
 	profile_read_number(r, n, "high", &f->high);
 	read_time(r, n, &f->time);
-	if (r->errs->n == before)
+	if (r->errs->n == before) {
+		check_work(r, n, f);
 		check_rate(r, n, f);
+	}
 	return r->errs->n == before ? 0 : -1;
 }

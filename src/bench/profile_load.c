@@ -155,8 +155,12 @@ static void read_host(struct yread *r, const struct ynode *root,
 static void read_device(struct yread *r, const struct ynode *root,
 			struct bench_profile *p)
 {
-	static const struct yfield fields[] = {{"kind", true}, {"name", true}, {"index", false}, {NULL, false}};
+	/* kind, name, index, then the GPU's keys (profile_gpu.c) */
+	static struct yfield fields[24] = {{"kind", true}, {"name", true}, {"index", false}};
 	static const char *const kinds[] = {"cpu", "cuda", NULL};
+	if (!fields[3].key)
+		for (size_t i = 0; profile_gpu_keys[i]; i++)
+			fields[3 + i] = (struct yfield){profile_gpu_keys[i], false};
 	const struct ynode *d = ymap_get(root, "device");
 	if (!d || !yr_expect_map(r, d, "device"))
 		return;
@@ -164,6 +168,14 @@ static void read_device(struct yread *r, const struct ynode *root,
 	profile_read_word(r, d, "kind", kinds, p->device.kind, sizeof(p->device.kind));
 	profile_read_text(r, d, "name", p->device.name, sizeof(p->device.name));
 	profile_read_int(r, d, "index", 0, 1023, &p->device.index);
+	if (!strcmp(p->device.kind, "cuda")) {
+		profile_read_gpu(r, d, &p->device);
+		return;
+	}
+	for (size_t i = 0; profile_gpu_keys[i]; i++)
+		if (ymap_get(d, profile_gpu_keys[i]))
+			yr_error(r, ymap_get(d, profile_gpu_keys[i]), NULL,
+				 "'%s' belongs to a cuda device", profile_gpu_keys[i]);
 }
 
 static void read_policy(struct yread *r, const struct ynode *o,
@@ -209,12 +221,24 @@ static void read_suites(struct yread *r, const struct ynode *o,
 	}
 }
 
+static void read_model(struct yread *r, const struct ynode *o,
+		       struct bench_profile *p)
+{
+	static const struct yfield fields[] = {{"name", true}, {"seq", true}, {NULL, false}};
+	const struct ynode *m = ymap_get(o, "model");
+	if (!m || !yr_expect_map(r, m, "options model"))
+		return;
+	yr_check_keys(r, m, "options model", fields);
+	profile_read_text(r, m, "name", p->model_name, sizeof(p->model_name));
+	yr_int(r, m, "seq", 0, 1L << 24, &p->model_seq);
+}
+
 static void read_options(struct yread *r, const struct ynode *root,
 			 struct bench_profile *p)
 {
 	static const struct yfield fields[] = {
 		{"suites", true}, {"quick", true}, {"threads", true},
-		{"policy", true}, {NULL, false}};
+		{"policy", true}, {"model", false}, {NULL, false}};
 	const struct ynode *o = ymap_get(root, "options");
 	if (!o || !yr_expect_map(r, o, "options"))
 		return;
@@ -223,6 +247,21 @@ static void read_options(struct yread *r, const struct ynode *root,
 	yr_bool(r, o, "quick", &p->quick);
 	profile_read_int(r, o, "threads", 1, 1 << 20, &p->threads);
 	read_policy(r, o, &p->policy);
+	read_model(r, o, p);
+}
+
+static void read_notes(struct yread *r, const struct ynode *root,
+		       struct bench_profile *p)
+{
+	const struct ynode *s = ymap_get(root, "notes");
+	if (!s || !yr_expect_seq(r, s, "notes"))
+		return;
+	for (size_t i = 0; i < s->n; i++) {
+		char *text = NULL;
+		if (yr_node_string(r, s->items[i], "notes", &text) == 1)
+			bench_figures_note(&p->figures, "%s", text);
+		free(text);
+	}
 }
 
 static void read_figures(struct yread *r, const struct ynode *root,
@@ -246,7 +285,8 @@ static void read_root(struct yread *r, const struct ynode *root,
 	static const struct yfield fields[] = {
 		{"schema", true}, {"tool", true}, {"when", true},
 		{"host", true}, {"device", true}, {"options", true},
-		{"figures", true}, {NULL, false}};
+		{"notes", true}, {"figures", true}, {"sampling", false},
+		{NULL, false}};
 	if (!yr_expect_map(r, root, "a measured profile"))
 		return;
 	if (yr_check_schema(r, root, BENCH_PROFILE_SCHEMA) < 0)
@@ -261,7 +301,9 @@ static void read_root(struct yread *r, const struct ynode *root,
 	read_host(r, root, p);
 	read_device(r, root, p);
 	read_options(r, root, p);
+	read_notes(r, root, p);
 	read_figures(r, root, p);
+	profile_read_sampling(r, root, p);
 }
 
 static int load_tree(struct bench_profile *p, struct ytree *t,

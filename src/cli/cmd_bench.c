@@ -4,10 +4,10 @@
  *
  * The profile (YAML) goes to -o FILE, written atomically, or to standard
  * output; progress lines, notes and the summary table go to standard
- * error, so `gpuplan bench > p.yaml` leaves a clean file.  Only the CPU
- * backend has suites today: where a GPU is asked for or found, the
- * command says that the CUDA suites are not in this build and exits 1
- * rather than measure something else under the GPU's name.
+ * error, so `gpuplan bench > p.yaml` leaves a clean file.  The device is
+ * the CPU (backend_cpu.c) or a CUDA GPU through the plugin
+ * (backend_cuda.c); on a GPU, NVML samples clocks, temperature, power and
+ * throttle reasons while the suites run (gpu_sampler.h).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -18,6 +18,8 @@
 
 #include "bench/backend.h"
 #include "bench/cpu_suite.h"
+#include "bench/gpu_sampler.h"
+#include "bench/model_program.h"
 #include "bench/plugin_loader.h"
 #include "bench/profile.h"
 #include "bench/prom.h"
@@ -40,6 +42,14 @@ static const struct opt_spec bench_opts[] = {
 	 "fewer sizes and shorter repetitions: a first look in seconds"},
 	{"threads", 't', OPT_VALUE, "N",
 	 "CPU threads for the kernels (default: every online CPU)"},
+	{"model", 'm', OPT_VALUE, "PROFILE",
+	 "also run this model's step at doubling batch sizes until memory runs out (a file, or a shipped model's name)"},
+	{"seq", 0, OPT_VALUE, "N",
+	 "tokens per sample for a sequence model (default: the model's own length)"},
+	{"precision", 'p', OPT_VALUE, "P",
+	 "the model's precision: fp32 or fp64 on the CPU; fp32, tf32, fp16 or bf16 on a GPU (default fp32; bf16 on GPUs that have it)"},
+	{"memory-limit", 0, OPT_VALUE, "SIZE",
+	 "CPU: memory the model's step may hold, e.g. 4GiB (default: 90% of what the kernel reports available)"},
 	{"output", 'o', OPT_VALUE, "FILE",
 	 "write the profile to FILE (atomically) instead of standard output"},
 	{"prom", 0, OPT_VALUE, "FILE",
@@ -53,9 +63,9 @@ static const struct cmd_spec bench_spec = {
 	bench_opts, 0, 0,
 	"The profile (schema gpuplan/measured/v1: host, device, options, every\n"
 	"figure with every raw repetition) goes to -o FILE or standard output;\n"
-	"progress and the summary table go to standard error.  This build\n"
-	"measures the CPU (gemm, membw, transfer); the CUDA suites and --model\n"
-	"are not written yet.",
+	"progress and the summary table go to standard error.  The CPU has\n"
+	"gemm, membw and transfer; a GPU has gemm, membw, transfer, p2p,\n"
+	"allreduce and launch; both run model when --model is given.",
 };
 
 struct bench_request {
@@ -65,6 +75,10 @@ struct bench_request {
 	int threads;		/* 0: the default */
 	const char *device;	/* "auto", "cpu", "cuda", "cuda:N" */
 	int cuda_index;
+	const char *model;	/* --model, or NULL */
+	long seq;		/* --seq; 0: the model's own */
+	enum bench_precision precision;	/* --precision; 0: the device's default */
+	uint64_t memory_limit;	/* --memory-limit; 0: the default */
 };
 
 /* ---- options ---- */
@@ -115,6 +129,52 @@ static int parse_device(const char *d, struct bench_request *q)
 	return 0;
 }
 
+/* --model, --seq, --precision and --memory-limit. */
+static int parse_model_options(const struct parsed *p, struct bench_request *q)
+{
+	q->model = opt_value(p, &bench_spec, "model");
+	const char *seq = opt_value(p, &bench_spec, "seq");
+	const char *prec = opt_value(p, &bench_spec, "precision");
+	const char *limit = opt_value(p, &bench_spec, "memory-limit");
+	bool wants_model = false;
+	for (size_t i = 0; i < q->n_suites; i++)
+		wants_model |= !strcmp(q->suites[i], "model");
+	if (wants_model && !q->model)
+		return usage_error(&bench_spec, "the model suite needs --model PROFILE");
+	if (!q->model && (seq || prec || limit))
+		return usage_error(&bench_spec, "--%s applies to --model, which was not given",
+				   seq ? "seq" : prec ? "precision" : "memory-limit");
+	if (seq) {
+		char *end;
+		errno = 0;
+		q->seq = strtol(seq, &end, 10);
+		if (!*seq || *end || errno || q->seq < 1 || q->seq > 1L << 24)
+			return usage_error(&bench_spec,
+					   "--seq '%s': expected a whole number of tokens from 1 to %ld",
+					   seq, 1L << 24);
+	}
+	if (prec) {
+		int core = precision_from_name(prec);
+		q->precision = core >= 0 ? bench_precision_of(core) : 0;
+		if (!q->precision || q->precision == BENCH_INT8 ||
+		    q->precision == BENCH_FP8_E4M3)
+			return usage_error(&bench_spec,
+					   "--precision '%s': expected fp64, fp32, tf32, fp16 or bf16",
+					   prec);
+	}
+	if (limit) {
+		double bytes;
+		struct unit_problem up;
+		if (units_parse(UNIT_BYTES, limit, &bytes, NULL, &up) != 0 ||
+		    !(bytes >= 1) || bytes > 0x1p62)
+			return usage_error(&bench_spec,
+					   "--memory-limit '%s': expected %s",
+					   limit, units_example(UNIT_BYTES));
+		q->memory_limit = (uint64_t)bytes;
+	}
+	return 0;
+}
+
 static int parse_request(const struct parsed *p, struct bench_request *q)
 {
 	memset(q, 0, sizeof(*q));
@@ -138,6 +198,8 @@ static int parse_request(const struct parsed *p, struct bench_request *q)
 	}
 	const char *s = opt_value(p, &bench_spec, "suite");
 	int rc = s ? parse_suites(s, q) : 0;
+	if (!rc)
+		rc = parse_model_options(p, q);
 	return rc ? rc : parse_device(opt_value(p, &bench_spec, "device"), q);
 }
 
@@ -181,10 +243,8 @@ static int choose_backend(const struct bench_request *q,
 			q->cuda_index, n, n - 1);
 		return 1;
 	}
-	fprintf(stderr,
-		"gpuplan bench: found %d CUDA GPU%s, but the CUDA suites are not implemented in this build; "
-		"use --device cpu to measure the CPU\n", n, n == 1 ? "" : "s");
-	return 1;
+	*b = bench_backend_cuda(q->cuda_index);
+	return 0;
 }
 
 /* The suites to run on b into p->suites.  Asked-for suites the device
@@ -195,40 +255,56 @@ static int pick_suites(const struct bench_request *q,
 	const char *const *names = q->n_suites ? q->suites : bench_suite_names;
 	size_t n = q->n_suites ? q->n_suites : (size_t)-1;
 	for (size_t i = 0; i < n && names[i]; i++) {
+		/* by default the model suite runs when there is a model */
+		if (!q->n_suites && !strcmp(names[i], "model") && !q->model)
+			continue;
 		if (b->has_suite(names[i])) {
 			snprintf(p->suites[p->n_suites++], sizeof(p->suites[0]),
 				 "%s", names[i]);
-		} else if (q->n_suites && !strcmp(names[i], "model")) {
-			fprintf(stderr, "gpuplan bench: the model suite (--model) is not implemented in this build: skipped\n");
 		} else if (q->n_suites) {
 			fprintf(stderr, "gpuplan bench: the %s has no %s suite (GPUs only): skipped\n",
 				b->name, names[i]);
 		}
 	}
 	if (p->n_suites == 0)
-		return usage_error(&bench_spec, "nothing to measure on the %s (it has gemm, membw, transfer)",
+		return usage_error(&bench_spec, "nothing to measure on the %s (it has gemm, membw, transfer and, with --model, model)",
 				   b->name);
 	return 0;
 }
 
 /* ---- progress ---- */
 
+/*
+ * One line per measurement step: which suite, how far, what, and how long
+ * the suite has left at the pace of its figures so far (a suite's sizes
+ * grow, so the estimate is low early on; it says "about").  On a GPU the
+ * sampler is told what is being measured, so its samples are labelled.
+ */
 struct progress {
 	bool tty;		/* stderr is a terminal: redraw one line */
-	const char *suite;
 	size_t suite_index, n_suites;
+	double suite_start;	/* s, monotonic */
 	bool open;		/* a line without its newline is on screen */
+	struct gpu_sampler *sampler;	/* NULL: none */
 };
 
 static void progress_line(void *ctx, const char *what, size_t done,
 			  size_t total)
 {
 	struct progress *g = ctx;
-	fprintf(stderr, "%sbench [suite %zu/%zu, figure %zu of %zu] %s%s",
+	char left[48] = "";
+	double spent = cpu_suite_now() - g->suite_start;
+	if (done > 0 && total > done)
+		snprintf(left, sizeof(left), ", about %.0f s left in this suite",
+			 spent / (double)done * (double)(total - done));
+	fprintf(stderr, "%sbench [suite %zu/%zu, figure %zu of %zu%s] %s%s",
 		g->tty ? "\r\033[K" : "", g->suite_index + 1, g->n_suites,
-		done + 1, total, what, g->tty ? "" : "\n");
+		done + 1, total > done ? total : done + 1, left, what,
+		g->tty ? "" : "\n");
 	g->open = g->tty;
 	fflush(stderr);
+	if (g->sampler)
+		gpu_sampler_mark(g->sampler, what);
 }
 
 static void progress_end(struct progress *g)
@@ -239,14 +315,18 @@ static void progress_end(struct progress *g)
 }
 
 static int run_suites(const struct bench_backend *b,
-		      const struct bench_request *q, struct bench_profile *p)
+		      const struct bench_request *q, const struct model_graph *model,
+		      struct bench_profile *p, struct gpu_sampler *sampler)
 {
-	struct bench_run_options o = {q->quick, q->threads, &p->policy};
-	struct progress g = {isatty(STDERR_FILENO) != 0, NULL, 0, p->n_suites,
-			     false};
+	struct bench_run_options o = {
+		.quick = q->quick, .threads = q->threads, .policy = NULL,
+		.model = model, .model_name = p->model_name,
+		.precision = q->precision, .memory_limit = q->memory_limit};
+	struct progress g = {isatty(STDERR_FILENO) != 0, 0, p->n_suites, 0,
+			     false, sampler};
 	for (size_t i = 0; i < p->n_suites; i++) {
-		g.suite = p->suites[i];
 		g.suite_index = i;
+		g.suite_start = cpu_suite_now();
 		if (b->run_suite(p->suites[i], &o, &p->figures, progress_line,
 				 &g) != 0) {
 			progress_end(&g);
@@ -261,6 +341,21 @@ static int run_suites(const struct bench_backend *b,
 
 /* ---- summary ---- */
 
+/* A figure's rate in its unit: bytes and FLOP/s (or OPS for integer
+ * GEMMs) with a prefix; launches as the latency of one, which is what
+ * anyone asks of them. */
+static void format_rate(const struct bench_figure *f, double v, char *buf,
+			size_t len)
+{
+	if (!strcmp(f->unit, "launch/s")) {
+		snprintf(buf, len, "%.3g us/launch", v > 0 ? 1e6 / v : 0);
+		return;
+	}
+	struct unit_detail d = {.integer_ops = !strcmp(f->unit, "OP/s")};
+	units_format(strcmp(f->unit, "B/s") ? UNIT_COMPUTE : UNIT_RATE, v, &d,
+		     buf, len);
+}
+
 static void summary_table(const struct bench_profile *p, double seconds)
 {
 	static const char *const header[] = {"SUITE", "FIGURE", "RATE",
@@ -271,11 +366,10 @@ static void summary_table(const struct bench_profile *p, double seconds)
 	table_right_align(&t, 4);
 	for (size_t i = 0; i < p->figures.n; i++) {
 		const struct bench_figure *f = &p->figures.v[i];
-		enum unit_kind k = strcmp(f->unit, "B/s") ? UNIT_COMPUTE : UNIT_RATE;
 		char rate[32], lo[32], hi[32], ci[72], reps[16];
-		units_format(k, f->value, NULL, rate, sizeof(rate));
-		units_format(k, f->low, NULL, lo, sizeof(lo));
-		units_format(k, f->high, NULL, hi, sizeof(hi));
+		format_rate(f, f->value, rate, sizeof(rate));
+		format_rate(f, f->low, lo, sizeof(lo));
+		format_rate(f, f->high, hi, sizeof(hi));
 		snprintf(ci, sizeof(ci), "%s .. %s", lo, hi);
 		snprintf(reps, sizeof(reps), "%zu", f->time.n);
 		const char *row[] = {f->suite, f->name, rate, ci, reps,
@@ -284,9 +378,15 @@ static void summary_table(const struct bench_profile *p, double seconds)
 	}
 	table_print(&t, stderr);
 	table_free(&t);
-	fprintf(stderr, "%zu figures of the %s '%s' in %.1f s, %d thread%s\n",
-		p->figures.n, p->device.kind, p->device.name, seconds,
-		p->threads, p->threads == 1 ? "" : "s");
+	for (size_t i = 0; i < p->figures.n_notes; i++)
+		fprintf(stderr, "note: %s\n", p->figures.notes[i]);
+	if (!strcmp(p->device.kind, "cpu"))
+		fprintf(stderr, "%zu figures of the cpu '%s' in %.1f s, %d thread%s\n",
+			p->figures.n, p->device.name, seconds, p->threads,
+			p->threads == 1 ? "" : "s");
+	else
+		fprintf(stderr, "%zu figures of cuda:%d '%s' in %.1f s\n",
+			p->figures.n, p->device.index, p->device.name, seconds);
 }
 
 /* ---- output ---- */
@@ -338,12 +438,70 @@ static int write_outputs(const struct bench_profile *p, const char *out,
 	return 0;
 }
 
+/* The model, loaded and built before anything is measured: a typo in it
+ * costs a second.  0, or 2 after printing the problems. */
+static int load_model(const struct bench_request *q, struct model *m,
+		      struct model_graph *g, struct bench_profile *p)
+{
+	memset(m, 0, sizeof(*m));
+	memset(g, 0, sizeof(*g));
+	if (!q->model)
+		return 0;
+	int rc = cli_load_model(q->model, q->seq, m, g);
+	if (rc == 0) {
+		snprintf(p->model_name, sizeof(p->model_name), "%s", m->name);
+		p->model_seq = g->seq;
+	}
+	return rc;
+}
+
+/* On a GPU: NVML samples while the suites run, or a note saying why not. */
+static struct gpu_sampler *start_sampler(struct bench_profile *p)
+{
+	if (strcmp(p->device.kind, "cuda") != 0)
+		return NULL;
+	char why[256];
+	struct gpu_sampler *s = NULL;
+	p->samples.interval_s = 0.1;
+	if (!(p->device.gpu.valid & GPUPLAN_CUDA_HAS_UUID))
+		snprintf(why, sizeof(why), "the driver gave no UUID to find the GPU in NVML by");
+	else
+		s = gpu_sampler_start(p->device.gpu.uuid, p->samples.interval_s,
+				      why, sizeof(why));
+	if (!s) {
+		snprintf(p->sampling_note, sizeof(p->sampling_note), "%s", why);
+		fprintf(stderr, "gpuplan bench: note: no clock, temperature or throttle samples: %s\n", why);
+	}
+	return s;
+}
+
+/* A throttled run is said so, loudly: its figures are below the board's. */
+static void say_throttled(const struct gpu_samples *s)
+{
+	if (!s->throttled)
+		return;
+	char names[160];
+	gpu_throttle_names(s->throttle_seen & GPU_THROTTLE_SLOWING, names,
+			   sizeof(names));
+	const char *during = "";
+	for (size_t i = 0; i < s->n && !*during; i++)
+		if (s->v[i].throttle & GPU_THROTTLE_SLOWING)
+			during = s->v[i].during;
+	fprintf(stderr, "gpuplan bench: THROTTLED: the GPU slowed its clocks (%s), first during '%s'; "
+		"figures measured then are below what this board gives when cool and within its power limit\n",
+		names, during);
+}
+
 static int measure(const struct bench_request *q, const struct bench_backend *b,
 		   const struct parsed *parsed)
 {
 	struct bench_profile p;
+	struct model m;
+	struct model_graph g;
 	bench_profile_init(&p);
-	int rc = pick_suites(q, b, &p);
+	int rc = load_model(q, &m, &g, &p);
+	if (!rc)
+		rc = pick_suites(q, b, &p);
 	if (rc)
 		goto out;
 	const char *prom = opt_value(parsed, &bench_spec, "prom");
@@ -354,25 +512,37 @@ static int measure(const struct bench_request *q, const struct bench_backend *b,
 	if ((rc = check_writable(opt_value(parsed, &bench_spec, "output"), "the profile")) ||
 	    (rc = check_writable(prom, "the Prometheus file")))
 		goto out;
-	if (b->init() != 0 || b->describe(&p.device) != 0) {
+	if (b->init() != 0) {
 		fprintf(stderr, "gpuplan bench: %s: %s\n", b->name, b->last_error());
+		rc = 1;
+		goto out;
+	}
+	if (b->describe(&p.device) != 0) {
+		fprintf(stderr, "gpuplan bench: %s: %s\n", b->name, b->last_error());
+		b->shutdown();
 		rc = 1;
 		goto out;
 	}
 	bench_profile_stamp(&p);
 	struct cpu_suite_options co = {q->threads, q->quick, NULL};
 	p.quick = q->quick;
-	p.threads = cpu_suite_threads(&co);
-	p.policy = cpu_suite_policy(q->quick);
+	p.threads = strcmp(p.device.kind, "cpu") ? 1 : cpu_suite_threads(&co);
+	p.policy = b->policy(q->quick);
+	struct gpu_sampler *sampler = start_sampler(&p);
 	double start = cpu_suite_now();
-	rc = run_suites(b, q, &p);
+	rc = run_suites(b, q, q->model ? &g : NULL, &p, sampler);
+	if (sampler)
+		gpu_sampler_stop(sampler, &p.samples);
 	b->shutdown();
 	if (rc == 0) {
 		summary_table(&p, cpu_suite_now() - start);
+		say_throttled(&p.samples);
 		rc = write_outputs(&p, opt_value(parsed, &bench_spec, "output"),
 				   opt_value(parsed, &bench_spec, "prom"));
 	}
 out:
+	model_graph_free(&g);
+	model_free(&m);
 	bench_profile_free(&p);
 	return rc;
 }

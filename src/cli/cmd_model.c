@@ -142,41 +142,10 @@ static int read_setup(const struct parsed *p, struct show_setup *s)
 
 /* ---- finding and building the model ---- */
 
-/* A path as given, else a shipped model by name; *shown is how messages
- * name it. */
-static char *resolve_profile(const char *arg, char **shown)
-{
-	*shown = xstrdup(arg);
-	if (access(arg, F_OK) == 0 || strchr(arg, '/'))
-		return xstrdup(arg);
-	char *data = data_dir_find();
-	char *p = data ? xasprintf("%s/profiles/models/%s.yaml", data, arg)
-		       : xstrdup(arg);
-	free(data);
-	if (access(p, F_OK) != 0) {
-		free(p);
-		return xstrdup(arg);
-	}
-	free(*shown);
-	*shown = xasprintf("profiles/models/%s.yaml", arg);
-	return p;
-}
-
 static int load_and_build(const char *arg, struct show_setup *s,
 			  struct model *m, struct model_graph *g)
 {
-	struct gp_errors errs;
-	gp_errors_init(&errs);
-	char *shown;
-	char *path = resolve_profile(arg, &shown);
-	int rc = model_load_named(m, path, shown, &errs) < 0 ||
-			 model_build(m, s->seq, g, &errs) < 0
-		 ? 2 : 0;
-	free(path);
-	free(shown);
-	if (rc)
-		cli_report_problems(&errs);
-	gp_errors_free(&errs);
+	int rc = cli_load_model(arg, s->seq, m, g);
 	if (rc == 0) {
 		s->seq = g->seq;
 		if (!s->context)

@@ -5,6 +5,7 @@
 #define GPUPLAN_CLI_COMMON_H
 
 #include "catalog/catalog.h"
+#include "model/graph.h"
 #include "options.h"
 #include "workload/workload.h"
 
@@ -45,5 +46,14 @@ int cli_report_problems(const struct gp_errors *errs);
  * cannot be found.
  */
 int cli_load_workloads(const char *file, struct workload_file *wf);
+
+/*
+ * Loads a model given as a path, or by the name of a shipped one
+ * ("resnet-50": profiles/models/resnet-50.yaml), and builds it for seq
+ * tokens (0: its own length).  Returns 0; 2 after printing every problem.
+ * m and g are the caller's to free either way.
+ */
+int cli_load_model(const char *arg, long seq, struct model *m,
+		   struct model_graph *g);
 
 #endif

@@ -43,7 +43,8 @@ static void add_figure(struct bench_profile *p, const char *suite,
 	} else {
 		f.bytes = 3 * 8 * 1e6 / 3;
 		f.elements = 1e6 / 3;
-		f.work = 12345678901.0;
+		/* STREAM's count: 3 arrays of doubles for triad, 2 for copy; 7 iterations */
+		f.work = (strcmp(kernel, "triad") ? 2 : 3) * 8 * f.elements * 7;
 	}
 	f.time.samples = calloc(n, sizeof(double));
 	for (size_t i = 0; i < n; i++)
@@ -209,6 +210,9 @@ static void bad_inputs(void)
 		{"samples_s: [", "samples_s: [-1, ", "expects a finite number >= 0"},
 		{"when: \"", "when: \"x", "'when' expects a UTC time"},
 		{"  - suite: gemm", "  - suite: gem", "unknown suite 'gem'"},
+		{"    work: 15032385536\n", "    work: 15032385537\n", "work 15032385537 is not the gemm rule for these parameters (15032385536)"},
+		{"notes: []", "notes: []\nsampling: {}", "'sampling' belongs to cuda profiles only"},
+		{"notes: []", "notes: [[1]]", "notes"},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		char *text = edited(cases[i].from, cases[i].to);

@@ -1,0 +1,48 @@
+/*
+ * cuda_job.h - one plugin job (cuda/plugin_abi.h) measured into a figure:
+ * prepare, find how many iterations make a run long enough to time with
+ * CUDA events, repeat under the policy, check the result, release.
+ *
+ * The plugin only runs and times; what counts as work is decided here and
+ * in backend_cuda.c (figure.h states each suite's rule).
+ *
+ * Ownership: the figure's samples move into the caller's list on success.
+ */
+#ifndef GPUPLAN_BENCH_CUDA_JOB_H
+#define GPUPLAN_BENCH_CUDA_JOB_H
+
+#include <stddef.h>
+
+#include "bench/cuda/plugin_abi.h"
+#include "bench/figure.h"
+#include "bench/measure.h"
+
+struct cuda_job_options {
+	const struct gpuplan_cuda_plugin *api;
+	struct measure_policy policy;
+	double min_run_s;	/* a timed run lasts at least this long (events
+				 * resolve about 0.5 us; launches cost microseconds) */
+	long max_iterations;	/* calibration never goes past this */
+};
+
+/* The GPU suites' default policy: full 2 warm-ups, 10..200 repetitions,
+ * 2%, 0.5 s per figure, runs of 2 ms or more; quick 1, 6..50, 2%, 0.1 s,
+ * 1 ms. */
+struct cuda_job_options cuda_job_defaults(const struct gpuplan_cuda_plugin *api,
+					  int quick);
+
+/*
+ * Measures job.  f carries the caller's names and parameters; this fills
+ * iterations, work (work_per_iteration x iterations), time and the rate,
+ * and pushes f onto out.  Returns an enum bench_status: BENCH_OK;
+ * BENCH_OUT_OF_MEMORY or BENCH_UNSUPPORTED with why (nothing pushed,
+ * nothing held); BENCH_ERROR with why.  *info gets what prepare said (its
+ * note may be worth passing on).
+ */
+int cuda_job_measure(const struct cuda_job_options *o,
+		     const struct gpuplan_cuda_job *job,
+		     double work_per_iteration, struct bench_figure *f,
+		     struct bench_figures *out,
+		     struct gpuplan_cuda_job_info *info, char *why, size_t len);
+
+#endif

@@ -1,0 +1,299 @@
+/*
+ * profile_gpu.c - the GPU's parts of a measured profile, written and read
+ * back: the device's fields as the plugin read them (kind cuda), and the
+ * NVML samples taken during the run.
+ *
+ *   device:                      (after kind, name, index)
+ *     uuid, pci_bus_id           strings, when the driver gave them
+ *     compute_capability: "9.0"
+ *     sm_count, memory_bytes     always (the plugin fails without them)
+ *     memory_bus_bits, sm_clock_max_hz, memory_clock_hz,
+ *     memory_bandwidth_bytes_per_s, driver_cuda_version,
+ *     runtime_cuda_version       each when known
+ *     plugin: "..."              the plugin's build line
+ *     gpus_on_host: 8
+ *   sampling:                    kind cuda only
+ *     interval_s: 0.1
+ *     note: "..."                when there are no samples: why
+ *     throttled: false           follows from the samples (checked)
+ *     reasons_seen: [..]         the union of the samples' reasons (checked)
+ *     samples:
+ *       - {t_s, sm_clock_hz, mem_clock_hz, temperature_c, power_w,
+ *          throttle: [names], during: "..."}   readings NVML refused absent
+ *
+ * Throttle reasons are written by name (gpu_sampler.h); a bit NVML knows
+ * and we do not is written as "0x...", and read back as that bit.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/profile_read.h"
+#include "core/xalloc.h"
+
+const char *const profile_gpu_keys[] = {
+	"uuid", "pci_bus_id", "compute_capability", "sm_count", "memory_bytes",
+	"memory_bus_bits", "sm_clock_max_hz", "memory_clock_hz",
+	"memory_bandwidth_bytes_per_s", "driver_cuda_version",
+	"runtime_cuda_version", "plugin", "gpus_on_host", NULL,
+};
+
+/* ---- writing ---- */
+
+void profile_emit_gpu(const struct bench_device *d, FILE *f)
+{
+	const struct gpuplan_cuda_device_info *g = &d->gpu;
+	if (g->valid & GPUPLAN_CUDA_HAS_UUID)
+		profile_emit_string(f, "  ", "uuid", g->uuid);
+	if (g->valid & GPUPLAN_CUDA_HAS_PCI_BUS_ID)
+		profile_emit_string(f, "  ", "pci_bus_id", g->pci_bus_id);
+	fprintf(f, "  compute_capability: \"%d.%d\"\n  sm_count: %d\n"
+		   "  memory_bytes: %" PRIu64 "\n",
+		g->cc_major, g->cc_minor, g->sm_count, g->total_mem_bytes);
+	if (g->valid & GPUPLAN_CUDA_HAS_MEM_BUS_WIDTH)
+		fprintf(f, "  memory_bus_bits: %d\n", g->mem_bus_width_bits);
+	if (g->valid & GPUPLAN_CUDA_HAS_SM_CLOCK)
+		fprintf(f, "  sm_clock_max_hz: %" PRIu64 "\n", g->sm_clock_max_hz);
+	if (g->valid & GPUPLAN_CUDA_HAS_MEM_CLOCK)
+		fprintf(f, "  memory_clock_hz: %" PRIu64 "\n", g->mem_clock_hz);
+	if (g->valid & GPUPLAN_CUDA_HAS_MEM_BANDWIDTH)
+		fprintf(f, "  memory_bandwidth_bytes_per_s: %.17g\n",
+			g->mem_bandwidth_bytes_per_s);
+	if (g->valid & GPUPLAN_CUDA_HAS_DRIVER_VERSION)
+		fprintf(f, "  driver_cuda_version: %d\n", g->driver_version);
+	if (g->valid & GPUPLAN_CUDA_HAS_RUNTIME_VERSION)
+		fprintf(f, "  runtime_cuda_version: %d\n", g->runtime_version);
+	profile_emit_string(f, "  ", "plugin", d->plugin_build);
+	fprintf(f, "  gpus_on_host: %d\n", d->gpu_count);
+}
+
+static void emit_reasons(FILE *f, uint64_t reasons)
+{
+	char names[512];
+	gpu_throttle_names(reasons, names, sizeof(names));
+	fputc('[', f);
+	for (char *save = NULL, *n = strtok_r(names, ",", &save); n;
+	     n = strtok_r(NULL, ",", &save))
+		fprintf(f, "%s%s", n == names ? "" : ", ", n);
+	fputc(']', f);
+}
+
+static void emit_sample(const struct gpu_sample *s, FILE *f)
+{
+	fprintf(f, "    - t_s: %.17g\n", s->t_s);
+	const struct { uint32_t bit; const char *key; double v; } r[] = {
+		{GPU_SAMPLE_SM_CLOCK, "sm_clock_hz", s->sm_clock_hz},
+		{GPU_SAMPLE_MEM_CLOCK, "mem_clock_hz", s->mem_clock_hz},
+		{GPU_SAMPLE_TEMPERATURE, "temperature_c", s->temperature_c},
+		{GPU_SAMPLE_POWER, "power_w", s->power_w},
+	};
+	for (size_t i = 0; i < sizeof(r) / sizeof(r[0]); i++)
+		if (s->valid & r[i].bit)
+			fprintf(f, "      %s: %.17g\n", r[i].key, r[i].v);
+	if (s->valid & GPU_SAMPLE_THROTTLE) {
+		fprintf(f, "      throttle: ");
+		emit_reasons(f, s->throttle);
+		fputc('\n', f);
+	}
+	profile_emit_string(f, "      ", "during", s->during);
+}
+
+void profile_emit_sampling(const struct bench_profile *p, FILE *f)
+{
+	const struct gpu_samples *s = &p->samples;
+	fprintf(f, "sampling:\n  interval_s: %.17g\n", s->interval_s);
+	if (p->sampling_note[0])
+		profile_emit_string(f, "  ", "note", p->sampling_note);
+	fprintf(f, "  throttled: %s\n  reasons_seen: ",
+		s->throttled ? "true" : "false");
+	emit_reasons(f, s->throttle_seen);
+	fprintf(f, "\n  samples:%s\n", s->n ? "" : " []");
+	for (size_t i = 0; i < s->n; i++)
+		emit_sample(&s->v[i], f);
+}
+
+/* ---- reading ---- */
+
+static void read_cc(struct yread *r, const struct ynode *d,
+		    struct gpuplan_cuda_device_info *g)
+{
+	char cc[16];
+	if (profile_read_text(r, d, "compute_capability", cc, sizeof(cc)) != 1)
+		return;
+	char tail;
+	if (sscanf(cc, "%d.%d%c", &g->cc_major, &g->cc_minor, &tail) != 2 ||
+	    g->cc_major < 1 || g->cc_major > 99 || g->cc_minor < 0 ||
+	    g->cc_minor > 9)
+		yr_error(r, ymap_get(d, "compute_capability"), NULL,
+			 "compute_capability expects MAJOR.MINOR like \"9.0\", found '%s'",
+			 cc);
+}
+
+/* An integer field that sets a validity bit. */
+static void read_bit_int(struct yread *r, const struct ynode *d,
+			 const char *key, uint32_t bit, long max, long *v,
+			 uint32_t *valid)
+{
+	if (yr_int(r, d, key, 0, max, v) == 1)
+		*valid |= bit;
+}
+
+void profile_read_gpu(struct yread *r, const struct ynode *d,
+		      struct bench_device *dev)
+{
+	struct gpuplan_cuda_device_info *g = &dev->gpu;
+	static const char *const required[] = {"compute_capability", "sm_count",
+					       "memory_bytes", "plugin",
+					       "gpus_on_host", NULL};
+	for (const char *const *k = required; *k; k++)
+		if (!ymap_get(d, *k))
+			yr_error(r, d, NULL, "a cuda device needs '%s'", *k);
+	if (profile_read_text(r, d, "uuid", g->uuid, sizeof(g->uuid)) == 1)
+		g->valid |= GPUPLAN_CUDA_HAS_UUID;
+	if (profile_read_text(r, d, "pci_bus_id", g->pci_bus_id,
+			      sizeof(g->pci_bus_id)) == 1)
+		g->valid |= GPUPLAN_CUDA_HAS_PCI_BUS_ID;
+	read_cc(r, d, g);
+	long v = 0;
+	uint32_t none = 0;
+	read_bit_int(r, d, "sm_count", 0, 1 << 20, &v, &none);
+	g->sm_count = (int)v;
+	v = 0;
+	read_bit_int(r, d, "memory_bytes", 0, 1L << 62, &v, &none);
+	g->total_mem_bytes = (uint64_t)v;
+	v = 0;
+	read_bit_int(r, d, "memory_bus_bits", GPUPLAN_CUDA_HAS_MEM_BUS_WIDTH,
+		     1 << 20, &v, &g->valid);
+	g->mem_bus_width_bits = (int)v;
+	v = 0;
+	read_bit_int(r, d, "sm_clock_max_hz", GPUPLAN_CUDA_HAS_SM_CLOCK,
+		     1L << 50, &v, &g->valid);
+	g->sm_clock_max_hz = (uint64_t)v;
+	v = 0;
+	read_bit_int(r, d, "memory_clock_hz", GPUPLAN_CUDA_HAS_MEM_CLOCK,
+		     1L << 50, &v, &g->valid);
+	g->mem_clock_hz = (uint64_t)v;
+	if (profile_read_number(r, d, "memory_bandwidth_bytes_per_s",
+				&g->mem_bandwidth_bytes_per_s) == 1)
+		g->valid |= GPUPLAN_CUDA_HAS_MEM_BANDWIDTH;
+	v = 0;
+	read_bit_int(r, d, "driver_cuda_version",
+		     GPUPLAN_CUDA_HAS_DRIVER_VERSION, 1000000, &v, &g->valid);
+	g->driver_version = (int)v;
+	v = 0;
+	read_bit_int(r, d, "runtime_cuda_version",
+		     GPUPLAN_CUDA_HAS_RUNTIME_VERSION, 1000000, &v, &g->valid);
+	g->runtime_version = (int)v;
+	profile_read_text(r, d, "plugin", dev->plugin_build,
+			  sizeof(dev->plugin_build));
+	profile_read_int(r, d, "gpus_on_host", 1, 1 << 16, &dev->gpu_count);
+	snprintf(g->name, sizeof(g->name), "%s", dev->name);
+}
+
+/* A list of reason names into bits. */
+static int read_reasons(struct yread *r, const struct ynode *map,
+			const char *key, uint64_t *out)
+{
+	const struct ynode *s = ymap_get(map, key);
+	*out = 0;
+	if (!s)
+		return 0;
+	if (!yr_expect_seq(r, s, key))
+		return -1;
+	for (size_t i = 0; i < s->n; i++) {
+		char *name = NULL;
+		if (yr_node_string(r, s->items[i], key, &name) <= 0)
+			return -1;
+		char *end = NULL;
+		uint64_t bit = !strncmp(name, "0x", 2)
+				       ? strtoull(name + 2, &end, 16)
+				       : gpu_throttle_bit(name);
+		if (!bit || (end && *end))
+			yr_error(r, s->items[i], NULL,
+				 "unknown throttle reason '%.40s'", name);
+		*out |= bit;
+		free(name);
+	}
+	return 1;
+}
+
+static void read_sample(struct yread *r, const struct ynode *n,
+			struct gpu_sample *s)
+{
+	static const struct yfield fields[] = {
+		{"t_s", true}, {"sm_clock_hz", false}, {"mem_clock_hz", false},
+		{"temperature_c", false}, {"power_w", false},
+		{"throttle", false}, {"during", true}, {NULL, false}};
+	memset(s, 0, sizeof(*s));
+	if (!yr_expect_map(r, n, "a sample"))
+		return;
+	yr_check_keys(r, n, "sample", fields);
+	profile_read_number(r, n, "t_s", &s->t_s);
+	const struct { const char *key; uint32_t bit; double *v; } v[] = {
+		{"sm_clock_hz", GPU_SAMPLE_SM_CLOCK, &s->sm_clock_hz},
+		{"mem_clock_hz", GPU_SAMPLE_MEM_CLOCK, &s->mem_clock_hz},
+		{"temperature_c", GPU_SAMPLE_TEMPERATURE, &s->temperature_c},
+		{"power_w", GPU_SAMPLE_POWER, &s->power_w},
+	};
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		if (profile_read_number(r, n, v[i].key, v[i].v) == 1)
+			s->valid |= v[i].bit;
+	if (read_reasons(r, n, "throttle", &s->throttle) == 1)
+		s->valid |= GPU_SAMPLE_THROTTLE;
+	profile_read_text(r, n, "during", s->during, sizeof(s->during));
+}
+
+/* throttled and reasons_seen as written against what the samples give. */
+static void check_derived(struct yread *r, const struct ynode *sn,
+			  const struct gpu_samples *s, bool throttled,
+			  uint64_t seen)
+{
+	if (throttled != s->throttled)
+		yr_error(r, ymap_get(sn, "throttled"), NULL,
+			 "throttled is %s but the samples %s a slowing reason",
+			 throttled ? "true" : "false",
+			 s->throttled ? "show" : "show no");
+	if (seen != s->throttle_seen)
+		yr_error(r, ymap_get(sn, "reasons_seen"), NULL,
+			 "reasons_seen is not the union of the samples' reasons");
+}
+
+void profile_read_sampling(struct yread *r, const struct ynode *root,
+			   struct bench_profile *p)
+{
+	static const struct yfield fields[] = {
+		{"interval_s", true}, {"note", false}, {"throttled", true},
+		{"reasons_seen", true}, {"samples", true}, {NULL, false}};
+	const struct ynode *sn = ymap_get(root, "sampling");
+	bool cuda = strcmp(p->device.kind, "cuda") == 0;
+	if (!sn) {
+		if (cuda)
+			yr_error(r, root, NULL, "a cuda profile needs 'sampling'");
+		return;
+	}
+	if (!cuda) {
+		yr_error(r, sn, NULL, "'sampling' belongs to cuda profiles only");
+		return;
+	}
+	if (!yr_expect_map(r, sn, "sampling"))
+		return;
+	size_t before = r->errs->n;
+	yr_check_keys(r, sn, "sampling", fields);
+	gpu_samples_init(&p->samples);
+	profile_read_number(r, sn, "interval_s", &p->samples.interval_s);
+	profile_read_text(r, sn, "note", p->sampling_note,
+			  sizeof(p->sampling_note));
+	bool throttled = false;
+	uint64_t seen = 0;
+	yr_bool(r, sn, "throttled", &throttled);
+	read_reasons(r, sn, "reasons_seen", &seen);
+	const struct ynode *list = ymap_get(sn, "samples");
+	if (list && yr_expect_seq(r, list, "samples"))
+		for (size_t i = 0; i < list->n; i++) {
+			struct gpu_sample s;
+			read_sample(r, list->items[i], &s);
+			gpu_samples_push(&p->samples, &s);
+		}
+	if (r->errs->n == before)
+		check_derived(r, sn, &p->samples, throttled, seen);
+}
