@@ -1,17 +1,60 @@
 #!/bin/bash
-# The prepared check for a machine with an NVIDIA GPU (not part of ctest or CI).
-# Builds gpuplan with the CUDA plugin for the local GPU, runs the plugin tests
-# (which then load the real plugin and run its self-test), and lists the
-# devices with the triad check.  Results go to $OUT when set (the device tool),
-# else to ./gpu-check.
+# The prepared check for a machine with an NVIDIA GPU (not part of ctest or
+# CI, which have none).  In one go, under 5 minutes on one GPU:
+#   1. builds gpuplan with the CUDA plugin for the local GPU's architecture;
+#   2. runs the plugin loader test (which then loads the real plugin and
+#      runs its triad self-test) and `gpuplan devices --check`;
+#   3. `gpuplan bench --quick` (every suite the GPU has) and one model
+#      (resnet-50) swept until memory runs out, each timed;
+#   4. holds the quick profile against the datasheet (tests/gpu/
+#      datasheet_check.c): HBM copy >= 85% of the memory bandwidth, bf16
+#      GEMM >= 70% of the dense peak on H100/H200, pinned host-to-device
+#      >= 80% of the PCIe link's one-way rate.
+# Results go to $OUT when set (the device tool), else ./gpu-check.  The
+# catalog accelerator is guessed from nvidia-smi's name; set
+# GPUPLAN_CHECK_ACCELERATOR (e.g. H100-PCIe) to choose it.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 out=${OUT:-gpu-check}
 mkdir -p "$out"
-nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv | tee "$out/nvidia-smi.txt"
+start=$(date +%s)
+nvidia-smi --query-gpu=name,driver_version,memory.total,pcie.link.gen.max,pcie.link.width.max,clocks.max.sm \
+	--format=csv | tee "$out/nvidia-smi.txt"
+name=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
 arch=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d .)
+
+guess_accelerator() {
+	case "$1" in
+	*H200*NVL*) echo H200-NVL ;; *H200*) echo H200-SXM ;;
+	*H100*NVL*) echo H100-NVL ;; *H100*PCIe*) echo H100-PCIe ;; *H100*) echo H100-SXM ;;
+	*A100*PCIE*80GB*|*A100*PCIe*80GB*) echo A100-PCIe-80GB ;; *A100*PCIE*|*A100*PCIe*) echo A100-PCIe-40GB ;;
+	*A100*80GB*) echo A100-SXM-80GB ;; *A100*) echo A100-SXM-40GB ;;
+	*L40S*) echo L40S ;; *L4*) echo L4 ;; *A10G*) echo A10G ;; *A10*) echo A10 ;;
+	*T4*) echo T4 ;; *V100*) echo V100-SXM2-32GB ;; *) echo unknown ;;
+	esac
+}
+accelerator=${GPUPLAN_CHECK_ACCELERATOR:-$(guess_accelerator "$name")}
+echo "GPU '$name' (sm_$arch) checked against catalog accelerator $accelerator"
+
 cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES="$arch" >"$out/cmake.log" 2>&1 &&
 	cmake --build build-gpu -j >>"$out/cmake.log" 2>&1 || { tail -30 "$out/cmake.log"; exit 1; }
+echo "built in $(( $(date +%s) - start )) s"
 ctest --test-dir build-gpu -R 'unit.plugin_loader' --output-on-failure 2>&1 | tee "$out/ctest.log"
 build-gpu/gpuplan devices --check --format table | tee "$out/devices.txt"
-build-gpu/gpuplan devices --check --format json >"$out/devices.json"
+
+t0=$(date +%s.%N)
+build-gpu/gpuplan bench --quick -o "$out/quick.yaml" --prom "$out/quick.prom" 2>&1 | tee "$out/quick.log"
+t1=$(date +%s.%N)
+build-gpu/gpuplan bench --quick --suite model --model resnet-50 -o "$out/model.yaml" 2>&1 | tee "$out/model.log"
+t2=$(date +%s.%N)
+printf 'bench --quick: %.1f s; resnet-50 model sweep: %.1f s\n' \
+	"$(echo "$t1 - $t0" | bc)" "$(echo "$t2 - $t1" | bc)" | tee "$out/times.txt"
+
+if [ "$accelerator" = unknown ]; then
+	echo "no catalog accelerator for '$name': set GPUPLAN_CHECK_ACCELERATOR" | tee "$out/datasheet.txt"
+	exit 1
+fi
+build-gpu/tests/datasheet_check "$out/quick.yaml" "$accelerator" | tee "$out/datasheet.txt"
+rc=${PIPESTATUS[0]}
+echo "check took $(( $(date +%s) - start )) s in all"
+exit "$rc"
