@@ -47,8 +47,9 @@ build-gpu/gpuplan bench --quick -o "$out/quick.yaml" --prom "$out/quick.prom" 2>
 t1=$(date +%s.%N)
 build-gpu/gpuplan bench --quick --suite model --model resnet-50 -o "$out/model.yaml" 2>&1 | tee "$out/model.log"
 t2=$(date +%s.%N)
-printf 'bench --quick: %.1f s; resnet-50 model sweep: %.1f s\n' \
-	"$(echo "$t1 - $t0" | bc)" "$(echo "$t2 - $t1" | bc)" | tee "$out/times.txt"
+awk -v a="$t0" -v b="$t1" -v c="$t2" \
+	'BEGIN { printf "bench --quick: %.1f s; resnet-50 model sweep: %.1f s\n", b - a, c - b }' |
+	tee "$out/times.txt"
 
 if [ "$accelerator" = unknown ]; then
 	echo "no catalog accelerator for '$name': set GPUPLAN_CHECK_ACCELERATOR" | tee "$out/datasheet.txt"
