@@ -85,9 +85,13 @@ static void *alloc_matrix(enum gemm_precision p, long n)
 	return aligned_alloc(ALIGN, (bytes + ALIGN - 1) / ALIGN * ALIGN);
 }
 
-static void fill(struct matrices *m)
+/* Filled by the OpenMP team rather than one thread: each page is then
+ * first touched, and so placed, on the NUMA node of a thread that works
+ * on it, as OpenBLAS's threads will (on one socket it changes nothing). */
+static void fill(struct matrices *m, int threads)
 {
 	size_t count = (size_t)m->n * (size_t)m->n;
+#pragma omp parallel for schedule(static) num_threads(threads)
 	for (size_t i = 0; i < count; i++) {
 		double x = input_value(i, 1), y = input_value(i, 2);
 		if (m->p == GEMM_FP64) {
@@ -133,7 +137,7 @@ int cpu_gemm_measure(enum gemm_precision p, long n,
 			 gemm_precision_name(p), n, n);
 		goto out;
 	}
-	fill(&m);
+	fill(&m, cpu_suite_threads(o));
 	openblas_set_num_threads(cpu_suite_threads(o));
 	snprintf(f.precision, sizeof(f.precision), "%s", gemm_precision_name(p));
 	snprintf(f.kernel, sizeof(f.kernel), "%s", p == GEMM_FP64 ? "dgemm" : "sgemm");
