@@ -250,9 +250,40 @@ static unsigned count_l3_instances(long cpus)
 	return n;
 }
 
+/* Distinct (physical_package_id, core_id) pairs over the online CPUs:
+ * SMT siblings share one.  0 when topology cannot be read. */
+static long count_physical_cores(long cpus)
+{
+	enum { MAX_CORES = 8192 };
+	static long pairs[MAX_CORES][2];
+	long n = 0;
+	for (long cpu = 0; cpu < cpus && cpu < MAX_CORES; cpu++) {
+		char dir[128], pkg[32], core[32];
+		snprintf(dir, sizeof(dir), "/sys/devices/system/cpu/cpu%ld/topology", cpu);
+		if (read_sysfs(dir, "physical_package_id", pkg, sizeof(pkg)) ||
+		    read_sysfs(dir, "core_id", core, sizeof(core)))
+			continue;
+		long p = strtol(pkg, NULL, 10), c = strtol(core, NULL, 10);
+		long k = 0;
+		while (k < n && (pairs[k][0] != p || pairs[k][1] != c))
+			k++;
+		if (k == n) {
+			pairs[n][0] = p;
+			pairs[n][1] = c;
+			n++;
+		}
+	}
+	return n;
+}
+
 int cpu_info_read(struct cpu_info *out)
 {
 	cpu_info_read_from(out, CPUINFO_PATH, CACHE_DIR);
+	if (out->valid & CPU_INFO_HAS_LOGICAL_CPUS) {
+		out->physical_cores = count_physical_cores(out->logical_cpus);
+		if (out->physical_cores > 0)
+			out->valid |= CPU_INFO_HAS_CORES;
+	}
 	if (out->valid & CPU_INFO_HAS_L3)
 		out->l3_instances = count_l3_instances(out->logical_cpus);
 	return 0;

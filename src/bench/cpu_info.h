@@ -24,6 +24,7 @@ enum cpu_info_valid {
 	/* The flags (x86) or Features (arm64) line was read, so a clear bit
 	 * in `isa` means the CPU lacks that extension. */
 	CPU_INFO_HAS_ISA		= 1u << 6,
+	CPU_INFO_HAS_CORES		= 1u << 7,
 };
 
 /* Extensions that decide which GEMM kernels a CPU can run. */
@@ -41,6 +42,8 @@ struct cpu_info {
 	char model[256];	/* "AMD EPYC 9654 96-Core Processor" */
 	int model_is_machine;	/* 1: no model name in /proc/cpuinfo, model is uname's machine ("aarch64") */
 	long logical_cpus;	/* online logical CPUs (sysconf), ignoring affinity and cgroup limits */
+	long physical_cores;	/* distinct (package, core) pairs over the online CPUs:
+				 * logical_cpus / physical_cores threads per core */
 	uint64_t memory_bytes;	/* physical memory, bytes */
 	/* Per cache instance, bytes, as cpu0 sees them: an L3 shared by
 	 * many cores is its full size, not a per-core share. */

@@ -103,6 +103,8 @@ static void emit_host(const struct bench_profile *p, FILE *f)
 		profile_emit_string(f, "  ", "cpu_model", c->model);
 	if (c->valid & CPU_INFO_HAS_LOGICAL_CPUS)
 		fprintf(f, "  logical_cpus: %ld\n", c->logical_cpus);
+	if (c->valid & CPU_INFO_HAS_CORES)
+		fprintf(f, "  physical_cores: %ld\n", c->physical_cores);
 	const struct { uint32_t bit; const char *key; uint64_t v; } sizes[] = {
 		{CPU_INFO_HAS_MEMORY, "memory_bytes", c->memory_bytes},
 		{CPU_INFO_HAS_L1D, "l1d_bytes", c->l1d_bytes},

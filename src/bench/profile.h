@@ -5,25 +5,35 @@
  *   schema: gpuplan/measured/v1
  *   tool: {name: gpuplan, version: "0.1.0"}
  *   when: "2025-06-01T12:00:00Z"       UTC; the one field a rerun changes
- *   host: hostname, kernel, cpu_model, logical_cpus, memory_bytes,
- *         l1d_bytes, l2_bytes, l3_bytes (each cache only when known)
- *   device: {kind: cpu, name: "..."}
+ *   host: hostname, kernel, cpu_model, logical_cpus, physical_cores,
+ *         memory_bytes, l1d_bytes, l2_bytes, l3_bytes (each when known)
+ *   device: {kind: cpu|cuda, name: "...", index (cuda), and for a GPU its
+ *            UUID, PCI bus id, compute capability, SMs, memory, clocks,
+ *            driver and runtime versions, the plugin's build line and the
+ *            GPUs on the host (profile_gpu.c)}
  *   options: suites [..], quick, threads, policy {warmup, min_reps,
- *            max_reps, rel_half_width, time_cap_s}
+ *            max_reps, rel_half_width, time_cap_s}, model {name, seq}
+ *            (with --model)
+ *   notes: ["..."]   what the suites skipped or where a sweep stopped, why
  *   figures: one mapping per figure:
- *     suite, name, kernel, unit,
- *     parameters: {precision, m, n, k, bytes, elements} (those that apply),
- *                 threads, iterations
- *     work        FLOPs or bytes per repetition
+ *     suite, name, kernel, unit (FLOP/s, OP/s, B/s or launch/s),
+ *     parameters: {precision, m, n, k, bytes, elements, batch, seq,
+ *                  memory_bytes, from_gpu, to_gpu, gpus} (those that
+ *                 apply), threads, iterations
+ *     work        FLOPs, operations, bytes or launches per repetition
  *     value, low, high          the rate and its 95% interval, in unit
  *     time: median_s, ci_low_s, ci_high_s, n, converged, has_ci,
  *           elapsed_s, samples_s [every repetition, s, in the order run]
+ *   sampling: (cuda only) interval_s, note (why there are no samples),
+ *             throttled, reasons_seen, samples [{t_s, sm_clock_hz,
+ *             mem_clock_hz, temperature_c, power_w, throttle, during}]
  *
  * Numbers are written with %.17g, so a write and a load give back the same
  * doubles bit for bit.  The loader is strict: an unknown key, a missing
  * one, a value of the wrong type, or a summary that does not follow from
- * the repetitions beside it (median_s, n, value) is an error with
- * file:line:column.
+ * the repetitions beside it (median_s, n, value), work that is not its
+ * suite's rule (figure.h) for the parameters, or a throttled flag the
+ * samples do not bear out is an error with file:line:column.
  *
  * Ownership: struct bench_profile owns its strings and figures; free with
  * bench_profile_free.  bench_profile_write copies nothing it is given.

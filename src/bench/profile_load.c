@@ -122,7 +122,8 @@ static void read_host(struct yread *r, const struct ynode *root,
 {
 	static const struct yfield fields[] = {
 		{"hostname", true}, {"kernel", true}, {"cpu_model", false},
-		{"logical_cpus", false}, {"memory_bytes", false},
+		{"logical_cpus", false}, {"physical_cores", false},
+		{"memory_bytes", false},
 		{"l1d_bytes", false}, {"l2_bytes", false}, {"l3_bytes", false},
 		{NULL, false}};
 	const struct ynode *h = ymap_get(root, "host");
@@ -136,6 +137,8 @@ static void read_host(struct yread *r, const struct ynode *root,
 		c->valid |= CPU_INFO_HAS_MODEL;
 	if (yr_int(r, h, "logical_cpus", 1, 1L << 20, &c->logical_cpus) == 1)
 		c->valid |= CPU_INFO_HAS_LOGICAL_CPUS;
+	if (yr_int(r, h, "physical_cores", 1, 1L << 20, &c->physical_cores) == 1)
+		c->valid |= CPU_INFO_HAS_CORES;
 	struct { const char *key; uint32_t bit; uint64_t *v; } sizes[] = {
 		{"memory_bytes", CPU_INFO_HAS_MEMORY, &c->memory_bytes},
 		{"l1d_bytes", CPU_INFO_HAS_L1D, &c->l1d_bytes},
