@@ -14,8 +14,9 @@
  * before the first kernel runs and keeps them all for the whole step (a
  * training step keeps every activation for the backward pass), so the
  * step's memory is the sum of the buffers plus the executor's own
- * workspace.  Every buffer is written by at most one kernel and no kernel
- * reads the buffer it writes, so after a step any kernel's output can be
+ * workspace.  Every buffer is written by at most one kernel, no kernel
+ * reads the buffer it writes, and none reads a buffer before the kernel
+ * that writes it has run, so after a step any kernel's output can be
  * recomputed from its inputs and checked.  Buffers are filled with small finite values (|x| <= 1/64) at
  * allocation so no kernel ever sees NaN or infinity.
  *
