@@ -190,6 +190,11 @@ static int check_table(const struct gpuplan_cuda_plugin *api, const char *path,
 	REQUIRE_HOOK(device_info);
 	REQUIRE_HOOK(self_test);
 	REQUIRE_HOOK(shutdown);
+	REQUIRE_HOOK(job_prepare);
+	REQUIRE_HOOK(job_run);
+	REQUIRE_HOOK(job_check);
+	REQUIRE_HOOK(job_release);
+	REQUIRE_HOOK(can_access_peer);
 #undef REQUIRE_HOOK
 	return 0;
 }

@@ -5,12 +5,14 @@
  *
  *   FAKE_BAD_ABI	abi_version is not GPUPLAN_CUDA_ABI_VERSION
  *   FAKE_SHORT_TABLE	struct_size smaller than the host's table
- *   FAKE_NULL_HOOK	self_test is NULL
+ *   FAKE_NULL_HOOK	one required hook is NULL: the one named by
+ *			$FAKE_PLUGIN_NULL_HOOK, self_test when it is unset
  *   FAKE_NO_ENTRY	the entry symbol is missing
  *   FAKE_INIT_FAILS	everything valid, init fails with a reason
  *   FAKE_OK		everything valid: one fake device that passes
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bench/cuda/plugin_abi.h"
@@ -47,7 +49,6 @@ static int fake_device_info(int dev, struct gpuplan_cuda_device_info *out,
 	return 0;
 }
 
-#ifndef FAKE_NULL_HOOK
 static int fake_self_test(int dev, size_t elements,
 			  struct gpuplan_cuda_self_test *out, char *err,
 			  size_t errlen)
@@ -63,10 +64,59 @@ static int fake_self_test(int dev, size_t elements,
 	out->passed = 1;
 	return 0;
 }
-#endif
 
 static void fake_shutdown(void)
 {
+}
+
+/* ABI 2 jobs: one static job that "runs" in a second per iteration. */
+static int fake_job;
+
+static int fake_job_prepare(const struct gpuplan_cuda_job *job, void **handle,
+			    struct gpuplan_cuda_job_info *info, char *err,
+			    size_t errlen)
+{
+	memset(info, 0, sizeof(*info));
+	*handle = NULL;
+	if (job->kind == GPUPLAN_JOB_ALLREDUCE) {
+		snprintf(err, errlen, "fake plugin has no all-reduce");
+		return BENCH_UNSUPPORTED;
+	}
+	info->device_bytes = job->bytes;
+	*handle = &fake_job;
+	return BENCH_OK;
+}
+
+static int fake_job_run(void *handle, int64_t iterations, double *seconds,
+			char *err, size_t errlen)
+{
+	(void)err;
+	(void)errlen;
+	if (handle != &fake_job)
+		return BENCH_ERROR;
+	*seconds = (double)iterations;
+	return BENCH_OK;
+}
+
+static int fake_job_check(void *handle, char *err, size_t errlen)
+{
+	(void)err;
+	(void)errlen;
+	return handle == &fake_job ? BENCH_OK : BENCH_ERROR;
+}
+
+static void fake_job_release(void *handle)
+{
+	(void)handle;
+}
+
+static int fake_can_access_peer(int device, int peer, char *err, size_t errlen)
+{
+	if (device != 0 || peer != 0) {
+		snprintf(err, errlen, "cuda device out of range (1 found)");
+		return -1;
+	}
+	return 0;
 }
 
 static const struct gpuplan_cuda_plugin table = {
@@ -84,16 +134,47 @@ static const struct gpuplan_cuda_plugin table = {
 	.init = fake_init,
 	.device_count = fake_device_count,
 	.device_info = fake_device_info,
-#ifndef FAKE_NULL_HOOK
 	.self_test = fake_self_test,
-#endif
 	.shutdown = fake_shutdown,
+	.job_prepare = fake_job_prepare,
+	.job_run = fake_job_run,
+	.job_check = fake_job_check,
+	.job_release = fake_job_release,
+	.can_access_peer = fake_can_access_peer,
 };
+
+#ifdef FAKE_NULL_HOOK
+/* The table with the hook $FAKE_PLUGIN_NULL_HOOK names taken out, so one
+ * build covers every required hook.  Rebuilt on each call: the loader
+ * closes the library after refusing it, and the test loads it again. */
+static struct gpuplan_cuda_plugin null_table;
+
+static const struct gpuplan_cuda_plugin *table_without_hook(void)
+{
+	const char *name = getenv("FAKE_PLUGIN_NULL_HOOK");
+
+	null_table = table;
+	if (!name)
+		name = "self_test";
+#define DROP(hook)                                   \
+	if (strcmp(name, #hook) == 0)                \
+		null_table.hook = NULL;
+	DROP(init) DROP(device_count) DROP(device_info) DROP(self_test)
+	DROP(shutdown) DROP(job_prepare) DROP(job_run) DROP(job_check)
+	DROP(job_release) DROP(can_access_peer)
+#undef DROP
+	return &null_table;
+}
+#endif
 
 #ifndef FAKE_NO_ENTRY
 EXPORT const struct gpuplan_cuda_plugin *gpuplan_cuda_plugin_entry(void)
 {
+#ifdef FAKE_NULL_HOOK
+	return table_without_hook();
+#else
 	return &table;
+#endif
 }
 #else
 /* Keep the table referenced so the build does not warn it is unused. */

@@ -119,7 +119,8 @@ static const struct {
 	const char *arg;	/* NAME of the NAME=DIR argument */
 	const char *want;	/* part of the loader's message */
 } fake_cases[] = {
-	{ "fake-bad-abi", "has ABI version 99, this gpuplan needs 1; rebuild the plugin" },
+	/* The version numbers are checked in test_fake_rejected. */
+	{ "fake-bad-abi", "; rebuild the plugin with this gpuplan" },
 	{ "fake-short-table", "-byte plugin table, this gpuplan needs at least" },
 	{ "fake-null-hook", "lacks the required hook self_test" },
 	{ "fake-no-entry", "has no entry point gpuplan_cuda_plugin_entry" },
@@ -143,6 +144,44 @@ static void test_fake_rejected(void)
 		CHECK(h.dl == NULL && h.api == NULL);
 		printf("%s: %s\n", fake_cases[i].arg, why);
 	}
+	{
+		const char *dir = arg_dir("fake-bad-abi");
+		char want[96];
+
+		snprintf(want, sizeof(want), "has ABI version %d, this gpuplan needs %d",
+			 GPUPLAN_CUDA_ABI_VERSION + 98, GPUPLAN_CUDA_ABI_VERSION);
+		if (dir) {
+			CHECK(load_from(dir, &h, why, sizeof(why)) == -1);
+			CHECK_HAS(why, want);
+		}
+	}
+}
+
+/* Every required hook, taken out of the fake one at a time. */
+static const char *const required_hooks[] = {
+	"init", "device_count", "device_info", "self_test", "shutdown",
+	"job_prepare", "job_run", "job_check", "job_release", "can_access_peer",
+};
+
+static void test_each_hook_required(void)
+{
+	const char *dir = arg_dir("fake-null-hook");
+	struct cuda_plugin_handle h;
+	char why[1024], want[128];
+	size_t i;
+
+	CHECK(dir != NULL);
+	if (!dir)
+		return;
+	for (i = 0; i < sizeof(required_hooks) / sizeof(required_hooks[0]); i++) {
+		setenv("FAKE_PLUGIN_NULL_HOOK", required_hooks[i], 1);
+		snprintf(want, sizeof(want), "lacks the required hook %s",
+			 required_hooks[i]);
+		CHECK(load_from(dir, &h, why, sizeof(why)) == -1);
+		CHECK_HAS(why, want);
+		CHECK(h.dl == NULL && h.api == NULL);
+	}
+	unsetenv("FAKE_PLUGIN_NULL_HOOK");
 }
 
 static void test_fake_ok(void)
@@ -165,6 +204,24 @@ static void test_fake_ok(void)
 	CHECK(h.api->device_count() == 1);
 	CHECK(h.api->self_test(0, 1024, &st, err, sizeof(err)) == 0);
 	CHECK(st.passed == 1 && st.bytes_moved == 3 * 8 * 1024);
+	{
+		struct gpuplan_cuda_job job = { .kind = GPUPLAN_JOB_COPY, .bytes = 4096 };
+		struct gpuplan_cuda_job_info info;
+		void *handle = NULL;
+		double secs = 0.0;
+
+		CHECK(h.api->job_prepare(&job, &handle, &info, err, sizeof(err)) == BENCH_OK);
+		CHECK(handle != NULL && info.device_bytes == 4096);
+		CHECK(h.api->job_run(handle, 3, &secs, err, sizeof(err)) == BENCH_OK);
+		CHECK(secs == 3.0);
+		CHECK(h.api->job_check(handle, err, sizeof(err)) == BENCH_OK);
+		h.api->job_release(handle);
+		job.kind = GPUPLAN_JOB_ALLREDUCE;
+		CHECK(h.api->job_prepare(&job, &handle, &info, err, sizeof(err)) ==
+		      BENCH_UNSUPPORTED);
+		CHECK(handle == NULL);
+		CHECK(h.api->can_access_peer(0, 0, err, sizeof(err)) == 0);
+	}
 	cuda_plugin_unload(&h);
 	CHECK(h.dl == NULL && h.api == NULL && h.path[0] == '\0');
 }
@@ -252,6 +309,7 @@ int main(int argc, char **argv)
 	}
 	test_search_dirs();
 	test_fake_rejected();
+	test_each_hook_required();
 	test_fake_ok();
 	test_real_plugin();
 	return check_summary("plugin_loader");

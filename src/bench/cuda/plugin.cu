@@ -6,6 +6,11 @@
  * for explicitly in init, so a machine without one gets a plain reason
  * instead of a runtime error code.
  *
+ * This file holds the table and the ABI 1 hooks; the jobs of ABI 2 start in
+ * jobs.cu (jobs.h lists the files).  cuBLASLt is linked dynamically (it is
+ * part of every toolkit install but too big to link statically); NCCL is
+ * dlopen()ed when an all-reduce asks for it.
+ *
  * Global state (the device count found by init) is acceptable here and only
  * here: the plugin is a process-wide singleton by nature (see STYLE.md).
  * No hook prints or exits; every failure is a nonzero return and a reason in
@@ -21,18 +26,9 @@
 
 #include <cuda_runtime.h>
 
-#include "plugin_abi.h"
+#include "jobs.h"
 
 #define GPUPLAN_EXPORT extern "C" __attribute__((visibility("default")))
-
-/* Variadic: __CUDA_ARCH_LIST__ expands to "750,800,..." with commas. */
-#define STR_(...) #__VA_ARGS__
-#define STR(...) STR_(__VA_ARGS__)
-#ifdef __CUDA_ARCH_LIST__
-#define ARCH_LIST STR(__CUDA_ARCH_LIST__)
-#else
-#define ARCH_LIST "unknown"
-#endif
 
 /* Threads per block for the triad: a multiple of the warp size that keeps
  * every architecture we build for at full occupancy for a streaming kernel. */
@@ -42,27 +38,6 @@
 
 static int g_initialised;
 static int g_device_count;
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
-
-/* "what: reason" for a failed CUDA call; returns -1 so callers can return it. */
-static int cuda_fail(char *err, size_t errlen, const char *what, cudaError_t rc)
-{
-	set_err(err, errlen, "%s: %s", what, cudaGetErrorString(rc));
-	return -1;
-}
 
 /*
  * Look for the driver ourselves before the runtime does: the runtime would
@@ -158,7 +133,7 @@ static int plugin_device_count(void)
 	return g_device_count;
 }
 
-static int check_device(int dev, char *err, size_t errlen)
+int plugin_check_device(int dev, char *err, size_t errlen)
 {
 	if (!g_initialised) {
 		set_err(err, errlen, "cuda plugin used before init");
@@ -235,7 +210,7 @@ static int plugin_device_info(int dev, struct gpuplan_cuda_device_info *out,
 	cudaError_t rc;
 
 	memset(out, 0, sizeof(*out));
-	if (check_device(dev, err, errlen))
+	if (plugin_check_device(dev, err, errlen))
 		return -1;
 	rc = cudaGetDeviceProperties(&p, dev);
 	if (rc != cudaSuccess)
@@ -411,7 +386,7 @@ static int plugin_self_test(int dev, size_t n, struct gpuplan_cuda_self_test *ou
 	int ret = -1;
 
 	memset(out, 0, sizeof(*out));
-	if (check_device(dev, err, errlen))
+	if (plugin_check_device(dev, err, errlen))
 		return -1;
 	if (n == 0 || n > SIZE_MAX / (3 * sizeof(double))) {
 		set_err(err, errlen, "self-test size of %zu elements is out of range", n);
@@ -477,12 +452,14 @@ out:
 }
 
 /*
- * Nothing to release: self_test frees what it allocates, and the static
- * runtime tears down its contexts when the library is unloaded or the
- * process exits.
+ * Nothing CUDA to release: self_test frees what it allocates, jobs are
+ * released by the host before shutdown, and the static runtime tears down
+ * its contexts when the library is unloaded or the process exits.  NCCL,
+ * if a job opened it, is closed here.
  */
 static void plugin_shutdown(void)
 {
+	allreduce_unload();
 	g_initialised = 0;
 	g_device_count = 0;
 }
@@ -498,6 +475,11 @@ static const struct gpuplan_cuda_plugin plugin_table = {
 	plugin_device_info,
 	plugin_self_test,
 	plugin_shutdown,
+	hook_job_prepare,
+	hook_job_run,
+	hook_job_check,
+	hook_job_release,
+	hook_can_access_peer,
 };
 
 GPUPLAN_EXPORT const struct gpuplan_cuda_plugin *gpuplan_cuda_plugin_entry(void)
