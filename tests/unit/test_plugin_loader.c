@@ -235,6 +235,133 @@ static int driver_present(void)
 	return d != NULL;
 }
 
+/* Prepare, run, check and release one job; UNSUPPORTED is an answer
+ * only where `may_be_unsupported`.  Twice, so a release that leaves
+ * something behind shows up as a second prepare that fails. */
+static void exercise_job(const struct gpuplan_cuda_plugin *api,
+			 const struct gpuplan_cuda_job *job, const char *name,
+			 int may_be_unsupported)
+{
+	struct gpuplan_cuda_job_info info;
+	char err[512] = "";
+	double secs = 0.0;
+	void *handle;
+	int round, rc;
+
+	for (round = 0; round < 2; round++) {
+		handle = NULL;
+		rc = api->job_prepare(job, &handle, &info, err, sizeof(err));
+		if (rc == BENCH_UNSUPPORTED && may_be_unsupported) {
+			CHECK(handle == NULL);
+			printf("job %s: unsupported: %s\n", name, err);
+			return;
+		}
+		CHECK(rc == BENCH_OK);
+		if (rc != BENCH_OK) {
+			fprintf(stderr, "  job %s: prepare %d: %s\n", name, rc, err);
+			return;
+		}
+		rc = api->job_run(handle, 3, &secs, err, sizeof(err));
+		CHECK(rc == BENCH_OK && secs > 0.0);
+		if (rc == BENCH_OK) {
+			rc = api->job_check(handle, err, sizeof(err));
+			CHECK(rc == BENCH_OK);
+		}
+		if (rc != BENCH_OK)
+			fprintf(stderr, "  job %s: %s\n", name, err);
+		else if (round == 0)
+			printf("job %s: 3 runs %.3f ms, %llu device bytes%s%s\n", name,
+			       secs * 1e3, (unsigned long long)info.device_bytes,
+			       info.note[0] ? ", " : "", info.note);
+		api->job_release(handle);
+	}
+}
+
+/* A small step: C = A B, D = stream(C), E = rownorm(D). */
+static void exercise_program(const struct gpuplan_cuda_plugin *api, uint32_t precision,
+			     const char *name)
+{
+	static const uint64_t elements[] = { 64 * 96, 96 * 128, 64 * 128, 64 * 128, 64 * 128 };
+	struct bench_kernel k[3];
+	struct bench_program prog;
+	struct gpuplan_cuda_job job;
+
+	memset(k, 0, sizeof(k));
+	k[0] = (struct bench_kernel){ .kind = BENCH_KERNEL_GEMM, .a = 0, .b = 1, .c = 2,
+				      .m = 64, .n = 128, .k = 96, .count = 1 };
+	k[1] = (struct bench_kernel){ .kind = BENCH_KERNEL_STREAM, .a = 2, .b = -1, .c = 3,
+				      .elements = 64 * 128 };
+	k[2] = (struct bench_kernel){ .kind = BENCH_KERNEL_ROWNORM, .a = 3, .b = -1, .c = 4,
+				      .rows = 64, .cols = 128 };
+	prog = (struct bench_program){ .precision = precision, .n_buffers = 5,
+				       .buffer_elements = elements, .n_kernels = 3,
+				       .kernels = k };
+	job = (struct gpuplan_cuda_job){ .kind = GPUPLAN_JOB_PROGRAM, .program = &prog };
+	exercise_job(api, &job, name, 0);
+}
+
+/* Every job kind once on cuda:0 (and cuda:1 for p2p). */
+static void exercise_real_jobs(const struct gpuplan_cuda_plugin *api)
+{
+	struct gpuplan_cuda_device_info dev;
+	static const struct { uint32_t p; const char *name; } gemm[] = {
+		{ BENCH_FP64, "gemm fp64" }, { BENCH_FP32, "gemm fp32" },
+		{ BENCH_TF32, "gemm tf32" }, { BENCH_FP16, "gemm fp16" },
+		{ BENCH_BF16, "gemm bf16" }, { BENCH_INT8, "gemm int8" },
+		{ BENCH_FP8_E4M3, "gemm fp8" },
+	};
+	struct gpuplan_cuda_job job;
+	struct gpuplan_cuda_job_info info;
+	char err[512];
+	void *handle = NULL;
+	size_t i;
+
+	for (i = 0; i < sizeof(gemm) / sizeof(gemm[0]); i++) {
+		job = (struct gpuplan_cuda_job){ .kind = GPUPLAN_JOB_GEMM,
+						 .precision = gemm[i].p,
+						 .m = 512, .n = 256, .k = 1024 };
+		exercise_job(api, &job, gemm[i].name, gemm[i].p == BENCH_FP8_E4M3);
+	}
+	job = (struct gpuplan_cuda_job){ .kind = GPUPLAN_JOB_COPY, .bytes = (8u << 20) + 3 };
+	exercise_job(api, &job, "copy", 0);
+	job.kind = GPUPLAN_JOB_TRIAD;
+	exercise_job(api, &job, "triad", 0);
+	job.kind = GPUPLAN_JOB_LAUNCH;
+	exercise_job(api, &job, "launch", 0);
+	job.kind = GPUPLAN_JOB_D2D;
+	exercise_job(api, &job, "d2d", 0);
+	job.kind = GPUPLAN_JOB_H2D;
+	exercise_job(api, &job, "h2d pageable", 0);
+	job.flags = GPUPLAN_JOB_PINNED;
+	exercise_job(api, &job, "h2d pinned", 0);
+	job.kind = GPUPLAN_JOB_D2H;
+	exercise_job(api, &job, "d2h pinned", 0);
+	job = (struct gpuplan_cuda_job){ .kind = GPUPLAN_JOB_ALLREDUCE, .precision = BENCH_FP32,
+					 .n_devices = 1, .bytes = 1u << 20 };
+	exercise_job(api, &job, "all-reduce 1 gpu", 1);
+	if (api->device_count() > 1) {
+		CHECK(api->can_access_peer(0, 1, err, sizeof(err)) >= 0);
+		job = (struct gpuplan_cuda_job){ .kind = GPUPLAN_JOB_P2P, .peer = 1,
+						 .flags = GPUPLAN_JOB_BIDIRECTIONAL,
+						 .bytes = 8u << 20 };
+		exercise_job(api, &job, "p2p both ways", 0);
+	}
+	exercise_program(api, BENCH_FP32, "program fp32");
+	exercise_program(api, BENCH_TF32, "program tf32");
+	exercise_program(api, BENCH_FP16, "program fp16");
+	exercise_program(api, BENCH_BF16, "program bf16");
+	/* Two arrays of all the memory cannot fit: out of memory, holding
+	 * nothing, and the next job still works. */
+	CHECK(api->device_info(0, &dev, err, sizeof(err)) == 0);
+	job = (struct gpuplan_cuda_job){ .kind = GPUPLAN_JOB_COPY,
+					 .bytes = dev.total_mem_bytes };
+	CHECK(api->job_prepare(&job, &handle, &info, err, sizeof(err)) ==
+	      BENCH_OUT_OF_MEMORY);
+	CHECK(handle == NULL);
+	job.bytes = 1u << 20;
+	exercise_job(api, &job, "copy after out of memory", 0);
+}
+
 /* With a driver: the device must list and pass the triad self-test. */
 static void exercise_real_gpu(const struct cuda_plugin_handle *h)
 {
@@ -263,6 +390,7 @@ static void exercise_real_gpu(const struct cuda_plugin_handle *h)
 	CHECK(st.kernel_seconds > 0.0 && st.bytes_per_s > 0.0);
 	printf("triad 1<<20: %.3f us, %.1f GB/s\n", st.kernel_seconds * 1e6,
 	       st.bytes_per_s / 1e9);
+	exercise_real_jobs(h->api);
 }
 
 static void test_real_plugin(void)

@@ -427,16 +427,6 @@ static int check_rownorm(struct prog_job *p, uint64_t ki, double *in, double *ou
 	return BENCH_OK;
 }
 
-/* A kernel that reads a buffer a later kernel writes saw that buffer's
- * old value, which the check can no longer fetch. */
-static int checkable(const struct prog_job *p, uint64_t i)
-{
-	const struct bench_kernel *k = &p->kernels[i];
-
-	return !(p->writer[k->a] > (int64_t)i ||
-		 (k->b >= 0 && p->writer[k->b] > (int64_t)i));
-}
-
 /* Scratch rows for the check: the longest GEMM depth or norm row. */
 static uint64_t scratch_len(const struct prog_job *p)
 {
@@ -472,8 +462,6 @@ static int prog_check(struct job *j, char *err, size_t errlen)
 	    (rc = cudaStreamSynchronize(p->stream)) != cudaSuccess)
 		ret = cuda_status(rc, "program check", err, errlen);
 	for (i = 0; i < p->n_kernels && ret == BENCH_OK; i++) {
-		if (!checkable(p, i))
-			continue;
 		switch (p->kernels[i].kind) {
 		case BENCH_KERNEL_GEMM: ret = check_gemm(p, i, x, y, err, errlen); break;
 		case BENCH_KERNEL_STREAM: ret = check_stream(p, i, err, errlen); break;
@@ -595,6 +583,64 @@ static const char *bad_kernel(const struct bench_program *pg, const struct bench
 	}
 }
 
+/*
+ * program_abi.h: one writer per buffer, and no read before it has run.
+ * The check depends on it: an input it fetches must still hold what the
+ * kernel read.  writer[] is scratch of n_buffers entries.
+ */
+static const char *bad_order(const struct bench_program *pg, uint64_t i, int64_t *writer)
+{
+	const struct bench_kernel *k = &pg->kernels[i];
+
+	if (writer[k->c] >= 0)
+		return "writes a buffer another kernel writes";
+	writer[k->c] = (int64_t)i;
+	return NULL;
+}
+
+static int reads_unwritten(const struct bench_program *pg, const int64_t *writer,
+			   uint64_t *bad)
+{
+	uint64_t i;
+
+	for (i = 0; i < pg->n_kernels; i++) {
+		const struct bench_kernel *k = &pg->kernels[i];
+
+		if (writer[k->a] > (int64_t)i || (k->b >= 0 && writer[k->b] > (int64_t)i)) {
+			*bad = i;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static int validate_order(const struct bench_program *pg, char *err, size_t errlen)
+{
+	int64_t *writer = (int64_t *)malloc(pg->n_buffers * sizeof(*writer));
+	const char *why = NULL;
+	uint64_t i;
+
+	if (!writer) {
+		set_err(err, errlen, "out of host memory for a program job");
+		return BENCH_OUT_OF_MEMORY;
+	}
+	for (i = 0; i < pg->n_buffers; i++)
+		writer[i] = -1;
+	for (i = 0; i < pg->n_kernels && !why; i++)
+		why = bad_order(pg, i, writer);
+	if (why)
+		i--;
+	else if (reads_unwritten(pg, writer, &i))
+		why = "reads a buffer before the kernel that writes it";
+	free(writer);
+	if (why) {
+		set_err(err, errlen, "kernel %llu (%.64s): %s", (unsigned long long)i,
+			pg->kernels[i].label, why);
+		return BENCH_ERROR;
+	}
+	return BENCH_OK;
+}
+
 static int validate(const struct bench_program *pg, cudaDataType_t *type, char *err,
 		    size_t errlen)
 {
@@ -626,7 +672,7 @@ static int validate(const struct bench_program *pg, cudaDataType_t *type, char *
 				pg->kernels[i].label, why);
 			return BENCH_ERROR;
 		}
-	return BENCH_OK;
+	return validate_order(pg, err, errlen);
 }
 
 /* The program copied: bench_program is read during prepare only. */
