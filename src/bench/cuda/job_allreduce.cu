@@ -203,7 +203,7 @@ static int ar_run(struct job *j, int64_t iterations, double *seconds,
 		cuda_status(rc, "cudaSetDevice", err, errlen);
 		return BENCH_ERROR;
 	}
-	if (timer_start(&a->timer, a->streams[0], err, errlen) ||
+	if (job_timer_start(&a->timer, a->streams[0], err, errlen) ||
 	    ar_fan(a, 0, err, errlen))
 		return BENCH_ERROR;
 	for (i = 0; i < iterations; i++)
@@ -218,7 +218,7 @@ static int ar_run(struct job *j, int64_t iterations, double *seconds,
 		cuda_status(rc, "cudaSetDevice", err, errlen);
 		return BENCH_ERROR;
 	}
-	return timer_stop(&a->timer, a->streams[0], seconds, err, errlen);
+	return job_timer_stop(&a->timer, a->streams[0], seconds, err, errlen);
 }
 
 #define AR_SEED(g) (0xa11ce000u + (uint32_t)(g))
@@ -341,7 +341,7 @@ static void ar_release(struct job *j)
 	for (g = 0; g < a->n; g++) {
 		cudaSetDevice(a->first + g);
 		if (g == 0)
-			timer_destroy(&a->timer);
+			job_timer_free(&a->timer);
 		if (a->done && a->done[g])
 			cudaEventDestroy(a->done[g]);
 		if (a->bufs)
@@ -423,7 +423,7 @@ static int ar_per_gpu(struct ar_job *a, char *err, size_t errlen)
 			a->done[g] = NULL;
 			return cuda_status(rc, "cudaEventCreate", err, errlen);
 		}
-		if (g == 0 && (ret = timer_create(&a->timer, err, errlen)))
+		if (g == 0 && (ret = job_timer_init(&a->timer, err, errlen)))
 			return ret;
 		if ((ret = dev_alloc(&a->bufs[g], a->count * elem_size(a->type),
 				     "all-reduce buffer", err, errlen)))
@@ -432,6 +432,7 @@ static int ar_per_gpu(struct ar_job *a, char *err, size_t errlen)
 	return BENCH_OK;
 }
 
+/* The per-GPU arrays and one NCCL communicator per GPU. */
 static int ar_setup(struct ar_job *a, char *err, size_t errlen)
 {
 	int *devs, g, rc;
@@ -464,9 +465,14 @@ int allreduce_prepare(const struct gpuplan_cuda_job *spec, struct job **out,
 	struct ar_job *a;
 	int ret;
 
-	(void)info;
 	if ((ret = nccl_load(err, errlen)))
 		return ret;
+	/* NCCL's version code: 1000*major + 100*minor + patch before 2.9,
+	 * 10000*major + 100*minor + patch since. */
+	if (g_nccl_version >= 20900)
+		snprintf(info->note, sizeof(info->note), "nccl %d.%d.%d",
+			 g_nccl_version / 10000, g_nccl_version / 100 % 100,
+			 g_nccl_version % 100);
 	a = (struct ar_job *)calloc(1, sizeof(*a));
 	if (!a) {
 		set_err(err, errlen, "out of host memory for an all-reduce job");

@@ -135,7 +135,7 @@ static int mem_run(struct job *j, int64_t iterations, double *seconds,
 		cuda_status(rc, "cudaSetDevice", err, errlen);
 		return BENCH_ERROR;
 	}
-	if (timer_start(&m->timer, m->stream, err, errlen))
+	if (job_timer_start(&m->timer, m->stream, err, errlen))
 		return BENCH_ERROR;
 	for (i = 0; i < iterations; i++)
 		if (mem_launch(m, err, errlen)) {
@@ -143,7 +143,7 @@ static int mem_run(struct job *j, int64_t iterations, double *seconds,
 			(void)cudaGetLastError();
 			return BENCH_ERROR;
 		}
-	return timer_stop(&m->timer, m->stream, seconds, err, errlen);
+	return job_timer_stop(&m->timer, m->stream, seconds, err, errlen);
 }
 
 /* Sampled blocks of a, exactly against b + 3c. */
@@ -212,7 +212,7 @@ static void mem_release(struct job *j)
 	cudaSetDevice(m->device);
 	if (m->stream)
 		cudaStreamSynchronize(m->stream);
-	timer_destroy(&m->timer);
+	job_timer_free(&m->timer);
 	cudaFree(m->c);
 	cudaFree(m->b);
 	cudaFree(m->a);
@@ -235,7 +235,7 @@ static int mem_setup(struct mem_job *m, char *err, size_t errlen)
 		m->stream = NULL;
 		return cuda_status(rc, "cudaStreamCreate", err, errlen);
 	}
-	if ((ret = timer_create(&m->timer, err, errlen)))
+	if ((ret = job_timer_init(&m->timer, err, errlen)))
 		return ret;
 	if (m->kind == GPUPLAN_JOB_LAUNCH)
 		return mem_launch(m, err, errlen);

@@ -242,7 +242,7 @@ static int prog_run(struct job *j, int64_t iterations, double *seconds,
 		cuda_status(rc, "cudaSetDevice", err, errlen);
 		return BENCH_ERROR;
 	}
-	if (timer_start(&p->timer, p->stream, err, errlen))
+	if (job_timer_start(&p->timer, p->stream, err, errlen))
 		return BENCH_ERROR;
 	for (i = 0; i < iterations; i++)
 		if (prog_step(p, err, errlen)) {
@@ -250,7 +250,7 @@ static int prog_run(struct job *j, int64_t iterations, double *seconds,
 			(void)cudaGetLastError();
 			return BENCH_ERROR;
 		}
-	return timer_stop(&p->timer, p->stream, seconds, err, errlen);
+	return job_timer_stop(&p->timer, p->stream, seconds, err, errlen);
 }
 
 /* ---- checking ------------------------------------------------------------ */
@@ -483,7 +483,7 @@ static void prog_release(struct job *j)
 	cudaSetDevice(p->device);
 	if (p->stream)
 		cudaStreamSynchronize(p->stream);
-	timer_destroy(&p->timer);
+	job_timer_free(&p->timer);
 	if (p->gemms)
 		for (i = 0; i < p->n_kernels; i++)
 			lt_gemm_free(&p->gemms[i]);
@@ -779,7 +779,7 @@ static int prog_setup(struct prog_job *p, const struct bench_program *pg, char *
 		p->lt = NULL;
 		return cublas_status(st, "cublasLtCreate", err, errlen);
 	}
-	if ((ret = timer_create(&p->timer, err, errlen)))
+	if ((ret = job_timer_init(&p->timer, err, errlen)))
 		return ret;
 	for (i = 0; i < p->n_kernels; i++)
 		if (p->kernels[i].kind == BENCH_KERNEL_GEMM &&

@@ -80,7 +80,7 @@ static int xfer_run(struct job *j, int64_t iterations, double *seconds,
 		cuda_status(rc, "cudaSetDevice", err, errlen);
 		return BENCH_ERROR;
 	}
-	if (timer_start(&x->timer, x->s0, err, errlen))
+	if (job_timer_start(&x->timer, x->s0, err, errlen))
 		return BENCH_ERROR;
 	if (x->both && (rc = cudaStreamWaitEvent(x->s1, x->timer.start, 0)) != cudaSuccess) {
 		cuda_status(rc, "cudaStreamWaitEvent", err, errlen);
@@ -94,7 +94,7 @@ static int xfer_run(struct job *j, int64_t iterations, double *seconds,
 		cuda_status(rc, "joining the return stream", err, errlen);
 		goto fail;
 	}
-	return timer_stop(&x->timer, x->s0, seconds, err, errlen);
+	return job_timer_stop(&x->timer, x->s0, seconds, err, errlen);
 fail:
 	cudaStreamSynchronize(x->s0);
 	if (x->s1)
@@ -167,7 +167,7 @@ static void xfer_release(struct job *j)
 	cudaSetDevice(x->device);
 	if (x->s0)
 		cudaStreamSynchronize(x->s0);
-	timer_destroy(&x->timer);
+	job_timer_free(&x->timer);
 	cudaFree(x->dev_src);
 	cudaFree(x->dev_dst);
 	host_free(x->host, x->pinned);
@@ -209,11 +209,13 @@ static int enable_peer(int from, int to, int *enabled, char *err, size_t errlen)
 static int xfer_peer_setup(struct xfer_job *x, struct gpuplan_cuda_job_info *info,
 			   char *err, size_t errlen)
 {
-	int out = 0, back = 1, ret;
+	int out = 0, back = 0, ret;
 	cudaError_t rc;
 
-	if ((ret = enable_peer(x->device, x->peer, &out, err, errlen)) ||
-	    (x->both && (ret = enable_peer(x->peer, x->device, &back, err, errlen))))
+	if ((ret = enable_peer(x->device, x->peer, &out, err, errlen)))
+		return ret;
+	back = out;
+	if (x->both && (ret = enable_peer(x->peer, x->device, &back, err, errlen)))
 		return ret;
 	if (!out || !back)
 		snprintf(info->note, sizeof(info->note),
@@ -272,7 +274,7 @@ static int xfer_setup(struct xfer_job *x, struct gpuplan_cuda_job_info *info,
 		x->s0 = NULL;
 		return cuda_status(rc, "cudaStreamCreate", err, errlen);
 	}
-	if ((ret = timer_create(&x->timer, err, errlen)))
+	if ((ret = job_timer_init(&x->timer, err, errlen)))
 		return ret;
 	if (needs_host &&
 	    (ret = host_alloc(&x->host, x->bytes, x->pinned, "host buffer", err, errlen)))

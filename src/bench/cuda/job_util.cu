@@ -130,20 +130,20 @@ void host_free(void *p, int pinned)
 		free(p);
 }
 
-int timer_create(struct job_timer *t, char *err, size_t errlen)
+int job_timer_init(struct job_timer *t, char *err, size_t errlen)
 {
 	cudaError_t rc;
 
 	t->start = t->stop = NULL;
 	if ((rc = cudaEventCreate(&t->start)) != cudaSuccess ||
 	    (rc = cudaEventCreate(&t->stop)) != cudaSuccess) {
-		timer_destroy(t);
+		job_timer_free(t);
 		return cuda_status(rc, "cudaEventCreate", err, errlen);
 	}
 	return BENCH_OK;
 }
 
-void timer_destroy(struct job_timer *t)
+void job_timer_free(struct job_timer *t)
 {
 	if (t->stop)
 		cudaEventDestroy(t->stop);
@@ -152,7 +152,7 @@ void timer_destroy(struct job_timer *t)
 	t->start = t->stop = NULL;
 }
 
-int timer_start(struct job_timer *t, cudaStream_t s, char *err, size_t errlen)
+int job_timer_start(struct job_timer *t, cudaStream_t s, char *err, size_t errlen)
 {
 	cudaError_t rc = cudaEventRecord(t->start, s);
 
@@ -163,7 +163,7 @@ int timer_start(struct job_timer *t, cudaStream_t s, char *err, size_t errlen)
 	return BENCH_OK;
 }
 
-int timer_stop(struct job_timer *t, cudaStream_t s, double *seconds,
+int job_timer_stop(struct job_timer *t, cudaStream_t s, double *seconds,
 	       char *err, size_t errlen)
 {
 	cudaError_t rc;

@@ -96,13 +96,13 @@ struct job_timer {
 	cudaEvent_t start, stop;	/* on the device current at create */
 };
 
-int timer_create(struct job_timer *t, char *err, size_t errlen);
-void timer_destroy(struct job_timer *t);
-int timer_start(struct job_timer *t, cudaStream_t s, char *err,
+int job_timer_init(struct job_timer *t, char *err, size_t errlen);
+void job_timer_free(struct job_timer *t);
+int job_timer_start(struct job_timer *t, cudaStream_t s, char *err,
 		size_t errlen);
 /* Records stop on s, waits for it and stores start..stop in seconds.
  * BENCH_OK or BENCH_ERROR (a run below the timer's resolution is one). */
-int timer_stop(struct job_timer *t, cudaStream_t s, double *seconds,
+int job_timer_stop(struct job_timer *t, cudaStream_t s, double *seconds,
 	       char *err, size_t errlen);
 
 /* ---- fill patterns and checks (job_util.cu) ------------------------------ */
