@@ -38,6 +38,16 @@ static int check_count;
 		}                                                          \
 	} while (0)
 
+/* needle is a substring of haystack (both shown when it is not). */
+#define CHECK_HAS(haystack, needle)                                        \
+	do {                                                               \
+		const char *h_ = (haystack), *n_ = (needle);               \
+		CHECK(strstr(h_, n_) != NULL);                             \
+		if (!strstr(h_, n_))                                       \
+			fprintf(stderr, "  in '%s'\n  wanted '%s'\n", h_,  \
+				n_);                                       \
+	} while (0)
+
 /* Relative tolerance: |got - want| <= rel * |want| (exact when want is 0). */
 #define CHECK_NEAR(got, want, rel)                                         \
 	do {                                                               \

@@ -9,33 +9,8 @@
 
 #include "bench/model_program.h"
 #include "check.h"
+#include "model_fixture.h"
 #include "model/graph.h"
-
-struct built {
-	struct model m;
-	struct model_graph g;
-	bool ok;
-};
-
-static void build(struct built *b, const char *file, long seq)
-{
-	char path[512];
-	snprintf(path, sizeof(path), "%s/profiles/models/%s", GPUPLAN_SOURCE_DIR,
-		 file);
-	struct gp_errors e;
-	gp_errors_init(&e);
-	b->ok = model_load(&b->m, path, &e) == 0 &&
-		model_build(&b->m, seq, &b->g, &e) == 0;
-	gp_errors_print(&e, stderr);
-	gp_errors_free(&e);
-	CHECK(b->ok);
-}
-
-static void done(struct built *b)
-{
-	model_graph_free(&b->g);
-	model_free(&b->m);
-}
 
 static double extent(int64_t count, int64_t stride, double matrix)
 {

@@ -17,15 +17,6 @@
 #include "bench/plugin_loader.h"
 #include "check.h"
 
-#define CHECK_HAS(haystack, needle)                                        \
-	do {                                                               \
-		const char *h_ = (haystack), *n_ = (needle);               \
-		CHECK(strstr(h_, n_) != NULL);                             \
-		if (!strstr(h_, n_))                                       \
-			fprintf(stderr, "  in '%s'\n  wanted '%s'\n", h_,  \
-				n_);                                       \
-	} while (0)
-
 static int argc_;
 static char **argv_;
 

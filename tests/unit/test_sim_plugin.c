@@ -16,15 +16,6 @@
 
 #define MIB (1024ull * 1024)
 
-#define CHECK_HAS(haystack, needle)                                        \
-	do {                                                               \
-		const char *h_ = (haystack), *n_ = (needle);               \
-		CHECK(strstr(h_, n_) != NULL);                             \
-		if (!strstr(h_, n_))                                       \
-			fprintf(stderr, "  in '%s'\n  wanted '%s'\n", h_,  \
-				n_);                                       \
-	} while (0)
-
 static const char *plugin_dir;
 static struct cuda_plugin_handle h;
 static const struct gpuplan_cuda_plugin *api;
