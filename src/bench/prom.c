@@ -32,6 +32,8 @@ static void sample(FILE *f, const char *family, const struct bench_profile *p,
 {
 	fprintf(f, "%s", family);
 	label(f, "{", "device", p->device.kind);
+	if (strcmp(p->device.kind, "cpu") != 0)
+		label_num(f, "index", p->device.index);
 	label(f, ",", "suite", g->suite);
 	label(f, ",", "kernel", g->kernel);
 	if (g->precision[0])
@@ -43,6 +45,14 @@ static void sample(FILE *f, const char *family, const struct bench_profile *p,
 	}
 	if (g->bytes > 0)
 		label_num(f, "bytes", g->bytes);
+	if (g->batch > 0)
+		label_num(f, "batch", (double)g->batch);
+	if (!strncmp(g->kernel, "p2p", 3)) {
+		label_num(f, "from_gpu", g->from_gpu);
+		label_num(f, "to_gpu", g->to_gpu);
+	}
+	if (g->gpus > 0)
+		label_num(f, "gpus", g->gpus);
 	label_num(f, "threads", g->threads);
 	fprintf(f, "} %.17g\n", v);
 }
@@ -79,6 +89,10 @@ void bench_prom_emit(const struct bench_profile *p, FILE *f)
 		       "bytes per second", which);
 		family(f, p, "FLOP/s", "gpuplan_bench_flops_per_second",
 		       "floating-point operations per second", which);
+		family(f, p, "OP/s", "gpuplan_bench_ops_per_second",
+		       "integer operations per second", which);
+		family(f, p, "launch/s", "gpuplan_bench_launches_per_second",
+		       "kernel launches per second", which);
 	}
 }
 

@@ -15,6 +15,7 @@
 #include "bench/backend.h"
 #include "bench/model_program.h"
 #include "bench/profile.h"
+#include "bench/prom.h"
 #include "check.h"
 
 static const char *plugin_dir;
@@ -212,6 +213,14 @@ static void gpu_round_trip(void)
 	for (size_t i = 0; i < q.figures.n && i < p.figures.n; i++)
 		CHECK(q.figures.v[i].value == p.figures.v[i].value &&
 		      q.figures.v[i].work == p.figures.v[i].work);
+	/* Prometheus: the GPU's index and the transfer's size as labels */
+	char *text = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&text, &size);
+	bench_prom_emit(&q, f);
+	fclose(f);
+	CHECK_HAS(text, "gpuplan_bench_bytes_per_second{device=\"cuda\",index=\"0\",suite=\"transfer\",kernel=\"h2d-pinned\",bytes=\"1048576\",threads=\"1\"} ");
+	free(text);
 	remove(path);
 	remove(dir);
 	bench_profile_free(&p);
