@@ -48,6 +48,8 @@ struct nccl_api {
 	const char *(*error_string)(int result);
 	int (*get_version)(int *version);
 	const char *(*last_error)(nccl_comm comm);	/* optional, 2.13+ */
+	int (*comm_finalize)(nccl_comm comm);		/* optional, 2.14+ */
+	int (*comm_abort)(nccl_comm comm);		/* optional, 2.4+ */
 };
 
 /* Process-wide, like the library itself; closed by allreduce_unload. */
@@ -93,6 +95,10 @@ static int nccl_load(char *err, size_t errlen)
 	}
 	if (BIND(last_error, "ncclGetLastError"))
 		g_api.last_error = NULL;
+	if (BIND(comm_finalize, "ncclCommFinalize"))
+		g_api.comm_finalize = NULL;
+	if (BIND(comm_abort, "ncclCommAbort"))
+		g_api.comm_abort = NULL;
 	if (g_api.get_version(&g_nccl_version) != NCCL_SUCCESS)
 		g_nccl_version = 0;
 	return BENCH_OK;
@@ -129,6 +135,7 @@ struct ar_job {
 	uint64_t count;			/* elements per GPU */
 	nccl_comm *comms;
 	int have_comms;
+	int broken;			/* an NCCL call or its stream failed */
 	cudaStream_t *streams;		/* one per GPU */
 	cudaEvent_t *done;		/* one per GPU: its stream's work is in */
 	void **bufs;
@@ -208,6 +215,7 @@ static int ar_run(struct job *j, int64_t iterations, double *seconds,
 		return BENCH_ERROR;
 	for (i = 0; i < iterations; i++)
 		if (ar_enqueue(a, err, errlen)) {
+			a->broken = 1;
 			ar_sync_all(a, "all-reduce", NULL, 0);
 			(void)cudaGetLastError();
 			return BENCH_ERROR;
@@ -218,7 +226,11 @@ static int ar_run(struct job *j, int64_t iterations, double *seconds,
 		cuda_status(rc, "cudaSetDevice", err, errlen);
 		return BENCH_ERROR;
 	}
-	return job_timer_stop(&a->timer, a->streams[0], seconds, err, errlen);
+	if (job_timer_stop(&a->timer, a->streams[0], seconds, err, errlen)) {
+		a->broken = 1;
+		return BENCH_ERROR;
+	}
+	return BENCH_OK;
 }
 
 #define AR_SEED(g) (0xa11ce000u + (uint32_t)(g))
@@ -300,8 +312,10 @@ static int ar_check(struct job *j, char *err, size_t errlen)
 
 	if ((ret = ar_sync_all(a, "all-reduce", err, errlen)) ||
 	    (ret = ar_fill(a, 0, err, errlen)) || (ret = ar_enqueue(a, err, errlen)) ||
-	    (ret = ar_sync_all(a, "all-reduce for the check", err, errlen)))
+	    (ret = ar_sync_all(a, "all-reduce for the check", err, errlen))) {
+		a->broken = 1;
 		return BENCH_ERROR;
+	}
 	buf = (unsigned char *)malloc(AR_BLOCK * 8);
 	if (!buf) {
 		set_err(err, errlen, "out of host memory for the all-reduce check");
@@ -322,6 +336,35 @@ static int ar_check(struct job *j, char *err, size_t errlen)
 	return ret == BENCH_OK ? BENCH_OK : BENCH_ERROR;
 }
 
+/*
+ * ncclCommDestroy finalizes a communicator that was not, and finalizing is
+ * collective over the clique: one thread destroying n communicators one
+ * after the other can wait in the first for the others.  So finalize them
+ * all in one group first, as NCCL's own single-thread example does, and
+ * destroy them after.  After a failure a peer may never get there:
+ * ncclCommAbort does not wait for it.
+ */
+static void ar_close_comms(struct ar_job *a)
+{
+	int g;
+
+	if (a->broken && g_api.comm_abort) {
+		for (g = 0; g < a->n; g++)
+			if (a->comms[g])
+				g_api.comm_abort(a->comms[g]);
+		return;
+	}
+	if (g_api.comm_finalize && g_api.group_start() == NCCL_SUCCESS) {
+		for (g = 0; g < a->n; g++)
+			if (a->comms[g])
+				g_api.comm_finalize(a->comms[g]);
+		g_api.group_end();
+	}
+	for (g = 0; g < a->n; g++)
+		if (a->comms[g])
+			g_api.comm_destroy(a->comms[g]);
+}
+
 static void ar_release(struct job *j)
 {
 	struct ar_job *a = (struct ar_job *)j;
@@ -331,13 +374,12 @@ static void ar_release(struct job *j)
 		return;
 	for (g = 0; g < a->n; g++) {
 		cudaSetDevice(a->first + g);
-		if (a->streams && a->streams[g])
-			cudaStreamSynchronize(a->streams[g]);
+		if (a->streams && a->streams[g] &&
+		    cudaStreamSynchronize(a->streams[g]) != cudaSuccess)
+			a->broken = 1;
 	}
 	if (a->have_comms)
-		for (g = 0; g < a->n; g++)
-			if (a->comms[g])
-				g_api.comm_destroy(a->comms[g]);
+		ar_close_comms(a);
 	for (g = 0; g < a->n; g++) {
 		cudaSetDevice(a->first + g);
 		if (g == 0)
@@ -501,6 +543,7 @@ int allreduce_prepare(const struct gpuplan_cuda_job *spec, struct job **out,
 	    (ret = ar_enqueue(a, err, errlen)) == BENCH_OK)
 		ret = ar_sync_all(a, "warm-up all-reduce", err, errlen);
 	if (ret != BENCH_OK) {
+		a->broken = 1;
 		ar_release(&a->base);
 		return ret;
 	}

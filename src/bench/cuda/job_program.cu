@@ -53,6 +53,7 @@ struct prog_job {
 	uint64_t n_kernels;
 	struct bench_kernel *kernels;	/* copied from the program */
 	struct lt_gemm *gemms;		/* per kernel; desc NULL unless GEMM */
+	unsigned int *grids;		/* per kernel: blocks of STREAM, ROWNORM */
 };
 
 /* "kernel 3 (layer 3 attention fwd)" for messages; label may fill its
@@ -149,12 +150,30 @@ static __global__ void rownorm_kernel(T *__restrict__ c, const T *__restrict__ a
 	}
 }
 
+/*
+ * The grids are worked out once in prepare (prog_grids): an occupancy query
+ * per launch would put microseconds of host work between the kernels of
+ * the timed step, and a step of short kernels would time the host.
+ */
 template <typename T>
-static void launch_stream(const struct prog_job *p, const struct bench_kernel *k)
+static unsigned int stream_blocks(const struct bench_kernel *k)
 {
-	unsigned int grid = stream_grid((const void *)stream_kernel<T>, STREAM_THREADS,
-					(uint64_t)k->elements);
+	return stream_grid((const void *)stream_kernel<T>, STREAM_THREADS,
+			   (uint64_t)k->elements);
+}
 
+template <typename T>
+static unsigned int rownorm_blocks(const struct bench_kernel *k)
+{
+	return stream_grid((const void *)rownorm_kernel<T>, ROWNORM_THREADS,
+			   (k->rows > (1ll << 40) ? (1ull << 40) : (uint64_t)k->rows) *
+				   ROWNORM_THREADS);
+}
+
+template <typename T>
+static void launch_stream(const struct prog_job *p, const struct bench_kernel *k,
+			  unsigned int grid)
+{
 	stream_kernel<T><<<grid, STREAM_THREADS, 0, p->stream>>>(
 		(T *)p->bufs[k->c], (const T *)p->bufs[k->a], p->elements[k->a],
 		k->b >= 0 ? (const T *)p->bufs[k->b] : NULL,
@@ -162,12 +181,9 @@ static void launch_stream(const struct prog_job *p, const struct bench_kernel *k
 }
 
 template <typename T>
-static void launch_rownorm(const struct prog_job *p, const struct bench_kernel *k)
+static void launch_rownorm(const struct prog_job *p, const struct bench_kernel *k,
+			   unsigned int grid)
 {
-	unsigned int grid = stream_grid((const void *)rownorm_kernel<T>, ROWNORM_THREADS,
-					(k->rows > (1ll << 40) ? (1ull << 40) : (uint64_t)k->rows) *
-						ROWNORM_THREADS);
-
 	rownorm_kernel<T><<<grid, ROWNORM_THREADS, 0, p->stream>>>(
 		(T *)p->bufs[k->c], (const T *)p->bufs[k->a], (uint64_t)k->rows,
 		(uint64_t)k->cols);
@@ -178,6 +194,7 @@ static void launch_rownorm(const struct prog_job *p, const struct bench_kernel *
 static int prog_kernel(struct prog_job *p, uint64_t i, char *err, size_t errlen)
 {
 	const struct bench_kernel *k = &p->kernels[i];
+	unsigned int grid = p->grids[i];
 	cublasStatus_t st;
 	cudaError_t rc;
 
@@ -195,21 +212,21 @@ static int prog_kernel(struct prog_job *p, uint64_t i, char *err, size_t errlen)
 	switch (p->type) {
 	case CUDA_R_16F:
 		if (k->kind == BENCH_KERNEL_STREAM)
-			launch_stream<__half>(p, k);
+			launch_stream<__half>(p, k, grid);
 		else
-			launch_rownorm<__half>(p, k);
+			launch_rownorm<__half>(p, k, grid);
 		break;
 	case CUDA_R_16BF:
 		if (k->kind == BENCH_KERNEL_STREAM)
-			launch_stream<__nv_bfloat16>(p, k);
+			launch_stream<__nv_bfloat16>(p, k, grid);
 		else
-			launch_rownorm<__nv_bfloat16>(p, k);
+			launch_rownorm<__nv_bfloat16>(p, k, grid);
 		break;
 	default:
 		if (k->kind == BENCH_KERNEL_STREAM)
-			launch_stream<float>(p, k);
+			launch_stream<float>(p, k, grid);
 		else
-			launch_rownorm<float>(p, k);
+			launch_rownorm<float>(p, k, grid);
 		break;
 	}
 	if ((rc = cudaGetLastError()) != cudaSuccess) {
@@ -497,6 +514,7 @@ static void prog_release(struct job *j)
 		cudaStreamDestroy(p->stream);
 	(void)cudaGetLastError();
 	free(p->gemms);
+	free(p->grids);
 	free(p->bufs);
 	free(p->writer);
 	free(p->elements);
@@ -688,7 +706,9 @@ static int prog_copy(struct prog_job *p, const struct bench_program *pg, char *e
 	p->bufs = (void **)calloc(p->n_buffers, sizeof(*p->bufs));
 	p->kernels = (struct bench_kernel *)calloc(p->n_kernels + 1, sizeof(*p->kernels));
 	p->gemms = (struct lt_gemm *)calloc(p->n_kernels + 1, sizeof(*p->gemms));
-	if (!p->elements || !p->writer || !p->bufs || !p->kernels || !p->gemms) {
+	p->grids = (unsigned int *)calloc(p->n_kernels + 1, sizeof(*p->grids));
+	if (!p->elements || !p->writer || !p->bufs || !p->kernels || !p->gemms ||
+	    !p->grids) {
 		set_err(err, errlen, "out of host memory for a program job");
 		return BENCH_OUT_OF_MEMORY;
 	}
@@ -744,6 +764,34 @@ static int prog_gemm(struct prog_job *p, uint64_t i, char *err, size_t errlen)
 	return BENCH_OK;
 }
 
+/* Blocks of each STREAM and ROWNORM kernel, on the current device. */
+static void prog_grids(struct prog_job *p)
+{
+	const struct bench_kernel *k;
+	uint64_t i;
+
+	for (i = 0; i < p->n_kernels; i++) {
+		k = &p->kernels[i];
+		if (k->kind == BENCH_KERNEL_GEMM)
+			continue;
+		switch (p->type) {
+		case CUDA_R_16F:
+			p->grids[i] = k->kind == BENCH_KERNEL_STREAM ? stream_blocks<__half>(k)
+								     : rownorm_blocks<__half>(k);
+			break;
+		case CUDA_R_16BF:
+			p->grids[i] = k->kind == BENCH_KERNEL_STREAM
+					      ? stream_blocks<__nv_bfloat16>(k)
+					      : rownorm_blocks<__nv_bfloat16>(k);
+			break;
+		default:
+			p->grids[i] = k->kind == BENCH_KERNEL_STREAM ? stream_blocks<float>(k)
+								     : rownorm_blocks<float>(k);
+			break;
+		}
+	}
+}
+
 /* Every buffer, or every written one when only_written: small values. */
 static int prog_fill(struct prog_job *p, int only_written, char *err, size_t errlen)
 {
@@ -781,6 +829,7 @@ static int prog_setup(struct prog_job *p, const struct bench_program *pg, char *
 	}
 	if ((ret = job_timer_init(&p->timer, err, errlen)))
 		return ret;
+	prog_grids(p);
 	for (i = 0; i < p->n_kernels; i++)
 		if (p->kernels[i].kind == BENCH_KERNEL_GEMM &&
 		    (ret = prog_gemm(p, i, err, errlen)))

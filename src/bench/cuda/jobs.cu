@@ -111,6 +111,9 @@ int hook_job_prepare(const struct gpuplan_cuda_job *job, void **handle,
 
 	*handle = NULL;
 	memset(info, 0, sizeof(*info));
+	/* The jobs check launches with cudaGetLastError: start clean of what
+	 * a call outside them (a refused attribute query) left behind. */
+	(void)cudaGetLastError();
 	if (job_gpus(job, &g, err, errlen))
 		return BENCH_ERROR;
 	before = (uint64_t *)calloc((size_t)g.n, sizeof(*before));
@@ -153,6 +156,7 @@ int hook_job_run(void *handle, int64_t iterations, double *seconds, char *err,
 		set_err(err, errlen, "job_run of %lld iterations", (long long)iterations);
 		return BENCH_ERROR;
 	}
+	(void)cudaGetLastError();	/* as in prepare */
 	if (j->ops->run(j, iterations, seconds, err, errlen) != BENCH_OK)
 		return BENCH_ERROR;
 	j->ran = 1;

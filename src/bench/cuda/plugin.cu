@@ -213,8 +213,10 @@ static int plugin_device_info(int dev, struct gpuplan_cuda_device_info *out,
 	if (plugin_check_device(dev, err, errlen))
 		return -1;
 	rc = cudaGetDeviceProperties(&p, dev);
-	if (rc != cudaSuccess)
+	if (rc != cudaSuccess) {
+		(void)cudaGetLastError();
 		return cuda_fail(err, errlen, "cudaGetDeviceProperties", rc);
+	}
 
 	snprintf(out->name, sizeof(out->name), "%s", p.name);
 	out->cc_major = p.major;
@@ -230,6 +232,9 @@ static int plugin_device_info(int dev, struct gpuplan_cuda_device_info *out,
 		out->pci_bus_id[0] = '\0';
 	read_memory_and_clocks(dev, out);
 	read_versions(out);
+	/* An attribute or bus id the driver refused is still the thread's
+	 * last error; a job's launch check must not find it. */
+	(void)cudaGetLastError();
 	return 0;
 }
 
@@ -448,6 +453,9 @@ out:
 	cudaFree(d_b);
 	cudaFree(d_a);
 	free(host);
+	/* A failed cudaMalloc or launch stays the thread's last error, and
+	 * the next job's launch check would report it as its own. */
+	(void)cudaGetLastError();
 	return ret;
 }
 
