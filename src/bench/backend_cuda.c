@@ -199,7 +199,8 @@ static int run_membw(struct cuda_run *r)
 			struct bench_figure f;
 			figure_init(&f, "membw", k[j].name, "B/s");
 			snprintf(f.name, sizeof(f.name), "%s %s", k[j].name, size);
-			f.bytes = (double)sizes[i];
+			/* figure.h: bytes is the footprint, elements per array */
+			f.bytes = k[j].arrays * (double)sizes[i];
 			f.elements = (double)sizes[i] / 8;
 			struct gpuplan_cuda_job job = {.kind = k[j].kind,
 						       .device = g.device,

@@ -19,7 +19,8 @@
  *     reasons_seen: [..]         the union of the samples' reasons (checked)
  *     samples:
  *       - {t_s, sm_clock_hz, mem_clock_hz, temperature_c, power_w,
- *          throttle: [names], during: "..."}   readings NVML refused absent
+ *          throttle: [names], during: "..."}   readings NVML refused absent;
+ *                                during absent before the first figure
  *
  * Throttle reasons are written by name (gpu_sampler.h); a bit NVML knows
  * and we do not is written as "0x...", and read back as that bit.
@@ -95,7 +96,9 @@ static void emit_sample(const struct gpu_sample *s, FILE *f)
 		emit_reasons(f, s->throttle);
 		fputc('\n', f);
 	}
-	profile_emit_string(f, "      ", "during", s->during);
+	/* "" before the first mark: absent, as a YAML reader refuses "" */
+	if (s->during[0])
+		profile_emit_string(f, "      ", "during", s->during);
 }
 
 void profile_emit_sampling(const struct bench_profile *p, FILE *f)
@@ -223,7 +226,7 @@ static void read_sample(struct yread *r, const struct ynode *n,
 	static const struct yfield fields[] = {
 		{"t_s", true}, {"sm_clock_hz", false}, {"mem_clock_hz", false},
 		{"temperature_c", false}, {"power_w", false},
-		{"throttle", false}, {"during", true}, {NULL, false}};
+		{"throttle", false}, {"during", false}, {NULL, false}};
 	memset(s, 0, sizeof(*s));
 	if (!yr_expect_map(r, n, "a sample"))
 		return;

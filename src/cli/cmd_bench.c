@@ -483,13 +483,17 @@ static void say_throttled(const struct gpu_samples *s)
 	char names[160];
 	gpu_throttle_names(s->throttle_seen & GPU_THROTTLE_SLOWING, names,
 			   sizeof(names));
-	const char *during = "";
-	for (size_t i = 0; i < s->n && !*during; i++)
+	/* the first slowed sample; "" there is before the first figure */
+	const char *during = NULL;
+	for (size_t i = 0; i < s->n && !during; i++)
 		if (s->v[i].throttle & GPU_THROTTLE_SLOWING)
 			during = s->v[i].during;
-	fprintf(stderr, "gpuplan bench: THROTTLED: the GPU slowed its clocks (%s), first during '%s'; "
+	char when[96] = "before the first figure";
+	if (during && *during)
+		snprintf(when, sizeof(when), "during '%s'", during);
+	fprintf(stderr, "gpuplan bench: THROTTLED: the GPU slowed its clocks (%s), first %s; "
 		"figures measured then are below what this board gives when cool and within its power limit\n",
-		names, during);
+		names, when);
 }
 
 static int measure(const struct bench_request *q, const struct bench_backend *b,
@@ -524,6 +528,9 @@ static int measure(const struct bench_request *q, const struct bench_backend *b,
 		goto out;
 	}
 	bench_profile_stamp(&p);
+	if (q->memory_limit && strcmp(p.device.kind, "cpu") != 0)
+		fprintf(stderr, "gpuplan bench: note: --memory-limit applies to the CPU: "
+			"on a GPU the model's sweep runs until the GPU's own memory ends it\n");
 	struct cpu_suite_options co = {q->threads, q->quick, NULL};
 	p.quick = q->quick;
 	p.threads = strcmp(p.device.kind, "cpu") ? 1 : cpu_suite_threads(&co);

@@ -106,6 +106,18 @@ static void gemm_and_allreduce(void)
 	bench_profile_free(&p);
 
 	bench_profile_init(&p);
+	CHECK(run("membw", &o, &p) == 0);
+	/* figure.h: bytes is the arrays' footprint, elements one array's;
+	 * work is STREAM's arrays x 8 B x elements */
+	f = find(&p, "triad 256 MiB");
+	CHECK(f && f->bytes == 3.0 * 256 * 1024 * 1024 &&
+	      f->elements == 32.0 * 1024 * 1024 &&
+	      f->work == 3 * 8 * f->elements * f->iterations);
+	f = find(&p, "copy 256 MiB");
+	CHECK(f && f->bytes == 2.0 * 256 * 1024 * 1024);
+	bench_profile_free(&p);
+
+	bench_profile_init(&p);
 	CHECK(run("launch", &o, &p) == 0);
 	/* launch 3e-6 s each, plus 5e-6 s per run of N launches */
 	f = find(&p, "empty kernel launch");
@@ -188,6 +200,8 @@ static void gpu_round_trip(void)
 			       .power_w = 700.5, .throttle = 0x4 | 0x400,
 			       .valid = GPU_SAMPLE_SM_CLOCK | GPU_SAMPLE_POWER |
 					GPU_SAMPLE_THROTTLE};
+	/* the sampler's first sample, before any figure: no label */
+	gpu_samples_push(&p.samples, &s);
 	snprintf(s.during, sizeof(s.during), "transfer d2d 1 MiB");
 	gpu_samples_push(&p.samples, &s);
 	char dir[] = "/tmp/gpuplan-backend-cuda.XXXXXX", path[96], why[256];
@@ -206,7 +220,9 @@ static void gpu_round_trip(void)
 	CHECK(q.device.gpu.mem_bandwidth_bytes_per_s ==
 	      p.device.gpu.mem_bandwidth_bytes_per_s);
 	CHECK(q.device.gpu_count == 2 && q.device.gpu.cc_major == 9);
-	CHECK(q.samples.n == 1 && q.samples.throttled &&
+	CHECK(q.samples.n == 2 && !q.samples.v[0].during[0] &&
+	      !strcmp(q.samples.v[1].during, "transfer d2d 1 MiB"));
+	CHECK(q.samples.throttled &&
 	      q.samples.v[0].throttle == (0x4 | 0x400) &&
 	      q.samples.v[0].power_w == 700.5 &&
 	      !(q.samples.v[0].valid & GPU_SAMPLE_TEMPERATURE));
