@@ -51,7 +51,7 @@ struct model_program {
 
 /*
  * Lowers g at `batch` samples (>= 1) and `precision`.  Returns 0, or -1
- * with why when a size overflows what a program can hold (2^62 elements in
+ * with why when a size overflows what a program can hold (2^50 elements in
  * a buffer) or an op's input has no buffer (a graph the builder should
  * not have produced).
  */

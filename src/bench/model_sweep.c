@@ -123,10 +123,11 @@ static int bisect(const struct model_sweep_options *o,
 	return BENCH_OK;
 }
 
+/* Batches the sweep tries at most: 1, 2, 4, ... up to max_batch. */
 static size_t doublings(long max_batch)
 {
-	size_t n = 1;
-	for (long b = 1; b < max_batch; b *= 2)
+	size_t n = 0;
+	for (long b = 1; b <= max_batch; b *= 2)
 		n++;
 	return n;
 }
@@ -172,7 +173,7 @@ int model_sweep_run(const struct model_sweep_options *o,
 			return out_of_memory(o, x, fitted, batch, reason, out,
 					     why, len) == BENCH_OK ? 0 : -1;
 		if (st != BENCH_OK) {
-			snprintf(why, len, "model %s batch %ld: %s",
+			snprintf(why, len, "%s batch %ld: %s",
 				 o->model_name, batch, reason);
 			return -1;
 		}

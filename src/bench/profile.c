@@ -117,6 +117,16 @@ static void emit_host(const struct bench_profile *p, FILE *f)
 				(unsigned long long)sizes[i].v);
 }
 
+static void emit_policy(const struct measure_policy *m, const char *indent,
+			FILE *f)
+{
+	fprintf(f, "%spolicy:\n%s  warmup: %d\n%s  min_reps: %d\n"
+		   "%s  max_reps: %d\n%s  rel_half_width: %.17g\n"
+		   "%s  time_cap_s: %.17g\n",
+		indent, indent, m->warmup, indent, m->min_reps, indent,
+		m->max_reps, indent, m->rel_half_width, indent, m->time_cap_s);
+}
+
 static void emit_options(const struct bench_profile *p, FILE *f)
 {
 	fprintf(f, "options:\n  suites: [");
@@ -124,17 +134,15 @@ static void emit_options(const struct bench_profile *p, FILE *f)
 		fprintf(f, "%s%s", i ? ", " : "", p->suites[i]);
 	fprintf(f, "]\n  quick: %s\n  threads: %d\n", p->quick ? "true" : "false",
 		p->threads);
+	emit_policy(&p->policy, "  ", f);
 	if (p->model_name[0]) {
 		fprintf(f, "  model:\n");
 		profile_emit_string(f, "    ", "name", p->model_name);
 		fprintf(f, "    seq: %ld\n", p->model_seq);
+		emit_policy(&p->model_policy, "    ", f);
+		fprintf(f, "    step_cap_s: %.17g\n    max_batch: %ld\n",
+			p->model_step_cap_s, p->model_max_batch);
 	}
-	const struct measure_policy *m = &p->policy;
-	fprintf(f, "  policy:\n    warmup: %d\n    min_reps: %d\n"
-		   "    max_reps: %d\n    rel_half_width: %.17g\n"
-		   "    time_cap_s: %.17g\n",
-		m->warmup, m->min_reps, m->max_reps, m->rel_half_width,
-		m->time_cap_s);
 }
 
 static void emit_parameters(const struct bench_figure *g, FILE *f)

@@ -12,8 +12,8 @@
  *            driver and runtime versions, the plugin's build line and the
  *            GPUs on the host (profile_gpu.c)}
  *   options: suites [..], quick, threads, policy {warmup, min_reps,
- *            max_reps, rel_half_width, time_cap_s}, model {name, seq}
- *            (with --model)
+ *            max_reps, rel_half_width, time_cap_s}, model {name, seq,
+ *            policy, step_cap_s, max_batch} (with --model)
  *   notes: ["..."]   what the suites skipped or where a sweep stopped, why
  *   figures: one mapping per figure:
  *     suite, name, kernel, unit (FLOP/s, OP/s, B/s or launch/s),
@@ -67,6 +67,10 @@ struct bench_profile {
 	struct measure_policy policy;	/* clock is NULL */
 	char model_name[64];		/* --model's name; "" when none */
 	long model_seq;			/* tokens per sample it was built for; 0: not a sequence model */
+	/* the model sweep's own policy and caps (model_sweep.h) */
+	struct measure_policy model_policy;
+	double model_step_cap_s;
+	long model_max_batch;
 	struct bench_figures figures;	/* with the suites' notes */
 	/* kind cuda: NVML samples, or none and sampling_note saying why */
 	struct gpu_samples samples;

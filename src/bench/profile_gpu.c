@@ -10,7 +10,7 @@
  *     memory_bus_bits, sm_clock_max_hz, memory_clock_hz,
  *     memory_bandwidth_bytes_per_s, driver_cuda_version,
  *     runtime_cuda_version       each when known
- *     plugin: "..."              the plugin's build line
+ *     plugin: "..."              the plugin's build line, when it gave one
  *     gpus_on_host: 8
  *   sampling:                    kind cuda only
  *     interval_s: 0.1
@@ -64,7 +64,8 @@ void profile_emit_gpu(const struct bench_device *d, FILE *f)
 		fprintf(f, "  driver_cuda_version: %d\n", g->driver_version);
 	if (g->valid & GPUPLAN_CUDA_HAS_RUNTIME_VERSION)
 		fprintf(f, "  runtime_cuda_version: %d\n", g->runtime_version);
-	profile_emit_string(f, "  ", "plugin", d->plugin_build);
+	if (d->plugin_build[0])
+		profile_emit_string(f, "  ", "plugin", d->plugin_build);
 	fprintf(f, "  gpus_on_host: %d\n", d->gpu_count);
 }
 
@@ -146,8 +147,8 @@ void profile_read_gpu(struct yread *r, const struct ynode *d,
 {
 	struct gpuplan_cuda_device_info *g = &dev->gpu;
 	static const char *const required[] = {"compute_capability", "sm_count",
-					       "memory_bytes", "plugin",
-					       "gpus_on_host", NULL};
+					       "memory_bytes", "gpus_on_host",
+					       NULL};
 	for (const char *const *k = required; *k; k++)
 		if (!ymap_get(d, *k))
 			yr_error(r, d, NULL, "a cuda device needs '%s'", *k);

@@ -181,6 +181,7 @@ static void read_device(struct yread *r, const struct ynode *root,
 				 "'%s' belongs to a cuda device", profile_gpu_keys[i]);
 }
 
+/* The `policy:` of o (the options, or the options' model). */
 static void read_policy(struct yread *r, const struct ynode *o,
 			struct measure_policy *m)
 {
@@ -188,9 +189,9 @@ static void read_policy(struct yread *r, const struct ynode *o,
 		{"warmup", true}, {"min_reps", true}, {"max_reps", true},
 		{"rel_half_width", true}, {"time_cap_s", true}, {NULL, false}};
 	const struct ynode *pn = ymap_get(o, "policy");
-	if (!pn || !yr_expect_map(r, pn, "options policy"))
+	if (!pn || !yr_expect_map(r, pn, "policy"))
 		return;
-	yr_check_keys(r, pn, "options policy", fields);
+	yr_check_keys(r, pn, "policy", fields);
 	profile_read_int(r, pn, "warmup", 0, 1000000, &m->warmup);
 	profile_read_int(r, pn, "min_reps", 0, 100000000, &m->min_reps);
 	profile_read_int(r, pn, "max_reps", 0, 100000000, &m->max_reps);
@@ -227,13 +228,18 @@ static void read_suites(struct yread *r, const struct ynode *o,
 static void read_model(struct yread *r, const struct ynode *o,
 		       struct bench_profile *p)
 {
-	static const struct yfield fields[] = {{"name", true}, {"seq", true}, {NULL, false}};
+	static const struct yfield fields[] = {
+		{"name", true}, {"seq", true}, {"policy", true},
+		{"step_cap_s", true}, {"max_batch", true}, {NULL, false}};
 	const struct ynode *m = ymap_get(o, "model");
 	if (!m || !yr_expect_map(r, m, "options model"))
 		return;
 	yr_check_keys(r, m, "options model", fields);
 	profile_read_text(r, m, "name", p->model_name, sizeof(p->model_name));
 	yr_int(r, m, "seq", 0, 1L << 24, &p->model_seq);
+	read_policy(r, m, &p->model_policy);
+	profile_read_number(r, m, "step_cap_s", &p->model_step_cap_s);
+	yr_int(r, m, "max_batch", 1, 1L << 40, &p->model_max_batch);
 }
 
 static void read_options(struct yread *r, const struct ynode *root,

@@ -20,6 +20,7 @@
 #include "bench/cpu_suite.h"
 #include "bench/gpu_sampler.h"
 #include "bench/model_program.h"
+#include "bench/model_sweep.h"
 #include "bench/plugin_loader.h"
 #include "bench/profile.h"
 #include "bench/prom.h"
@@ -449,10 +450,31 @@ static int load_model(const struct bench_request *q, struct model *m,
 		return 0;
 	int rc = cli_load_model(q->model, q->seq, m, g);
 	if (rc == 0) {
+		struct model_sweep_options s = model_sweep_defaults(q->quick);
 		snprintf(p->model_name, sizeof(p->model_name), "%s", m->name);
 		p->model_seq = g->seq;
+		p->model_policy = s.policy;
+		p->model_step_cap_s = s.step_cap_s;
+		p->model_max_batch = s.max_batch;
 	}
 	return rc;
+}
+
+/* --precision against what the device's executor runs: the CPU's OpenBLAS
+ * programs are fp32 or fp64; GPU programs fp32, tf32, fp16 or bf16. */
+static int check_precision(const struct bench_request *q,
+			   const struct bench_backend *b)
+{
+	if (!q->precision)
+		return 0;
+	bool cpu = !strcmp(b->name, "cpu");
+	bool ok = cpu ? q->precision == BENCH_FP32 || q->precision == BENCH_FP64
+		      : q->precision != BENCH_FP64;
+	if (ok)
+		return 0;
+	return usage_error(&bench_spec, "--precision %s: the %s runs models at %s",
+			   precision_name(bench_precision_core(q->precision)),
+			   b->name, cpu ? "fp32 or fp64" : "fp32, tf32, fp16 or bf16");
 }
 
 /* On a GPU: NVML samples while the suites run, or a note saying why not. */
@@ -504,6 +526,8 @@ static int measure(const struct bench_request *q, const struct bench_backend *b,
 	struct model_graph g;
 	bench_profile_init(&p);
 	int rc = load_model(q, &m, &g, &p);
+	if (!rc)
+		rc = check_precision(q, b);
 	if (!rc)
 		rc = pick_suites(q, b, &p);
 	if (rc)

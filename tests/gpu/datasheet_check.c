@@ -76,12 +76,18 @@ int main(int argc, char **argv)
 	if (bench_profile_load(&p, argv[1], &e) != 0 ||
 	    catalog_load_shipped(&c, GPUPLAN_SOURCE_DIR, &e) != 0) {
 		gp_errors_print(&e, stderr);
+		gp_errors_free(&e);
+		bench_profile_free(&p);
+		catalog_free(&c);
 		return 2;
 	}
 	const struct accelerator *a = catalog_find_accelerator(&c, argv[2]);
 	if (!a) {
 		fprintf(stderr, "datasheet_check: no accelerator '%s' in the catalog\n",
 			argv[2]);
+		bench_profile_free(&p);
+		catalog_free(&c);
+		gp_errors_free(&e);
 		return 2;
 	}
 	printf("%s (%s) against %s\n", p.device.name, argv[1], a->name);

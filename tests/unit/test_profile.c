@@ -143,6 +143,26 @@ static void real_round_trip(void)
 	bench_profile_free(&p);
 }
 
+/* The model sweep's options, a model figure's parameters and the notes
+ * come back as written. */
+static void model_round_trip(void)
+{
+	struct bench_profile p;
+	fill(&p);
+	snprintf(p.model_name, sizeof(p.model_name), "tiny-cnn");
+	p.model_policy = (struct measure_policy){1, 6, 20, 0.02, 0.5, NULL};
+	p.model_step_cap_s = 0.25;
+	p.model_max_batch = 256;
+	struct bench_figure *f = &p.figures.v[0];
+	snprintf(f->suite, sizeof(f->suite), "model");
+	f->batch = 8;
+	f->seq = 0;
+	f->memory_bytes = 6460864;
+	bench_figures_note(&p.figures, "model tiny-cnn: out of memory at batch 16 (\"x\"); the largest batch that fits is 11");
+	round_trip_of(&p);
+	bench_profile_free(&p);
+}
+
 static void file_round_trip(void)
 {
 	struct bench_profile p, q;
@@ -249,6 +269,7 @@ int main(void)
 {
 	round_trip();
 	real_round_trip();
+	model_round_trip();
 	file_round_trip();
 	bad_inputs();
 	prometheus();
