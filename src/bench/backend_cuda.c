@@ -93,25 +93,41 @@ static void figure_init(struct bench_figure *f, const char *suite,
 	f->unit = unit;
 }
 
-/* Measures one job; a note from prepare is kept (once per distinct
- * text).  Returns the enum bench_status, with g.error set on BENCH_ERROR
- * and reason on the others. */
-static int measure(struct cuda_run *r, const struct gpuplan_cuda_job *job,
-		   double work, struct bench_figure *f, char *reason,
-		   size_t len)
+/* What measure() did with a job. */
+enum outcome { MEASURED, SKIPPED, FAILED };
+
+/*
+ * Measures one job into a figure.  A note from prepare is kept (once per
+ * distinct text).  A job the device cannot hold or does not support is
+ * SKIPPED with a note "<suite> <figure> skipped: <why>"; any other failure
+ * is FAILED with g.error set.
+ */
+static enum outcome measure(struct cuda_run *r,
+			    const struct gpuplan_cuda_job *job, double work,
+			    struct bench_figure *f)
 {
 	struct gpuplan_cuda_job_info info;
+	char reason[256];
 	int st = cuda_job_measure(&r->jo, job, work, f, r->out, &info, reason,
-				  len);
-	if (st == BENCH_ERROR)
+				  sizeof(reason));
+	r->done++;
+	if (st == BENCH_ERROR) {
 		fail("%s: %s", f->name, reason);
-	if (st == BENCH_OK && info.note[0]) {
+		return FAILED;
+	}
+	if (st != BENCH_OK) {
+		bool named = !strncmp(f->name, f->suite, strlen(f->suite));
+		bench_figures_note(r->out, "%s%s%s skipped: %s",
+				   named ? "" : f->suite, named ? "" : " ",
+				   f->name, reason);
+		return SKIPPED;
+	}
+	if (info.note[0]) {
 		const struct bench_figures *l = r->out;
 		if (!l->n_notes || strcmp(l->notes[l->n_notes - 1], info.note))
 			bench_figures_note(r->out, "%s", info.note);
 	}
-	r->done++;
-	return st;
+	return MEASURED;
 }
 
 /* ---- gemm ---- */
@@ -143,16 +159,9 @@ static int gemm_precision(struct cuda_run *r, enum bench_precision p,
 					       .precision = p,
 					       .device = g.device,
 					       .m = n, .n = n, .k = n};
-		char reason[256];
-		int st = measure(r, &job, 2.0 * n * n * n, &f, reason,
-				 sizeof(reason));
-		if (st == BENCH_ERROR)
-			return -1;
-		if (st != BENCH_OK) {
-			bench_figures_note(r->out, "gemm %s m=n=k=%ld skipped: %s",
-					   precision_name(core), n, reason);
-			return 0;
-		}
+		enum outcome m = measure(r, &job, 2.0 * n * n * n, &f);
+		if (m != MEASURED)
+			return m == FAILED ? -1 : 0;
 		double rate = r->out->v[r->out->n - 1].value;
 		if (rate < last * GEMM_PLATEAU)
 			return 0;
@@ -205,14 +214,9 @@ static int run_membw(struct cuda_run *r)
 			struct gpuplan_cuda_job job = {.kind = k[j].kind,
 						       .device = g.device,
 						       .bytes = sizes[i]};
-			char reason[256];
-			int st = measure(r, &job, k[j].arrays * (double)sizes[i],
-					 &f, reason, sizeof(reason));
-			if (st == BENCH_ERROR)
+			if (measure(r, &job, k[j].arrays * (double)sizes[i],
+				    &f) == FAILED)
 				return -1;
-			if (st != BENCH_OK)
-				bench_figures_note(r->out, "membw %s %s skipped: %s",
-						   k[j].name, size, reason);
 		}
 	return 0;
 }
@@ -231,14 +235,7 @@ static int transfer_one(struct cuda_run *r, uint32_t kind, uint32_t flags,
 	f.bytes = (double)bytes;
 	struct gpuplan_cuda_job job = {.kind = kind, .flags = flags,
 				       .device = g.device, .bytes = bytes};
-	char reason[256];
-	int st = measure(r, &job, (double)bytes, &f, reason, sizeof(reason));
-	if (st == BENCH_ERROR)
-		return -1;
-	if (st != BENCH_OK)
-		bench_figures_note(r->out, "transfer %s %s skipped: %s", kernel,
-				   size, reason);
-	return 0;
+	return measure(r, &job, (double)bytes, &f) == FAILED ? -1 : 0;
 }
 
 static int run_transfer(struct cuda_run *r)
@@ -287,15 +284,8 @@ static int p2p_one(struct cuda_run *r, int from, int to, int both,
 	struct gpuplan_cuda_job job = {
 		.kind = GPUPLAN_JOB_P2P, .device = from, .peer = to,
 		.flags = both ? GPUPLAN_JOB_BIDIRECTIONAL : 0, .bytes = bytes};
-	char reason[256];
-	int st = measure(r, &job, (both ? 2.0 : 1.0) * (double)bytes, &f,
-			 reason, sizeof(reason));
-	if (st == BENCH_ERROR)
-		return -1;
-	if (st != BENCH_OK)
-		bench_figures_note(r->out, "%s %d->%d %s skipped: %s", kernel,
-				   from, to, size, reason);
-	return 0;
+	return measure(r, &job, (both ? 2.0 : 1.0) * (double)bytes, &f) ==
+			       FAILED ? -1 : 0;
 }
 
 static int run_p2p(struct cuda_run *r)
@@ -354,14 +344,9 @@ static int run_allreduce(struct cuda_run *r)
 					       .bytes = sizes[i]};
 		/* nccl-tests' bus bandwidth: the ring's traffic per GPU */
 		double bus = (double)sizes[i] * 2.0 * (n - 1) / n;
-		char reason[256];
-		int st = measure(r, &job, bus, &f, reason, sizeof(reason));
-		if (st == BENCH_ERROR)
-			return -1;
-		if (st != BENCH_OK) {
-			bench_figures_note(r->out, "allreduce skipped: %s", reason);
-			return 0;
-		}
+		enum outcome m = measure(r, &job, bus, &f);
+		if (m != MEASURED)	/* no NCCL: no other size will run */
+			return m == FAILED ? -1 : 0;
 	}
 	return 0;
 }
@@ -377,13 +362,7 @@ static int run_launch(struct cuda_run *r)
 	snprintf(f.name, sizeof(f.name), "empty kernel launch");
 	struct gpuplan_cuda_job job = {.kind = GPUPLAN_JOB_LAUNCH,
 				       .device = g.device};
-	char reason[256];
-	int st = measure(r, &job, 1.0, &f, reason, sizeof(reason));
-	if (st == BENCH_ERROR)
-		return -1;
-	if (st != BENCH_OK)
-		bench_figures_note(r->out, "launch skipped: %s", reason);
-	return 0;
+	return measure(r, &job, 1.0, &f) == FAILED ? -1 : 0;
 }
 
 /* ---- model ---- */
