@@ -516,25 +516,64 @@ int cpu_program_prepare(const struct bench_program *p, uint64_t memory_limit,
 
 /* ---- kernels ------------------------------------------------------------- */
 
-static void run_gemm(const struct cpu_program *c, const struct bench_kernel *k)
+/* One product's block: rows [r0, r1) and columns [c0, c1) of C. */
+static void gemm_block(const struct cpu_program *c, const struct bench_kernel *k,
+		       int64_t i, int r0, int r1, int c0, int c1)
 {
 	int m = (int)k->m, n = (int)k->n, kk = (int)k->k;
 	int lda = k->trans_a ? m : kk, ldb = k->trans_b ? kk : n;
 	enum CBLAS_TRANSPOSE ta = k->trans_a ? CblasTrans : CblasNoTrans;
 	enum CBLAS_TRANSPOSE tb = k->trans_b ? CblasTrans : CblasNoTrans;
-	for (int64_t i = 0; i < k->count; i++) {
-		size_t oa = (size_t)(i * k->a_stride), ob = (size_t)(i * k->b_stride),
-		       oc = (size_t)(i * k->c_stride);
-		if (c->precision == BENCH_FP64)
-			cblas_dgemm(CblasRowMajor, ta, tb, m, n, kk, 1.0,
-				    (const double *)c->buffers[k->a] + oa, lda,
-				    (const double *)c->buffers[k->b] + ob, ldb, 0.0,
-				    (double *)c->buffers[k->c] + oc, n);
-		else
-			cblas_sgemm(CblasRowMajor, ta, tb, m, n, kk, 1.0f,
-				    (const float *)c->buffers[k->a] + oa, lda,
-				    (const float *)c->buffers[k->b] + ob, ldb, 0.0f,
-				    (float *)c->buffers[k->c] + oc, n);
+	/* row r of op(A) starts at r * lda stored, or column r when A is
+	 * stored transposed; column j of op(B) likewise */
+	size_t oa = (size_t)(i * k->a_stride) + (size_t)r0 * (k->trans_a ? 1 : (size_t)lda);
+	size_t ob = (size_t)(i * k->b_stride) + (size_t)c0 * (k->trans_b ? (size_t)ldb : 1);
+	size_t oc = (size_t)(i * k->c_stride) + (size_t)r0 * (size_t)n + (size_t)c0;
+	if (r1 <= r0 || c1 <= c0)
+		return;
+	if (c->precision == BENCH_FP64)
+		cblas_dgemm(CblasRowMajor, ta, tb, r1 - r0, c1 - c0, kk, 1.0,
+			    (const double *)c->buffers[k->a] + oa, lda,
+			    (const double *)c->buffers[k->b] + ob, ldb, 0.0,
+			    (double *)c->buffers[k->c] + oc, n);
+	else
+		cblas_sgemm(CblasRowMajor, ta, tb, r1 - r0, c1 - c0, kk, 1.0f,
+			    (const float *)c->buffers[k->a] + oa, lda,
+			    (const float *)c->buffers[k->b] + ob, ldb, 0.0f,
+			    (float *)c->buffers[k->c] + oc, n);
+}
+
+/*
+ * The products split over the OpenMP team, each piece a single-threaded
+ * OpenBLAS call: whole products when there are enough of them, else
+ * blocks of rows (or of columns, when C is a few rows wide).  One thread
+ * pool for every kernel of a step: OpenBLAS's own pthreads next to the
+ * OpenMP team of the elementwise kernels spin against each other between
+ * kernels (ResNet-50 at batch 1 ran at a quarter of its speed that way on
+ * 2 cores), which is why frameworks build their BLAS on OpenMP.
+ */
+static void run_gemm(const struct cpu_program *c, const struct bench_kernel *k)
+{
+	int t = c->threads, m = (int)k->m, n = (int)k->n;
+	bool by_product = k->count >= t;
+	bool by_rows = !by_product && m >= 8 * t;
+#pragma omp parallel num_threads(t)
+	{
+		int me = omp_get_thread_num(), all = omp_get_num_threads();
+		if (by_product) {
+			for (int64_t i = me; i < k->count; i += all)
+				gemm_block(c, k, i, 0, m, 0, n);
+		} else {
+			for (int64_t i = 0; i < k->count; i++) {
+				int len = by_rows ? m : n;
+				int lo = (int)((int64_t)len * me / all);
+				int hi = (int)((int64_t)len * (me + 1) / all);
+				if (by_rows)
+					gemm_block(c, k, i, lo, hi, 0, n);
+				else
+					gemm_block(c, k, i, 0, m, lo, hi);
+			}
+		}
 	}
 }
 
@@ -637,8 +676,9 @@ int cpu_program_run(struct cpu_program *c, long iterations, char *why,
 		    "iteration (%ld)", iterations);
 		return BENCH_ERROR;
 	}
-	/* per run: another suite may have changed OpenBLAS's count */
-	openblas_set_num_threads(c->threads);
+	/* every GEMM piece runs on one OpenMP thread (run_gemm); per run, as
+	 * another suite may have changed OpenBLAS's count */
+	openblas_set_num_threads(1);
 	for (long it = 0; it < iterations; it++) {
 		for (uint64_t i = 0; i < c->n_kernels; i++) {
 			const struct bench_kernel *k = &c->kernels[i];

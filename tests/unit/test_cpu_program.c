@@ -117,6 +117,60 @@ static void gemm_by_hand(void)
 }
 
 /*
+ * The split over threads (run_gemm): whole products (count >= threads),
+ * blocks of rows (m >= 8 x threads) and blocks of columns (a C a few rows
+ * high), each with every transpose, at 4 threads; every element of C
+ * against a plain triple loop over the same (filled) inputs.
+ */
+static void gemm_split(void)
+{
+	static const struct { int64_t m, n, k, count; } shapes[] = {
+		{5, 7, 3, 6},		/* by product */
+		{67, 9, 5, 2},		/* by rows, uneven blocks */
+		{2, 45, 6, 1},		/* by columns */
+	};
+	for (size_t si = 0; si < sizeof(shapes) / sizeof(shapes[0]); si++)
+		for (int t = 0; t < 4; t++) {
+			int64_t m = shapes[si].m, n = shapes[si].n, kk = shapes[si].k,
+				cnt = shapes[si].count;
+			uint64_t sizes[3] = {(uint64_t)(m * kk * cnt),
+					     (uint64_t)(kk * n * cnt),
+					     (uint64_t)(m * n * cnt)};
+			struct bench_kernel k = gemm(0, 1, 2, m, n, kk, "split");
+			k.count = cnt;
+			k.a_stride = m * kk;
+			k.b_stride = kk * n;
+			k.c_stride = m * n;
+			k.trans_a = t & 1;
+			k.trans_b = (t >> 1) & 1;
+			struct bench_program p = program(BENCH_FP64, sizes, 3, &k, 1);
+			struct cpu_program *c = NULL;
+			char why[256] = "";
+			CHECK(cpu_program_prepare(&p, LIMIT, 4, &c, NULL, why,
+						  sizeof(why)) == BENCH_OK);
+			if (!c)
+				continue;
+			CHECK(cpu_program_run(c, 1, why, sizeof(why)) == BENCH_OK);
+			int bad = 0;
+			for (int64_t q = 0; q < cnt; q++)
+				for (int64_t i = 0; i < m; i++)
+					for (int64_t j = 0; j < n; j++) {
+						double want = 0;
+						for (int64_t l = 0; l < kk; l++) {
+							size_t ia = (size_t)(q * m * kk + (k.trans_a ? l * m + i : i * kk + l));
+							size_t ib = (size_t)(q * kk * n + (k.trans_b ? j * kk + l : l * n + j));
+							want += get(c, BENCH_FP64, 0, ia) *
+								get(c, BENCH_FP64, 1, ib);
+						}
+						double got = get(c, BENCH_FP64, 2, (size_t)(q * m * n + i * n + j));
+						bad += fabs(got - want) > 1e-12;
+					}
+			CHECK(bad == 0);
+			cpu_program_free(c);
+		}
+}
+
+/*
  * Two products of 2x2 matrices: A_i at 4*i, one B shared (stride 0), C_i
  * at 5*i so that element 4 of c lies between the products and must keep
  * its fill value.
@@ -503,6 +557,7 @@ static void check_catches_corruption(void)
 
 int main(void)
 {
+	gemm_split();
 	gemm_by_hand();
 	gemm_batched();
 	stream_broadcast();
