@@ -100,19 +100,6 @@ static int kernel_fail(int status, char *why, size_t len,
 	return status;
 }
 
-static const char *precision_label(uint32_t p)
-{
-	switch (p) {
-	case BENCH_FP64: return "fp64";
-	case BENCH_FP32: return "fp32";
-	case BENCH_TF32: return "tf32";
-	case BENCH_FP16: return "fp16";
-	case BENCH_BF16: return "bf16";
-	case BENCH_INT8: return "int8";
-	case BENCH_FP8_E4M3: return "fp8 e4m3";
-	default: return NULL;
-	}
-}
 
 /* ---- overflow-safe sizes ------------------------------------------------- */
 
@@ -482,7 +469,7 @@ int cpu_program_prepare(const struct bench_program *p, uint64_t memory_limit,
 		return BENCH_ERROR;
 	}
 	if (p->precision != BENCH_FP32 && p->precision != BENCH_FP64) {
-		const char *name = precision_label(p->precision);
+		const char *name = bench_precision_label(p->precision);
 		if (name)
 			say(why, len, "the cpu runs programs in fp32 or fp64, "
 			    "not %s", name);

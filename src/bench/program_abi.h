@@ -77,6 +77,23 @@ enum bench_precision {
 	BENCH_FP8_E4M3 = 7,	/* fp8 e4m3 inputs, fp32 accumulate, bf16 output; sm_89+ */
 };
 
+/* "fp64", "fp32", "tf32", "fp16", "bf16", "int8", "fp8 e4m3"; NULL for
+ * a value outside the enum.  For messages on both sides of the plugin
+ * boundary (the host's own names are core/precision.h's). */
+static inline const char *bench_precision_label(uint32_t p)
+{
+	switch (p) {
+	case BENCH_FP64: return "fp64";
+	case BENCH_FP32: return "fp32";
+	case BENCH_TF32: return "tf32";
+	case BENCH_FP16: return "fp16";
+	case BENCH_BF16: return "bf16";
+	case BENCH_INT8: return "int8";
+	case BENCH_FP8_E4M3: return "fp8 e4m3";
+	default: return NULL;
+	}
+}
+
 struct bench_kernel {
 	uint32_t kind;		/* enum bench_kernel_kind */
 	int32_t a, b, c;	/* buffer indices; b is -1 when unused */

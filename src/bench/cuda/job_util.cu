@@ -56,16 +56,8 @@ int cublas_status(cublasStatus_t st, const char *what, char *err,
 
 const char *precision_name(uint32_t precision)
 {
-	switch (precision) {
-	case BENCH_FP64: return "fp64";
-	case BENCH_FP32: return "fp32";
-	case BENCH_TF32: return "tf32";
-	case BENCH_FP16: return "fp16";
-	case BENCH_BF16: return "bf16";
-	case BENCH_INT8: return "int8";
-	case BENCH_FP8_E4M3: return "fp8 e4m3";
-	default: return "unknown precision";
-	}
+	const char *name = bench_precision_label(precision);
+	return name ? name : "unknown precision";
 }
 
 int dev_alloc(void **p, uint64_t bytes, const char *what, char *err,
