@@ -97,19 +97,20 @@ static void figure_init(struct bench_figure *f, const char *suite,
 enum outcome { MEASURED, SKIPPED, FAILED };
 
 /*
- * Measures one job into a figure.  A note from prepare is kept (once per
+ * Measures one job into a figure, its work counted by the suite's rule
+ * from the figure's parameters (bench_figure_rule_work).  A note from prepare is kept (once per
  * distinct text).  A job the device cannot hold or does not support is
  * SKIPPED with a note "<suite> <figure> skipped: <why>"; any other failure
  * is FAILED with g.error set.
  */
 static enum outcome measure(struct cuda_run *r,
-			    const struct gpuplan_cuda_job *job, double work,
+			    const struct gpuplan_cuda_job *job,
 			    struct bench_figure *f)
 {
 	struct gpuplan_cuda_job_info info;
 	char reason[256];
-	int st = cuda_job_measure(&r->jo, job, work, f, r->out, &info, reason,
-				  sizeof(reason));
+	int st = cuda_job_measure(&r->jo, job, bench_figure_rule_work(f), f,
+				  r->out, &info, reason, sizeof(reason));
 	r->done++;
 	if (st == BENCH_ERROR) {
 		fail("%s: %s", f->name, reason);
@@ -159,7 +160,7 @@ static int gemm_precision(struct cuda_run *r, enum bench_precision p,
 					       .precision = p,
 					       .device = g.device,
 					       .m = n, .n = n, .k = n};
-		enum outcome m = measure(r, &job, 2.0 * n * n * n, &f);
+		enum outcome m = measure(r, &job, &f);
 		if (m != MEASURED)
 			return m == FAILED ? -1 : 0;
 		double rate = r->out->v[r->out->n - 1].value;
@@ -214,8 +215,7 @@ static int run_membw(struct cuda_run *r)
 			struct gpuplan_cuda_job job = {.kind = k[j].kind,
 						       .device = g.device,
 						       .bytes = sizes[i]};
-			if (measure(r, &job, k[j].arrays * (double)sizes[i],
-				    &f) == FAILED)
+			if (measure(r, &job, &f) == FAILED)
 				return -1;
 		}
 	return 0;
@@ -235,7 +235,7 @@ static int transfer_one(struct cuda_run *r, uint32_t kind, uint32_t flags,
 	f.bytes = (double)bytes;
 	struct gpuplan_cuda_job job = {.kind = kind, .flags = flags,
 				       .device = g.device, .bytes = bytes};
-	return measure(r, &job, (double)bytes, &f) == FAILED ? -1 : 0;
+	return measure(r, &job, &f) == FAILED ? -1 : 0;
 }
 
 static int run_transfer(struct cuda_run *r)
@@ -284,8 +284,7 @@ static int p2p_one(struct cuda_run *r, int from, int to, int both,
 	struct gpuplan_cuda_job job = {
 		.kind = GPUPLAN_JOB_P2P, .device = from, .peer = to,
 		.flags = both ? GPUPLAN_JOB_BIDIRECTIONAL : 0, .bytes = bytes};
-	return measure(r, &job, (both ? 2.0 : 1.0) * (double)bytes, &f) ==
-			       FAILED ? -1 : 0;
+	return measure(r, &job, &f) == FAILED ? -1 : 0;
 }
 
 static int run_p2p(struct cuda_run *r)
@@ -342,9 +341,7 @@ static int run_allreduce(struct cuda_run *r)
 					       .precision = BENCH_FP32,
 					       .device = 0, .n_devices = n,
 					       .bytes = sizes[i]};
-		/* nccl-tests' bus bandwidth: the ring's traffic per GPU */
-		double bus = (double)sizes[i] * 2.0 * (n - 1) / n;
-		enum outcome m = measure(r, &job, bus, &f);
+		enum outcome m = measure(r, &job, &f);
 		if (m != MEASURED)	/* no NCCL: no other size will run */
 			return m == FAILED ? -1 : 0;
 	}
@@ -362,7 +359,7 @@ static int run_launch(struct cuda_run *r)
 	snprintf(f.name, sizeof(f.name), "empty kernel launch");
 	struct gpuplan_cuda_job job = {.kind = GPUPLAN_JOB_LAUNCH,
 				       .device = g.device};
-	return measure(r, &job, 1.0, &f) == FAILED ? -1 : 0;
+	return measure(r, &job, &f) == FAILED ? -1 : 0;
 }
 
 /* ---- model ---- */

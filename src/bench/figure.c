@@ -44,6 +44,24 @@ struct bench_figure *bench_figures_push(struct bench_figures *l,
 	return &l->v[l->n++];
 }
 
+double bench_figure_rule_work(const struct bench_figure *f)
+{
+	const char *k = f->kernel;
+	if (!strcmp(f->suite, "gemm"))
+		return 2.0 * (double)f->m * (double)f->n * (double)f->k;
+	if (!strcmp(f->suite, "membw")) {
+		int arrays = !strcmp(k, "add") || !strcmp(k, "triad") ? 3 : 2;
+		return arrays * 8.0 * f->elements;
+	}
+	if (!strcmp(f->suite, "transfer") || !strcmp(f->suite, "p2p"))
+		return (!strcmp(k, "p2p-bidir") ? 2.0 : 1.0) * f->bytes;
+	if (!strcmp(f->suite, "allreduce"))	/* nccl-tests' bus bandwidth */
+		return f->gpus >= 2 ? f->bytes * 2.0 * (f->gpus - 1) / f->gpus : -1;
+	if (!strcmp(f->suite, "launch"))
+		return 1;
+	return -1;
+}
+
 static double rate(double work, double seconds)
 {
 	return seconds > 0 ? work / seconds : 0;

@@ -80,6 +80,12 @@ void bench_figures_free(struct bench_figures *l);
 struct bench_figure *bench_figures_push(struct bench_figures *l,
 					const struct bench_figure *f);
 
+/* The work one iteration does by the figure's suite's rule (above), from
+ * its suite, kernel and parameters; < 0 where the rule needs what the
+ * figure does not hold (a model's FLOPs come from the model).  The CUDA
+ * suites count with it and the profile loader checks with it. */
+double bench_figure_rule_work(const struct bench_figure *f);
+
 /* Fills value, low and high from work and time (0 when the median is not
  * positive, which a real clock never gives). */
 void bench_figure_rate(struct bench_figure *f);

@@ -45,36 +45,13 @@ static void read_parameters(struct yread *r, const struct ynode *fig,
 	profile_read_int(r, p, "gpus", 2, 1 << 16, &f->gpus);
 }
 
-/*
- * The work a figure's parameters give by its suite's rule (figure.h), per
- * iteration; < 0 where the rule needs what the file cannot show (a model's
- * FLOPs come from the model).
- */
-static double work_per_iteration(const struct bench_figure *f)
-{
-	const char *k = f->kernel;
-	if (!strcmp(f->suite, "gemm"))
-		return 2.0 * (double)f->m * (double)f->n * (double)f->k;
-	if (!strcmp(f->suite, "membw")) {
-		int arrays = !strcmp(k, "add") || !strcmp(k, "triad") ? 3 : 2;
-		return arrays * 8.0 * f->elements;
-	}
-	if (!strcmp(f->suite, "transfer") || !strcmp(f->suite, "p2p"))
-		return (!strcmp(k, "p2p-bidir") ? 2.0 : 1.0) * f->bytes;
-	if (!strcmp(f->suite, "allreduce"))
-		return f->gpus >= 2 ? f->bytes * 2.0 * (f->gpus - 1) / f->gpus : -1;
-	if (!strcmp(f->suite, "launch"))
-		return 1;
-	return -1;
-}
-
 /* work against the suite's rule: a profile whose work was edited, or
  * written by a tool counting differently, is refused rather than read as
  * a different rate. */
 static void check_work(struct yread *r, const struct ynode *fig,
 		       const struct bench_figure *f)
 {
-	double per = work_per_iteration(f);
+	double per = bench_figure_rule_work(f);
 	if (per < 0)
 		return;
 	double want = per * (double)f->iterations;
