@@ -111,7 +111,7 @@ static void read_time(struct yread *r, const struct ynode *fig,
 	const struct ynode *tn = ymap_get(fig, "time");
 	if (!tn || !yr_expect_map(r, tn, "figure time"))
 		return;
-	size_t before = r->errs->n;
+	size_t before = gp_errors_count(r->errs);
 	yr_check_keys(r, tn, "figure time", fields);
 	struct measure_result w = {0};
 	long n = 0;
@@ -123,7 +123,7 @@ static void read_time(struct yread *r, const struct ynode *fig,
 	yr_bool(r, tn, "has_ci", &w.has_ci);
 	profile_read_number(r, tn, "elapsed_s", &t->elapsed_s);
 	read_samples(r, tn, t);
-	if (r->errs->n != before)
+	if (gp_errors_count(r->errs) != before)
 		return;
 	bool converged = t->converged;
 	double elapsed = t->elapsed_s;
@@ -162,7 +162,7 @@ int profile_read_figure(struct yread *r, const struct ynode *n,
 	memset(f, 0, sizeof(*f));
 	if (!yr_expect_map(r, n, "a figure"))
 		return -1;
-	size_t before = r->errs->n;
+	size_t before = gp_errors_count(r->errs);
 	yr_check_keys(r, n, "figure", fields);
 	profile_read_word(r, n, "suite", bench_suite_names, f->suite,
 			  sizeof(f->suite));
@@ -179,9 +179,9 @@ int profile_read_figure(struct yread *r, const struct ynode *n,
 	profile_read_number(r, n, "low", &f->low);
 	profile_read_number(r, n, "high", &f->high);
 	read_time(r, n, &f->time);
-	if (r->errs->n == before) {
+	if (gp_errors_count(r->errs) == before) {
 		check_work(r, n, f);
 		check_rate(r, n, f);
 	}
-	return r->errs->n == before ? 0 : -1;
+	return gp_errors_count(r->errs) == before ? 0 : -1;
 }

@@ -281,7 +281,7 @@ void profile_read_sampling(struct yread *r, const struct ynode *root,
 	}
 	if (!yr_expect_map(r, sn, "sampling"))
 		return;
-	size_t before = r->errs->n;
+	size_t before = gp_errors_count(r->errs);
 	yr_check_keys(r, sn, "sampling", fields);
 	gpu_samples_init(&p->samples);
 	profile_read_number(r, sn, "interval_s", &p->samples.interval_s);
@@ -298,6 +298,6 @@ void profile_read_sampling(struct yread *r, const struct ynode *root,
 			read_sample(r, list->items[i], &s);
 			gpu_samples_push(&p->samples, &s);
 		}
-	if (r->errs->n == before)
+	if (gp_errors_count(r->errs) == before)
 		check_derived(r, sn, &p->samples, throttled, seen);
 }

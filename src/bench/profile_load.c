@@ -318,7 +318,7 @@ static void read_root(struct yread *r, const struct ynode *root,
 static int load_tree(struct bench_profile *p, struct ytree *t,
 		     struct gp_errors *errs)
 {
-	size_t before = errs->n;
+	size_t before = gp_errors_count(errs);
 	struct yread r = {t->file, errs};
 	if (!t->root)
 		gp_errors_add(errs, t->file, 0, 0, NULL,
@@ -326,7 +326,7 @@ static int load_tree(struct bench_profile *p, struct ytree *t,
 	else
 		read_root(&r, t->root, p);
 	ytree_free(t);
-	if (errs->n == before)
+	if (gp_errors_count(errs) == before)
 		return 0;
 	bench_profile_free(p);
 	bench_figures_init(&p->figures);

@@ -276,7 +276,7 @@ static int load_all(struct catalog *c, const char *const *paths,
 		    const char *const *shown, size_t n, const char *data_dir,
 		    struct gp_errors *errs)
 {
-	size_t before = errs->n;
+	size_t before = gp_errors_count(errs);
 	for (size_t i = 0; i < n; i++)
 		load_one(c, paths[i], shown[i], errs);
 	if (data_dir)
@@ -284,7 +284,7 @@ static int load_all(struct catalog *c, const char *const *paths,
 	check_duplicate_names(c, errs);
 	resolve_accelerators(c, errs);
 	derive_owning_costs(c);
-	return errs->n > before ? -1 : 0;
+	return gp_errors_count(errs) > before ? -1 : 0;
 }
 
 int catalog_load(struct catalog *c, const char *const *paths, size_t n,

@@ -658,7 +658,7 @@ static int model_list(int argc, char **argv)
 	}
 	free(files);
 	free(data);
-	if (errs.n) {
+	if (gp_errors_count(&errs)) {
 		gp_errors_print(&errs, stderr);
 		rc = 2;
 	} else {

@@ -285,7 +285,7 @@ static int workload_validate(int argc, char **argv)
 		n.models += wf.n_models;
 		workload_file_free(&wf);
 	}
-	if (errs.n)
+	if (gp_errors_count(&errs))
 		rc = cli_report_problems(&errs);
 	else
 		printf("ok: %zu file%s, %zu workload%s (%zu training, %zu inference), %zu model file%s\n",

@@ -8,8 +8,10 @@
 
 #include "bench/plugin_loader.h"
 #include "commands.h"
+#include "core/io_guard.h"
 #include "core/paths.h"
 #include "core/suggest.h"
+#include "core/term_safe.h"
 #include "core/xalloc.h"
 
 #ifndef GPUPLAN_VERSION
@@ -142,6 +144,10 @@ static int finish(int rc)
 
 int main(int argc, char **argv)
 {
+	/* Every message from here on is escaped (core/term_safe.h): names and
+	 * arguments can hold bytes a terminal would obey. */
+	term_safe_stderr();
+	io_guard_install();
 	if (argc < 2) {
 		print_overview(stderr);
 		return 2;

@@ -121,6 +121,13 @@ static int take_value(const struct cmd_spec *s, const struct opt_spec *o,
 		v = argv[i + 1];
 		used = 1;
 	}
+	/* `-o ''` or `--report=` names nothing: refused before any work,
+	 * rather than failing (or writing somewhere odd) at the end. */
+	if (!*v) {
+		usage_error(s, "option '--%s' needs a %s, found an empty value",
+			    o->name, o->metavar);
+		return -1;
+	}
 	r->set = true;
 	if (o->arg == OPT_VALUE) {
 		r->value = v;
@@ -128,6 +135,11 @@ static int take_value(const struct cmd_spec *s, const struct opt_spec *o,
 	}
 	add_list_item(r, v);
 	while (i + used + 1 < argc && argv[i + used + 1][0] != '-') {
+		if (!argv[i + used + 1][0]) {
+			usage_error(s, "option '--%s' needs a %s, found an empty value",
+				    o->name, o->metavar);
+			return -1;
+		}
 		add_list_item(r, argv[i + used + 1]);
 		used++;
 	}
@@ -188,6 +200,9 @@ int opts_parse(const struct cmd_spec *s, int argc, char **argv,
 			only_positional = true;
 			continue;
 		}
+		if (!only_positional && a[0] == '\0')
+			return usage_error(s, "an argument is empty: name a %s",
+					   s->args ? s->args : "value");
 		if (only_positional || a[0] != '-' || a[1] == '\0') {
 			add_positional(p, a);
 			continue;

@@ -4,13 +4,23 @@
 #include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "io_guard.h"
 #include "xalloc.h"
+
+#define MAX_LINK_HOPS 40	/* as the kernel's own limit (ELOOP) */
+
+struct atomic_staged {
+	char *target;	/* the path to rename over; NULL: written in place */
+	char *tmp;
+	int slot;	/* io_guard registration */
+};
 
 static int write_all(int fd, const char *p, size_t len)
 {
@@ -18,21 +28,81 @@ static int write_all(int fd, const char *p, size_t len)
 		ssize_t k = write(fd, p, len);
 		if (k < 0 && errno == EINTR)
 			continue;
-		if (k <= 0)
+		if (k <= 0) {
+			if (k == 0)
+				errno = ENOSPC;
 			return -1;
+		}
 		p += k;
 		len -= (size_t)k;
 	}
 	return 0;
 }
 
-static void sync_dir(const char *dir)
+static void sync_dir(const char *path)
 {
-	int fd = open(dir, O_RDONLY | O_DIRECTORY);
+	char *copy = xstrdup(path);
+	int fd = open(dirname(copy), O_RDONLY | O_DIRECTORY);
 	if (fd >= 0) {
 		fsync(fd);	/* best effort: some file systems refuse */
 		close(fd);
 	}
+	free(copy);
+}
+
+/*
+ * The path a write to `path` must replace: path itself, or for a link
+ * (live or dangling) the file at the end of its chain, each relative link
+ * read against the folder of the link that holds it.  NULL with why on a
+ * loop.
+ */
+static char *resolve_target(const char *path, char *why, size_t whylen)
+{
+	char *cur = xstrdup(path);
+	for (int hop = 0; hop <= MAX_LINK_HOPS; hop++) {
+		struct stat st;
+		if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode))
+			return cur;
+		char to[PATH_MAX];
+		ssize_t k = readlink(cur, to, sizeof(to) - 1);
+		if (k < 0)
+			return cur;
+		to[k] = '\0';
+		char *next;
+		if (to[0] == '/') {
+			next = xstrdup(to);
+		} else {
+			char *copy = xstrdup(cur);
+			next = xasprintf("%s/%s", dirname(copy), to);
+			free(copy);
+		}
+		free(cur);
+		cur = next;
+	}
+	snprintf(why, whylen, "cannot write '%s': too many levels of links",
+		 path);
+	free(cur);
+	return NULL;
+}
+
+int atomic_check_target(const char *path, char *why, size_t whylen)
+{
+	if (!path || !*path) {
+		snprintf(why, whylen, "an output file needs a name");
+		return ATOMIC_REFUSED;
+	}
+	struct stat st;
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		snprintf(why, whylen, "cannot write '%s': it is a folder", path);
+		return ATOMIC_REFUSED;
+	}
+	if (io_guard_is_input(path)) {
+		snprintf(why, whylen,
+			 "will not write over '%s': it is one of this command's inputs",
+			 path);
+		return ATOMIC_REFUSED;
+	}
+	return ATOMIC_OK;
 }
 
 /* A device or pipe (-o /dev/null, -o /dev/stdout) cannot be replaced by
@@ -46,63 +116,142 @@ static int write_in_place(const char *path, const void *data, size_t len,
 			 strerror(errno));
 		if (fd >= 0)
 			close(fd);
-		return -1;
+		return ATOMIC_FAILED;
 	}
 	close(fd);
-	return 0;
+	return ATOMIC_OK;
 }
 
-static int replace_file(const char *path, const void *data, size_t len,
-			char *why, size_t whylen);
+/* The permission bits the new file gets: the old file's, or the usual
+ * 0666 less the umask for a new one. */
+static mode_t mode_for(const char *target)
+{
+	struct stat st;
+	if (stat(target, &st) == 0 && S_ISREG(st.st_mode))
+		return st.st_mode & 07777;
+	mode_t mask = umask(0);
+	umask(mask);
+	return 0666 & ~mask;
+}
+
+/* Writes data to a new temporary file beside target; fills st. */
+static int stage_file(struct atomic_staged *st, const char *target,
+		      const void *data, size_t len, char *why, size_t whylen)
+{
+	st->target = xstrdup(target);
+	st->tmp = xasprintf("%s.tmp.XXXXXX", target);
+	st->slot = -1;
+	mode_t mode = mode_for(target);
+	int fd = mkstemp(st->tmp);
+	if (fd < 0) {
+		char *copy = xstrdup(target);
+		snprintf(why, whylen, "cannot create a file in '%s': %s",
+			 dirname(copy), strerror(errno));
+		free(copy);
+		goto fail;
+	}
+	st->slot = io_guard_temp_add(st->tmp);
+	fchmod(fd, mode);	/* mkstemp makes 0600 */
+	if (write_all(fd, data, len) < 0 || fsync(fd) < 0) {
+		snprintf(why, whylen, "cannot write '%s': %s", target,
+			 strerror(errno));
+		close(fd);
+		goto fail_unlink;
+	}
+	if (close(fd) < 0) {
+		snprintf(why, whylen, "cannot write '%s': %s", target,
+			 strerror(errno));
+		goto fail_unlink;
+	}
+	return ATOMIC_OK;
+fail_unlink:
+	unlink(st->tmp);
+	io_guard_temp_remove(st->slot);
+fail:
+	free(st->tmp);
+	free(st->target);
+	st->tmp = st->target = NULL;
+	return ATOMIC_FAILED;
+}
+
+static void staged_free(struct atomic_staged *st)
+{
+	io_guard_temp_remove(st->slot);
+	free(st->tmp);
+	free(st->target);
+}
+
+void atomic_set_init(struct atomic_set *s)
+{
+	s->v = NULL;
+	s->n = s->cap = 0;
+}
+
+int atomic_set_add(struct atomic_set *s, const char *path, const void *data,
+		   size_t len, char *why, size_t whylen)
+{
+	int rc = atomic_check_target(path, why, whylen);
+	if (rc != ATOMIC_OK)
+		return rc;
+	char *target = resolve_target(path, why, whylen);
+	if (!target)
+		return ATOMIC_FAILED;
+	struct stat st;
+	if (stat(target, &st) == 0 && !S_ISREG(st.st_mode)) {
+		/* A device or pipe: nothing to stage, nothing to undo. */
+		rc = write_in_place(target, data, len, why, whylen);
+		free(target);
+		return rc;
+	}
+	xgrow((void **)&s->v, &s->cap, s->n + 1, sizeof(*s->v));
+	rc = stage_file(&s->v[s->n], target, data, len, why, whylen);
+	free(target);
+	if (rc == ATOMIC_OK)
+		s->n++;
+	return rc;
+}
+
+int atomic_set_commit(struct atomic_set *s, char *why, size_t whylen)
+{
+	io_guard_fault_point("before-rename");
+	int rc = ATOMIC_OK;
+	for (size_t i = 0; i < s->n; i++) {
+		struct atomic_staged *st = &s->v[i];
+		if (rc == ATOMIC_OK && rename(st->tmp, st->target) < 0) {
+			snprintf(why, whylen, "cannot write '%s': %s", st->target,
+				 strerror(errno));
+			rc = ATOMIC_FAILED;
+		}
+		if (rc != ATOMIC_OK)
+			unlink(st->tmp);
+		else
+			sync_dir(st->target);
+		staged_free(st);
+	}
+	free(s->v);
+	atomic_set_init(s);
+	return rc;
+}
+
+void atomic_set_abort(struct atomic_set *s)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		unlink(s->v[i].tmp);
+		staged_free(&s->v[i]);
+	}
+	free(s->v);
+	atomic_set_init(s);
+}
 
 int atomic_write(const char *path, const void *data, size_t len, char *why,
 		 size_t whylen)
 {
-	struct stat st;
-	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
-		return write_in_place(path, data, len, why, whylen);
-	/* A link to a file: replace the file it points to, keep the link. */
-	char real[PATH_MAX];
-	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && realpath(path, real))
-		return replace_file(real, data, len, why, whylen);
-	return replace_file(path, data, len, why, whylen);
-}
-
-static int replace_file(const char *path, const void *data, size_t len,
-			char *why, size_t whylen)
-{
-	char *copy = xstrdup(path);
-	char *dir = xstrdup(dirname(copy));
-	free(copy);
-	char *tmp = xasprintf("%s.tmp.XXXXXX", path);
-	int rc = -1;
-	int fd = mkstemp(tmp);
-	if (fd < 0) {
-		snprintf(why, whylen, "cannot create a file in '%s': %s", dir,
-			 strerror(errno));
-		goto out;
+	struct atomic_set s;
+	atomic_set_init(&s);
+	int rc = atomic_set_add(&s, path, data, len, why, whylen);
+	if (rc != ATOMIC_OK) {
+		atomic_set_abort(&s);
+		return rc;
 	}
-	/* mkstemp makes 0600; give the file the usual permissions. */
-	mode_t mask = umask(0);
-	umask(mask);
-	fchmod(fd, 0666 & ~mask);
-	if (write_all(fd, data, len) < 0 || fsync(fd) < 0) {
-		snprintf(why, whylen, "cannot write '%s': %s", path,
-			 strerror(errno));
-		close(fd);
-		unlink(tmp);
-		goto out;
-	}
-	if (close(fd) < 0 || rename(tmp, path) < 0) {
-		snprintf(why, whylen, "cannot write '%s': %s", path,
-			 strerror(errno));
-		unlink(tmp);
-		goto out;
-	}
-	sync_dir(dir);
-	rc = 0;
-out:
-	free(tmp);
-	free(dir);
-	return rc;
+	return atomic_set_commit(&s, why, whylen);
 }

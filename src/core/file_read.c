@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
+#include "io_guard.h"
 #include "xalloc.h"
 
 enum file_read_status file_read_all(const char *path, size_t limit,
@@ -16,6 +17,8 @@ enum file_read_status file_read_all(const char *path, size_t limit,
 	if (!f)
 		return FILE_READ_CANNOT_OPEN;
 	struct stat st;
+	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode))
+		io_guard_input_add(st.st_dev, st.st_ino);
 	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) &&
 	    (unsigned long long)st.st_size > (unsigned long long)limit) {
 		fclose(f);

@@ -33,9 +33,10 @@ int output_finish(struct output *o, const char *path)
 	int rc = 0;
 	if (path && strcmp(path, "-") != 0) {
 		char why[512];
-		if (atomic_write(path, o->data, o->len, why, sizeof(why)) < 0) {
+		int w = atomic_write(path, o->data, o->len, why, sizeof(why));
+		if (w != ATOMIC_OK) {
 			fprintf(stderr, "gpuplan: %s\n", why);
-			rc = 1;
+			rc = w == ATOMIC_REFUSED ? 2 : 1;
 		}
 	} else if (fwrite(o->data, 1, o->len, stdout) != o->len ||
 		   fflush(stdout) != 0) {

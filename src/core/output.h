@@ -26,7 +26,8 @@ void output_open(struct output *o);
 void output_discard(struct output *o);
 
 /* Delivers to `path` (atomically) or to stdout when path is NULL or "-".
- * Returns 0, or 1 (runtime failure) after printing why on stderr. */
+ * Returns 0, 1 (runtime failure) or 2 (a target that may not be written:
+ * one of the command's inputs) after printing why on stderr. */
 int output_finish(struct output *o, const char *path);
 
 /* Writes j as indented JSON with a trailing newline.  Key order is

@@ -48,20 +48,73 @@ size_t edit_distance(const char *a, const char *b)
 	return d;
 }
 
+/*
+ * The distance when it is at most limit, else limit + 1: only the band of
+ * cells within limit of the diagonal is computed, and a row whose every
+ * cell is past the limit ends the work.  O(len x limit), not O(len^2).
+ */
+static size_t distance_within(const char *a, size_t n, const char *b,
+			      size_t m, size_t limit)
+{
+	if ((n > m ? n - m : m - n) > limit)
+		return limit + 1;
+	size_t big = limit + 1;
+	size_t rows[3][SUGGEST_MAX_WORD + 1];
+	size_t *prev2 = rows[0], *prev = rows[1], *cur = rows[2];
+	for (size_t j = 0; j <= m; j++)
+		prev[j] = prev2[j] = j <= limit ? j : big;
+	for (size_t i = 1; i <= n; i++) {
+		size_t lo = i > limit ? i - limit : 1;
+		size_t hi = i + limit < m ? i + limit : m;
+		size_t row_min = big;
+		for (size_t j = 0; j <= m; j++)
+			cur[j] = big;
+		cur[0] = i <= limit ? i : big;
+		for (size_t j = lo; j <= hi; j++) {
+			int ca = tolower((unsigned char)a[i - 1]);
+			int cb = tolower((unsigned char)b[j - 1]);
+			size_t d = min3(prev[j] + 1, cur[j - 1] + 1,
+					prev[j - 1] + (ca != cb));
+			if (i > 1 && j > 1 &&
+			    ca == tolower((unsigned char)b[j - 2]) &&
+			    tolower((unsigned char)a[i - 2]) == cb &&
+			    prev2[j - 2] + 1 < d)
+				d = prev2[j - 2] + 1;
+			cur[j] = d < big ? d : big;
+			if (cur[j] < row_min)
+				row_min = cur[j];
+		}
+		if (row_min > limit)
+			return big;
+		size_t *t = prev2;
+		prev2 = prev;
+		prev = cur;
+		cur = t;
+	}
+	return prev[m] <= limit ? prev[m] : big;
+}
+
 const char *suggest_nearest(const char *word, const char *const *candidates,
 			    size_t n)
 {
+	size_t wl = strlen(word);
+	if (wl > SUGGEST_MAX_WORD)
+		return NULL;
 	const char *best = NULL;
 	size_t best_d = (size_t)-1;
-	for (size_t i = 0; n == (size_t)-1 ? candidates[i] != NULL : i < n;
+	for (size_t i = 0; (n == (size_t)-1 ? candidates[i] != NULL : i < n) &&
+			   i < SUGGEST_MAX_CANDIDATES;
 	     i++) {
-		size_t d = edit_distance(word, candidates[i]);
-		size_t longer = strlen(word) > strlen(candidates[i])
-					? strlen(word)
-					: strlen(candidates[i]);
+		size_t cl = strlen(candidates[i]);
+		if (cl > SUGGEST_MAX_WORD)
+			continue;
+		size_t longer = wl > cl ? wl : cl;
 		size_t limit = longer / 3 < 3 ? longer / 3 : 3;
 		if (limit == 0)
 			limit = 1;
+		if (best && best_d <= limit)
+			limit = best_d - (best_d > 0);	/* only a closer one */
+		size_t d = distance_within(word, wl, candidates[i], cl, limit);
 		if (d <= limit && d < best_d) {
 			best = candidates[i];
 			best_d = d;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "suggest.h"
+#include "term_safe.h"
 #include "xalloc.h"
 
 void yr_error(struct yread *r, const struct ynode *n, const char *hint,
@@ -96,8 +97,30 @@ static const struct ynode *scalar_of(struct yread *r, const struct ynode *map,
 	return n;
 }
 
-int yr_node_string(struct yread *r, const struct ynode *n, const char *what,
-		   char **out)
+/* Column of a byte offset inside a scalar: exact for plain one-line
+ * scalars, one further for a quoted one. */
+static int col_at(const struct ynode *n, size_t offset)
+{
+	return n->col + (int)offset + (n->quoted ? 1 : 0);
+}
+
+/* Text a terminal would obey, or that is not UTF-8, is refused where it is
+ * read (term_safe.h); names also refuse line breaks and tabs. */
+static int check_text(struct yread *r, const struct ynode *n,
+		      const char *what, unsigned flags)
+{
+	const char *why;
+	long at = text_control_char(n->text, flags, &why);
+	if (at < 0)
+		return 0;
+	gp_errors_add(r->errs, r->file, n->line, col_at(n, (size_t)at),
+		      flags & TERM_KEEP_LINES ? NULL : "a name is one line of plain text",
+		      "'%s' holds %s", what, why);
+	return -1;
+}
+
+static int node_text(struct yread *r, const struct ynode *n, const char *what,
+		     unsigned flags, size_t max, char **out)
 {
 	if (n->kind != YNODE_SCALAR || n->text[0] == '\0') {
 		char found[96];
@@ -106,8 +129,27 @@ int yr_node_string(struct yread *r, const struct ynode *n, const char *what,
 			 what, found);
 		return -1;
 	}
+	if (check_text(r, n, what, flags) < 0)
+		return -1;
+	if (strlen(n->text) > max) {
+		yr_error(r, n, NULL, "'%s' is too long: %zu bytes, at most %zu",
+			 what, strlen(n->text), max);
+		return -1;
+	}
 	*out = xstrdup(n->text);
 	return 1;
+}
+
+int yr_node_string(struct yread *r, const struct ynode *n, const char *what,
+		   char **out)
+{
+	return node_text(r, n, what, TERM_KEEP_LINES, (size_t)-1, out);
+}
+
+int yr_node_name(struct yread *r, const struct ynode *n, const char *what,
+		 char **out)
+{
+	return node_text(r, n, what, 0, YR_NAME_MAX, out);
 }
 
 int yr_string(struct yread *r, const struct ynode *map, const char *key,
@@ -117,6 +159,15 @@ int yr_string(struct yread *r, const struct ynode *map, const char *key,
 	if (!n)
 		return 0;
 	return yr_node_string(r, n, key, out);
+}
+
+int yr_name(struct yread *r, const struct ynode *map, const char *key,
+	    char **out)
+{
+	const struct ynode *n = ymap_get(map, key);
+	if (!n)
+		return 0;
+	return yr_node_name(r, n, key, out);
 }
 
 int yr_int(struct yread *r, const struct ynode *map, const char *key,
@@ -182,13 +233,6 @@ static int require_positive(struct yread *r, const struct ynode *n,
 	yr_error(r, n, NULL, "'%s' must be greater than zero, found '%s'", key,
 		 n->text);
 	return -1;
-}
-
-/* Column of a byte offset inside a scalar: exact for plain one-line
- * scalars, one further for a quoted one. */
-static int col_at(const struct ynode *n, size_t offset)
-{
-	return n->col + (int)offset + (n->quoted ? 1 : 0);
 }
 
 static void unit_error(struct yread *r, const struct ynode *n,
@@ -282,10 +326,11 @@ static bool valid_date(const char *s)
 	for (size_t i = 0; i < len; i++)
 		if (!(isdigit((unsigned char)s[i]) || (s[i] == '-' && (i == 4 || i == 7))))
 			return false;
-	static const int days[] = {31, 29, 31, 30, 31, 30,
+	static const int days[] = {31, 28, 31, 30, 31, 30,
 				   31, 31, 30, 31, 30, 31};
+	bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
 	return y >= 1990 && y <= 2100 && m >= 1 && m <= 12 && d >= 1 &&
-	       d <= days[m - 1];
+	       d <= days[m - 1] + (m == 2 && leap);
 }
 
 int yr_date(struct yread *r, const struct ynode *map, const char *key,

@@ -46,8 +46,16 @@ bool yr_expect_seq(struct yread *r, const struct ynode *n, const char *what);
 int yr_check_keys(struct yread *r, const struct ynode *map, const char *what,
 		  const struct yfield *fields);
 
+/* Text: any UTF-8 without terminal controls (term_safe.h); line breaks
+ * and tabs are allowed (descriptions, notes). */
 int yr_string(struct yread *r, const struct ynode *map, const char *key,
 	      char **out);
+/* A name (instance, accelerator, workload, model, op, tensor): one line of
+ * plain text, at most YR_NAME_MAX bytes; control characters, line breaks
+ * and tabs are refused with their position. */
+#define YR_NAME_MAX 256
+int yr_name(struct yread *r, const struct ynode *map, const char *key,
+	    char **out);
 int yr_int(struct yread *r, const struct ynode *map, const char *key,
 	   long min, long max, long *out);
 int yr_bool(struct yread *r, const struct ynode *map, const char *key,
@@ -76,5 +84,7 @@ int yr_check_schema(struct yread *r, const struct ynode *root,
  * getters call once they hold the node.  Exposed for list items. */
 int yr_node_string(struct yread *r, const struct ynode *n, const char *what,
 		   char **out);
+int yr_node_name(struct yread *r, const struct ynode *n, const char *what,
+		 char **out);
 
 #endif

@@ -7,11 +7,14 @@
 #include <yaml.h>
 
 #include "file_read.h"
+#include "strmap.h"
 #include "xalloc.h"
 
 struct builder {
 	yaml_parser_t parser;
 	const char *name;
+	const char *buf;	/* the input, to place reader errors */
+	size_t len;
 	struct gp_errors *errs;
 	size_t nodes;
 	int depth;
@@ -53,6 +56,26 @@ static void err_at(struct builder *b, const yaml_mark_t *m, const char *hint,
 		      hint, "%s", msg);
 }
 
+/* libyaml's reader errors (a byte that is not UTF-8, a NUL, a control
+ * character) carry only a byte offset: the line and column, counted in
+ * characters as libyaml counts them, come from the input itself. */
+static yaml_mark_t mark_at_offset(const struct builder *b, size_t offset)
+{
+	yaml_mark_t m = {.index = offset};
+	if (offset > b->len)
+		offset = b->len;
+	for (size_t i = 0; i < offset; i++) {
+		unsigned char c = (unsigned char)b->buf[i];
+		if (c == '\n') {
+			m.line++;
+			m.column = 0;
+		} else if ((c & 0xc0) != 0x80) {
+			m.column++;	/* a character starts here */
+		}
+	}
+	return m;
+}
+
 static int next_event(struct builder *b, yaml_event_t *ev)
 {
 	if (yaml_parser_parse(&b->parser, ev))
@@ -66,12 +89,8 @@ static int next_event(struct builder *b, yaml_event_t *ev)
 		snprintf(msg, sizeof(msg), "not valid YAML: %s",
 			 p->problem ? p->problem : "syntax error");
 	yaml_mark_t m = p->problem_mark;
-	if (p->error == YAML_READER_ERROR) {
-		/* Reader errors carry a byte offset, not a line. */
-		gp_errors_add(b->errs, b->name, 0, 0, NULL,
-			      "%s (at byte %zu)", msg, p->problem_offset);
-		return -1;
-	}
+	if (p->error == YAML_READER_ERROR)
+		m = mark_at_offset(b, p->problem_offset);
 	err_at(b, &m, NULL, msg);
 	return -1;
 }
@@ -123,27 +142,38 @@ static void append(struct ynode *parent, size_t *cap, struct ynode *child)
 	parent->items[count] = child;
 }
 
+/* keys maps each key text of the mapping being built to its index, so a
+ * mapping of n keys is checked in O(n) (160,000 keys took 150 s when each
+ * was compared with every earlier one). */
 static int check_duplicate_key(struct builder *b, const struct ynode *map,
-			       const struct ynode *key)
+			       struct strmap *keys, const struct ynode *key)
 {
-	for (size_t i = 0; i < map->n; i++) {
-		const struct ynode *k = map->items[2 * i];
-		if (strcmp(k->text, key->text) == 0) {
-			char msg[320], hint[64];
-			snprintf(msg, sizeof(msg), "duplicate key '%.200s'",
-				 key->text);
-			snprintf(hint, sizeof(hint), "first given at line %d",
-				 k->line);
-			gp_errors_add(b->errs, b->name, key->line, key->col,
-				      hint, "%s", msg);
-			return -1;
-		}
-	}
-	return 0;
+	size_t first;
+	if (strmap_put(keys, key->text, map->n, &first))
+		return 0;
+	char msg[320], hint[64];
+	snprintf(msg, sizeof(msg), "duplicate key '%.200s'", key->text);
+	snprintf(hint, sizeof(hint), "first given at line %d",
+		 map->items[2 * first]->line);
+	gp_errors_add(b->errs, b->name, key->line, key->col, hint, "%s", msg);
+	return -1;
 }
+
+static int build_entries(struct builder *b, struct ynode *parent,
+			 yaml_event_type_t end, struct strmap *keys);
 
 static int build_children(struct builder *b, struct ynode *parent,
 			  yaml_event_type_t end)
+{
+	struct strmap keys;
+	strmap_init(&keys);
+	int rc = build_entries(b, parent, end, &keys);
+	strmap_free(&keys);
+	return rc;
+}
+
+static int build_entries(struct builder *b, struct ynode *parent,
+			 yaml_event_type_t end, struct strmap *keys)
 {
 	size_t cap = 0;
 	for (;;) {
@@ -171,7 +201,7 @@ static int build_children(struct builder *b, struct ynode *parent,
 			free_node(child);
 			return -1;
 		}
-		if (check_duplicate_key(b, parent, child) < 0) {
+		if (check_duplicate_key(b, parent, keys, child) < 0) {
 			free_node(child);
 			return -1;
 		}
@@ -290,7 +320,7 @@ int ytree_parse(struct ytree *t, const char *name, const char *buf,
 {
 	t->file = xstrdup(name);
 	t->root = NULL;
-	struct builder b = {.name = name, .errs = errs};
+	struct builder b = {.name = name, .buf = buf, .len = len, .errs = errs};
 	if (!yaml_parser_initialize(&b.parser)) {
 		gp_errors_add(errs, name, 0, 0, NULL,
 			      "cannot start the YAML parser");

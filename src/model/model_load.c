@@ -269,16 +269,16 @@ int model_load_named(struct model *m, const char *path, const char *shown,
 	memset(m, 0, sizeof(*m));
 	m->file = xstrdup(shown);
 	struct model_reader mr = {.r = {.file = shown, .errs = errs}, .root = m};
-	size_t before = errs->n;
+	size_t before = gp_errors_count(errs);
 	include_stack_push(&mr, path);
 	model_read_file(&mr, path, shown, m);
 	include_stack_free(&mr);
-	if (errs->n == before && m->kind == MODEL_BLOCK) {
+	if (gp_errors_count(errs) == before && m->kind == MODEL_BLOCK) {
 		gp_errors_add(errs, shown, 0, 0,
 			      "include it from a graph model with '- include: FILE'",
 			      "a block file is not a model by itself");
 	}
-	return errs->n > before ? -1 : 0;
+	return gp_errors_count(errs) > before ? -1 : 0;
 }
 
 void model_free(struct model *m)

@@ -740,7 +740,7 @@ int workload_file_load_as(struct workload_file *wf, const char *path,
 {
 	memset(wf, 0, sizeof(*wf));
 	wf->file = xstrdup(shown);
-	size_t before = errs->n;
+	size_t before = gp_errors_count(errs);
 	struct ytree t;
 	if (ytree_load(&t, path, wf->file, errs) == 0) {
 		struct wl_ctx cx = {
@@ -755,7 +755,7 @@ int workload_file_load_as(struct workload_file *wf, const char *path,
 		free(cx.shown_dir);
 	}
 	ytree_free(&t);
-	return errs->n > before ? -1 : 0;
+	return gp_errors_count(errs) > before ? -1 : 0;
 }
 
 int workload_file_load(struct workload_file *wf, const char *path,

@@ -1,0 +1,239 @@
+/*
+ * term_safe.c - escaping what a terminal would obey (see term_safe.h).
+ *
+ * fopencookie is a glibc extension: this file alone asks for it.
+ */
+#define _GNU_SOURCE
+#include "term_safe.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "xalloc.h"
+
+/* Decodes one UTF-8 character of at most avail bytes.  Returns its length
+ * and the code point, 0 when the bytes are not UTF-8 (overlong forms and
+ * surrogates included), or -1 when they are a valid but unfinished start
+ * (more bytes may follow in a stream). */
+static int utf8_decode(const unsigned char *p, size_t avail, uint32_t *cp)
+{
+	int len;
+	uint32_t min;
+	if (p[0] < 0x80) {
+		*cp = p[0];
+		return 1;
+	} else if ((p[0] & 0xe0) == 0xc0) {
+		len = 2, min = 0x80, *cp = p[0] & 0x1f;
+	} else if ((p[0] & 0xf0) == 0xe0) {
+		len = 3, min = 0x800, *cp = p[0] & 0x0f;
+	} else if ((p[0] & 0xf8) == 0xf0) {
+		len = 4, min = 0x10000, *cp = p[0] & 0x07;
+	} else
+		return 0;
+	for (int i = 1; i < len; i++) {
+		if ((size_t)i >= avail)
+			return -1;
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		*cp = (*cp << 6) | (p[i] & 0x3f);
+	}
+	if (*cp < min || *cp > 0x10ffff || (*cp >= 0xd800 && *cp <= 0xdfff))
+		return 0;
+	return len;
+}
+
+static bool is_bidi_control(uint32_t cp)
+{
+	return (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069) ||
+	       cp == 0x200e || cp == 0x200f || cp == 0x061c;
+}
+
+/* What needs escaping at p: 0 none; else the reason.  *len is the
+ * character's length (1 for a byte that is not UTF-8). */
+static const char *classify(const unsigned char *p, size_t avail,
+			    unsigned flags, int *len, uint32_t *cp)
+{
+	int k = utf8_decode(p, avail, cp);
+	if (k <= 0) {
+		*len = 1;
+		*cp = p[0];
+		return "a byte that is not UTF-8";
+	}
+	*len = k;
+	if (*cp == '\n' || *cp == '\t')
+		return flags & TERM_KEEP_LINES ? NULL
+		       : *cp == '\n'	       ? "a line break"
+					       : "a tab";
+	if (*cp == 0x1b)
+		return "an escape character";
+	if (*cp < 0x20 || *cp == 0x7f || (*cp >= 0x80 && *cp <= 0x9f))
+		return "a control character";
+	if (is_bidi_control(*cp))
+		return "a bidirectional override";
+	return NULL;
+}
+
+static int spell(const char *reason, int len, uint32_t cp, char *buf)
+{
+	(void)len;
+	if (strcmp(reason, "a byte that is not UTF-8") == 0)
+		return sprintf(buf, "\\x%02x", (unsigned)cp);
+	if (cp == '\n')
+		return sprintf(buf, "\\n");
+	if (cp == '\t')
+		return sprintf(buf, "\\t");
+	if (cp == '\r')
+		return sprintf(buf, "\\r");
+	if (cp < 0x80)
+		return sprintf(buf, "\\x%02x", (unsigned)cp);
+	return sprintf(buf, "\\u%04x", (unsigned)cp);
+}
+
+/* Escapes n bytes of in into out (room for outlen - 1 bytes). */
+static size_t escape_bytes(const unsigned char *in, size_t n, char *out,
+			   size_t outlen, unsigned flags)
+{
+	size_t o = 0;
+	for (size_t i = 0; i < n;) {
+		int len;
+		uint32_t cp;
+		const char *why = classify(in + i, n - i, flags, &len, &cp);
+		char esc[16];
+		int k = why ? spell(why, len, cp, esc) : len;
+		if (o + (size_t)k + 1 > outlen)
+			break;
+		memcpy(out + o, why ? (const void *)esc : (const void *)(in + i),
+		       (size_t)k);
+		o += (size_t)k;
+		i += (size_t)len;
+	}
+	if (outlen)
+		out[o] = '\0';
+	return o;
+}
+
+size_t term_escape_flags(const char *in, char *out, size_t outlen,
+			 unsigned flags)
+{
+	return escape_bytes((const unsigned char *)in, strlen(in), out, outlen,
+			    flags);
+}
+
+size_t term_escape(const char *in, char *out, size_t outlen)
+{
+	return term_escape_flags(in, out, outlen, 0);
+}
+
+char *term_escape_dup(const char *in, unsigned flags)
+{
+	size_t cap = 6 * strlen(in) + 1;	/* "\u202e" is 6 for 3 bytes */
+	char *out = xmalloc(cap);
+	term_escape_flags(in, out, cap, flags);
+	return out;
+}
+
+long text_control_char(const char *in, unsigned flags, const char **what)
+{
+	const unsigned char *p = (const unsigned char *)in;
+	size_t n = strlen(in);
+	for (size_t i = 0; i < n;) {
+		int len;
+		uint32_t cp;
+		const char *why = classify(p + i, n - i, flags, &len, &cp);
+		if (why) {
+			if (what)
+				*what = why;
+			return (long)i;
+		}
+		i += (size_t)len;
+	}
+	return -1;
+}
+
+bool term_needs_escape(const char *in, unsigned flags)
+{
+	return text_control_char(in, flags, NULL) >= 0;
+}
+
+/* ---- stderr through the filter ---- */
+
+struct safe_stream {
+	int fd;
+	unsigned char held[4];	/* the start of a character split across writes */
+	size_t n_held;
+};
+
+static int write_fd(int fd, const char *p, size_t n)
+{
+	while (n > 0) {
+		ssize_t k = write(fd, p, n);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return -1;
+		p += k;
+		n -= (size_t)k;
+	}
+	return 0;
+}
+
+static ssize_t safe_write(void *cookie, const char *buf, size_t size)
+{
+	struct safe_stream *s = cookie;
+	unsigned char *in = xmalloc(s->n_held + size);
+	memcpy(in, s->held, s->n_held);
+	memcpy(in + s->n_held, buf, size);
+	size_t n = s->n_held + size, whole = n;
+	s->n_held = 0;
+	/* Hold back an unfinished UTF-8 character for the next write. */
+	for (size_t back = 1; back <= 3 && back <= n; back++) {
+		uint32_t cp;
+		if ((in[n - back] & 0xc0) == 0x80)
+			continue;
+		if (utf8_decode(in + n - back, back, &cp) < 0) {
+			whole = n - back;
+			memcpy(s->held, in + whole, back);
+			s->n_held = back;
+		}
+		break;
+	}
+	size_t cap = 6 * whole + 1;
+	char *out = xmalloc(cap);
+	size_t len = escape_bytes(in, whole, out, cap, TERM_KEEP_LINES);
+	int rc = write_fd(s->fd, out, len);
+	free(out);
+	free(in);
+	return rc < 0 ? -1 : (ssize_t)size;
+}
+
+static int safe_close(void *cookie)
+{
+	struct safe_stream *s = cookie;
+	if (s->n_held) {
+		char out[32];
+		size_t len = escape_bytes(s->held, s->n_held, out, sizeof(out), 0);
+		write_fd(s->fd, out, len);
+	}
+	free(s);
+	return 0;
+}
+
+int term_safe_stderr(void)
+{
+	struct safe_stream *s = xcalloc(1, sizeof(*s));
+	s->fd = STDERR_FILENO;
+	cookie_io_functions_t io = {.write = safe_write, .close = safe_close};
+	FILE *f = fopencookie(s, "w", io);
+	if (!f) {
+		free(s);
+		return -1;
+	}
+	setvbuf(f, NULL, _IONBF, 0);
+	fflush(stderr);
+	stderr = f;
+	return 0;
+}
