@@ -217,6 +217,10 @@ int atomic_set_commit(struct atomic_set *s, char *why, size_t whylen)
 	int rc = ATOMIC_OK;
 	for (size_t i = 0; i < s->n; i++) {
 		struct atomic_staged *st = &s->v[i];
+		if (rc == ATOMIC_OK && io_guard_interrupted()) {
+			snprintf(why, whylen, "interrupted");
+			rc = ATOMIC_FAILED;
+		}
 		if (rc == ATOMIC_OK && rename(st->tmp, st->target) < 0) {
 			snprintf(why, whylen, "cannot write '%s': %s", st->target,
 				 strerror(errno));

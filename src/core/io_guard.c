@@ -19,9 +19,11 @@ static struct {
 static size_t n_inputs;
 
 static const int guarded[] = {SIGINT, SIGTERM, SIGHUP};
+static volatile sig_atomic_t interrupted;
 
 static void on_fatal_signal(int sig)
 {
+	interrupted = 1;
 	for (size_t i = 0; i < IO_GUARD_MAX_TEMPS; i++)
 		if (temps[i])
 			unlink(temps[i]);
@@ -80,6 +82,11 @@ void io_guard_temp_remove(int slot)
 	temps[slot] = NULL;
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	free(p);
+}
+
+bool io_guard_interrupted(void)
+{
+	return interrupted != 0;
 }
 
 void io_guard_input_add(dev_t dev, ino_t ino)

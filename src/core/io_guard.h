@@ -12,7 +12,11 @@
  *     exists; on SIGINT, SIGTERM or SIGHUP the handler removes them (unlink
  *     is async-signal-safe) and the process dies of the signal as it would
  *     have, so an interrupted write leaves no FILE.tmp.XXXXXX and the
- *     previous FILE untouched.  SIGXFSZ (`ulimit -f`) is ignored, so an
+ *     previous FILE whole.  Commits check io_guard_interrupted() before
+ *     each rename; a signal handled on another thread (OpenBLAS starts
+ *     one) while a rename is under way can still let that one rename
+ *     finish, so FILE is then the whole new file: never a half of
+ *     either.  SIGXFSZ (`ulimit -f`) is ignored, so an
  *     oversized write fails with EFBIG and is reported like a full disk.
  *   - Inputs: every file read through file_read_all() is remembered by its
  *     device and inode, so `-o` naming one of the command's own inputs is
@@ -40,6 +44,9 @@ void io_guard_install(void);
 int io_guard_temp_add(const char *path);
 /* Forgets slot (after a rename or an unlink). */
 void io_guard_temp_remove(int slot);
+
+/* True once a guarded signal has arrived (the process is about to die). */
+bool io_guard_interrupted(void);
 
 /* Remembers a file that was read as input. */
 void io_guard_input_add(dev_t dev, ino_t ino);

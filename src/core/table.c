@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "term_safe.h"
 #include "xalloc.h"
 
 void table_init(struct table *t, size_t ncols, const char *const header[])
@@ -22,13 +23,22 @@ void table_right_align(struct table *t, size_t col)
 		t->right[col] = true;
 }
 
+/* A cell as it may be printed: terminal controls, line breaks and bytes
+ * that are not UTF-8 spelled out (term_safe.h), so a name can neither
+ * drive the terminal nor break the table's rows. */
+static char *cell_copy(const char *s)
+{
+	if (!s)
+		return xstrdup("");
+	return term_needs_escape(s, 0) ? term_escape_dup(s, 0) : xstrdup(s);
+}
+
 void table_add_row(struct table *t, const char *const cells[])
 {
 	xgrow((void **)&t->cells, &t->cap, (t->nrows + 1) * t->ncols,
 	      sizeof(char *));
 	for (size_t c = 0; c < t->ncols; c++)
-		t->cells[t->nrows * t->ncols + c] =
-			xstrdup(cells[c] ? cells[c] : "");
+		t->cells[t->nrows * t->ncols + c] = cell_copy(cells[c]);
 	t->nrows++;
 }
 

@@ -4,6 +4,8 @@
  * The table view pads columns to their display width (CJK characters count
  * two columns, so Chinese labels line up); numeric columns can be right
  * aligned.  CSV quotes fields as RFC 4180 says (lines end in LF).
+ * Cells are stored escaped (term_safe.h): a control character, line break
+ * or byte that is not UTF-8 prints spelled out ("\x1b"), in both views.
  * Ownership: the table copies every cell; table_free() releases them.
  */
 #ifndef GPUPLAN_CORE_TABLE_H
