@@ -77,8 +77,14 @@ struct bench_backend {
 	int (*describe)(struct bench_device *out);
 	/* 1 when the backend has the suite, else 0 (and run_suite fails). */
 	int (*has_suite)(const char *suite);
-	/* Measures one suite, appending its figures to out; on failure the
-	 * figures measured before it stay in out.  progress may be NULL. */
+	/* Measures one suite, appending its figures to out.  Faults met on
+	 * the way (fault.h: a job that fails, a lost device, memory that runs
+	 * out, a timer that lies) are recorded in out->faults and the suite
+	 * goes on, or ends where the device is lost: still 0.  -1 (last_error)
+	 * only when the suite cannot run at all (no model for the model suite,
+	 * an unknown suite); the figures measured before stay in out.  A
+	 * suite that needs a device lost earlier in the run does not run: it
+	 * is named in that loss's `ended`.  progress may be NULL. */
 	int (*run_suite)(const char *suite, const struct bench_run_options *o,
 			 struct bench_figures *out, bench_progress_fn progress,
 			 void *progress_ctx);

@@ -9,6 +9,7 @@
  * The last error is kept in a static buffer: the backend is a singleton
  * used by one command at a time, like a plugin.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -54,6 +55,65 @@ static int cpu_describe(struct bench_device *out)
 	return 0;
 }
 
+/*
+ * Faults (fault.h): buffers that cannot be allocated at a size are an
+ * out-of-memory fault naming that size's figures and every larger size's
+ * (a series that ran out of memory is not tried further up); output that
+ * does not check out is a wrong-result fault naming the figure.  The suite
+ * goes on either way; only CPU_MEASURE_FAILED ends it.
+ */
+
+/* A series of sizes: after an out-of-memory fault, its index. */
+struct series {
+	bool full;
+	size_t fault;
+};
+
+/* Records what a measure function's rc (not 0, not FAILED) cost: the
+ * figures of names not pushed since `before`. */
+static void cpu_fault(struct cpu_run *r, const char *suite, int rc,
+		      const char *const *names, size_t n_names, size_t before,
+		      struct series *s)
+{
+	struct bench_figures *l = r->out;
+	struct bench_names missing = {0};
+	for (size_t k = 0; k < n_names; k++) {
+		bool pushed = false;
+		for (size_t j = before; j < l->n && !pushed; j++)
+			pushed = !strcmp(l->v[j].name, names[k]);
+		if (!pushed)
+			bench_names_add(&missing, names[k]);
+	}
+	size_t i = bench_faults_add(&l->faults, rc == CPU_MEASURE_NO_MEMORY
+					? BENCH_FAULT_OUT_OF_MEMORY
+					: BENCH_FAULT_WRONG_RESULT,
+				    suite, missing.n ? missing.v[0] : names[0],
+				    "%s", last_error);
+	l->faults.v[i].missing = missing;
+	if (s && rc == CPU_MEASURE_NO_MEMORY) {
+		s->full = true;
+		s->fault = i;
+	}
+}
+
+/* Names the figures of a size a full series skips; true when it did. */
+static bool skipped(struct cpu_run *r, const struct series *s,
+		    const char *const *names, size_t n_names)
+{
+	if (!s->full)
+		return false;
+	for (size_t k = 0; k < n_names; k++)
+		bench_fault_skip(&r->out->faults.v[s->fault], names[k]);
+	return true;
+}
+
+/* After a figure was pushed: discarded timer readings are marked. */
+static void measured(struct cpu_run *r, size_t before)
+{
+	for (size_t j = before; j < r->out->n; j++)
+		bench_figures_timer_fault(r->out, &r->out->v[j], true);
+}
+
 static int run_gemm(struct cpu_run *r)
 {
 	long sizes[16];
@@ -61,23 +121,37 @@ static int run_gemm(struct cpu_run *r)
 	r->total = 2 * count;
 	for (int p = GEMM_FP64; p <= GEMM_FP32; p++) {
 		double last_rate = 0;
-		size_t measured = 0;
-		for (size_t i = 0; i < count; i++, measured++) {
-			char what[96];
-			snprintf(what, sizeof(what), "gemm %s m=n=k=%ld",
+		size_t measured_n = 0;
+		struct series s = {false, 0};
+		for (size_t i = 0; i < count; i++, measured_n++) {
+			char what[96], name[64];
+			const char *names[1] = {name};
+			snprintf(name, sizeof(name), "%s m=n=k=%ld",
 				 gemm_precision_name(p), sizes[i]);
+			snprintf(what, sizeof(what), "gemm %s", name);
+			if (skipped(r, &s, names, 1)) {
+				r->done++;
+				continue;
+			}
 			step(r, what);
-			if (cpu_gemm_measure(p, sizes[i], &r->o, r->out,
-					     last_error, sizeof(last_error)) < 0)
-				return -1;
+			size_t before = r->out->n;
+			int rc = cpu_gemm_measure(p, sizes[i], &r->o, r->out,
+						  last_error, sizeof(last_error));
 			r->done++;
+			if (rc == CPU_MEASURE_FAILED)
+				return -1;
+			if (rc != 0) {
+				cpu_fault(r, "gemm", rc, names, 1, before, &s);
+				continue;
+			}
+			measured(r, before);
 			const struct bench_figure *f = &r->out->v[r->out->n - 1];
 			if (cpu_gemm_sweep_stops(&r->o, f, last_rate))
 				break;
 			last_rate = f->value;
 		}
 		/* the sizes a plateau skipped are no longer expected */
-		r->total -= count - (measured < count ? measured + 1 : count);
+		r->total -= count - (measured_n < count ? measured_n + 1 : count);
 	}
 	return 0;
 }
@@ -89,16 +163,33 @@ static int run_membw(struct cpu_run *r)
 	uint64_t sizes[32];
 	size_t count = cpu_membw_sizes(r->o.quick, cpu_membw_llc(&ci), sizes, 32);
 	r->total = count * MEMBW_KERNELS;
+	struct series s = {false, 0};
 	for (size_t i = 0; i < count; i++) {
-		char size[32], what[96];
+		char size[32], what[96], names[MEMBW_KERNELS][64];
+		const char *p[MEMBW_KERNELS];
 		cpu_suite_size_name((double)sizes[i], size, sizeof(size));
+		for (int k = 0; k < MEMBW_KERNELS; k++) {
+			snprintf(names[k], sizeof(names[k]), "%s %s",
+				 membw_kernel_name((enum membw_kernel)k), size);
+			p[k] = names[k];
+		}
+		if (skipped(r, &s, p, MEMBW_KERNELS)) {
+			r->done += MEMBW_KERNELS;
+			continue;
+		}
 		snprintf(what, sizeof(what), "membw %s: copy, scale, add, triad",
 			 size);
 		step(r, what);
-		if (cpu_membw_measure((1u << MEMBW_KERNELS) - 1, sizes[i], &r->o,
-				      r->out, last_error, sizeof(last_error)) < 0)
-			return -1;
+		size_t before = r->out->n;
+		int rc = cpu_membw_measure((1u << MEMBW_KERNELS) - 1, sizes[i],
+					   &r->o, r->out, last_error,
+					   sizeof(last_error));
 		r->done += MEMBW_KERNELS;
+		if (rc == CPU_MEASURE_FAILED)
+			return -1;
+		measured(r, before);
+		if (rc != 0)
+			cpu_fault(r, "membw", rc, p, MEMBW_KERNELS, before, &s);
 	}
 	return 0;
 }
@@ -108,15 +199,28 @@ static int run_transfer(struct cpu_run *r)
 	uint64_t sizes[16];
 	size_t count = cpu_transfer_sizes(r->o.quick, sizes, 16);
 	r->total = count;
+	struct series s = {false, 0};
 	for (size_t i = 0; i < count; i++) {
-		char size[32], what[96];
+		char size[32], what[96], name[64];
+		const char *names[1] = {name};
 		cpu_suite_size_name((double)sizes[i], size, sizeof(size));
-		snprintf(what, sizeof(what), "transfer memcpy %s", size);
+		snprintf(name, sizeof(name), "memcpy %s", size);
+		snprintf(what, sizeof(what), "transfer %s", name);
+		if (skipped(r, &s, names, 1)) {
+			r->done++;
+			continue;
+		}
 		step(r, what);
-		if (cpu_transfer_measure(sizes[i], &r->o, r->out, last_error,
-					 sizeof(last_error)) < 0)
-			return -1;
+		size_t before = r->out->n;
+		int rc = cpu_transfer_measure(sizes[i], &r->o, r->out, last_error,
+					      sizeof(last_error));
 		r->done++;
+		if (rc == CPU_MEASURE_FAILED)
+			return -1;
+		if (rc != 0)
+			cpu_fault(r, "transfer", rc, names, 1, before, &s);
+		else
+			measured(r, before);
 	}
 	return 0;
 }
@@ -190,8 +294,9 @@ static int run_model(struct cpu_run *r)
 			 "cannot read MemAvailable from /proc/meminfo; give --memory-limit");
 		return -1;
 	}
+	/* the CPU cannot be lost: no health check */
 	struct program_executor x = {&e, cpu_prepare, cpu_step, cpu_check,
-				     cpu_release};
+				     cpu_release, NULL};
 	struct model_sweep_options s = model_sweep_defaults(o->quick);
 	s.graph = o->model;
 	s.model_name = o->model_name;

@@ -22,10 +22,22 @@
  * lacks, or NCCL where it is not installed is noted and skipped, not
  * failed.
  *
+ * Faults (fault.h) are recorded and the run goes on.  A job that fails or
+ * gives a wrong result is followed by a health check of every device it
+ * used: the plugin's self-test, a small triad checked element by element
+ * (a sticky CUDA error fails every later call, so it fails this too).  A
+ * device that passes: the figure is missing, the suite goes on.  One that
+ * fails is lost: the suite ends there, and every later suite that needs
+ * it (all of them for the measured device; p2p and allreduce for any of
+ * the host's GPUs) is named in the fault's `ended` instead of running.  A
+ * size that does not fit (at prepare or while running) is missing with the
+ * larger sizes of its series, which are not tried.
+ *
  * State (the loaded plugin, the device) is static: the backend is a
  * singleton used by one command at a time, like the plugin itself.
  */
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -40,15 +52,24 @@
 #define MiB (1024ULL * KiB)
 #define GiB (1024ULL * MiB)
 
+/* GPUs a host may have for this backend: the lost set is a 64-bit mask,
+ * and p2p's pairs grow as the square. */
+#define MAX_GPUS 64
+/* The health check's triad: 3 x 512 KiB, enough to launch, copy and
+ * check, small enough to fit beside anything. */
+#define HEALTH_ELEMENTS ((size_t)1 << 16)
+
 static struct {
 	struct cuda_plugin_handle h;
 	int device;
 	int count;
 	struct gpuplan_cuda_device_info info;
+	uint64_t lost;		/* devices that failed their health check */
 	char error[512];
 } g;
 
 struct cuda_run {
+	const char *suite;
 	const struct bench_run_options *o;
 	struct cuda_job_options jo;
 	struct bench_figures *out;
@@ -56,21 +77,6 @@ struct cuda_run {
 	void *ctx;
 	size_t done, total;
 };
-
-static void step(struct cuda_run *r, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void step(struct cuda_run *r, const char *fmt, ...)
-{
-	if (!r->progress)
-		return;
-	char what[128];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
-	va_end(ap);
-	r->progress(r->ctx, what, r->done, r->total);
-}
 
 static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -93,35 +99,141 @@ static void figure_init(struct bench_figure *f, const char *suite,
 	f->unit = unit;
 }
 
-/* What measure() did with a job. */
-enum outcome { MEASURED, SKIPPED, FAILED };
+/* ---- faults ---- */
+
+static uint64_t bit(int device)
+{
+	return device >= 0 && device < MAX_GPUS ? 1ULL << device : 0;
+}
+
+/* Every GPU of the host. */
+static uint64_t all_gpus(void)
+{
+	return g.count >= MAX_GPUS ? ~0ULL : (1ULL << g.count) - 1;
+}
+
+/* The devices a job runs on. */
+static uint64_t job_devices(const struct gpuplan_cuda_job *job)
+{
+	uint64_t m = bit(job->device);
+	if (job->kind == GPUPLAN_JOB_P2P)
+		m |= bit(job->peer);
+	for (int i = 1; job->kind == GPUPLAN_JOB_ALLREDUCE && i < job->n_devices; i++)
+		m |= bit(job->device + i);
+	return m;
+}
+
+/* Runs the health check on every device of mask; returns the ones that
+ * fail it, the first one's reason in why. */
+static uint64_t health_check(uint64_t mask, char *why, size_t len)
+{
+	uint64_t failed = 0;
+	for (int d = 0; d < g.count && d < MAX_GPUS; d++) {
+		if (!(mask & bit(d)))
+			continue;
+		struct gpuplan_cuda_self_test t;
+		char said[256] = "";
+		if (g.h.api->self_test(d, HEALTH_ELEMENTS, &t, said,
+				       sizeof(said)) == 0)
+			continue;
+		if (!failed)
+			snprintf(why, len, "cuda:%d: %s", d, said);
+		failed |= bit(d);
+	}
+	return failed;
+}
+
+/* A run of sizes of one kernel: once a size does not fit, the larger ones
+ * are not tried but named missing under that out-of-memory fault. */
+struct series {
+	bool full;
+	size_t fault;
+};
+
+/* What measure() did with a job: MEASURED; SKIPPED (noted: the device
+ * lacks it; or out of memory); FAILED (a fault recorded, the suite goes
+ * on); LOST (the device is lost: the suite ends). */
+enum outcome { MEASURED, SKIPPED, FAILED, LOST };
+
+/* A job failed or gave a wrong result: health-checks its devices and
+ * records the fault; LOST when one of them is gone. */
+static enum outcome job_fault(struct cuda_run *r,
+			      const struct gpuplan_cuda_job *job,
+			      const struct bench_figure *f, bool wrong,
+			      const char *reason)
+{
+	char why[320] = "";
+	uint64_t lost = health_check(job_devices(job), why, sizeof(why));
+	struct bench_faults *l = &r->out->faults;
+	size_t i;
+	if (lost) {
+		g.lost |= lost;
+		i = bench_faults_add(l, BENCH_FAULT_DEVICE_LOST, r->suite, f->name,
+				     "%s%s; then the health check failed on %s: "
+				     "nothing more is measured that needs it",
+				     wrong ? "wrong result: " : "", reason, why);
+		bench_names_add(&l->v[i].ended, r->suite);
+	} else {
+		i = bench_faults_add(l, wrong ? BENCH_FAULT_WRONG_RESULT
+					      : BENCH_FAULT_ERROR,
+				     r->suite, f->name, "%s; the device passed its "
+				     "health check: the suite goes on", reason);
+	}
+	bench_names_add(&l->v[i].missing, f->name);
+	return lost ? LOST : FAILED;
+}
+
+/* The job ran out of memory: the figure is missing, and the rest of its
+ * series with it. */
+static enum outcome no_room(struct cuda_run *r, const struct bench_figure *f,
+			    struct series *s, const char *reason)
+{
+	size_t i = bench_faults_add(&r->out->faults, BENCH_FAULT_OUT_OF_MEMORY,
+				    r->suite, f->name, "%s", reason);
+	bench_names_add(&r->out->faults.v[i].missing, f->name);
+	if (s) {
+		s->full = true;
+		s->fault = i;
+	}
+	return SKIPPED;
+}
 
 /*
  * Measures one job into a figure, its work counted by the suite's rule
- * from the figure's parameters (bench_figure_rule_work).  A note from prepare is kept (once per
- * distinct text).  A job the device cannot hold or does not support is
- * SKIPPED with a note "<suite> <figure> skipped: <why>"; any other failure
- * is FAILED with g.error set.
+ * from the figure's parameters (bench_figure_rule_work), and records what
+ * went wrong (fault.h).  A note from prepare is kept (once per distinct
+ * text).  s, when not NULL, is the series the figure belongs to.
  */
 static enum outcome measure(struct cuda_run *r,
 			    const struct gpuplan_cuda_job *job,
-			    struct bench_figure *f)
+			    struct bench_figure *f, struct series *s)
 {
-	struct gpuplan_cuda_job_info info;
-	char reason[256];
-	int st = cuda_job_measure(&r->jo, job, bench_figure_rule_work(f), f,
-				  r->out, &info, reason, sizeof(reason));
+	char label[BENCH_LABEL_MAX], reason[256];
+	bench_figure_label(f, label, sizeof(label));
 	r->done++;
-	if (st == BENCH_ERROR) {
-		fail("%s: %s", f->name, reason);
-		return FAILED;
-	}
-	if (st != BENCH_OK) {
-		bool named = !strncmp(f->name, f->suite, strlen(f->suite));
-		bench_figures_note(r->out, "%s%s%s skipped: %s",
-				   named ? "" : f->suite, named ? "" : " ",
-				   f->name, reason);
+	if (s && s->full) {
+		bench_fault_skip(&r->out->faults.v[s->fault], f->name);
 		return SKIPPED;
+	}
+	if (r->progress)
+		r->progress(r->ctx, label, r->done - 1, r->total);
+	struct gpuplan_cuda_job_info info;
+	int res = cuda_job_measure(&r->jo, job, bench_figure_rule_work(f), f,
+				   r->out, &info, reason, sizeof(reason));
+	switch (res) {
+	case CUDA_JOB_MEASURED:
+		bench_figures_timer_fault(r->out, &r->out->v[r->out->n - 1], true);
+		break;
+	case CUDA_JOB_UNSUPPORTED:
+		bench_figures_note(r->out, "%s skipped: %s", label, reason);
+		return SKIPPED;
+	case CUDA_JOB_OUT_OF_MEMORY:
+		return no_room(r, f, s, reason);
+	case CUDA_JOB_NO_READING:
+		bench_figures_timer_fault(r->out, f, false);
+		return FAILED;
+	default:
+		return job_fault(r, job, f, res == CUDA_JOB_WRONG, reason);
 	}
 	if (info.note[0]) {
 		const struct bench_figures *l = r->out;
@@ -140,14 +252,17 @@ static const enum bench_precision gemm_precisions[] = {
 
 #define GEMM_PLATEAU 1.03
 
-static int gemm_precision(struct cuda_run *r, enum bench_precision p,
-			  const long *sizes, size_t count)
+/* One precision's sweep: until the rate stops growing, the device lacks
+ * the precision or the sizes end; a size that does not fit names the
+ * larger ones missing.  LOST ends the suite. */
+static enum outcome gemm_precision(struct cuda_run *r, enum bench_precision p,
+				   const long *sizes, size_t count)
 {
 	enum precision core = bench_precision_core(p);
+	struct series s = {false, 0};
 	double last = 0;
 	for (size_t i = 0; i < count; i++) {
 		long n = sizes[i];
-		step(r, "gemm %s m=n=k=%ld", precision_name(core), n);
 		struct bench_figure f;
 		figure_init(&f, "gemm", precision_name(core),
 			    precision_is_integer(core) ? "OP/s" : "FLOP/s");
@@ -160,15 +275,17 @@ static int gemm_precision(struct cuda_run *r, enum bench_precision p,
 					       .precision = p,
 					       .device = g.device,
 					       .m = n, .n = n, .k = n};
-		enum outcome m = measure(r, &job, &f);
+		enum outcome m = measure(r, &job, &f, &s);
+		if (m == LOST || (m == SKIPPED && !s.full))
+			return m;
 		if (m != MEASURED)
-			return m == FAILED ? -1 : 0;
+			continue;
 		double rate = r->out->v[r->out->n - 1].value;
 		if (rate < last * GEMM_PLATEAU)
-			return 0;
+			return MEASURED;
 		last = rate;
 	}
-	return 0;
+	return MEASURED;
 }
 
 static int run_gemm(struct cuda_run *r)
@@ -181,8 +298,8 @@ static int run_gemm(struct cuda_run *r)
 	r->total = np * count;
 	for (size_t i = 0; i < np; i++) {
 		size_t before = r->done;
-		if (gemm_precision(r, gemm_precisions[i], sizes, count) < 0)
-			return -1;
+		if (gemm_precision(r, gemm_precisions[i], sizes, count) == LOST)
+			return 0;
 		/* sizes a plateau or a skip left out are no longer expected */
 		r->total -= count - (r->done - before);
 	}
@@ -201,11 +318,11 @@ static int run_membw(struct cuda_run *r)
 	r->total = 2 * count;
 	static const struct { uint32_t kind; const char *name; int arrays; } k[] = {
 		{GPUPLAN_JOB_COPY, "copy", 2}, {GPUPLAN_JOB_TRIAD, "triad", 3}};
+	struct series s[2] = {{false, 0}, {false, 0}};
 	for (size_t i = 0; i < count; i++)
 		for (size_t j = 0; j < 2; j++) {
 			char size[32];
 			cpu_suite_size_name((double)sizes[i], size, sizeof(size));
-			step(r, "membw %s %s", k[j].name, size);
 			struct bench_figure f;
 			figure_init(&f, "membw", k[j].name, "B/s");
 			snprintf(f.name, sizeof(f.name), "%s %s", k[j].name, size);
@@ -215,27 +332,27 @@ static int run_membw(struct cuda_run *r)
 			struct gpuplan_cuda_job job = {.kind = k[j].kind,
 						       .device = g.device,
 						       .bytes = sizes[i]};
-			if (measure(r, &job, &f) == FAILED)
-				return -1;
+			if (measure(r, &job, &f, &s[j]) == LOST)
+				return 0;
 		}
 	return 0;
 }
 
 /* ---- transfer ---- */
 
-static int transfer_one(struct cuda_run *r, uint32_t kind, uint32_t flags,
-			const char *kernel, unsigned long long bytes)
+static enum outcome transfer_one(struct cuda_run *r, uint32_t kind,
+				 uint32_t flags, const char *kernel,
+				 unsigned long long bytes, struct series *s)
 {
 	char size[32];
 	cpu_suite_size_name((double)bytes, size, sizeof(size));
-	step(r, "transfer %s %s", kernel, size);
 	struct bench_figure f;
 	figure_init(&f, "transfer", kernel, "B/s");
 	snprintf(f.name, sizeof(f.name), "%s %s", kernel, size);
 	f.bytes = (double)bytes;
 	struct gpuplan_cuda_job job = {.kind = kind, .flags = flags,
 				       .device = g.device, .bytes = bytes};
-	return measure(r, &job, &f) == FAILED ? -1 : 0;
+	return measure(r, &job, &f, s);
 }
 
 static int run_transfer(struct cuda_run *r)
@@ -258,23 +375,24 @@ static int run_transfer(struct cuda_run *r)
 		{GPUPLAN_JOB_D2D, 0, "d2d"},
 	};
 	r->total = 5 * count;
-	for (size_t m = 0; m < 5; m++)
+	for (size_t m = 0; m < 5; m++) {
+		struct series s = {false, 0};
 		for (size_t i = 0; i < count; i++)
 			if (transfer_one(r, modes[m].kind, modes[m].flags,
-					 modes[m].name, sizes[i]) < 0)
-				return -1;
+					 modes[m].name, sizes[i], &s) == LOST)
+				return 0;
+	}
 	return 0;
 }
 
 /* ---- p2p ---- */
 
-static int p2p_one(struct cuda_run *r, int from, int to, int both,
-		   unsigned long long bytes)
+static enum outcome p2p_one(struct cuda_run *r, int from, int to, int both,
+			    unsigned long long bytes, struct series *s)
 {
 	const char *kernel = both ? "p2p-bidir" : "p2p";
 	char size[32];
 	cpu_suite_size_name((double)bytes, size, sizeof(size));
-	step(r, "%s %d->%d %.16s", kernel, from, to, size);
 	struct bench_figure f;
 	figure_init(&f, "p2p", kernel, "B/s");
 	snprintf(f.name, sizeof(f.name), "%s %d->%d %.16s", kernel, from, to, size);
@@ -284,7 +402,7 @@ static int p2p_one(struct cuda_run *r, int from, int to, int both,
 	struct gpuplan_cuda_job job = {
 		.kind = GPUPLAN_JOB_P2P, .device = from, .peer = to,
 		.flags = both ? GPUPLAN_JOB_BIDIRECTIONAL : 0, .bytes = bytes};
-	return measure(r, &job, &f) == FAILED ? -1 : 0;
+	return measure(r, &job, &f, s);
 }
 
 static int run_p2p(struct cuda_run *r)
@@ -301,10 +419,13 @@ static int run_p2p(struct cuda_run *r)
 	r->total = (size_t)g.count * (size_t)(g.count - 1) * 2 * count;
 	for (int a = 0; a < g.count; a++)
 		for (int b = 0; b < g.count; b++)
-			for (int both = 0; both < 2 && a != b; both++)
+			for (int both = 0; both < 2 && a != b; both++) {
+				struct series s = {false, 0};
 				for (size_t i = 0; i < count; i++)
-					if (p2p_one(r, a, b, both, sizes[i]) < 0)
-						return -1;
+					if (p2p_one(r, a, b, both, sizes[i],
+						    &s) == LOST)
+						return 0;
+			}
 	return 0;
 }
 
@@ -326,10 +447,10 @@ static int run_allreduce(struct cuda_run *r)
 			sizes[count++] = b;
 	int n = g.count;
 	r->total = count;
+	struct series s = {false, 0};
 	for (size_t i = 0; i < count; i++) {
 		char size[32];
 		cpu_suite_size_name((double)sizes[i], size, sizeof(size));
-		step(r, "allreduce %s x %d GPUs", size, n);
 		struct bench_figure f;
 		figure_init(&f, "allreduce", "allreduce", "B/s");
 		snprintf(f.name, sizeof(f.name), "allreduce fp32 %.16s x %d GPUs",
@@ -341,9 +462,10 @@ static int run_allreduce(struct cuda_run *r)
 					       .precision = BENCH_FP32,
 					       .device = 0, .n_devices = n,
 					       .bytes = sizes[i]};
-		enum outcome m = measure(r, &job, &f);
-		if (m != MEASURED)	/* no NCCL: no other size will run */
-			return m == FAILED ? -1 : 0;
+		enum outcome m = measure(r, &job, &f, &s);
+		/* no NCCL: no other size will run */
+		if (m == LOST || (m == SKIPPED && !s.full))
+			return 0;
 	}
 	return 0;
 }
@@ -353,20 +475,16 @@ static int run_allreduce(struct cuda_run *r)
 static int run_launch(struct cuda_run *r)
 {
 	r->total = 1;
-	step(r, "launch: empty kernels");
 	struct bench_figure f;
 	figure_init(&f, "launch", "launch", "launch/s");
 	snprintf(f.name, sizeof(f.name), "empty kernel launch");
 	struct gpuplan_cuda_job job = {.kind = GPUPLAN_JOB_LAUNCH,
 				       .device = g.device};
-	return measure(r, &job, &f) == FAILED ? -1 : 0;
+	measure(r, &job, &f, NULL);
+	return 0;
 }
 
 /* ---- model ---- */
-
-struct gpu_program {
-	void *job;
-};
 
 static int gpu_prepare(void *ctx, const struct bench_program *p, void **run,
 		       double *bytes, char *why, size_t len)
@@ -397,6 +515,15 @@ static void gpu_release(void *run)
 	g.h.api->job_release(run);
 }
 
+/* The sweep's health check: the measured device's; a failure loses it. */
+static int gpu_healthy(void *ctx, char *why, size_t len)
+{
+	(void)ctx;
+	uint64_t lost = health_check(bit(g.device), why, len);
+	g.lost |= lost;
+	return lost ? -1 : 0;
+}
+
 /* bf16 where the device has it (sm_80 and newer), else fp16. */
 static enum bench_precision default_model_precision(void)
 {
@@ -411,7 +538,7 @@ static int run_model(struct cuda_run *r)
 		return -1;
 	}
 	struct program_executor x = {NULL, gpu_prepare, gpu_step, gpu_check,
-				     gpu_release};
+				     gpu_release, gpu_healthy};
 	struct model_sweep_options s = model_sweep_defaults(o->quick);
 	s.graph = o->model;
 	s.model_name = o->model_name;
@@ -426,22 +553,30 @@ static int run_model(struct cuda_run *r)
 static const struct {
 	const char *name;
 	int (*run)(struct cuda_run *r);
+	bool every_gpu;		/* needs every GPU of the host, not just g.device */
 } suites[] = {
-	{"gemm", run_gemm},
-	{"membw", run_membw},
-	{"transfer", run_transfer},
-	{"p2p", run_p2p},
-	{"allreduce", run_allreduce},
-	{"launch", run_launch},
-	{"model", run_model},
+	{"gemm", run_gemm, false},
+	{"membw", run_membw, false},
+	{"transfer", run_transfer, false},
+	{"p2p", run_p2p, true},
+	{"allreduce", run_allreduce, true},
+	{"launch", run_launch, false},
+	{"model", run_model, false},
 };
 
 static int cuda_init(void)
 {
 	g.error[0] = '\0';
+	g.lost = 0;
 	if (cuda_plugin_load(&g.h, g.error, sizeof(g.error)) != 0)
 		return -1;
 	g.count = g.h.api->device_count();
+	if (g.count > MAX_GPUS) {
+		fail("the plugin reports %d devices; gpuplan measures hosts of at most %d",
+		     g.count, MAX_GPUS);
+		cuda_plugin_unload(&g.h);
+		return -1;
+	}
 	if (g.device < 0 || g.device >= g.count) {
 		fail("no device cuda:%d: the driver reports %d", g.device,
 		     g.count);
@@ -478,18 +613,37 @@ static int cuda_has_suite(const char *suite)
 	return 0;
 }
 
+/* A suite a lost device keeps from running: named in the loss's `ended`. */
+static bool kept_by_loss(const char *suite, bool every_gpu,
+			 struct bench_figures *out)
+{
+	uint64_t needs = every_gpu && g.count >= 2 ? all_gpus() : bit(g.device);
+	if (!(g.lost & needs))
+		return false;
+	struct bench_fault *f = bench_faults_last(&out->faults,
+						  BENCH_FAULT_DEVICE_LOST);
+	if (f && !bench_names_has(&f->ended, suite))
+		bench_names_add(&f->ended, suite);
+	return true;
+}
+
 static int cuda_run_suite(const char *suite, const struct bench_run_options *o,
 			  struct bench_figures *out, bench_progress_fn progress,
 			  void *progress_ctx)
 {
-	struct cuda_run r = {o, cuda_job_defaults(g.h.api, o->quick), out,
-			     progress, progress_ctx, 0, 0};
-	if (o->policy)
-		r.jo.policy = *o->policy;
 	g.error[0] = '\0';
-	for (size_t i = 0; i < sizeof(suites) / sizeof(suites[0]); i++)
-		if (strcmp(suites[i].name, suite) == 0)
-			return suites[i].run(&r);
+	for (size_t i = 0; i < sizeof(suites) / sizeof(suites[0]); i++) {
+		if (strcmp(suites[i].name, suite) != 0)
+			continue;
+		if (kept_by_loss(suite, suites[i].every_gpu, out))
+			return 0;
+		struct cuda_run r = {suites[i].name, o,
+				     cuda_job_defaults(g.h.api, o->quick), out,
+				     progress, progress_ctx, 0, 0};
+		if (o->policy)
+			r.jo.policy = *o->policy;
+		return suites[i].run(&r);
+	}
 	fail("cuda has no '%s' suite", suite);
 	return -1;
 }

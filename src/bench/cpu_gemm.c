@@ -135,6 +135,7 @@ int cpu_gemm_measure(enum gemm_precision p, long n,
 	if (!m.a || !m.b || !m.c) {
 		snprintf(why, len, "%s gemm: cannot allocate 3 matrices of %ld x %ld",
 			 gemm_precision_name(p), n, n);
+		rc = CPU_MEASURE_NO_MEMORY;
 		goto out;
 	}
 	fill(&m, cpu_suite_threads(o));
@@ -146,8 +147,8 @@ int cpu_gemm_measure(enum gemm_precision p, long n,
 			       &f, why, len);
 	/* what OpenBLAS runs with, which its build may cap below the ask */
 	f.threads = openblas_get_num_threads();
-	if (rc == 0)
-		rc = cpu_gemm_check(p, n, m.a, m.b, m.c, why, len);
+	if (rc == 0 && cpu_gemm_check(p, n, m.a, m.b, m.c, why, len) < 0)
+		rc = CPU_MEASURE_WRONG;
 	if (rc == 0)
 		bench_figures_push(out, &f);
 	else

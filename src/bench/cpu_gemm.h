@@ -33,8 +33,9 @@ const char *gemm_precision_name(enum gemm_precision p);
  * Returns how many. */
 size_t cpu_gemm_sizes(bool quick, long *sizes, size_t max);
 
-/* Measures one n x n x n GEMM and appends its figure.  Returns 0, or -1
- * with why (allocation failed or the result is wrong). */
+/* Measures one n x n x n GEMM and appends its figure.  Returns 0, or with
+ * why CPU_MEASURE_NO_MEMORY (allocation failed), CPU_MEASURE_WRONG (the
+ * result is wrong) or CPU_MEASURE_FAILED (cpu_suite.h). */
 int cpu_gemm_measure(enum gemm_precision p, long n,
 		     const struct cpu_suite_options *o,
 		     struct bench_figures *out, char *why, size_t len);

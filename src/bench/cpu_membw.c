@@ -175,12 +175,12 @@ static int measure_kernel(struct arrays *w, enum membw_kernel k,
 	w->k = k;
 	double bytes_per_call = (double)membw_kernel_arrays(k) * sizeof(double) * (double)w->n;
 	int rc = cpu_suite_measure(o, run_kernel, w, bytes_per_call, &f, why, len);
-	if (rc == 0)
-		rc = cpu_membw_check(k, w->a, w->b, w->c, w->n, why, len);
+	if (rc == 0 && cpu_membw_check(k, w->a, w->b, w->c, w->n, why, len) < 0)
+		rc = CPU_MEASURE_WRONG;
 	f.threads = w->ran;	/* the threads that ran, not the ask */
 	if (rc < 0) {
 		measure_result_free(&f.time);
-		return -1;
+		return rc;
 	}
 	bench_figures_push(out, &f);
 	return 0;
@@ -199,14 +199,24 @@ int cpu_membw_measure(unsigned kernels, uint64_t footprint,
 	if (!w.a || !w.b || !w.c) {
 		snprintf(why, len, "membw: cannot allocate 3 arrays of %zu bytes",
 			 w.n * sizeof(double));
-		rc = -1;
+		rc = CPU_MEASURE_NO_MEMORY;
 		goto out;
 	}
 	init_arrays(&w);
-	for (int k = 0; k < MEMBW_KERNELS && rc == 0; k++)
-		if (kernels & (1u << k))
-			rc = measure_kernel(&w, (enum membw_kernel)k, footprint, o,
-					    out, why, len);
+	/* a kernel whose output is wrong costs its own figure: the others
+	 * still run (each writes a from b and c afresh), the first reason is
+	 * kept */
+	for (int k = 0; k < MEMBW_KERNELS && rc != CPU_MEASURE_FAILED; k++) {
+		if (!(kernels & (1u << k)))
+			continue;
+		char said[256];
+		int st = measure_kernel(&w, (enum membw_kernel)k, footprint, o,
+					out, rc ? said : why, rc ? sizeof(said) : len);
+		if (st == CPU_MEASURE_FAILED && rc)
+			snprintf(why, len, "%s", said);
+		if (st != 0 && (rc == 0 || st == CPU_MEASURE_FAILED))
+			rc = st;
+	}
 out:
 	free(w.a);
 	free(w.b);

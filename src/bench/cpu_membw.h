@@ -58,8 +58,10 @@ size_t cpu_membw_sizes(bool quick, uint64_t llc_bytes, uint64_t *sizes,
 
 /*
  * Measures the given kernels (bit 1 << enum membw_kernel each) at one
- * footprint, appending one figure per kernel.  Returns 0, or -1 with why:
- * a kernel failed its check, or the arrays could not be allocated.
+ * footprint, appending one figure per kernel.  Returns 0, or with why
+ * CPU_MEASURE_NO_MEMORY (the arrays could not be allocated: no kernel
+ * ran), CPU_MEASURE_WRONG (a kernel failed its check: the kernels before
+ * it have their figures) or CPU_MEASURE_FAILED (cpu_suite.h).
  */
 int cpu_membw_measure(unsigned kernels, uint64_t footprint,
 		      const struct cpu_suite_options *o,

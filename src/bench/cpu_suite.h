@@ -37,6 +37,16 @@ struct measure_policy cpu_suite_policy(bool quick);
 /* The policy the options select. */
 struct measure_policy cpu_suite_effective_policy(const struct cpu_suite_options *o);
 
+/* What the suites' measure functions (cpu_gemm_measure,
+ * cpu_membw_measure, cpu_transfer_measure) return besides 0: a fault the
+ * backend records and goes on from (fault.h), or CPU_MEASURE_FAILED,
+ * which ends the suite. */
+enum {
+	CPU_MEASURE_FAILED = -1,	/* anything else; why says what */
+	CPU_MEASURE_NO_MEMORY = -2,	/* the buffers could not be allocated */
+	CPU_MEASURE_WRONG = -3,		/* the kernel's output did not check out */
+};
+
 /* Threads the kernels will run on: o->threads, or OpenMP's default. */
 int cpu_suite_threads(const struct cpu_suite_options *o);
 

@@ -96,14 +96,15 @@ int cpu_transfer_measure(uint64_t bytes, const struct cpu_suite_options *o,
 	int rc = -1;
 	if (!w.src || !w.dst) {
 		snprintf(why, len, "memcpy: cannot allocate 2 buffers of %zu bytes", w.n);
+		rc = CPU_MEASURE_NO_MEMORY;
 		goto out;
 	}
 	init_buffers(&w);
 	cpu_suite_size_name((double)bytes, size, sizeof(size));
 	snprintf(f.name, sizeof(f.name), "memcpy %s", size);
 	rc = cpu_suite_measure(o, run_copy, &w, (double)bytes, &f, why, len);
-	if (rc == 0)
-		rc = cpu_transfer_check(w.dst, w.src, w.n, why, len);
+	if (rc == 0 && cpu_transfer_check(w.dst, w.src, w.n, why, len) < 0)
+		rc = CPU_MEASURE_WRONG;
 	if (rc == 0)
 		bench_figures_push(out, &f);
 	else

@@ -26,8 +26,9 @@
 /* The sweep's sizes, bytes, smallest first; returns how many. */
 size_t cpu_transfer_sizes(bool quick, uint64_t *sizes, size_t max);
 
-/* Measures memcpy of `bytes` and appends its figure.  Returns 0, or -1
- * with why (allocation failed, or the copy is wrong). */
+/* Measures memcpy of `bytes` and appends its figure.  Returns 0, or with
+ * why CPU_MEASURE_NO_MEMORY (allocation failed), CPU_MEASURE_WRONG (the
+ * copy is wrong) or CPU_MEASURE_FAILED (cpu_suite.h). */
 int cpu_transfer_measure(uint64_t bytes, const struct cpu_suite_options *o,
 			 struct bench_figures *out, char *why, size_t len);
 

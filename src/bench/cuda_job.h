@@ -31,13 +31,27 @@ struct cuda_job_options {
 struct cuda_job_options cuda_job_defaults(const struct gpuplan_cuda_plugin *api,
 					  int quick);
 
+/* What became of a job. */
+enum cuda_job_result {
+	CUDA_JOB_MEASURED,	/* f is on out (marked if readings were discarded) */
+	CUDA_JOB_UNSUPPORTED,	/* prepare: the device or build lacks it */
+	CUDA_JOB_OUT_OF_MEMORY,	/* prepare, or a run ("while running: ...") */
+	CUDA_JOB_FAILED,	/* prepare or a run answered BENCH_ERROR */
+	CUDA_JOB_WRONG,		/* the output did not check out */
+	CUDA_JOB_NO_READING,	/* the timer never gave a good reading */
+};
+
 /*
  * Measures job.  f carries the caller's names and parameters; this fills
  * iterations, work (work_per_iteration x iterations), time and the rate,
- * and pushes f onto out.  Returns an enum bench_status: BENCH_OK;
- * BENCH_OUT_OF_MEMORY or BENCH_UNSUPPORTED with why (nothing pushed,
- * nothing held); BENCH_ERROR with why.  *info gets what prepare said (its
- * note may be worth passing on).
+ * and pushes f onto out.  Timer readings that are negative, zero or not
+ * finite are discarded and counted in f->time (measure.h), those of the
+ * calibration runs included; the caller records what they did
+ * (bench_figures_timer_fault).  Returns an enum cuda_job_result; on any
+ * but CUDA_JOB_MEASURED, why says what the plugin said, nothing was pushed
+ * and nothing is held (f->time keeps only its counts of discarded
+ * readings).  *info gets what prepare said (its note may be worth passing
+ * on).
  */
 int cuda_job_measure(const struct cuda_job_options *o,
 		     const struct gpuplan_cuda_job *job,

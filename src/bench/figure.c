@@ -4,6 +4,7 @@
 #include "figure.h"
 
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,6 +23,7 @@ void bench_figures_free(struct bench_figures *l)
 	for (size_t i = 0; i < l->n_notes; i++)
 		free(l->notes[i]);
 	free(l->notes);
+	bench_faults_free(&l->faults);
 	memset(l, 0, sizeof(*l));
 }
 
@@ -72,4 +74,52 @@ void bench_figure_rate(struct bench_figure *f)
 	f->value = rate(f->work, f->time.median);
 	f->low = rate(f->work, f->time.ci_high);
 	f->high = rate(f->work, f->time.ci_low);
+}
+
+void bench_figure_label(const struct bench_figure *f, char *buf, size_t len)
+{
+	size_t s = strlen(f->suite);
+	bool named = s > 0 && !strncmp(f->name, f->suite, s) &&
+		     (f->name[s] == ' ' || f->name[s] == '-' || f->name[s] == '\0');
+	snprintf(buf, len, "%s%s%s", named ? "" : f->suite, named ? "" : " ",
+		 f->name);
+}
+
+void bench_figures_timer_fault(struct bench_figures *l,
+			       const struct bench_figure *f, bool kept)
+{
+	const struct measure_result *t = &f->time;
+	if (t->rejected == 0)
+		return;
+	char kinds[64];
+	measure_rejected_names(t->rejected_kinds, kinds, sizeof(kinds));
+	size_t i;
+	if (!kept) {
+		i = bench_faults_add(&l->faults, BENCH_FAULT_BAD_TIMER, f->suite,
+				     f->name, "%zu timer reading%s discarded (%s) "
+				     "and none was good: no figure",
+				     t->rejected, t->rejected == 1 ? "" : "s",
+				     kinds);
+		bench_names_add(&l->faults.v[i].missing, f->name);
+		return;
+	}
+	i = bench_faults_add(&l->faults, BENCH_FAULT_BAD_TIMER, f->suite, f->name,
+			     "%zu timer reading%s discarded (%s); the figure "
+			     "stands on %zu good repetition%s%s",
+			     t->rejected, t->rejected == 1 ? "" : "s", kinds,
+			     t->n, t->n == 1 ? "" : "s",
+			     t->too_few ? ", fewer than the policy's minimum: "
+					  "marked too_few, not converged" : "");
+	bench_names_add(&l->faults.v[i].marked, f->name);
+}
+
+void bench_fault_skip(struct bench_fault *f, const char *name)
+{
+	if (f->missing.n == 1) {
+		char *what = xasprintf("%s; the larger sizes were not tried",
+				       f->what);
+		free(f->what);
+		f->what = what;
+	}
+	bench_names_add(&f->missing, name);
 }

@@ -34,8 +34,10 @@
 #ifndef GPUPLAN_BENCH_FIGURE_H
 #define GPUPLAN_BENCH_FIGURE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
+#include "bench/fault.h"
 #include "bench/measure.h"
 
 struct bench_figure {
@@ -58,15 +60,18 @@ struct bench_figure {
 	double value;		/* work / time.median, in unit */
 	double low, high;	/* work / time.ci_high, work / time.ci_low */
 	const char *unit;	/* "FLOP/s", "B/s" or "launch/s" */
+	bool throttled;		/* a GPU sample taken while it ran showed a
+				 * slowing throttle reason (fault.h) */
 };
 
-/* Figures, and the notes a suite left on the way: a skipped pair, a sweep
- * stopped by the device's memory. */
+/* Figures, the notes a suite left on the way (a skipped pair, a sweep
+ * stopped by the device's memory) and the faults met (fault.h). */
 struct bench_figures {
 	struct bench_figure *v;
 	size_t n, cap;
 	char **notes;
 	size_t n_notes, cap_notes;
+	struct bench_faults faults;
 };
 
 /* Adds a note (formatted, copied). */
@@ -89,5 +94,26 @@ double bench_figure_rule_work(const struct bench_figure *f);
 /* Fills value, low and high from work and time (0 when the median is not
  * positive, which a real clock never gives). */
 void bench_figure_rate(struct bench_figure *f);
+
+/* What the progress line and the GPU sampler call a figure, and what a
+ * sample's `during` holds while it runs: "<suite> <name>", or the name
+ * alone when it starts with the suite's name and a space or a dash
+ * ("p2p 0->1 64 MiB", "p2p-bidir 0->1 64 MiB").  At most
+ * BENCH_LABEL_MAX - 1 bytes. */
+#define BENCH_LABEL_MAX 96
+void bench_figure_label(const struct bench_figure *f, char *buf, size_t len);
+
+/*
+ * Records what discarded timer readings did to f (measure.h), after a
+ * measurement of it: nothing when none were; else a bad-timer fault that
+ * marks f when it is kept (kept: it is, or is about to be, in l) or names
+ * it missing when no reading was good.
+ */
+void bench_figures_timer_fault(struct bench_figures *l,
+			       const struct bench_figure *f, bool kept);
+
+/* A size an out-of-memory fault f keeps from being tried (a larger one of
+ * the same series): named missing under f, which says so once. */
+void bench_fault_skip(struct bench_fault *f, const char *name);
 
 #endif

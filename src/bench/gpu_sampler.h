@@ -60,7 +60,9 @@ struct gpu_sample {
 	double power_w;		/* nvmlDeviceGetPowerUsage, mW converted to W */
 	uint64_t throttle;	/* GPU_THROTTLE_* bits */
 	uint32_t valid;		/* enum gpu_sample_valid bits */
-	char during[64];	/* what the bench was measuring then ("" before the first mark) */
+	/* what the bench was measuring then ("" before the first mark): a
+	 * figure's label, whole (figure.h's BENCH_LABEL_MAX) */
+	char during[96];
 };
 
 struct gpu_samples {

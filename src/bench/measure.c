@@ -73,26 +73,67 @@ static bool tight(const struct measure_result *r, double rel)
 	return half <= rel * r->median;
 }
 
+bool measure_reading_good(double seconds)
+{
+	return isfinite(seconds) && seconds > 0;
+}
+
+void measure_reject(struct measure_result *r, double seconds)
+{
+	r->rejected++;
+	r->rejected_kinds |= !isfinite(seconds) ? MEASURE_REJECTED_NON_FINITE
+			     : seconds < 0 ? MEASURE_REJECTED_NEGATIVE
+					   : MEASURE_REJECTED_ZERO;
+}
+
+void measure_rejected_names(unsigned kinds, char *buf, size_t len)
+{
+	static const struct { unsigned bit; const char *name; } k[] = {
+		{MEASURE_REJECTED_NEGATIVE, "negative"},
+		{MEASURE_REJECTED_ZERO, "zero"},
+		{MEASURE_REJECTED_NON_FINITE, "not finite"},
+	};
+	size_t at = 0;
+	if (len)
+		buf[0] = '\0';
+	for (size_t i = 0; i < sizeof(k) / sizeof(k[0]) && at < len; i++)
+		if (kinds & k[i].bit)
+			at += (size_t)snprintf(buf + at, len - at, "%s%s",
+					       at ? ", " : "", k[i].name);
+}
+
+/*
+ * Every attempt, good or not, counts against the cap, so a timer that
+ * only ever lies ends the loop after max_reps attempts.  The stopping
+ * rules look at good samples only.
+ */
 int measure_run(const struct measure_policy *p, measure_rep_fn rep, void *ctx,
 		struct measure_result *r, char *why, size_t len)
 {
 	double (*clock)(void *) = p->clock ? p->clock : monotonic_s;
 	memset(r, 0, sizeof(*r));
 	double t;
-	for (int i = 0; i < p->warmup; i++)
+	for (int i = 0; i < p->warmup; i++) {
 		if (rep(ctx, &t, why, len) < 0)
 			return -1;
+		if (!measure_reading_good(t))
+			measure_reject(r, t);
+	}
 	size_t cap = p->max_reps > 0 ? (size_t)p->max_reps : 1;
 	r->samples = xcalloc(cap, sizeof(double));
 	double start = clock(ctx);
 	int rc = 0;
-	while (r->n < cap) {
+	for (size_t attempts = 0; attempts < cap; attempts++) {
 		if (rep(ctx, &t, why, len) < 0) {
 			rc = -1;
 			break;
 		}
-		r->samples[r->n++] = t;
 		r->elapsed_s = clock(ctx) - start;
+		if (!measure_reading_good(t)) {
+			measure_reject(r, t);
+			continue;
+		}
+		r->samples[r->n++] = t;
 		if ((int)r->n < p->min_reps)
 			continue;
 		measure_summarise(r);
@@ -104,7 +145,8 @@ int measure_run(const struct measure_policy *p, measure_rep_fn rep, void *ctx,
 			break;
 	}
 	measure_summarise(r);
-	r->converged = r->converged && rc == 0;
+	r->too_few = r->rejected > 0 && (int)r->n < p->min_reps;
+	r->converged = r->converged && rc == 0 && !r->too_few;
 	return rc;
 }
 

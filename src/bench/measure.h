@@ -11,6 +11,16 @@
  * It needs at least 6 repetitions to exist.  Timing medians rather than
  * means keeps one descheduled repetition from moving the figure.
  *
+ * A timer can lie: a plugin's event timer may report a negative time (the
+ * end before the start: a timer that went backwards), zero, or NaN or
+ * infinity.  Such a reading is never a sample: it is discarded and counted
+ * (rejected, with the kinds seen), and it still counts against max_reps, so
+ * a timer that never gives a good reading ends the loop with n == 0 rather
+ * than spinning.  When discarded readings leave fewer good repetitions than
+ * min_reps, the result says so (too_few) and is not converged: the rate it
+ * gives is marked, never silent.  CLOCK_MONOTONIC cannot go backwards, but
+ * the check costs nothing and every backend goes through it.
+ *
  * Ownership: struct measure_result owns its samples (raw repetitions in
  * the order they ran); free with measure_result_free.
  */
@@ -40,9 +50,19 @@ struct measure_policy {
 /* warmup 2, min 10, max 1000, 2%, 5 s: the defaults of a full suite. */
 struct measure_policy measure_policy_default(void);
 
+/* Bits of measure_result.rejected_kinds: what the discarded readings were. */
+enum measure_rejected_kind {
+	MEASURE_REJECTED_NEGATIVE = 1u << 0,	/* the timer went backwards */
+	MEASURE_REJECTED_ZERO = 1u << 1,
+	MEASURE_REJECTED_NON_FINITE = 1u << 2,	/* NaN or infinity */
+};
+
 struct measure_result {
-	double *samples;	/* seconds, in the order they ran */
+	double *samples;	/* seconds, in the order they ran: good readings only */
 	size_t n;
+	size_t rejected;	/* readings discarded (warm-up and timed runs) */
+	unsigned rejected_kinds;	/* enum measure_rejected_kind bits */
+	bool too_few;		/* rejections left n below the policy's min_reps */
 	double median, ci_low, ci_high;	/* s; ci_* equal median when n < 6 */
 	double min, max, mean, stddev;	/* s */
 	bool converged;		/* the interval met rel_half_width */
@@ -52,8 +72,9 @@ struct measure_result {
 
 /*
  * Runs the policy over rep.  Returns 0 with r filled (converged or not:
- * hitting a cap is a result, reported as such), or -1 with why when a
- * repetition failed; r then holds the repetitions that ran before it.
+ * hitting a cap is a result, reported as such; n may be 0 when no reading
+ * was good), or -1 with why when a repetition failed; r then holds the
+ * repetitions that ran before it.
  */
 int measure_run(const struct measure_policy *p, measure_rep_fn rep, void *ctx,
 		struct measure_result *r, char *why, size_t len);
@@ -68,5 +89,14 @@ void measure_summarise(struct measure_result *r);
 size_t measure_ci_index(size_t n);
 
 void measure_result_free(struct measure_result *r);
+
+/* A reading that can be a sample: finite and greater than zero. */
+bool measure_reading_good(double seconds);
+
+/* Counts a discarded reading in r (rejected and rejected_kinds). */
+void measure_reject(struct measure_result *r, double seconds);
+
+/* "negative", "zero", "not finite" joined by ", " from kinds; "" for 0. */
+void measure_rejected_names(unsigned kinds, char *buf, size_t len);
 
 #endif

@@ -3,6 +3,7 @@
  * memory, the step cap or the batch cap ends it; see model_sweep.h.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bench/model_program.h"
@@ -27,25 +28,42 @@ struct model_sweep_options model_sweep_defaults(bool quick)
 struct step_ctx {
 	const struct program_executor *x;
 	void *run;
+	int status;		/* the last step's enum bench_status */
 };
 
 static int one_step(void *ctx, double *seconds, char *why, size_t len)
 {
 	struct step_ctx *s = ctx;
-	return s->x->step(s->run, seconds, why, len) == BENCH_OK ? 0 : -1;
+	*seconds = 0;
+	s->status = s->x->step(s->run, seconds, why, len);
+	return s->status == BENCH_OK ? 0 : -1;
 }
 
-/* Lowers the model at `batch` and prepares it: an enum bench_status. */
+/* What became of one batch. */
+enum batch_result {
+	BATCH_MEASURED,		/* the figure is on out */
+	BATCH_NO_ROOM,		/* prepare: out of memory */
+	BATCH_NO_ROOM_RUN,	/* a step ran out of memory */
+	BATCH_FAILED,		/* prepare or a step answered BENCH_ERROR */
+	BATCH_WRONG,		/* the output did not check out */
+	BATCH_NO_READING,	/* no good timer reading */
+	BATCH_UNSUPPORTED,	/* the device cannot run the program */
+	BATCH_UNBUILT,		/* the model could not be lowered (host) */
+};
+
+/* Lowers the model at `batch` and prepares it: an enum batch_result. */
 static int prepare_batch(const struct model_sweep_options *o,
 			 const struct program_executor *x, long batch,
 			 void **run, double *bytes, char *why, size_t len)
 {
 	struct model_program p;
 	if (model_program_build(o->graph, batch, o->precision, &p, why, len) < 0)
-		return BENCH_ERROR;
+		return BATCH_UNBUILT;
 	int st = x->prepare(x->ctx, &p.prog, run, bytes, why, len);
 	model_program_free(&p);
-	return st;
+	return st == BENCH_OK ? BATCH_MEASURED
+	       : st == BENCH_OUT_OF_MEMORY ? BATCH_NO_ROOM
+	       : st == BENCH_UNSUPPORTED ? BATCH_UNSUPPORTED : BATCH_FAILED;
 }
 
 static void fill_figure(const struct model_sweep_options *o, long batch,
@@ -68,36 +86,53 @@ static void fill_figure(const struct model_sweep_options *o, long batch,
 	f->unit = "FLOP/s";
 }
 
-/* Measures one batch size: an enum bench_status; on BENCH_OK the figure
- * is in out and *median its step time. */
+/* Steps under the policy and the check: an enum batch_result. */
+static int time_batch(const struct model_sweep_options *o,
+		      struct step_ctx *s, struct bench_figure *f, char *why,
+		      size_t len)
+{
+	if (measure_run(&o->policy, one_step, s, &f->time, why, len) < 0)
+		return s->status == BENCH_OUT_OF_MEMORY ? BATCH_NO_ROOM_RUN
+							: BATCH_FAILED;
+	if (f->time.n == 0)
+		return BATCH_NO_READING;
+	if (s->x->check(s->run, why, len) != BENCH_OK)
+		return BATCH_WRONG;
+	return BATCH_MEASURED;
+}
+
+/* Measures one batch size into f: an enum batch_result; on
+ * BATCH_MEASURED f is on out, else f->time keeps only its counts of
+ * discarded readings.  *fits: the batch was prepared (it fits). */
 static int measure_batch(const struct model_sweep_options *o,
 			 const struct program_executor *x, long batch,
-			 struct bench_figures *out, double *median, char *why,
-			 size_t len)
+			 struct bench_figures *out, struct bench_figure *f,
+			 bool *fits, char *why, size_t len)
 {
-	struct step_ctx s = {x, NULL};
+	struct step_ctx s = {x, NULL, BENCH_OK};
 	double bytes = 0;
+	memset(f, 0, sizeof(*f));
+	fill_figure(o, batch, 0, f);
 	int st = prepare_batch(o, x, batch, &s.run, &bytes, why, len);
-	if (st != BENCH_OK)
+	*fits = st == BATCH_MEASURED;
+	if (st != BATCH_MEASURED)
 		return st;
-	struct bench_figure f;
-	memset(&f, 0, sizeof(f));
-	fill_figure(o, batch, bytes, &f);
-	if (measure_run(&o->policy, one_step, &s, &f.time, why, len) < 0 ||
-	    x->check(s.run, why, len) != BENCH_OK) {
-		measure_result_free(&f.time);
-		x->release(s.run);
-		return BENCH_ERROR;
-	}
+	f->memory_bytes = bytes;
+	st = time_batch(o, &s, f, why, len);
 	x->release(s.run);
-	bench_figure_rate(&f);
-	*median = f.time.median;
-	bench_figures_push(out, &f);
-	return BENCH_OK;
+	if (st != BATCH_MEASURED) {
+		free(f->time.samples);
+		f->time.samples = NULL;
+		f->time.n = 0;
+		return st;
+	}
+	bench_figure_rate(f);
+	bench_figures_push(out, f);
+	return BATCH_MEASURED;
 }
 
 /* The largest batch in (fits, fails) that prepares; fits when none does.
- * An enum bench_status other than OUT_OF_MEMORY ends it as an error. */
+ * Any answer but out-of-memory ends it: an enum batch_result, with why. */
 static int bisect(const struct model_sweep_options *o,
 		  const struct program_executor *x, long fits, long fails,
 		  long *largest, char *why, size_t len)
@@ -109,10 +144,10 @@ static int bisect(const struct model_sweep_options *o,
 		char reason[256];
 		int st = prepare_batch(o, x, mid, &run, &bytes, reason,
 				       sizeof(reason));
-		if (st == BENCH_OK) {
+		if (st == BATCH_MEASURED) {
 			x->release(run);
 			fits = mid;
-		} else if (st == BENCH_OUT_OF_MEMORY) {
+		} else if (st == BATCH_NO_ROOM) {
 			fails = mid;
 		} else {
 			snprintf(why, len, "batch %ld: %s", mid, reason);
@@ -120,7 +155,7 @@ static int bisect(const struct model_sweep_options *o,
 		}
 	}
 	*largest = fits;
-	return BENCH_OK;
+	return BATCH_MEASURED;
 }
 
 /* Batches the sweep tries at most: 1, 2, 4, ... up to max_batch. */
@@ -132,25 +167,106 @@ static size_t doublings(long max_batch)
 	return n;
 }
 
-/* The device ran out at `batch`: note it, and how large a batch fits. */
+/*
+ * A step or its check failed on figure (NULL: while bisecting): asks the
+ * executor whether the device is still there and records the fault.
+ * Returns 1 when the device is lost (the sweep ends), else 0.
+ */
+static int device_fault(const struct program_executor *x,
+			struct bench_figures *out, const char *figure,
+			bool wrong, const char *reason)
+{
+	char why[256] = "";
+	bool lost = x->healthy && x->healthy(x->ctx, why, sizeof(why)) != 0;
+	size_t i;
+	if (lost)
+		i = bench_faults_add(&out->faults, BENCH_FAULT_DEVICE_LOST,
+				     "model", figure, "%s%s; then the device failed "
+				     "its health check (%s): nothing more is "
+				     "measured on it",
+				     wrong ? "wrong result: " : "", reason, why);
+	else
+		i = bench_faults_add(&out->faults, wrong ? BENCH_FAULT_WRONG_RESULT
+						 : BENCH_FAULT_ERROR,
+				     "model", figure, "%s%s", reason,
+				     x->healthy ? "; the device passed its health "
+						  "check: the sweep goes on" : "");
+	struct bench_fault *f = &out->faults.v[i];
+	if (figure)
+		bench_names_add(&f->missing, figure);
+	if (lost)
+		bench_names_add(&f->ended, "model");
+	return lost;
+}
+
+/* The device ran out at `batch` when preparing it: note it, and how large
+ * a batch fits; no batch fitting is a fault (the suite has no figure).
+ * 0, or -1 with why (the model could not be lowered, the device cannot
+ * run it). */
 static int out_of_memory(const struct model_sweep_options *o,
 			 const struct program_executor *x, long fitted,
-			 long batch, const char *reason,
+			 const struct bench_figure *f, const char *reason,
 			 struct bench_figures *out, char *why, size_t len)
 {
 	if (fitted == 0) {
-		bench_figures_note(out, "model %s: batch 1 does not fit: %s",
-				   o->model_name, reason);
-		return BENCH_OK;
+		size_t i = bench_faults_add(&out->faults,
+					    BENCH_FAULT_OUT_OF_MEMORY, "model",
+					    f->name, "batch %ld does not fit%s: %s",
+					    f->batch, f->batch > 1 ? " and no "
+					    "smaller batch was prepared" : "",
+					    reason);
+		bench_names_add(&out->faults.v[i].missing, f->name);
+		return 0;
 	}
 	long largest = fitted;
-	int st = bisect(o, x, fitted, batch, &largest, why, len);
-	if (st != BENCH_OK)
-		return st;
+	char said[320];
+	int st = bisect(o, x, fitted, f->batch, &largest, said, sizeof(said));
+	if (st == BATCH_UNBUILT || st == BATCH_UNSUPPORTED) {
+		snprintf(why, len, "%s", said);
+		return -1;
+	}
+	if (st != BATCH_MEASURED) {
+		bench_figures_note(out, "model %s: out of memory at batch %ld (%s); "
+				   "the largest batch that fits was not found",
+				   o->model_name, f->batch, reason);
+		device_fault(x, out, NULL, false, said);
+		return 0;
+	}
 	bench_figures_note(out,
 			   "model %s: out of memory at batch %ld (%s); the largest batch that fits is %ld",
-			   o->model_name, batch, reason, largest);
-	return BENCH_OK;
+			   o->model_name, f->batch, reason, largest);
+	return 0;
+}
+
+/* A batch that was not measured: records why.  Returns 1 when the sweep
+ * ends there, 0 when it goes on, -1 with why on a hard error. */
+static int not_measured(const struct model_sweep_options *o,
+			const struct program_executor *x, int st, long fitted,
+			struct bench_figure *f, const char *reason,
+			struct bench_figures *out, char *why, size_t len)
+{
+	size_t i;
+	switch (st) {
+	case BATCH_NO_ROOM:
+		return out_of_memory(o, x, fitted, f, reason, out, why, len) < 0
+			       ? -1 : 1;
+	case BATCH_NO_ROOM_RUN:
+		i = bench_faults_add(&out->faults, BENCH_FAULT_OUT_OF_MEMORY,
+				     "model", f->name, "while running: %s; the "
+				     "sweep stops at this batch", reason);
+		bench_names_add(&out->faults.v[i].missing, f->name);
+		return 1;
+	case BATCH_NO_READING:
+		bench_figures_timer_fault(out, f, false);
+		return 0;
+	case BATCH_FAILED:
+	case BATCH_WRONG:
+		return device_fault(x, out, f->name, st == BATCH_WRONG, reason);
+	default:	/* BATCH_UNBUILT, BATCH_UNSUPPORTED */
+		snprintf(why, len, "%s batch %ld: %s", o->model_name, f->batch,
+			 reason);
+		return -1;
+	}
 }
 
 int model_sweep_run(const struct model_sweep_options *o,
@@ -161,27 +277,33 @@ int model_sweep_run(const struct model_sweep_options *o,
 	size_t total = doublings(o->max_batch), done = 0;
 	long fitted = 0;
 	for (long batch = 1; batch <= o->max_batch; batch *= 2, done++) {
-		char what[96], reason[256] = "";
-		snprintf(what, sizeof(what), "model %.40s batch %ld",
-			 o->model_name, batch);
+		char reason[256] = "", what[BENCH_LABEL_MAX];
+		struct bench_figure f;
+		/* the figure's label: what the sampler's samples are marked
+		 * with while this batch runs */
+		memset(&f, 0, sizeof(f));
+		fill_figure(o, batch, 0, &f);
+		bench_figure_label(&f, what, sizeof(what));
 		if (progress)
 			progress(progress_ctx, what, done, total);
-		double median = 0;
-		int st = measure_batch(o, x, batch, out, &median, reason,
+		bool fits = false;
+		int st = measure_batch(o, x, batch, out, &f, &fits, reason,
 				       sizeof(reason));
-		if (st == BENCH_OUT_OF_MEMORY)
-			return out_of_memory(o, x, fitted, batch, reason, out,
-					     why, len) == BENCH_OK ? 0 : -1;
-		if (st != BENCH_OK) {
-			snprintf(why, len, "%s batch %ld: %s",
-				 o->model_name, batch, reason);
-			return -1;
+		if (fits)
+			fitted = batch;
+		if (st != BATCH_MEASURED) {
+			int end = not_measured(o, x, st, fitted, &f, reason, out,
+					       why, len);
+			if (end != 0)
+				return end < 0 ? -1 : 0;
+			continue;
 		}
-		fitted = batch;
-		if (median > o->step_cap_s) {
+		const struct bench_figure *m = &out->v[out->n - 1];
+		bench_figures_timer_fault(out, m, true);
+		if (m->time.median > o->step_cap_s) {
 			bench_figures_note(out,
 					   "model %s: stopped after batch %ld: a step took %.3g s (the sweep's cap is %.3g s)",
-					   o->model_name, batch, median,
+					   o->model_name, batch, m->time.median,
 					   o->step_cap_s);
 			return 0;
 		}

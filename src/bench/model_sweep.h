@@ -17,6 +17,17 @@
  * Every stop is noted in the figure list (bench_figures_note), so the
  * profile says why the sweep ended where it did.
  *
+ * Faults (fault.h) do not end the run.  A batch whose step fails or whose
+ * output is wrong is recorded as a fault with that batch missing; the
+ * executor's health check then says whether the device is still there: if
+ * so the sweep goes on with the next batch, if not (device-lost) it ends.
+ * Memory that runs out while a step runs (not at prepare) ends the sweep
+ * at that batch, recorded as an out-of-memory fault: bisecting by prepare
+ * alone would not see it.  Batch 1 not fitting is an out-of-memory fault
+ * too, since the suite then has no figure.  Timer readings that are bad
+ * are discarded and counted (measure.h); a batch with no good reading is
+ * missing, one with too few is marked.
+ *
  * Ownership: the executor's run handles are its own; figures go to the
  * caller's list.
  */
@@ -44,6 +55,9 @@ struct program_executor {
 	int (*step)(void *run, double *seconds, char *why, size_t len);
 	int (*check)(void *run, char *why, size_t len);
 	void (*release)(void *run);
+	/* After a failed step: 0 when the device still works, -1 with why
+	 * when it is lost.  NULL: a device that cannot be lost (the CPU). */
+	int (*healthy)(void *ctx, char *why, size_t len);
 };
 
 struct model_sweep_options {
@@ -62,10 +76,10 @@ struct model_sweep_options {
 struct model_sweep_options model_sweep_defaults(bool quick);
 
 /*
- * Runs the sweep, appending one figure per batch size measured and the
- * notes.  Returns 0 (also when the first batch does not fit: that is a
- * note, not an error), or -1 with why on a device fault, a wrong result or
- * BENCH_UNSUPPORTED (the device cannot run the program at this precision).
+ * Runs the sweep, appending one figure per batch size measured, the notes
+ * and the faults.  Returns 0 (faults included: they are in out), or -1
+ * with why when the model cannot be lowered at a batch or the device
+ * answers BENCH_UNSUPPORTED (it cannot run the program at this precision).
  */
 int model_sweep_run(const struct model_sweep_options *o,
 		    const struct program_executor *x,

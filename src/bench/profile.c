@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "core/atomic_file.h"
+#include "core/term_safe.h"
 
 #ifndef GPUPLAN_VERSION
 #define GPUPLAN_VERSION "0.0.0"
@@ -67,7 +68,7 @@ static int utf8_len(const unsigned char *c)
  * back as that code point (so "h\xe9te" returns as "hete" with an e-acute:
  * readable, not byte-identical).  Other UTF-8 as it is.
  */
-void profile_emit_quoted(FILE *f, const char *s)
+static void emit_yaml_quoted(FILE *f, const char *s)
 {
 	fputc('"', f);
 	for (const unsigned char *c = (const unsigned char *)s; *c;) {
@@ -85,6 +86,40 @@ void profile_emit_quoted(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+/*
+ * What is written is what the loader takes back (yr_string, yr_name): a
+ * control character, bidirectional override or byte that is not UTF-8 is
+ * first spelt out as term_escape does ("\x1b", "\u202e"), so a plugin's
+ * message or a hostname holding one cannot make a profile unreadable.
+ * Text keeps its line breaks and tabs; a name does not have any, and is
+ * cut (never inside an escape or a character) to the size of the field
+ * the loader reads it into.
+ */
+void profile_emit_quoted(FILE *f, const char *s)
+{
+	if (!term_needs_escape(s, TERM_KEEP_LINES)) {
+		emit_yaml_quoted(f, s);
+		return;
+	}
+	char *safe = term_escape_dup(s, TERM_KEEP_LINES);
+	emit_yaml_quoted(f, safe);
+	free(safe);
+}
+
+void profile_emit_quoted_name(FILE *f, const char *s, size_t size)
+{
+	if (!term_needs_escape(s, 0) && strlen(s) < size) {
+		emit_yaml_quoted(f, s);
+		return;
+	}
+	char *safe = malloc(size ? size : 1);
+	if (!safe)
+		abort();
+	term_escape(s, safe, size ? size : 1);
+	emit_yaml_quoted(f, safe);
+	free(safe);
+}
+
 void profile_emit_string(FILE *f, const char *indent, const char *key,
 			 const char *value)
 {
@@ -93,14 +128,25 @@ void profile_emit_string(FILE *f, const char *indent, const char *key,
 	fputc('\n', f);
 }
 
+void profile_emit_name(FILE *f, const char *indent, const char *key,
+		       const char *value, size_t size)
+{
+	fprintf(f, "%s%s: ", indent, key);
+	profile_emit_quoted_name(f, value, size);
+	fputc('\n', f);
+}
+
 static void emit_host(const struct bench_profile *p, FILE *f)
 {
 	const struct cpu_info *c = &p->device.cpu;
 	fprintf(f, "host:\n");
-	profile_emit_string(f, "  ", "hostname", p->hostname);
-	profile_emit_string(f, "  ", "kernel", p->kernel);
+	profile_emit_name(f, "  ", "hostname", p->hostname,
+			  sizeof(p->hostname));
+	profile_emit_name(f, "  ", "kernel", p->kernel,
+			  sizeof(p->kernel));
 	if (c->valid & CPU_INFO_HAS_MODEL)
-		profile_emit_string(f, "  ", "cpu_model", c->model);
+		profile_emit_name(f, "  ", "cpu_model", c->model,
+			  sizeof(c->model));
 	if (c->valid & CPU_INFO_HAS_LOGICAL_CPUS)
 		fprintf(f, "  logical_cpus: %ld\n", c->logical_cpus);
 	if (c->valid & CPU_INFO_HAS_CORES)
@@ -137,7 +183,8 @@ static void emit_options(const struct bench_profile *p, FILE *f)
 	emit_policy(&p->policy, "  ", f);
 	if (p->model_name[0]) {
 		fprintf(f, "  model:\n");
-		profile_emit_string(f, "    ", "name", p->model_name);
+		profile_emit_name(f, "    ", "name", p->model_name,
+			  sizeof(p->model_name));
 		fprintf(f, "    seq: %ld\n", p->model_seq);
 		emit_policy(&p->model_policy, "    ", f);
 		fprintf(f, "    step_cap_s: %.17g\n    max_batch: %ld\n",
@@ -173,10 +220,16 @@ static void emit_time(const struct measure_result *t, FILE *f)
 {
 	fprintf(f, "    time:\n      median_s: %.17g\n      ci_low_s: %.17g\n"
 		   "      ci_high_s: %.17g\n      n: %zu\n      converged: %s\n"
-		   "      has_ci: %s\n      elapsed_s: %.17g\n      samples_s: [",
+		   "      has_ci: %s\n      elapsed_s: %.17g\n",
 		t->median, t->ci_low, t->ci_high, t->n,
 		t->converged ? "true" : "false", t->has_ci ? "true" : "false",
 		t->elapsed_s);
+	/* marks (fault.h): written only when there is one to carry */
+	if (t->rejected)
+		fprintf(f, "      rejected: %zu\n", t->rejected);
+	if (t->too_few)
+		fprintf(f, "      too_few: true\n");
+	fprintf(f, "      samples_s: [");
 	for (size_t i = 0; i < t->n; i++)
 		fprintf(f, "%s%.17g", i == 0 ? "" : i % 4 ? ", " : ",\n        ",
 			t->samples[i]);
@@ -186,12 +239,15 @@ static void emit_time(const struct measure_result *t, FILE *f)
 static void emit_figure(const struct bench_figure *g, FILE *f)
 {
 	fprintf(f, "  - suite: %s\n", g->suite);
-	profile_emit_string(f, "    ", "name", g->name);
+	profile_emit_name(f, "    ", "name", g->name,
+			  sizeof(g->name));
 	fprintf(f, "    kernel: %s\n", g->kernel);
 	emit_parameters(g, f);
 	fprintf(f, "    work: %.17g\n    unit: %s\n    value: %.17g\n"
 		   "    low: %.17g\n    high: %.17g\n",
 		g->work, g->unit, g->value, g->low, g->high);
+	if (g->throttled)
+		fprintf(f, "    throttled: true\n");
 	emit_time(&g->time, f);
 }
 
@@ -199,11 +255,14 @@ void bench_profile_emit(const struct bench_profile *p, FILE *f)
 {
 	fprintf(f, "schema: %s\n", BENCH_PROFILE_SCHEMA);
 	fprintf(f, "tool:\n  name: gpuplan\n");
-	profile_emit_string(f, "  ", "version", p->tool_version);
-	profile_emit_string(f, "", "when", p->when);
+	profile_emit_name(f, "  ", "version", p->tool_version,
+			  sizeof(p->tool_version));
+	profile_emit_name(f, "", "when", p->when,
+			  sizeof(p->when));
 	emit_host(p, f);
 	fprintf(f, "device:\n  kind: %s\n", p->device.kind);
-	profile_emit_string(f, "  ", "name", p->device.name);
+	profile_emit_name(f, "  ", "name", p->device.name,
+			  sizeof(p->device.name));
 	if (strcmp(p->device.kind, "cpu") != 0) {
 		fprintf(f, "  index: %d\n", p->device.index);
 		profile_emit_gpu(&p->device, f);
@@ -215,6 +274,7 @@ void bench_profile_emit(const struct bench_profile *p, FILE *f)
 		profile_emit_quoted(f, p->figures.notes[i]);
 		fputc('\n', f);
 	}
+	profile_emit_faults(&p->figures.faults, f);
 	if (strcmp(p->device.kind, "cuda") == 0)
 		profile_emit_sampling(p, f);
 	fprintf(f, "figures:%s\n", p->figures.n ? "" : " []");
@@ -222,23 +282,33 @@ void bench_profile_emit(const struct bench_profile *p, FILE *f)
 		emit_figure(&p->figures.v[i], f);
 }
 
+char *bench_profile_render(void (*emit)(const struct bench_profile *, FILE *),
+			   const struct bench_profile *p, size_t *size)
+{
+	char *buf = NULL;
+	*size = 0;
+	FILE *f = open_memstream(&buf, size);
+	if (!f)
+		return NULL;
+	emit(p, f);
+	if (fclose(f) != 0) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
 int bench_profile_write_with(void (*emit)(const struct bench_profile *, FILE *),
 			     const struct bench_profile *p, const char *path,
 			     char *why, size_t len)
 {
-	char *buf = NULL;
-	size_t size = 0;
-	FILE *f = open_memstream(&buf, &size);
-	if (!f) {
+	size_t size;
+	char *buf = bench_profile_render(emit, p, &size);
+	if (!buf) {
 		snprintf(why, len, "out of memory");
-		return -1;
+		return ATOMIC_FAILED;
 	}
-	emit(p, f);
-	int rc = fclose(f) == 0 ? 0 : -1;
-	if (rc < 0)
-		snprintf(why, len, "out of memory");
-	else
-		rc = atomic_write(path, buf, size, why, len);
+	int rc = atomic_write(path, buf, size, why, len);
 	free(buf);
 	return rc;
 }

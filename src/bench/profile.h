@@ -15,6 +15,10 @@
  *            max_reps, rel_half_width, time_cap_s}, model {name, seq,
  *            policy, step_cap_s, max_batch} (with --model)
  *   notes: ["..."]   what the suites skipped or where a sweep stopped, why
+ *   faults: [...]    what went wrong while measuring, where, and which
+ *            figures are therefore missing or marked (fault.h,
+ *            profile_fault.c); absent in profiles from before faults were
+ *            recorded, read as none
  *   figures: one mapping per figure:
  *     suite, name, kernel, unit (FLOP/s, OP/s, B/s or launch/s),
  *     parameters: {precision, m, n, k, bytes, elements, batch, seq,
@@ -22,18 +26,29 @@
  *                 apply), threads, iterations
  *     work        FLOPs, operations, bytes or launches per repetition
  *     value, low, high          the rate and its 95% interval, in unit
+ *     throttled: true           only when the GPU slowed its clocks while
+ *                               it ran (a throttled fault lists it)
  *     time: median_s, ci_low_s, ci_high_s, n, converged, has_ci,
- *           elapsed_s, samples_s [every repetition, s, in the order run]
+ *           elapsed_s, rejected (timer readings discarded, only when
+ *           some were), too_few: true (only when that left fewer good
+ *           repetitions than the policy's minimum), samples_s [every kept
+ *           repetition, s, in the order run]
  *   sampling: (cuda only) interval_s, note (why there are no samples),
  *             throttled, reasons_seen, samples [{t_s, sm_clock_hz,
  *             mem_clock_hz, temperature_c, power_w, throttle, during}]
  *
  * Numbers are written with %.17g, so a write and a load give back the same
- * doubles bit for bit.  The loader is strict: an unknown key, a missing
- * one, a value of the wrong type, or a summary that does not follow from
- * the repetitions beside it (median_s, n, value), work that is not its
- * suite's rule (figure.h) for the parameters, or a throttled flag the
- * samples do not bear out is an error with file:line:column.
+ * doubles bit for bit.  The loader reads the file as outside input, and
+ * is strict: an unknown key, a missing one, a value of the wrong type, a
+ * name holding a line break, a tab or a control character (names are
+ * read with yr_name, free text with yr_string), a number that is not
+ * finite or is negative, a time or work that is not > 0, a count out of
+ * its range, a date that is not on the calendar, a summary that does not
+ * follow from the repetitions beside it (median_s, n, value), work that is
+ * not its suite's rule (figure.h) for the parameters, a throttled flag or
+ * a mark the samples and faults do not bear out, two figures of one name,
+ * or a GPU the host does not have is an error with file:line:column.
+ * Counts are checked before anything is sized by them.
  *
  * Ownership: struct bench_profile owns its strings and figures; free with
  * bench_profile_free.  bench_profile_write copies nothing it is given.
@@ -84,18 +99,34 @@ void bench_profile_free(struct bench_profile *p);
 /* Fills tool_version, when (now, UTC), hostname and kernel. */
 void bench_profile_stamp(struct bench_profile *p);
 
-/* Writes p as YAML to f. */
+/* After a GPU run: marks each figure during which a sample showed a
+ * slowing throttle reason (matched by label, figure.h) and adds one
+ * throttled fault per suite listing them.  Nothing when the run was not
+ * throttled. */
+void bench_profile_mark_throttled(struct bench_profile *p);
+
+/* Writes p as YAML to f.  Whatever p holds, the loader takes the text
+ * back: a name read from the system or a plugin's message holding a
+ * control character, tab (in a name) or byte that is not UTF-8 is written
+ * spelt out as term_escape does ("\x1b"), not raw. */
 void bench_profile_emit(const struct bench_profile *p, FILE *f);
 
-/* Writes p to path atomically.  Returns 0, or -1 with why. */
+/* Writes p to path atomically.  Returns ATOMIC_OK, or ATOMIC_FAILED or
+ * ATOMIC_REFUSED (atomic_file.h: path is one of this run's inputs, a
+ * folder) with why. */
 int bench_profile_write(const struct bench_profile *p, const char *path,
 			char *why, size_t len);
 
 /* What emit writes of p, to path atomically (the profile, or its
- * Prometheus form).  Returns 0, or -1 with why. */
+ * Prometheus form).  Returns as bench_profile_write. */
 int bench_profile_write_with(void (*emit)(const struct bench_profile *, FILE *),
 			     const struct bench_profile *p, const char *path,
 			     char *why, size_t len);
+
+/* What emit writes of p, in a buffer of *size bytes the caller frees;
+ * NULL when memory ran out. */
+char *bench_profile_render(void (*emit)(const struct bench_profile *, FILE *),
+			   const struct bench_profile *p, size_t *size);
 
 /* Loads path into p (initialised here).  Returns 0, or -1 with every
  * problem in errs (p then empty but safe to free). */

@@ -11,6 +11,7 @@
 
 #include "bench/backend.h"
 #include "bench/profile_read.h"
+#include "core/precision.h"
 #include "core/xalloc.h"
 
 /* The units a figure may have; a loaded figure points at these. */
@@ -29,7 +30,11 @@ static void read_parameters(struct yread *r, const struct ynode *fig,
 	if (!p || !yr_expect_map(r, p, "figure parameters"))
 		return;
 	yr_check_keys(r, p, "figure parameters", fields);
-	profile_read_text(r, p, "precision", f->precision, sizeof(f->precision));
+	if (profile_read_name(r, p, "precision", f->precision,
+			      sizeof(f->precision)) == 1 &&
+	    precision_from_name(f->precision) < 0)
+		yr_error(r, ymap_get(p, "precision"), NULL,
+			 "unknown precision '%s'", f->precision);
 	yr_int(r, p, "m", 1, 1L << 40, &f->m);
 	yr_int(r, p, "n", 1, 1L << 40, &f->n);
 	yr_int(r, p, "k", 1, 1L << 40, &f->k);
@@ -61,6 +66,8 @@ static void check_work(struct yread *r, const struct ynode *fig,
 			 f->work, f->suite, want);
 }
 
+/* Each a time a timer gave and measure_run kept: finite and > 0 (a
+ * reading of 0 was discarded, never a sample). */
 static void read_samples(struct yread *r, const struct ynode *time,
 			 struct measure_result *t)
 {
@@ -68,10 +75,17 @@ static void read_samples(struct yread *r, const struct ynode *time,
 	if (!s || !yr_expect_seq(r, s, "samples_s"))
 		return;
 	t->samples = xcalloc(s->n ? s->n : 1, sizeof(double));
-	for (size_t i = 0; i < s->n; i++)
-		if (profile_read_node_number(r, s->items[i], "samples_s",
-					     &t->samples[t->n]) == 1)
-			t->n++;
+	for (size_t i = 0; i < s->n; i++) {
+		double v;
+		if (profile_read_node_number(r, s->items[i], "samples_s", &v) != 1)
+			continue;
+		if (!measure_reading_good(v))
+			yr_error(r, s->items[i], NULL,
+				 "'samples_s' expects times > 0, found %s",
+				 s->items[i]->text);
+		else
+			t->samples[t->n++] = v;
+	}
 }
 
 /* The written summary against the one the samples give. */
@@ -107,7 +121,8 @@ static void read_time(struct yread *r, const struct ynode *fig,
 	static const struct yfield fields[] = {
 		{"median_s", true}, {"ci_low_s", true}, {"ci_high_s", true},
 		{"n", true}, {"converged", true}, {"has_ci", true},
-		{"elapsed_s", true}, {"samples_s", true}, {NULL, false}};
+		{"elapsed_s", true}, {"rejected", false}, {"too_few", false},
+		{"samples_s", true}, {NULL, false}};
 	const struct ynode *tn = ymap_get(fig, "time");
 	if (!tn || !yr_expect_map(r, tn, "figure time"))
 		return;
@@ -122,14 +137,21 @@ static void read_time(struct yread *r, const struct ynode *fig,
 	yr_bool(r, tn, "converged", &t->converged);
 	yr_bool(r, tn, "has_ci", &w.has_ci);
 	profile_read_number(r, tn, "elapsed_s", &t->elapsed_s);
+	long rejected = 0;
+	yr_int(r, tn, "rejected", 1, 100000000, &rejected);
+	t->rejected = (size_t)rejected;
+	yr_bool(r, tn, "too_few", &t->too_few);
 	read_samples(r, tn, t);
 	if (gp_errors_count(r->errs) != before)
 		return;
-	bool converged = t->converged;
-	double elapsed = t->elapsed_s;
+	/* too_few is what discarded readings do (measure.h) */
+	if (t->too_few && (!t->rejected || t->converged))
+		yr_error(r, ymap_get(tn, "too_few"), NULL,
+			 "too_few needs rejected readings and converged false");
+	struct measure_result kept = *t;
 	measure_summarise(t);
-	t->converged = converged;
-	t->elapsed_s = elapsed;
+	t->converged = kept.converged;
+	t->elapsed_s = kept.elapsed_s;
 	check_summary(r, tn, &w, n, t);
 }
 
@@ -157,8 +179,8 @@ int profile_read_figure(struct yread *r, const struct ynode *n,
 	static const struct yfield fields[] = {
 		{"suite", true}, {"name", true}, {"kernel", true},
 		{"parameters", true}, {"work", true}, {"unit", true},
-		{"value", true}, {"low", true}, {"high", true}, {"time", true},
-		{NULL, false}};
+		{"value", true}, {"low", true}, {"high", true},
+		{"throttled", false}, {"time", true}, {NULL, false}};
 	memset(f, 0, sizeof(*f));
 	if (!yr_expect_map(r, n, "a figure"))
 		return -1;
@@ -166,10 +188,12 @@ int profile_read_figure(struct yread *r, const struct ynode *n,
 	yr_check_keys(r, n, "figure", fields);
 	profile_read_word(r, n, "suite", bench_suite_names, f->suite,
 			  sizeof(f->suite));
-	profile_read_text(r, n, "name", f->name, sizeof(f->name));
-	profile_read_text(r, n, "kernel", f->kernel, sizeof(f->kernel));
+	profile_read_name(r, n, "name", f->name, sizeof(f->name));
+	profile_read_name(r, n, "kernel", f->kernel, sizeof(f->kernel));
 	read_parameters(r, n, f);
-	profile_read_number(r, n, "work", &f->work);
+	if (profile_read_number(r, n, "work", &f->work) == 1 && !(f->work > 0))
+		yr_error(r, ymap_get(n, "work"), NULL,
+			 "'work' expects a number > 0, found 0");
 	char unit[16];
 	if (profile_read_word(r, n, "unit", units, unit, sizeof(unit)) == 1)
 		for (const char *const *u = units; *u; u++)
@@ -178,6 +202,7 @@ int profile_read_figure(struct yread *r, const struct ynode *n,
 	profile_read_number(r, n, "value", &f->value);
 	profile_read_number(r, n, "low", &f->low);
 	profile_read_number(r, n, "high", &f->high);
+	yr_bool(r, n, "throttled", &f->throttled);
 	read_time(r, n, &f->time);
 	if (gp_errors_count(r->errs) == before) {
 		check_work(r, n, f);

@@ -30,7 +30,12 @@
 #include <string.h>
 
 #include "bench/profile_read.h"
+#include "core/strmap.h"
 #include "core/xalloc.h"
+
+/* A sample's label is a figure's, whole: the loader matches them. */
+_Static_assert(sizeof(((struct gpu_sample *)0)->during) == BENCH_LABEL_MAX,
+	       "gpu_sample.during holds a figure label");
 
 const char *const profile_gpu_keys[] = {
 	"uuid", "pci_bus_id", "compute_capability", "sm_count", "memory_bytes",
@@ -45,9 +50,11 @@ void profile_emit_gpu(const struct bench_device *d, FILE *f)
 {
 	const struct gpuplan_cuda_device_info *g = &d->gpu;
 	if (g->valid & GPUPLAN_CUDA_HAS_UUID)
-		profile_emit_string(f, "  ", "uuid", g->uuid);
+		profile_emit_name(f, "  ", "uuid", g->uuid,
+			  sizeof(g->uuid));
 	if (g->valid & GPUPLAN_CUDA_HAS_PCI_BUS_ID)
-		profile_emit_string(f, "  ", "pci_bus_id", g->pci_bus_id);
+		profile_emit_name(f, "  ", "pci_bus_id", g->pci_bus_id,
+			  sizeof(g->pci_bus_id));
 	fprintf(f, "  compute_capability: \"%d.%d\"\n  sm_count: %d\n"
 		   "  memory_bytes: %" PRIu64 "\n",
 		g->cc_major, g->cc_minor, g->sm_count, g->total_mem_bytes);
@@ -65,7 +72,8 @@ void profile_emit_gpu(const struct bench_device *d, FILE *f)
 	if (g->valid & GPUPLAN_CUDA_HAS_RUNTIME_VERSION)
 		fprintf(f, "  runtime_cuda_version: %d\n", g->runtime_version);
 	if (d->plugin_build[0])
-		profile_emit_string(f, "  ", "plugin", d->plugin_build);
+		profile_emit_name(f, "  ", "plugin", d->plugin_build,
+			  sizeof(d->plugin_build));
 	fprintf(f, "  gpus_on_host: %d\n", d->gpu_count);
 }
 
@@ -99,7 +107,8 @@ static void emit_sample(const struct gpu_sample *s, FILE *f)
 	}
 	/* "" before the first mark: absent, as a YAML reader refuses "" */
 	if (s->during[0])
-		profile_emit_string(f, "      ", "during", s->during);
+		profile_emit_name(f, "      ", "during", s->during,
+			  sizeof(s->during));
 }
 
 void profile_emit_sampling(const struct bench_profile *p, FILE *f)
@@ -152,9 +161,9 @@ void profile_read_gpu(struct yread *r, const struct ynode *d,
 	for (const char *const *k = required; *k; k++)
 		if (!ymap_get(d, *k))
 			yr_error(r, d, NULL, "a cuda device needs '%s'", *k);
-	if (profile_read_text(r, d, "uuid", g->uuid, sizeof(g->uuid)) == 1)
+	if (profile_read_name(r, d, "uuid", g->uuid, sizeof(g->uuid)) == 1)
 		g->valid |= GPUPLAN_CUDA_HAS_UUID;
-	if (profile_read_text(r, d, "pci_bus_id", g->pci_bus_id,
+	if (profile_read_name(r, d, "pci_bus_id", g->pci_bus_id,
 			      sizeof(g->pci_bus_id)) == 1)
 		g->valid |= GPUPLAN_CUDA_HAS_PCI_BUS_ID;
 	read_cc(r, d, g);
@@ -188,7 +197,7 @@ void profile_read_gpu(struct yread *r, const struct ynode *d,
 	read_bit_int(r, d, "runtime_cuda_version",
 		     GPUPLAN_CUDA_HAS_RUNTIME_VERSION, 1000000, &v, &g->valid);
 	g->runtime_version = (int)v;
-	profile_read_text(r, d, "plugin", dev->plugin_build,
+	profile_read_name(r, d, "plugin", dev->plugin_build,
 			  sizeof(dev->plugin_build));
 	profile_read_int(r, d, "gpus_on_host", 1, 1 << 16, &dev->gpu_count);
 	snprintf(g->name, sizeof(g->name), "%s", dev->name);
@@ -206,7 +215,7 @@ static int read_reasons(struct yread *r, const struct ynode *map,
 		return -1;
 	for (size_t i = 0; i < s->n; i++) {
 		char *name = NULL;
-		if (yr_node_string(r, s->items[i], key, &name) <= 0)
+		if (yr_node_name(r, s->items[i], key, &name) <= 0)
 			return -1;
 		char *end = NULL;
 		uint64_t bit = !strncmp(name, "0x", 2)
@@ -244,7 +253,7 @@ static void read_sample(struct yread *r, const struct ynode *n,
 			s->valid |= v[i].bit;
 	if (read_reasons(r, n, "throttle", &s->throttle) == 1)
 		s->valid |= GPU_SAMPLE_THROTTLE;
-	profile_read_text(r, n, "during", s->during, sizeof(s->during));
+	profile_read_name(r, n, "during", s->during, sizeof(s->during));
 }
 
 /* throttled and reasons_seen as written against what the samples give. */
@@ -254,9 +263,9 @@ static void check_derived(struct yread *r, const struct ynode *sn,
 {
 	if (throttled != s->throttled)
 		yr_error(r, ymap_get(sn, "throttled"), NULL,
-			 "throttled is %s but the samples %s a slowing reason",
+			 "throttled is %s but the samples show %s slowing reason",
 			 throttled ? "true" : "false",
-			 s->throttled ? "show" : "show no");
+			 s->throttled ? "a" : "no");
 	if (seen != s->throttle_seen)
 		yr_error(r, ymap_get(sn, "reasons_seen"), NULL,
 			 "reasons_seen is not the union of the samples' reasons");
@@ -284,7 +293,10 @@ void profile_read_sampling(struct yread *r, const struct ynode *root,
 	size_t before = gp_errors_count(r->errs);
 	yr_check_keys(r, sn, "sampling", fields);
 	gpu_samples_init(&p->samples);
-	profile_read_number(r, sn, "interval_s", &p->samples.interval_s);
+	if (profile_read_number(r, sn, "interval_s", &p->samples.interval_s) == 1 &&
+	    !(p->samples.interval_s > 0))
+		yr_error(r, ymap_get(sn, "interval_s"), NULL,
+			 "'interval_s' expects a number > 0, found 0");
 	profile_read_text(r, sn, "note", p->sampling_note,
 			  sizeof(p->sampling_note));
 	bool throttled = false;
@@ -296,8 +308,76 @@ void profile_read_sampling(struct yread *r, const struct ynode *root,
 		for (size_t i = 0; i < list->n; i++) {
 			struct gpu_sample s;
 			read_sample(r, list->items[i], &s);
+			/* the sampler's clock is monotonic */
+			if (p->samples.n && s.t_s < p->samples.v[p->samples.n - 1].t_s)
+				yr_error(r, ymap_get(list->items[i], "t_s"), NULL,
+					 "t_s %.17g is before the sample above it (%.17g)",
+					 s.t_s, p->samples.v[p->samples.n - 1].t_s);
 			gpu_samples_push(&p->samples, &s);
 		}
 	if (gp_errors_count(r->errs) == before)
 		check_derived(r, sn, &p->samples, throttled, seen);
+}
+
+/* ---- marking throttled figures ---- */
+
+/* Per figure, the slowing reasons of the samples labelled with it: one map
+ * from label to figure, so this is linear in samples plus figures. */
+static uint64_t *slowing_per_figure(const struct bench_profile *p)
+{
+	size_t n = p->figures.n;
+	char (*labels)[BENCH_LABEL_MAX] = xcalloc(n ? n : 1, sizeof(*labels));
+	uint64_t *slow = xcalloc(n ? n : 1, sizeof(uint64_t));
+	struct strmap map;
+	strmap_init(&map);
+	for (size_t i = 0; i < n; i++) {
+		bench_figure_label(&p->figures.v[i], labels[i], sizeof(labels[i]));
+		strmap_put(&map, labels[i], i, NULL);
+	}
+	for (size_t i = 0; i < p->samples.n; i++) {
+		size_t at;
+		if (strmap_get(&map, p->samples.v[i].during, &at))
+			slow[at] |= p->samples.v[i].throttle & GPU_THROTTLE_SLOWING;
+	}
+	strmap_free(&map);
+	free(labels);
+	return slow;
+}
+
+/* The throttled fault of one suite, marking its slowed figures. */
+static void mark_suite(struct bench_profile *p, const char *suite,
+		       const uint64_t *slow)
+{
+	struct bench_figures *l = &p->figures;
+	struct bench_names marked = {0};
+	uint64_t reasons = 0;
+	for (size_t i = 0; i < l->n; i++) {
+		if (strcmp(l->v[i].suite, suite) || !slow[i])
+			continue;
+		l->v[i].throttled = true;
+		reasons |= slow[i];
+		bench_names_add(&marked, l->v[i].name);
+	}
+	if (!marked.n)
+		return;
+	char names[160];
+	gpu_throttle_names(reasons, names, sizeof(names));
+	size_t at = bench_faults_add(&l->faults, BENCH_FAULT_THROTTLED, suite, NULL,
+				     "the GPU slowed its clocks (%s) while %zu "
+				     "figure%s of %s ran: %s below what this "
+				     "board gives cool and within its power "
+				     "limit", names, marked.n,
+				     marked.n == 1 ? "" : "s", suite,
+				     marked.n == 1 ? "its rate is" : "their rates are");
+	l->faults.v[at].marked = marked;
+}
+
+void bench_profile_mark_throttled(struct bench_profile *p)
+{
+	if (!p->samples.throttled || !p->figures.n)
+		return;
+	uint64_t *slow = slowing_per_figure(p);
+	for (size_t s = 0; s < p->n_suites; s++)	/* in the order they ran */
+		mark_suite(p, p->suites[s], slow);
+	free(slow);
 }

@@ -66,11 +66,37 @@ int profile_read_text(struct yread *r, const struct ynode *map,
 	return rc;
 }
 
+int profile_read_name(struct yread *r, const struct ynode *map,
+		      const char *key, char *buf, size_t size)
+{
+	char *s = NULL;
+	int rc = yr_name(r, map, key, &s);
+	if (rc <= 0)
+		return rc;
+	if (strlen(s) >= size) {
+		yr_error(r, ymap_get(map, key), NULL,
+			 "'%s' is longer than %zu bytes", key, size - 1);
+		rc = -1;
+	} else {
+		memcpy(buf, s, strlen(s) + 1);
+	}
+	free(s);
+	return rc;
+}
+
+bool profile_has_suite(const struct bench_profile *p, const char *suite)
+{
+	for (size_t i = 0; i < p->n_suites; i++)
+		if (!strcmp(p->suites[i], suite))
+			return true;
+	return false;
+}
+
 int profile_read_word(struct yread *r, const struct ynode *map,
 		     const char *key, const char *const *names, char *buf,
 		     size_t size)
 {
-	int rc = profile_read_text(r, map, key, buf, size);
+	int rc = profile_read_name(r, map, key, buf, size);
 	if (rc <= 0)
 		return rc;
 	for (const char *const *n = names; *n; n++)
@@ -92,15 +118,24 @@ int profile_read_int(struct yread *r, const struct ynode *map, const char *key,
 
 /* ---- top-level parts ---- */
 
+/* YYYY-MM-DDTHH:MM:SSZ naming a real moment: a calendar date (leap
+ * years counted), hours to 23, minutes to 59, seconds to 60 (a leap
+ * second). */
 static bool valid_when(const char *s)
 {
 	static const char shape[] = "dddd-dd-ddTdd:dd:ddZ";
+	static const int days[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
 	if (strlen(s) != sizeof(shape) - 1)
 		return false;
 	for (size_t i = 0; shape[i]; i++)
 		if (shape[i] == 'd' ? !isdigit((unsigned char)s[i]) : s[i] != shape[i])
 			return false;
-	return true;
+	int y = atoi(s), mo = atoi(s + 5), d = atoi(s + 8), h = atoi(s + 11),
+	    mi = atoi(s + 14), sec = atoi(s + 17);
+	bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+	return mo >= 1 && mo <= 12 && d >= 1 &&
+	       d <= days[mo - 1] + (mo == 2 && leap) && h <= 23 && mi <= 59 &&
+	       sec <= 60;
 }
 
 static void read_tool(struct yread *r, const struct ynode *root,
@@ -114,7 +149,7 @@ static void read_tool(struct yread *r, const struct ynode *root,
 		return;
 	yr_check_keys(r, t, "tool", fields);
 	profile_read_word(r, t, "name", names, name, sizeof(name));
-	profile_read_text(r, t, "version", p->tool_version, sizeof(p->tool_version));
+	profile_read_name(r, t, "version", p->tool_version, sizeof(p->tool_version));
 }
 
 static void read_host(struct yread *r, const struct ynode *root,
@@ -131,9 +166,9 @@ static void read_host(struct yread *r, const struct ynode *root,
 	if (!h || !yr_expect_map(r, h, "host"))
 		return;
 	yr_check_keys(r, h, "host", fields);
-	profile_read_text(r, h, "hostname", p->hostname, sizeof(p->hostname));
-	profile_read_text(r, h, "kernel", p->kernel, sizeof(p->kernel));
-	if (profile_read_text(r, h, "cpu_model", c->model, sizeof(c->model)) == 1)
+	profile_read_name(r, h, "hostname", p->hostname, sizeof(p->hostname));
+	profile_read_name(r, h, "kernel", p->kernel, sizeof(p->kernel));
+	if (profile_read_name(r, h, "cpu_model", c->model, sizeof(c->model)) == 1)
 		c->valid |= CPU_INFO_HAS_MODEL;
 	if (yr_int(r, h, "logical_cpus", 1, 1L << 20, &c->logical_cpus) == 1)
 		c->valid |= CPU_INFO_HAS_LOGICAL_CPUS;
@@ -169,7 +204,7 @@ static void read_device(struct yread *r, const struct ynode *root,
 		return;
 	yr_check_keys(r, d, "device", fields);
 	profile_read_word(r, d, "kind", kinds, p->device.kind, sizeof(p->device.kind));
-	profile_read_text(r, d, "name", p->device.name, sizeof(p->device.name));
+	profile_read_name(r, d, "name", p->device.name, sizeof(p->device.name));
 	profile_read_int(r, d, "index", 0, 1023, &p->device.index);
 	if (!strcmp(p->device.kind, "cuda")) {
 		profile_read_gpu(r, d, &p->device);
@@ -194,7 +229,11 @@ static void read_policy(struct yread *r, const struct ynode *o,
 	yr_check_keys(r, pn, "policy", fields);
 	profile_read_int(r, pn, "warmup", 0, 1000000, &m->warmup);
 	profile_read_int(r, pn, "min_reps", 0, 100000000, &m->min_reps);
-	profile_read_int(r, pn, "max_reps", 0, 100000000, &m->max_reps);
+	if (profile_read_int(r, pn, "max_reps", 1, 100000000, &m->max_reps) == 1 &&
+	    m->max_reps < m->min_reps)
+		yr_error(r, ymap_get(pn, "max_reps"), NULL,
+			 "max_reps %d is below min_reps %d", m->max_reps,
+			 m->min_reps);
 	profile_read_number(r, pn, "rel_half_width", &m->rel_half_width);
 	profile_read_number(r, pn, "time_cap_s", &m->time_cap_s);
 }
@@ -211,13 +250,15 @@ static void read_suites(struct yread *r, const struct ynode *o,
 	}
 	for (size_t i = 0; i < s->n; i++) {
 		char *name = NULL;
-		if (yr_node_string(r, s->items[i], "suites", &name) <= 0)
+		if (yr_node_name(r, s->items[i], "suites", &name) <= 0)
 			continue;
 		bool known = false;
 		for (const char *const *k = bench_suite_names; *k; k++)
 			known |= strcmp(*k, name) == 0;
 		if (!known)
 			yr_error(r, s->items[i], NULL, "unknown suite '%.40s'", name);
+		else if (profile_has_suite(p, name))
+			yr_error(r, s->items[i], NULL, "suite '%s' is listed twice", name);
 		else
 			snprintf(p->suites[p->n_suites++], sizeof(p->suites[0]),
 				 "%s", name);
@@ -235,7 +276,7 @@ static void read_model(struct yread *r, const struct ynode *o,
 	if (!m || !yr_expect_map(r, m, "options model"))
 		return;
 	yr_check_keys(r, m, "options model", fields);
-	profile_read_text(r, m, "name", p->model_name, sizeof(p->model_name));
+	profile_read_name(r, m, "name", p->model_name, sizeof(p->model_name));
 	yr_int(r, m, "seq", 0, 1L << 24, &p->model_seq);
 	read_policy(r, m, &p->model_policy);
 	profile_read_number(r, m, "step_cap_s", &p->model_step_cap_s);
@@ -294,8 +335,9 @@ static void read_root(struct yread *r, const struct ynode *root,
 	static const struct yfield fields[] = {
 		{"schema", true}, {"tool", true}, {"when", true},
 		{"host", true}, {"device", true}, {"options", true},
-		{"notes", true}, {"figures", true}, {"sampling", false},
-		{NULL, false}};
+		{"notes", true}, {"faults", false}, {"figures", true},
+		{"sampling", false}, {NULL, false}};
+	size_t before = gp_errors_count(r->errs);
 	if (!yr_expect_map(r, root, "a measured profile"))
 		return;
 	if (yr_check_schema(r, root, BENCH_PROFILE_SCHEMA) < 0)
@@ -312,7 +354,10 @@ static void read_root(struct yread *r, const struct ynode *root,
 	read_options(r, root, p);
 	read_notes(r, root, p);
 	read_figures(r, root, p);
+	profile_read_faults(r, root, p);
 	profile_read_sampling(r, root, p);
+	if (gp_errors_count(r->errs) == before)
+		profile_check_figures(r, root, p);
 }
 
 static int load_tree(struct bench_profile *p, struct ytree *t,

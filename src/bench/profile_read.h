@@ -8,6 +8,7 @@
 #ifndef GPUPLAN_BENCH_PROFILE_READ_H
 #define GPUPLAN_BENCH_PROFILE_READ_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -23,6 +24,10 @@ int profile_read_number(struct yread *r, const struct ynode *map,
 /* A string into buf; one of size bytes or longer is an error. */
 int profile_read_text(struct yread *r, const struct ynode *map,
 		      const char *key, char *buf, size_t size);
+/* A name (yr_name: one line, no control characters) into buf; one of
+ * size bytes or longer is an error. */
+int profile_read_name(struct yread *r, const struct ynode *map,
+		      const char *key, char *buf, size_t size);
 /* A string that must be one of names (NULL-terminated). */
 int profile_read_word(struct yread *r, const struct ynode *map,
 		      const char *key, const char *const *names, char *buf,
@@ -31,10 +36,16 @@ int profile_read_int(struct yread *r, const struct ynode *map,
 		     const char *key, long min, long max, int *out);
 
 /* Writing: a YAML double-quoted scalar any reader takes back, and
- * `indent key: "value"` on a line of its own. */
+ * `indent key: "value"` on a line of its own; text (line breaks and tabs
+ * kept) or a name (profile.c: what the loader would refuse is spelt out
+ * first, so the loader takes back whatever was written). */
 void profile_emit_quoted(FILE *f, const char *s);
+void profile_emit_quoted_name(FILE *f, const char *s, size_t size);
 void profile_emit_string(FILE *f, const char *indent, const char *key,
 			 const char *value);
+/* size: of the field the loader reads the name into */
+void profile_emit_name(FILE *f, const char *indent, const char *key,
+		       const char *value, size_t size);
 
 /* The GPU's fields under `device:` (kind cuda), and `sampling:`
  * (profile_gpu.c).  read_gpu is given the device mapping; read_sampling
@@ -47,6 +58,17 @@ void profile_read_sampling(struct yread *r, const struct ynode *root,
 			   struct bench_profile *p);
 /* The GPU keys a device mapping may hold, NULL-terminated. */
 extern const char *const profile_gpu_keys[];
+
+/* `faults:` (profile_fault.c): written after the notes, read from the
+ * root; and the checks that tie figures, faults and samples together,
+ * run on the root once everything else has read clean. */
+void profile_emit_faults(const struct bench_faults *l, FILE *f);
+void profile_read_faults(struct yread *r, const struct ynode *root,
+			 struct bench_profile *p);
+void profile_check_figures(struct yread *r, const struct ynode *root,
+			   const struct bench_profile *p);
+/* True when options.suites lists suite. */
+bool profile_has_suite(const struct bench_profile *p, const char *suite);
 
 /* One figure of `figures:`.  Returns 0 with f filled, or -1 after
  * reporting (f->time.samples may still need measure_result_free). */

@@ -1,8 +1,11 @@
 #include "catalog.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+
+#include "catalog_read.h"
 
 static const char *const link_names[] = {"none", "pcie", "nvlink",
 					 "nvswitch"};
@@ -45,15 +48,19 @@ struct money catalog_owning_cost_per_hour(const struct instance *inst)
 	return m;
 }
 
-/* Units of `code` per one unit of the base currency; 0 when unknown. */
+/* Units of `code` per one unit of the base currency; 0 when unknown.
+ * A binary search: every price of a large catalog is converted. */
 static double per_base(const struct exchange_rates *fx, const char *code)
 {
 	if (strcmp(code, fx->base) == 0)
 		return 1;
-	for (size_t i = 0; i < fx->n; i++)
-		if (strcmp(fx->v[i].code, code) == 0)
-			return fx->v[i].per_base;
-	return 0;
+	struct rate key;
+	snprintf(key.code, sizeof(key.code), "%s", code);
+	const struct rate *r = fx->sorted
+		? bsearch(&key, fx->sorted, fx->n, sizeof(*fx->sorted),
+			  rate_by_code)
+		: NULL;
+	return r ? r->per_base : 0;
 }
 
 int catalog_convert(const struct catalog *c, const struct money *m,

@@ -92,8 +92,9 @@ struct exchange_rates {
 	bool present;
 	char base[4];
 	char *as_of;
-	struct rate *v;
+	struct rate *v;		/* in file order (as printed) */
 	size_t n;
+	struct rate *sorted;	/* the same by code, for lookups */
 	struct sources sources;
 	struct origin at;
 };

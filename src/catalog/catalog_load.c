@@ -19,6 +19,7 @@
 #include "core/xalloc.h"
 #include "catalog_read.h"
 #include "core/yaml_read.h"
+#include "name_index.h"
 /* ---- files ---- */
 
 void catalog_init(struct catalog *c)
@@ -46,6 +47,20 @@ static const struct yfield file_fields[] = {
 	{"exchange_rates", false}, {NULL, false},
 };
 
+/*
+ * An entry with problems of its own is kept for the checks across entries
+ * (duplicate names, accelerator references) while problems are still
+ * reported in full.  Once they are only counted (error.h: a flood, say a
+ * generated file of a million empty entries), such an entry is dropped
+ * as soon as it is read: the load fails anyway, and memory then stays
+ * that of the tree, not the tree and a struct per entry.  The count of
+ * further problems then leaves out duplicates among the dropped entries.
+ */
+static bool drop_entry(const struct yread *r, int rc)
+{
+	return rc < 0 && gp_errors_full(r->errs);
+}
+
 static int read_accelerators(struct yread *r, const struct ynode *list,
 			     struct catalog *c, const char *file)
 {
@@ -56,8 +71,11 @@ static int read_accelerators(struct yread *r, const struct ynode *list,
 		xgrow((void **)&c->acc, &c->cap_acc, c->n_acc + 1,
 		      sizeof(*c->acc));
 		struct accelerator *a = &c->acc[c->n_acc++];
-		bad |= read_accelerator(r, list->items[i], i, a) < 0;
+		int rc = read_accelerator(r, list->items[i], i, a);
+		bad |= rc < 0;
 		a->at.file = file;
+		if (drop_entry(r, rc))
+			free_accelerator(&c->acc[--c->n_acc]);
 	}
 	return bad ? -1 : 0;
 }
@@ -72,9 +90,12 @@ static int read_instances(struct yread *r, const struct ynode *list,
 		xgrow((void **)&c->inst, &c->cap_inst, c->n_inst + 1,
 		      sizeof(*c->inst));
 		struct instance *in = &c->inst[c->n_inst++];
-		bad |= read_instance(r, list->items[i], i, in) < 0;
+		int rc = read_instance(r, list->items[i], i, in);
+		bad |= rc < 0;
 		in->at.file = file;
 		in->accelerator_at.file = file;
+		if (drop_entry(r, rc))
+			free_instance(&c->inst[--c->n_inst]);
 	}
 	return bad ? -1 : 0;
 }
@@ -206,28 +227,43 @@ static void check_duplicate_names(struct catalog *c, struct gp_errors *errs)
 	free(v);
 }
 
+/*
+ * Points each instance at its accelerator through a case-blind index of
+ * the accelerators' names (the first of duplicates, which are reported
+ * already), so n instances over m accelerators cost O(n + m), not
+ * O(n m).  The did-you-mean of an unknown name is skipped once problems
+ * are only counted (error.h): a flood of them would pay for it each time.
+ */
 static void resolve_accelerators(struct catalog *c, struct gp_errors *errs)
 {
 	const char **names = xcalloc(c->n_acc + 1, sizeof(char *));
 	size_t nn = 0;
+	struct name_index by_name;
+	name_index_init(&by_name);
 	for (size_t i = 0; i < c->n_acc; i++)
-		if (c->acc[i].name)
+		if (c->acc[i].name) {
 			names[nn++] = c->acc[i].name;
+			name_index_add(&by_name, c->acc[i].name, i, NULL);
+		}
 	for (size_t i = 0; i < c->n_inst; i++) {
 		struct instance *in = &c->inst[i];
+		size_t at;
 		if (!in->accelerator_name)
 			continue;
-		in->acc = catalog_find_accelerator(c, in->accelerator_name);
-		if (in->acc)
+		if (name_index_find(&by_name, in->accelerator_name, &at)) {
+			in->acc = &c->acc[at];
 			continue;
+		}
 		char hint[128];
-		const char *h = suggest_hint(in->accelerator_name, names, nn,
-					     hint, sizeof(hint));
+		const char *h = gp_errors_full(errs) ? NULL
+			: suggest_hint(in->accelerator_name, names, nn, hint,
+				       sizeof(hint));
 		gp_errors_add(errs, in->at.file, in->accelerator_at.line,
 			      in->accelerator_at.col, h,
 			      "instance '%s' names unknown accelerator '%s'",
 			      in->name ? in->name : "?", in->accelerator_name);
 	}
+	name_index_free(&by_name);
 	free(names);
 }
 

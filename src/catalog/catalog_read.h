@@ -33,6 +33,8 @@ int read_instance(struct yread *r, const struct ynode *n, size_t index,
 void free_instance(struct instance *in);
 
 int read_fx(struct yread *r, const struct ynode *n, struct exchange_rates *fx);
+/* Orders rates by currency code (fx->sorted; bsearch with it too). */
+int rate_by_code(const void *a, const void *b);
 void free_fx(struct exchange_rates *fx);
 
 #endif

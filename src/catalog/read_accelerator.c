@@ -30,8 +30,8 @@ static int read_peaks(struct yread *r, const struct ynode *map,
 	}
 	for (int p = 0; p < PREC_COUNT; p++) {
 		struct unit_detail d;
-		int rc = yr_quantity(r, n, precision_name(p), UNIT_COMPUTE,
-				     &a->peak[p], &d);
+		int rc = yr_quantity_in(r, n, precision_name(p), Q_PEAK,
+					&a->peak[p], &d);
 		if (rc < 0) {
 			bad = 1;
 			continue;
@@ -78,11 +78,19 @@ static int read_mig(struct yread *r, const struct ynode *map,
 		}
 		long count = 0;
 		bad |= yr_check_keys(r, m, "a MIG profile", mig_fields);
-		bad |= yr_string(r, m, "profile", &p->profile) < 0;
-		bad |= yr_quantity(r, m, "memory", UNIT_BYTES, &p->memory,
-				   NULL) < 0;
+		bad |= yr_name(r, m, "profile", &p->profile) < 0;
+		bad |= yr_quantity_in(r, m, "memory", Q_MEMORY, &p->memory,
+				      NULL) < 0;
 		bad |= yr_int(r, m, "max_instances", 1, 64, &count) < 0;
 		p->max_instances = (int)count;
+		/* a slice is a share of the GPU: the planner scales the GPU's
+		 * bandwidth by slice / GPU memory */
+		if (a->memory > 0 && p->memory > a->memory) {
+			yr_error(r, ymap_get(m, "memory"), NULL,
+				 "MIG profile '%s' of %s has more memory than the whole GPU",
+				 p->profile ? p->profile : "?", owner);
+			bad = 1;
+		}
 	}
 	return bad ? -1 : 0;
 }
@@ -107,16 +115,16 @@ int read_accelerator(struct yread *r, const struct ynode *n,
 		return -1;
 	entry_label(n, "accelerator", index, what, sizeof(what));
 	int bad = yr_check_keys(r, n, what, accelerator_fields);
-	bad |= yr_string(r, n, "name", &a->name) < 0;
-	bad |= yr_string(r, n, "vendor", &a->vendor) < 0;
-	bad |= yr_string(r, n, "architecture", &a->architecture) < 0;
-	bad |= yr_string(r, n, "form_factor", &a->form_factor) < 0;
-	bad |= yr_string(r, n, "memory_type", &a->memory_type) < 0;
+	bad |= yr_name(r, n, "name", &a->name) < 0;
+	bad |= yr_name(r, n, "vendor", &a->vendor) < 0;
+	bad |= yr_name(r, n, "architecture", &a->architecture) < 0;
+	bad |= yr_name(r, n, "form_factor", &a->form_factor) < 0;
+	bad |= yr_name(r, n, "memory_type", &a->memory_type) < 0;
 	bad |= yr_string(r, n, "notes", &a->notes) < 0;
-	bad |= yr_quantity(r, n, "memory", UNIT_BYTES, &a->memory, NULL) < 0;
-	bad |= yr_quantity(r, n, "memory_bandwidth", UNIT_RATE,
-			   &a->memory_bandwidth, NULL) < 0;
-	bad |= yr_quantity(r, n, "tdp", UNIT_POWER, &a->tdp, NULL) < 0;
+	bad |= yr_quantity_in(r, n, "memory", Q_MEMORY, &a->memory, NULL) < 0;
+	bad |= yr_quantity_in(r, n, "memory_bandwidth", Q_BANDWIDTH,
+			      &a->memory_bandwidth, NULL) < 0;
+	bad |= yr_quantity_in(r, n, "tdp", Q_POWER, &a->tdp, NULL) < 0;
 	bad |= yr_bool(r, n, "illustrative", &a->illustrative) < 0;
 	bad |= read_peaks(r, n, what, a) < 0;
 	bad |= read_link(r, n, "interconnect", what, &a->interconnect) < 0;

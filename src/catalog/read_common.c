@@ -14,7 +14,7 @@ int read_link_kind(struct yread *r, const struct ynode *map,
 			  enum link_kind *out)
 {
 	char *kind = NULL;
-	int rc = yr_string(r, map, "kind", &kind);
+	int rc = yr_name(r, map, "kind", &kind);
 	if (rc <= 0)
 		return rc;
 	const char *link_names[] = {link_kind_name(LINK_NONE),
@@ -29,7 +29,8 @@ int read_link_kind(struct yread *r, const struct ynode *map,
 			return 1;
 		}
 	char hint[96];
-	const char *h = suggest_hint(kind, link_names, nk, hint, sizeof(hint));
+	const char *h = gp_errors_full(r->errs) ? NULL
+		: suggest_hint(kind, link_names, nk, hint, sizeof(hint));
 	yr_error(r, ymap_get(map, "kind"), h,
 		 "unknown link kind '%.60s' in %s: expected %s", kind, what,
 		 allow_nvswitch ? "nvswitch, nvlink, pcie or none"
@@ -60,8 +61,8 @@ int read_link(struct yread *r, const struct ynode *map, const char *key,
 	long gen = 0, lanes = 0;
 	int has_gen = yr_int(r, n, "generation", 1, 10, &gen);
 	int has_lanes = yr_int(r, n, "lanes", 1, 64, &lanes);
-	int has_bw = yr_quantity(r, n, "bandwidth", UNIT_RATE, &l->bandwidth,
-				 NULL);
+	int has_bw = yr_quantity_in(r, n, "bandwidth", Q_BANDWIDTH,
+				    &l->bandwidth, NULL);
 	bad |= has_gen < 0 || has_lanes < 0 || has_bw < 0;
 	l->generation = (int)gen;
 	l->lanes = (int)lanes;

@@ -26,8 +26,8 @@ static int read_intra(struct yread *r, const struct ynode *map,
 		return -1;
 	int bad = yr_check_keys(r, n, what, intra_fields);
 	bad |= read_link_kind(r, n, what, true, &l->kind) < 0;
-	int has_bw = yr_quantity(r, n, "bandwidth", UNIT_RATE, &l->bandwidth,
-				 NULL);
+	int has_bw = yr_quantity_in(r, n, "bandwidth", Q_BANDWIDTH,
+				    &l->bandwidth, NULL);
 	bad |= has_bw < 0;
 	if (!bad && l->kind != LINK_NONE && has_bw == 0) {
 		yr_error(r, n, NULL, "%s needs a 'bandwidth'", what);
@@ -56,10 +56,10 @@ static int read_network(struct yread *r, const struct ynode *map,
 	if (!yr_expect_map(r, n, what))
 		return -1;
 	int bad = yr_check_keys(r, n, what, network_fields);
-	bad |= yr_quantity(r, n, "bandwidth", UNIT_RATE,
-			   &in->network_bandwidth, NULL) < 0;
+	bad |= yr_quantity_in(r, n, "bandwidth", Q_BANDWIDTH,
+			      &in->network_bandwidth, NULL) < 0;
 	bad |= yr_bool(r, n, "rdma", &in->network_rdma) < 0;
-	bad |= yr_string(r, n, "name", &in->network_name) < 0;
+	bad |= yr_name(r, n, "name", &in->network_name) < 0;
 	return bad ? -1 : 0;
 }
 
@@ -78,8 +78,10 @@ static int read_price(struct yread *r, const struct ynode *map,
 	if (!yr_expect_map(r, n, what))
 		return -1;
 	int bad = yr_check_keys(r, n, what, price_fields);
-	bad |= yr_money(r, n, "on_demand", MONEY_PER_HOUR, &in->on_demand) < 0;
-	int spot = yr_money(r, n, "spot", MONEY_PER_HOUR, &in->spot);
+	bad |= yr_money_in(r, n, "on_demand", MONEY_PER_HOUR,
+			   Q_PRICE_PER_HOUR, &in->on_demand) < 0;
+	int spot = yr_money_in(r, n, "spot", MONEY_PER_HOUR, Q_PRICE_PER_HOUR,
+			       &in->spot);
 	bad |= spot < 0;
 	in->has_spot = spot == 1;
 	if (!bad && in->has_spot &&
@@ -90,6 +92,23 @@ static int read_price(struct yread *r, const struct ynode *map,
 		bad = 1;
 	}
 	return bad ? -1 : 0;
+}
+
+/* Facility power over IT power: below 1 is a contradiction, said as
+ * such; above the range a typo. */
+static int read_pue(struct yread *r, const struct ynode *map, double *pue)
+{
+	double v;
+	int rc = yr_positive(r, map, "pue", &v);
+	if (rc <= 0)
+		return rc;
+	if (v < 1) {
+		yr_error(r, ymap_get(map, "pue"), NULL,
+			 "'pue' is facility power over IT power and cannot be below 1, found %g",
+			 v);
+		return -1;
+	}
+	return yr_number_in(r, map, "pue", Q_PUE, pue);
 }
 
 static const struct yfield purchase_fields[] = {
@@ -110,21 +129,15 @@ static int read_purchase(struct yread *r, const struct ynode *map,
 	struct purchase *p = &in->purchase;
 	in->owned = true;
 	int bad = yr_check_keys(r, n, what, purchase_fields);
-	bad |= yr_money(r, n, "price", MONEY_TOTAL, &p->price) < 0;
-	bad |= yr_quantity(r, n, "lifetime", UNIT_DURATION, &p->lifetime,
-			   NULL) < 0;
-	bad |= yr_money(r, n, "power_price", MONEY_PER_KWH,
-			&p->power_price) < 0;
-	bad |= yr_quantity(r, n, "host_power", UNIT_POWER, &p->host_power,
-			   NULL) < 0;
-	int has_pue = yr_positive(r, n, "pue", &p->pue);
-	bad |= has_pue < 0;
-	if (has_pue == 1 && p->pue < 1) {
-		yr_error(r, ymap_get(n, "pue"), NULL,
-			 "'pue' is facility power over IT power and cannot be below 1, found %g",
-			 p->pue);
-		bad = 1;
-	}
+	bad |= yr_money_in(r, n, "price", MONEY_TOTAL, Q_PURCHASE_PRICE,
+			   &p->price) < 0;
+	bad |= yr_quantity_in(r, n, "lifetime", Q_LIFETIME, &p->lifetime,
+			      NULL) < 0;
+	bad |= yr_money_in(r, n, "power_price", MONEY_PER_KWH, Q_POWER_PRICE,
+			   &p->power_price) < 0;
+	bad |= read_pue(r, n, &p->pue) < 0;
+	bad |= yr_quantity_in(r, n, "host_power", Q_POWER, &p->host_power,
+			      NULL) < 0;
 	if (!bad && strcmp(p->price.currency, p->power_price.currency) != 0) {
 		yr_error(r, ymap_get(n, "power_price"), NULL,
 			 "power price is in %s but the purchase price is in %s: use one currency",
@@ -173,10 +186,10 @@ int read_instance(struct yread *r, const struct ynode *n, size_t index,
 	entry_label(n, "instance", index, what, sizeof(what));
 	long gpus = 0, vcpus = 0;
 	int bad = yr_check_keys(r, n, what, instance_fields);
-	bad |= yr_string(r, n, "name", &in->name) < 0;
-	bad |= yr_string(r, n, "provider", &in->provider) < 0;
-	bad |= yr_string(r, n, "region", &in->region) < 0;
-	bad |= yr_string(r, n, "accelerator", &in->accelerator_name) < 0;
+	bad |= yr_name(r, n, "name", &in->name) < 0;
+	bad |= yr_name(r, n, "provider", &in->provider) < 0;
+	bad |= yr_name(r, n, "region", &in->region) < 0;
+	bad |= yr_name(r, n, "accelerator", &in->accelerator_name) < 0;
 	const struct ynode *acc_node = ymap_get(n, "accelerator");
 	if (acc_node) {
 		in->accelerator_at.line = acc_node->line;
@@ -185,7 +198,7 @@ int read_instance(struct yread *r, const struct ynode *n, size_t index,
 	bad |= yr_string(r, n, "notes", &in->notes) < 0;
 	bad |= yr_int(r, n, "gpus", 1, 1024, &gpus) < 0;
 	bad |= yr_int(r, n, "vcpus", 1, 100000, &vcpus) < 0;
-	bad |= yr_quantity(r, n, "memory", UNIT_BYTES, &in->memory, NULL) < 0;
+	bad |= yr_quantity_in(r, n, "memory", Q_MEMORY, &in->memory, NULL) < 0;
 	bad |= yr_bool(r, n, "illustrative", &in->illustrative) < 0;
 	bad |= yr_date(r, n, "as_of", &in->as_of) < 0;
 	bad |= read_intra(r, n, what, &in->intra) < 0;

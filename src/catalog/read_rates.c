@@ -14,6 +14,12 @@ static const struct yfield fx_fields[] = {
 	{NULL, false},
 };
 
+int rate_by_code(const void *a, const void *b)
+{
+	return strcmp(((const struct rate *)a)->code,
+		      ((const struct rate *)b)->code);
+}
+
 static int read_rates(struct yread *r, const struct ynode *n,
 		      struct exchange_rates *fx)
 {
@@ -31,13 +37,19 @@ static int read_rates(struct yread *r, const struct ynode *n,
 			continue;
 		}
 		double v;
-		if (yr_positive(r, n, k->text, &v) < 0) {
+		/* the value beside its key: a lookup by key per rate would
+		 * make a long rates table quadratic */
+		if (yr_node_number_in(r, n->items[2 * i + 1], k->text,
+				      Q_EXCHANGE_RATE, &v) < 0) {
 			bad = 1;
 			continue;
 		}
 		memcpy(fx->v[fx->n].code, k->text, 4);
 		fx->v[fx->n++].per_base = v;
 	}
+	fx->sorted = xcalloc(fx->n + 1, sizeof(*fx->sorted));
+	memcpy(fx->sorted, fx->v, fx->n * sizeof(*fx->v));
+	qsort(fx->sorted, fx->n, sizeof(*fx->sorted), rate_by_code);
 	return bad ? -1 : 0;
 }
 
@@ -50,7 +62,7 @@ int read_fx(struct yread *r, const struct ynode *n,
 	fx->at.line = n->line;
 	int bad = yr_check_keys(r, n, "'exchange_rates'", fx_fields);
 	char *base = NULL;
-	int rc = yr_string(r, n, "base", &base);
+	int rc = yr_name(r, n, "base", &base);
 	if (rc == 1 && !currency_code_valid(base)) {
 		yr_error(r, ymap_get(n, "base"), NULL,
 			 "'base' expects a currency code like USD, found '%.40s'",
@@ -72,6 +84,7 @@ void free_fx(struct exchange_rates *fx)
 {
 	free(fx->as_of);
 	free(fx->v);
+	free(fx->sorted);
 	free_sources(&fx->sources);
 	memset(fx, 0, sizeof(*fx));
 }

@@ -2,6 +2,7 @@
  * catalog_list.c - `gpuplan catalog list`: instances with their accelerators
  * and prices, filtered, as a table, CSV or JSON.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -10,6 +11,7 @@
 #include "catalog_cmds.h"
 #include "common.h"
 #include "core/output.h"
+#include "core/strmap.h"
 #include "core/suggest.h"
 #include "core/table.h"
 #include "core/xalloc.h"
@@ -51,22 +53,26 @@ static int check_gpu_filter(const struct cmd_spec *s, const struct catalog *c,
 		 : usage_error(s, "no accelerator matches '%s'", gpu);
 }
 
+/* The providers, each once (a hash of those seen: a catalog of n
+ * instances from n providers is not n^2 comparisons), for the
+ * did-you-mean. */
 static int check_provider_filter(const struct cmd_spec *s,
 				 const struct catalog *c, const char *provider)
 {
 	const char **names = xcalloc(c->n_inst + 1, sizeof(char *));
 	size_t n = 0;
+	struct strmap seen;
+	strmap_init(&seen);
 	for (size_t i = 0; i < c->n_inst; i++) {
 		if (strcasecmp(c->inst[i].provider, provider) == 0) {
+			strmap_free(&seen);
 			free(names);
 			return 0;
 		}
-		bool seen = false;
-		for (size_t k = 0; k < n; k++)
-			seen |= strcmp(names[k], c->inst[i].provider) == 0;
-		if (!seen)
+		if (strmap_put(&seen, c->inst[i].provider, n, NULL))
 			names[n++] = c->inst[i].provider;
 	}
+	strmap_free(&seen);
 	char hint[96];
 	const char *h = suggest_hint(provider, names, n, hint, sizeof(hint));
 	free(names);
@@ -90,7 +96,9 @@ static int parse_max_price(const struct cmd_spec *s, const char *text,
 	}
 	char *end;
 	double v = strtod(text, &end);
-	if (*end == '\0' && end != text && v >= 0 && currency) {
+	/* finite: strtod also reads "inf" and "nan", which would keep or
+	 * drop every instance without a word */
+	if (*end == '\0' && end != text && isfinite(v) && v >= 0 && currency) {
 		out->amount = v;
 		memcpy(out->currency, currency, 4);
 		out->per = MONEY_PER_HOUR;
@@ -391,7 +399,8 @@ int catalog_list(int argc, char **argv)
 		goto out;
 	}
 	struct output o;
-	output_open(&o);
+	if ((rc = output_open_to(&o, opt_value(&p, &list_spec, "output"))))
+		goto out;
 	if (fmt == FORMAT_TABLE)
 		list_table(&c, &l, &f, o.f);
 	else if (fmt == FORMAT_CSV)

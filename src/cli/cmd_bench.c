@@ -8,6 +8,17 @@
  * the CPU (backend_cpu.c) or a CUDA GPU through the plugin
  * (backend_cuda.c); on a GPU, NVML samples clocks, temperature, power and
  * throttle reasons while the suites run (gpu_sampler.h).
+ *
+ * Faults while measuring (bench/fault.h: a job that fails, a lost device,
+ * memory that runs out, a timer that lies, a throttling GPU) do not end
+ * the run: each is recorded in the profile's `faults:` and said on
+ * standard error, and the run carries on with what it can still measure.
+ * Exit status: 0 when the profile was written, faults or not (it says what
+ * is missing); 1 when faults left nothing measured (nothing is written:
+ * a profile of no figures would only hide the failure), or on a runtime
+ * failure; 2 on bad usage or input, or when -o or --prom names one of the
+ * command's inputs (the --model file, or a file it includes), refused
+ * before anything is measured.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -25,6 +36,7 @@
 #include "bench/profile.h"
 #include "bench/prom.h"
 #include "commands.h"
+#include "core/atomic_file.h"
 #include "core/paths.h"
 #include "core/xalloc.h"
 #include "common.h"
@@ -367,14 +379,23 @@ static void summary_table(const struct bench_profile *p, double seconds)
 	table_right_align(&t, 4);
 	for (size_t i = 0; i < p->figures.n; i++) {
 		const struct bench_figure *f = &p->figures.v[i];
-		char rate[32], lo[32], hi[32], ci[72], reps[16];
+		char rate[32], lo[32], hi[32], ci[72], reps[16], state[64];
 		format_rate(f, f->value, rate, sizeof(rate));
 		format_rate(f, f->low, lo, sizeof(lo));
 		format_rate(f, f->high, hi, sizeof(hi));
 		snprintf(ci, sizeof(ci), "%s .. %s", lo, hi);
 		snprintf(reps, sizeof(reps), "%zu", f->time.n);
-		const char *row[] = {f->suite, f->name, rate, ci, reps,
-				     f->time.converged ? "yes" : "no (cap)"};
+		/* a mark (bench/fault.h) is said where the figure is */
+		int at = snprintf(state, sizeof(state), "%s",
+				  f->time.too_few ? "no (too few)"
+				  : f->time.converged ? "yes" : "no (cap)");
+		if (f->time.rejected)
+			at += snprintf(state + at, sizeof(state) - (size_t)at,
+				       ", %zu bad timer reading%s", f->time.rejected,
+				       f->time.rejected == 1 ? "" : "s");
+		if (f->throttled)
+			snprintf(state + at, sizeof(state) - (size_t)at, ", throttled");
+		const char *row[] = {f->suite, f->name, rate, ci, reps, state};
 		table_add_row(&t, row);
 	}
 	table_print(&t, stderr);
@@ -415,27 +436,74 @@ static int check_writable(const char *path, const char *what)
 	return rc;
 }
 
-/* The profile first, then the Prometheus text; a failure on the second
- * removes the first, so a failed run leaves neither. */
+/* Renders one output and stages it in set: an ATOMIC_* code, why set. */
+static int stage(struct atomic_set *set,
+		 void (*emit)(const struct bench_profile *, FILE *),
+		 const struct bench_profile *p, const char *path, char *why,
+		 size_t len)
+{
+	size_t size;
+	char *buf = bench_profile_render(emit, p, &size);
+	if (!buf) {
+		snprintf(why, len, "cannot write '%s': out of memory", path);
+		return ATOMIC_FAILED;
+	}
+	int rc = atomic_set_add(set, path, buf, size, why, len);
+	free(buf);
+	return rc;
+}
+
+/* The profile and the Prometheus text as one set (atomic_file.h): both
+ * are written or neither.  0, 1 on a failure, 2 when a target is refused. */
 static int write_outputs(const struct bench_profile *p, const char *out,
 			 const char *prom)
 {
-	char why[512];
+	char why[512] = "";
 	bool to_file = out && strcmp(out, "-") != 0;
-	if (to_file && bench_profile_write(p, out, why, sizeof(why)) != 0) {
-		fprintf(stderr, "gpuplan bench: cannot write %s: %s\n", out, why);
-		return 1;
-	}
-	if (prom && bench_prom_write(p, prom, why, sizeof(why)) != 0) {
-		fprintf(stderr, "gpuplan bench: cannot write %s: %s\n", prom, why);
-		if (to_file)
-			unlink(out);
-		return 1;
+	struct atomic_set set;
+	atomic_set_init(&set);
+	int rc = ATOMIC_OK;
+	if (to_file)
+		rc = stage(&set, bench_profile_emit, p, out, why, sizeof(why));
+	if (rc == ATOMIC_OK && prom)
+		rc = stage(&set, bench_prom_emit, p, prom, why, sizeof(why));
+	if (rc == ATOMIC_OK)
+		rc = atomic_set_commit(&set, why, sizeof(why));
+	else
+		atomic_set_abort(&set);
+	if (rc != ATOMIC_OK) {
+		fprintf(stderr, "gpuplan bench: %s\n", why);
+		return rc == ATOMIC_REFUSED ? 2 : 1;
 	}
 	if (to_file)
 		fprintf(stderr, "profile written to %s\n", out);
 	else
 		bench_profile_emit(p, stdout);
+	return 0;
+}
+
+/* -o and --prom, checked once the inputs are read and before minutes of
+ * measuring: neither may name an input (the model or a file it includes)
+ * or a folder, and they may not name one file.  0, or 2 after saying why. */
+static int check_targets(const char *out, const char *prom)
+{
+	char why[512];
+	const char *t[2] = {out && strcmp(out, "-") ? out : NULL, prom};
+	for (int i = 0; i < 2; i++)
+		if (t[i] && atomic_check_target(t[i], why, sizeof(why)) != ATOMIC_OK) {
+			fprintf(stderr, "gpuplan bench: %s\n", why);
+			return 2;
+		}
+	/* one file by name or by inode; a device (/dev/null) takes both */
+	struct stat a, b;
+	bool a_is = t[0] && stat(t[0], &a) == 0, b_is = t[1] && stat(t[1], &b) == 0;
+	bool same = t[0] && t[1] &&
+		    (a_is ? b_is && S_ISREG(a.st_mode) && a.st_dev == b.st_dev &&
+				    a.st_ino == b.st_ino
+			  : !strcmp(t[0], t[1]));
+	if (same)
+		return usage_error(&bench_spec, "-o and --prom name the same file '%s'",
+				   t[1]);
 	return 0;
 }
 
@@ -510,12 +578,48 @@ static void say_throttled(const struct gpu_samples *s)
 	for (size_t i = 0; i < s->n && !during; i++)
 		if (s->v[i].throttle & GPU_THROTTLE_SLOWING)
 			during = s->v[i].during;
-	char when[96] = "before the first figure";
+	char when[BENCH_LABEL_MAX + 16] = "before the first figure";
 	if (during && *during)
 		snprintf(when, sizeof(when), "during '%s'", during);
 	fprintf(stderr, "gpuplan bench: THROTTLED: the GPU slowed its clocks (%s), first %s; "
 		"figures measured then are below what this board gives when cool and within its power limit\n",
 		names, when);
+}
+
+/* Each fault, on its own line: what, where, and what it cost. */
+static void say_faults(const struct bench_faults *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		const struct bench_fault *f = &l->v[i];
+		fprintf(stderr, "gpuplan bench: FAULT (%s) in %s%s%s%s: %s",
+			bench_fault_kind_name(f->kind), f->suite,
+			f->figure[0] ? ", '" : "", f->figure,
+			f->figure[0] ? "'" : "", f->what);
+		if (f->missing.n)
+			fprintf(stderr, "; missing: %zu figure%s", f->missing.n,
+				f->missing.n == 1 ? "" : "s");
+		if (f->marked.n)
+			fprintf(stderr, "; marked: %zu figure%s", f->marked.n,
+				f->marked.n == 1 ? "" : "s");
+		for (size_t k = 0; k < f->ended.n; k++)
+			fprintf(stderr, "%s%s", k ? ", " : "; suites ended: ",
+				f->ended.v[k]);
+		fputc('\n', stderr);
+	}
+	if (l->n)
+		fprintf(stderr, "gpuplan bench: %zu fault%s: the profile's 'faults:' "
+			"says which figures are missing or marked\n", l->n,
+			l->n == 1 ? "" : "s");
+}
+
+/* Faults that left no figure at all: exit 1, nothing written. */
+static int nothing_measured(const struct bench_profile *p)
+{
+	if (p->figures.n || !p->figures.faults.n)
+		return 0;
+	fprintf(stderr, "gpuplan bench: nothing could be measured on %s '%s': "
+		"no profile written\n", p->device.kind, p->device.name);
+	return 1;
 }
 
 static int measure(const struct bench_request *q, const struct bench_backend *b,
@@ -537,7 +641,8 @@ static int measure(const struct bench_request *q, const struct bench_backend *b,
 		rc = usage_error(&bench_spec, "--prom needs a file: standard output is for the profile");
 		goto out;
 	}
-	if ((rc = check_writable(opt_value(parsed, &bench_spec, "output"), "the profile")) ||
+	if ((rc = check_targets(opt_value(parsed, &bench_spec, "output"), prom)) ||
+	    (rc = check_writable(opt_value(parsed, &bench_spec, "output"), "the profile")) ||
 	    (rc = check_writable(prom, "the Prometheus file")))
 		goto out;
 	if (b->init() != 0) {
@@ -566,11 +671,15 @@ static int measure(const struct bench_request *q, const struct bench_backend *b,
 		gpu_sampler_stop(sampler, &p.samples);
 	b->shutdown();
 	if (rc == 0) {
+		bench_profile_mark_throttled(&p);
 		summary_table(&p, cpu_suite_now() - start);
 		say_throttled(&p.samples);
+		say_faults(&p.figures.faults);
+		rc = nothing_measured(&p);
+	}
+	if (rc == 0)
 		rc = write_outputs(&p, opt_value(parsed, &bench_spec, "output"),
 				   opt_value(parsed, &bench_spec, "prom"));
-	}
 out:
 	model_graph_free(&g);
 	model_free(&m);

@@ -2,6 +2,13 @@
  * cmd_model.c - `gpuplan model list|show`: what a model costs, derived
  * from its description: parameters, FLOPs and bytes per step, arithmetic
  * intensity per op class, and memory per GPU line by line.
+ *
+ * `--ops` lists every op.  The listing is written row by row (the table
+ * in two passes: widths, then rows; the JSON one op object at a time)
+ * instead of through a table or a JSON tree of every op, and a model that
+ * expands to more than SHOW_MAX_OPS ops is refused before it is built:
+ * the output is gathered in memory to be written whole (core/output.h),
+ * so what is listed must fit there.
  */
 #include <dirent.h>
 #include <stdlib.h>
@@ -13,9 +20,15 @@
 #include "core/output.h"
 #include "core/paths.h"
 #include "core/table.h"
+#include "core/term_safe.h"
 #include "core/units.h"
 #include "core/xalloc.h"
 #include "model/memory.h"
+
+/* Ops `--ops` lists: more than every transformer the loader accepts
+ * (10,000 layers of 12 ops), and about 100 MB of JSON (30 MB of table)
+ * gathered before it is written. */
+#define SHOW_MAX_OPS 200000
 
 /* ---- the setup a `show` describes ---- */
 
@@ -142,10 +155,26 @@ static int read_setup(const struct parsed *p, struct show_setup *s)
 
 /* ---- finding and building the model ---- */
 
+/* The listing's limit is checked on the description, before a single op
+ * is built. */
 static int load_and_build(const char *arg, struct show_setup *s,
 			  struct model *m, struct model_graph *g)
 {
-	int rc = cli_load_model(arg, s->seq, m, g);
+	struct gp_errors errs;
+	gp_errors_init(&errs);
+	char *shown;
+	char *path = model_find(arg, &shown);
+	int rc = model_load_named(m, path, shown, &errs) < 0 ||
+			 (s->ops && model_check_op_count(m, SHOW_MAX_OPS, "--ops lists",
+							 "leave out --ops for the totals",
+							 &errs) < 0) ||
+			 model_build(m, s->seq, g, &errs) < 0
+		 ? 2 : 0;
+	free(path);
+	free(shown);
+	if (rc)
+		cli_report_problems(&errs);
+	gp_errors_free(&errs);
 	if (rc == 0) {
 		s->seq = g->seq;
 		if (!s->context)
@@ -340,40 +369,106 @@ static void show_memory(FILE *out, const struct show_setup *s,
 		units_format(UNIT_BYTES, f->mem.total, NULL, q, sizeof(q)));
 }
 
+/* One row of the --ops table, cells formatted and escaped as table.h
+ * would store them, with their widths on a terminal. */
+struct op_row {
+	char cell[10][2000];	/* 320 bytes escaped: at most 6 x 320 */
+	size_t width[10];
+};
+
+static const char *const ops_header[10] = {
+	"#", "OP", "IN", "OUT", "PARAMS", "FLOP/SAMPLE", "BYTES/STEP",
+	"FLOP/BYTE", "CLASS", "AT"};
+static const bool ops_right[10] = {true, false, false, false, true, true,
+				   true, true, false, false};
+
+/* The label (names from the file) and the file name may hold anything a
+ * terminal obeys; the other cells are numbers and words of gpuplan's. */
+static void outside_text(struct op_row *r, int c, const char *text)
+{
+	if (term_needs_escape(text, 0))
+		term_escape(text, r->cell[c], sizeof(r->cell[c]));
+	else
+		snprintf(r->cell[c], sizeof(r->cell[c]), "%s", text);
+	r->width[c] = utf8_width(r->cell[c]);
+}
+
+static void op_row(struct op_row *r, const struct op *o, size_t i, int e,
+		   long batch)
+{
+	char (*cell)[2000] = r->cell;
+	snprintf(cell[0], sizeof(cell[0]), "%zu", i);
+	shape_format(&o->in, cell[2], sizeof(cell[2]));
+	shape_format(&o->out, cell[3], sizeof(cell[3]));
+	snprintf(cell[4], sizeof(cell[4]), "%.0f", o->params);
+	amount(o->flops, "", cell[5], sizeof(cell[5]));
+	double rd, wr;
+	op_bytes(o, e, batch, &rd, &wr);
+	units_format(UNIT_BYTES, rd + wr, NULL, cell[6], sizeof(cell[6]));
+	snprintf(cell[7], sizeof(cell[7]), "%.3g",
+		 rd + wr > 0 ? o->flops * batch / (rd + wr) : 0);
+	snprintf(cell[8], sizeof(cell[8]), "%s",
+		 op_class_name(op_kind_class(o->kind)));
+	for (int c = 0; c < 10; c++)
+		r->width[c] = strlen(cell[c]);
+	char at[320];
+	snprintf(at, sizeof(at), "%.290s:%d", o->at.file ? o->at.file : "?",
+		 o->at.line);
+	outside_text(r, 1, o->label);
+	outside_text(r, 9, at);
+}
+
+static void pad(FILE *out, size_t n)
+{
+	static const char spaces[] = "                                ";
+	for (; n > sizeof(spaces) - 1; n -= sizeof(spaces) - 1)
+		fwrite(spaces, 1, sizeof(spaces) - 1, out);
+	fwrite(spaces, 1, n, out);
+}
+
+/* As table_print() lays a row out: columns two spaces apart, numbers
+ * right-aligned, no padding after the last column. */
+static void print_op_row(FILE *out, const char *const cells[10],
+			 const size_t w[10], const size_t width[10])
+{
+	for (int c = 0; c < 10; c++) {
+		bool last = c == 9;
+		if (ops_right[c])
+			pad(out, width[c] - w[c]);
+		fputs(cells[c], out);
+		if (!ops_right[c] && !last)
+			pad(out, width[c] - w[c]);
+		if (!last)
+			fputs("  ", out);
+	}
+	fputc('\n', out);
+}
+
+/* Two passes over the ops, the first for the column widths, so no row is
+ * kept: memory stays that of one row however many ops are listed. */
 static void show_ops_table(FILE *out, const struct model_graph *g,
 			   const struct show_setup *s)
 {
-	static const char *const header[] = {"#", "OP", "IN", "OUT", "PARAMS",
-					     "FLOP/SAMPLE", "BYTES/STEP", "FLOP/BYTE",
-					     "CLASS", "AT"};
-	struct table t;
-	table_init(&t, 10, header);
-	table_right_align(&t, 0);
-	for (int i = 4; i < 8; i++)
-		table_right_align(&t, (size_t)i);
 	int e = precision_bytes(s->precision);
+	struct op_row *r = xmalloc(sizeof(*r));
+	size_t width[10], header_w[10];
+	for (int c = 0; c < 10; c++)
+		width[c] = header_w[c] = strlen(ops_header[c]);
 	for (size_t i = 0; i < g->n; i++) {
-		const struct op *o = &g->ops[i];
-		char idx[24], in[48], outs[48], pa[32], fl[32], by[32], ai[32],
-			at[300];
-		snprintf(idx, sizeof(idx), "%zu", i);
-		shape_format(&o->in, in, sizeof(in));
-		shape_format(&o->out, outs, sizeof(outs));
-		snprintf(pa, sizeof(pa), "%.0f", o->params);
-		amount(o->flops, "", fl, sizeof(fl));
-		double rd, wr;
-		op_bytes(o, e, s->batch, &rd, &wr);
-		units_format(UNIT_BYTES, rd + wr, NULL, by, sizeof(by));
-		snprintf(ai, sizeof(ai), "%.3g",
-			 rd + wr > 0 ? o->flops * s->batch / (rd + wr) : 0);
-		snprintf(at, sizeof(at), "%s:%d", o->at.file ? o->at.file : "?", o->at.line);
-		const char *row[] = {idx, o->label, in, outs, pa, fl, by, ai,
-				     op_class_name(op_kind_class(o->kind)), at};
-		table_add_row(&t, row);
+		op_row(r, &g->ops[i], i, e, s->batch);
+		for (int c = 0; c < 10; c++)
+			width[c] = r->width[c] > width[c] ? r->width[c] : width[c];
 	}
 	fputc('\n', out);
-	table_print(&t, out);
-	table_free(&t);
+	print_op_row(out, ops_header, header_w, width);
+	for (size_t i = 0; i < g->n; i++) {
+		op_row(r, &g->ops[i], i, e, s->batch);
+		const char *cells[10];
+		for (int c = 0; c < 10; c++)
+			cells[c] = r->cell[c];
+		print_op_row(out, cells, r->width, width);
+	}
+	free(r);
 }
 
 /* ---- json ---- */
@@ -387,34 +482,87 @@ static json_t *shape_json(const struct shape *s)
 	return a;
 }
 
-static json_t *ops_json(const struct model_graph *g, const struct show_setup *s)
+/* A JSON string of text that may not be UTF-8 (a file name from the
+ * command line): jansson refuses such a string, so it is spelled out. */
+static json_t *json_text(const char *text)
 {
-	json_t *arr = json_array();
-	int e = precision_bytes(s->precision);
-	for (size_t i = 0; i < g->n; i++) {
-		const struct op *o = &g->ops[i];
-		json_t *j = json_object();
-		char at[300];
-		snprintf(at, sizeof(at), "%s:%d:%d", o->at.file ? o->at.file : "?",
-			 o->at.line, o->at.col);
-		double rd, wr;
-		op_bytes(o, e, s->batch, &rd, &wr);
-		json_object_set_new(j, "label", json_string(o->label));
-		json_object_set_new(j, "kind", json_string(op_kind_name(o->kind)));
-		json_object_set_new(j, "class", json_string(op_class_name(op_kind_class(o->kind))));
-		json_object_set_new(j, "in", shape_json(&o->in));
-		json_object_set_new(j, "out", shape_json(&o->out));
-		json_object_set_new(j, "params", json_number(o->params));
-		json_object_set_new(j, "macs_per_sample", json_number(o->macs));
-		json_object_set_new(j, "flops_per_sample", json_number(o->flops));
-		json_object_set_new(j, "bytes_read_per_step", json_number(rd));
-		json_object_set_new(j, "bytes_written_per_step", json_number(wr));
-		json_object_set_new(j, "flop_per_byte",
-				    json_real(rd + wr > 0 ? o->flops * s->batch / (rd + wr) : 0));
-		json_object_set_new(j, "defined_at", json_string(at));
-		json_array_append_new(arr, j);
+	json_t *j = json_string(text);
+	if (j)
+		return j;
+	char *safe = term_escape_dup(text, 0);
+	j = json_string(safe);
+	free(safe);
+	return j;
+}
+
+static json_t *op_json(const struct op *o, int e, long batch)
+{
+	json_t *j = json_object();
+	char at[300];
+	snprintf(at, sizeof(at), "%s:%d:%d", o->at.file ? o->at.file : "?",
+		 o->at.line, o->at.col);
+	double rd, wr;
+	op_bytes(o, e, batch, &rd, &wr);
+	json_object_set_new(j, "label", json_text(o->label));
+	json_object_set_new(j, "kind", json_string(op_kind_name(o->kind)));
+	json_object_set_new(j, "class", json_string(op_class_name(op_kind_class(o->kind))));
+	json_object_set_new(j, "in", shape_json(&o->in));
+	json_object_set_new(j, "out", shape_json(&o->out));
+	json_object_set_new(j, "params", json_number(o->params));
+	json_object_set_new(j, "macs_per_sample", json_number(o->macs));
+	json_object_set_new(j, "flops_per_sample", json_number(o->flops));
+	json_object_set_new(j, "bytes_read_per_step", json_number(rd));
+	json_object_set_new(j, "bytes_written_per_step", json_number(wr));
+	json_object_set_new(j, "flop_per_byte",
+			    json_real(rd + wr > 0 ? o->flops * batch / (rd + wr) : 0));
+	json_object_set_new(j, "defined_at", json_text(at));
+	return j;
+}
+
+static char *dump(const json_t *j)
+{
+	char *text = json_dumps(j, JSON_INDENT(2) | JSON_REAL_PRECISION(15));
+	if (!text) {
+		fprintf(stderr, "gpuplan: out of memory writing JSON\n");
+		abort();
 	}
-	return arr;
+	return text;
+}
+
+/* Writes text with `indent` after every line break. */
+static void put_indented(FILE *out, const char *text, const char *indent)
+{
+	for (const char *p = text; *p; p++) {
+		fputc(*p, out);
+		if (*p == '\n')
+			fputs(indent, out);
+	}
+}
+
+/*
+ * The document with an "ops" array last, written an op at a time: the
+ * rest of the document is dumped, its closing brace taken off, and each
+ * op object dumped and indented into place.  The bytes are those
+ * json_write() prints for the whole tree (held by tests/cli against the
+ * jansson tree), without a tree of every op in memory.
+ */
+static void write_with_ops(FILE *out, const json_t *root,
+			   const struct model_graph *g, int e, long batch)
+{
+	char *text = dump(root);
+	size_t len = strlen(text);
+	fwrite(text, 1, len - 2, out);	/* all but "\n}" */
+	free(text);
+	fputs(",\n  \"ops\": [", out);
+	for (size_t i = 0; i < g->n; i++) {
+		json_t *j = op_json(&g->ops[i], e, batch);
+		char *t = dump(j);
+		fputs(i ? ",\n    " : "\n    ", out);
+		put_indented(out, t, "    ");
+		free(t);
+		json_decref(j);
+	}
+	fputs(g->n ? "\n  ]\n}\n" : "]\n}\n", out);
 }
 
 static json_t *setup_json(const struct model_graph *g, const struct show_setup *s)
@@ -475,7 +623,7 @@ static void show_json(FILE *out, const struct model *m, const struct model_graph
 	static const char *const kinds[] = {"transformer", "graph", "block"};
 	json_object_set_new(root, "schema", json_string("gpuplan/model-show/v1"));
 	json_object_set_new(mj, "name", json_string(m->name));
-	json_object_set_new(mj, "file", json_string(m->file));
+	json_object_set_new(mj, "file", json_text(m->file));
 	json_object_set_new(mj, "kind", json_string(kinds[m->kind]));
 	json_object_set_new(mj, "description", json_string_or_null(m->description));
 	json_object_set_new(mj, "source", sources_to_json(&m->sources));
@@ -497,8 +645,9 @@ static void show_json(FILE *out, const struct model *m, const struct model_graph
 	json_object_set_new(root, "classes", classes_json(f));
 	json_object_set_new(root, "memory", memory_json(&f->mem));
 	if (s->ops)
-		json_object_set_new(root, "ops", ops_json(g, s));
-	json_write(out, root);
+		write_with_ops(out, root, g, precision_bytes(s->precision), s->batch);
+	else
+		json_write(out, root);
 	json_decref(root);
 }
 
@@ -524,7 +673,8 @@ static int model_show(int argc, char **argv)
 	struct figures f;
 	compute(&m, &g, &s, &f);
 	struct output o;
-	output_open(&o);
+	if ((rc = output_open_to(&o, opt_value(&p, &show_spec, "output"))))
+		goto out;
 	if (fmt == FORMAT_JSON)
 		show_json(o.f, &m, &g, &s, &f);
 	else {
@@ -602,7 +752,7 @@ static void list_row(struct table *t, json_t *arr, const struct model *m,
 	json_t *j = json_object();
 	json_object_set_new(j, "name", json_string(m->name));
 	json_object_set_new(j, "kind", json_string(kinds[m->kind]));
-	json_object_set_new(j, "file", json_string(m->file));
+	json_object_set_new(j, "file", json_text(m->file));
 	json_object_set_new(j, "params", json_number(c.params));
 	json_object_set_new(j, "flops_per_sample", json_number(c.flops_per_sample));
 	json_object_set_new(j, "seq", g->seq ? json_integer(g->seq) : json_null());

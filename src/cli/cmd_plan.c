@@ -5,9 +5,11 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "commands.h"
 #include "common.h"
+#include "core/atomic_file.h"
 #include "core/output.h"
 #include "core/paths.h"
 #include "core/table.h"
@@ -114,9 +116,18 @@ static const char *status_of(const struct plan_option *o, char *buf, size_t len)
 	return buf;
 }
 
+/* Whole units from 100, cents below; from 1e15 (costs the accepted
+ * extremes of a catalog can reach) three significant digits, as choose.c
+ * words them, so a cell never outgrows its buffer. */
 static void money_cell(double v, char *buf, size_t len)
 {
-	snprintf(buf, len, v >= 100 ? "%.0f" : "%.2f", v);
+	snprintf(buf, len, v >= 1e15 ? "%.3g" : v >= 100 ? "%.0f" : "%.2f", v);
+}
+
+/* A CSV amount: cents, or %.6g from 1e15 on. */
+static void money_csv(double v, char *buf, size_t len)
+{
+	snprintf(buf, len, v >= 1e15 ? "%.6g" : "%.2f", v);
 }
 
 static void training_table(FILE *out, const struct plan_result *r,
@@ -143,7 +154,8 @@ static void training_table(FILE *out, const struct plan_result *r,
 		money_cell(o->cost, cost, sizeof(cost));
 		if (o->has_spot)
 			money_cell(o->cost_spot, spot, sizeof(spot));
-		snprintf(gh, sizeof(gh), "%.0f", o->gpu_hours);
+		snprintf(gh, sizeof(gh), o->gpu_hours >= 1e15 ? "%.3g" : "%.0f",
+			 o->gpu_hours);
 		units_format(UNIT_BYTES, o->memory_per_gpu, NULL, mem, sizeof(mem));
 		snprintf(mfu, sizeof(mfu), "%.0f%%", 100 * o->mfu);
 		const char *row[] = {mark, inst, gpus, split, tm, cost, spot, gh,
@@ -190,8 +202,10 @@ static void serving_table(FILE *out, const struct plan_result *r,
 struct emit_ctx {
 	enum out_format fmt;
 	FILE *out;
-	bool want_doc;		/* json, or a report */
+	bool want_doc;		/* a report from a table or CSV run */
 	json_t *doc;
+	struct json_stream json;	/* json: written workload by workload */
+	bool json_started;
 	struct table csv;	/* csv */
 	bool csv_started;
 };
@@ -236,10 +250,10 @@ static void emit_csv(struct emit_ctx *e, const struct plan *p,
 		snprintf(f[1], 40, "%ld", o->gpus);
 		snprintf(f[2], 40, "%.6g", o->time_s);
 		snprintf(f[3], 40, "%.6g", o->p99_latency_s);
-		snprintf(f[4], 40, "%.2f", o->cost);
+		money_csv(o->cost, f[4], 40);
 		f[5][0] = '\0';
 		if (o->has_spot)
-			snprintf(f[5], 40, "%.2f", o->cost_spot);
+			money_csv(o->cost_spot, f[5], 40);
 		snprintf(f[6], 40, "%.6g", o->gpu_hours);
 		snprintf(f[7], 40, "%.0f", o->memory_per_gpu);
 		for (int k = 0; k < o->n_reasons; k++) {
@@ -258,9 +272,37 @@ static void emit_csv(struct emit_ctx *e, const struct plan *p,
 	}
 }
 
+/* One workload's result, an option at a time: the bytes of
+ * plan_result_json, without ever holding every option's tree. */
+static void emit_json_result(struct json_stream *doc, const struct plan *p,
+			     const struct plan_result *r)
+{
+	struct json_stream opts;
+	json_t *head = plan_result_head_json(p, r);
+	json_stream_begin(&opts, doc->f, json_stream_next(doc), head, "options");
+	json_decref(head);
+	for (size_t i = 0; i < r->n; i++) {
+		json_t *o = plan_option_json(p, r, i);
+		json_stream_item(&opts, o);
+		json_decref(o);
+	}
+	json_stream_end(&opts);
+}
+
 static int emit(void *ctx, const struct plan *p, const struct plan_result *r)
 {
 	struct emit_ctx *e = ctx;
+	if (e->fmt == FORMAT_JSON) {
+		if (!e->json_started) {
+			json_t *head = plan_header_json(p);
+			json_object_del(head, "workloads");
+			json_stream_begin(&e->json, e->out, 0, head, "workloads");
+			json_decref(head);
+			e->json_started = true;
+		}
+		emit_json_result(&e->json, p, r);
+		return 0;
+	}
 	if (e->want_doc) {
 		if (!e->doc)
 			e->doc = plan_header_json(p);
@@ -275,34 +317,102 @@ static int emit(void *ctx, const struct plan *p, const struct plan_result *r)
 }
 
 /* The report's options, checked before any planning: --lang and --title
- * without --report would be silently ignored, so they are an error. */
-static int read_report_options(const struct parsed *p, struct report_options *o)
+ * without --report would be silently ignored, so they are an error.  The
+ * PNG charts go beside the PDF: *png_dir (the caller frees it). */
+static int read_report_options(const struct parsed *p, struct report_options *o,
+			       char **png_dir)
 {
 	int rc = report_options_read(p, &plan_spec, o);
+	*png_dir = NULL;
 	if (rc)
 		return rc;
 	o->pdf = opt_value(p, &plan_spec, "report");
 	if (!o->pdf && (opt_value(p, &plan_spec, "lang") || o->title))
 		return usage_error(&plan_spec,
 				   "--lang and --title describe the report: add --report FILE");
+	if (o->pdf)
+		o->png_dir = *png_dir = path_dir(o->pdf);
 	return 0;
 }
 
-/* --report FILE: the PDF there, the PNG charts in FILE's folder. */
-static int write_report(struct report_options o, json_t *doc)
+/* Do a and b name the same file (the same inode when both exist)? */
+static bool same_file(const char *a, const char *b)
 {
-	char *dir = path_dir(o.pdf);
-	o.png_dir = dir;
-	struct r_plan plan;
+	struct stat sa, sb;
+	if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
+		return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+	return strcmp(a, b) == 0;
+}
+
+/*
+ * Every target checked before any planning (the inputs are loaded by
+ * now, so naming one of them is caught): -o and --report may not be an
+ * input or a folder, nor the same file, and the report's folders may not
+ * be files.  0, or 2 after printing why.
+ */
+static int check_targets(const struct parsed *p, const struct report_options *ro)
+{
+	const char *out = opt_value(p, &plan_spec, "output");
 	char why[600];
-	int rc;
-	if (r_plan_from_json(&plan, doc, o.pdf, why, sizeof(why)) < 0) {
+	if (out && strcmp(out, "-") &&
+	    atomic_check_target(out, why, sizeof(why)) != ATOMIC_OK) {
+		fprintf(stderr, "gpuplan: -o: %s\n", why);
+		return 2;
+	}
+	if (!ro->pdf)
+		return 0;
+	if (out && strcmp(out, "-") && same_file(out, ro->pdf))
+		return usage_error(&plan_spec, "-o and --report name the same file '%s'",
+				   out);
+	return report_check_targets(ro, "--report");
+}
+
+/*
+ * The plan and its report as one run: the report's files and the -o
+ * file staged into one set and renamed together, or none of them; the
+ * plan on stdout (no -o) only once the report is in place.  The report
+ * reads the plan's own JSON text when that is what -o or stdout gets, so
+ * a message's line and column are the file's.
+ */
+static int deliver_with_report(struct output *o, const char *out,
+			       enum out_format fmt, const struct report_options *ro,
+			       const json_t *doc)
+{
+	struct r_plan plan;
+	struct report_run run;
+	char why[600];
+	bool to_file = out && strcmp(out, "-") != 0;
+	const char *name = to_file ? out : "the plan";
+	fclose(o->f);
+	o->f = NULL;
+	int rc = fmt == FORMAT_JSON
+		 ? r_plan_parse(&plan, o->data, o->len, name, true, why, sizeof(why))
+		 : r_plan_from_json(&plan, doc, name, why, sizeof(why));
+	if (rc < 0) {
 		fprintf(stderr, "gpuplan: %s\n", why);
-		rc = 1;
-	} else
-		rc = report_write(&plan, &o);
+		free(o->data);
+		o->data = NULL;
+		return 1;
+	}
+	rc = report_stage(&run, &plan, ro);
 	r_plan_free(&plan);
-	free(dir);
+	if (rc == 0 && to_file) {
+		int w = atomic_set_add(&run.set, out, o->data, o->len, why, sizeof(why));
+		if (w != ATOMIC_OK) {
+			fprintf(stderr, "gpuplan: %s\n", why);
+			report_abort(&run);
+			rc = w == ATOMIC_REFUSED ? 2 : 1;
+		}
+	}
+	if (rc == 0)
+		rc = report_commit(&run);
+	if (rc == 0 && !to_file &&
+	    (fwrite(o->data, 1, o->len, stdout) != o->len || fflush(stdout) != 0)) {
+		fprintf(stderr, "gpuplan: cannot write to standard output\n");
+		rc = 1;
+	}
+	free(o->data);
+	o->data = NULL;
 	return rc;
 }
 
@@ -311,10 +421,19 @@ static int run(const struct parsed *p, enum out_format fmt,
 	       const struct plan_settings *s, const struct report_options *ro)
 {
 	struct output o;
-	output_open(&o);
 	const char *report = ro->pdf;
+	const char *out = opt_value(p, &plan_spec, "output");
+	/* With a report the plan's text is read back from memory; without
+	 * one, -o FILE is written as the plan is made. */
+	int opened = 0;
+	if (report)
+		output_open(&o);
+	else
+		opened = output_open_to(&o, out);
+	if (opened)
+		return opened;
 	struct emit_ctx e = {.fmt = fmt, .out = o.f,
-			     .want_doc = fmt == FORMAT_JSON || report};
+			     .want_doc = fmt != FORMAT_JSON && report};
 	struct plan plan;
 	char why[512];
 	if (plan_run_each(&plan, c, wf, s, emit, &e, why, sizeof(why)) < 0) {
@@ -325,15 +444,15 @@ static int run(const struct parsed *p, enum out_format fmt,
 			table_free(&e.csv);
 		return 2;
 	}
-	if (fmt == FORMAT_JSON && e.doc)
-		json_write(o.f, e.doc);
+	if (e.json_started)
+		json_stream_end(&e.json);
 	if (fmt == FORMAT_CSV && e.csv_started)
 		table_print_csv(&e.csv, o.f);
 	if (e.csv_started)
 		table_free(&e.csv);
-	int rc = output_finish(&o, opt_value(p, &plan_spec, "output"));
-	if (rc == 0 && report && e.doc)
-		rc = write_report(*ro, e.doc);
+	int rc = report && (e.doc || e.json_started)
+			 ? deliver_with_report(&o, out, fmt, ro, e.doc)
+			 : output_finish(&o, out);
 	json_decref(e.doc);
 	return rc;
 }
@@ -346,17 +465,20 @@ int cmd_plan(int argc, char **argv)
 	struct workload_file wf;
 	struct plan_settings s;
 	struct report_options ro;
+	char *png_dir = NULL;
 	catalog_init(&c);
 	memset(&wf, 0, sizeof(wf));
 	int rc = opts_parse(&plan_spec, argc, argv, &p);
 	if (rc != OPTS_OK || (rc = cli_format(&p, &plan_spec, &fmt)) ||
-	    (rc = read_report_options(&p, &ro)) ||
+	    (rc = read_report_options(&p, &ro, &png_dir)) ||
 	    (rc = read_settings(&p, &s)) ||
 	    (rc = cli_load_catalog(&p, &plan_spec, &c)) ||
-	    (rc = cli_load_workloads(opt_value(&p, &plan_spec, "workload"), &wf)))
+	    (rc = cli_load_workloads(opt_value(&p, &plan_spec, "workload"), &wf)) ||
+	    (rc = check_targets(&p, &ro)))
 		goto out;
 	rc = run(&p, fmt, &c, &wf, &s, &ro);
 out:
+	free(png_dir);
 	workload_file_free(&wf);
 	catalog_free(&c);
 	opts_free(&p);

@@ -1,16 +1,21 @@
 /*
  * cmd_report.c - `gpuplan report PLAN.json`: a plan as a PDF report and
- * PNG/SVG charts, in English or Chinese.
+ * PNG/SVG charts, in English or Chinese; and the report run that
+ * `gpuplan plan --report` shares (report_cli.h).
  */
 #include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "common.h"
+#include "core/atomic_file.h"
 #include "core/paths.h"
+#include "core/term_safe.h"
+#include "core/io_guard.h"
 #include "core/xalloc.h"
 #include "report/report.h"
 #include "report/text.h"
@@ -33,31 +38,28 @@ static const struct cmd_spec report_spec = {
 	"The first page says what to rent per workload, for how long and at what\n"
 	"cost, and the saving against the obvious choice; then the option tables,\n"
 	"the charts and an appendix of assumptions and sources.  --lang zh writes\n"
-	"every label and sentence in Chinese (needs a CJK font: fonts-wqy-microhei).",
+	"every label and sentence in Chinese (needs a CJK font: fonts-wqy-microhei).\n"
+	"The PDF and every chart file are written together or not at all.",
 };
 
-/* mkdir -p for the folders a report writes into; what is already there
- * must be a folder (a file of that name would fail only after the PDF
- * was written). */
-static int make_dirs(const char *path, char *why, size_t len)
+/* ---- folders ---- */
+
+/*
+ * Calls visit for each folder on the way to path, outermost first
+ * ("a", "a/b", "a/b/c"); stops at the first that returns non-zero and
+ * returns that.
+ */
+static int each_folder(const char *path, void *ctx,
+		       int (*visit)(void *ctx, const char *folder))
 {
-	if (!*path)
-		return 0;
 	char *p = xstrdup(path);
 	int rc = 0;
-	for (char *s = p + 1; rc == 0; s++) {
+	for (char *s = p + 1; *p && rc == 0; s++) {
 		bool end = *s == '\0';
 		if (!end && *s != '/')
 			continue;
 		*s = '\0';
-		struct stat st;
-		if (mkdir(p, 0777) < 0 && errno != EEXIST) {
-			snprintf(why, len, "cannot create '%s': %s", p, strerror(errno));
-			rc = -1;
-		} else if (stat(p, &st) < 0 || !S_ISDIR(st.st_mode)) {
-			snprintf(why, len, "'%s' is not a folder", p);
-			rc = -1;
-		}
+		rc = visit(ctx, p);
 		if (end)
 			break;
 		*s = '/';
@@ -66,13 +68,178 @@ static int make_dirs(const char *path, char *why, size_t len)
 	return rc;
 }
 
-static int parent_dir(const char *file, char *why, size_t len)
+/* An existing part of the way that is not a folder: 1, with its name
+ * copied to ctx (a char *, the caller frees); a part not there yet (the
+ * rest will be made): 2, stop looking; else 0. */
+static int not_a_folder(void *ctx, const char *folder)
 {
-	char *p = path_dir(file);
-	int rc = make_dirs(p, why, len);
-	free(p);
-	return rc;
+	struct stat st;
+	if (stat(folder, &st) < 0)
+		return 2;
+	if (S_ISDIR(st.st_mode))
+		return 0;
+	*(char **)ctx = xstrdup(folder);
+	return 1;
 }
+
+/* 0, or 2 after saying which part of dir (given with `option`) is a
+ * file where a folder must be. */
+static int folder_usable(const char *option, const char *dir)
+{
+	char *bad = NULL;
+	if (each_folder(dir, &bad, not_a_folder) != 1)
+		return 0;
+	fprintf(stderr, "gpuplan: %s: '%s' is not a folder\n", option, bad);
+	free(bad);
+	return 2;
+}
+
+int report_check_targets(const struct report_options *o,
+			 const char *pdf_option)
+{
+	char why[600];
+	if (o->pdf) {
+		if (atomic_check_target(o->pdf, why, sizeof(why)) != ATOMIC_OK) {
+			fprintf(stderr, "gpuplan: %s: %s\n", pdf_option, why);
+			return 2;
+		}
+		char *dir = path_dir(o->pdf);
+		int rc = folder_usable(pdf_option, dir);
+		free(dir);
+		if (rc)
+			return rc;
+	}
+	if (o->png_dir && folder_usable("--png", o->png_dir))
+		return 2;
+	if (o->svg_dir && folder_usable("--svg", o->svg_dir))
+		return 2;
+	return 0;
+}
+
+struct make_ctx {
+	struct report_run *run;
+	char *why;
+	size_t len;
+};
+
+/* mkdir for one folder on the way, remembered when this run made it. */
+static int make_one(void *ctx, const char *folder)
+{
+	struct make_ctx *m = ctx;
+	struct report_run *run = m->run;
+	struct stat st;
+	if (mkdir(folder, 0777) == 0) {
+		xgrow((void **)&run->made, &run->cap_made, run->n_made + 1,
+		      sizeof(*run->made));
+		run->made[run->n_made++] = (struct made_dir){
+			xstrdup(folder), io_guard_dir_add(folder)};
+		return 0;
+	}
+	if (errno != EEXIST) {
+		snprintf(m->why, m->len, "cannot create '%s': %s", folder,
+			 strerror(errno));
+		return -1;
+	}
+	if (stat(folder, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		snprintf(m->why, m->len, "'%s' is not a folder", folder);
+		return -1;
+	}
+	return 0;
+}
+
+/* mkdir -p for a folder the report writes into. */
+static int make_dirs(struct report_run *run, const char *path, char *why,
+		     size_t len)
+{
+	struct make_ctx m = {run, why, len};
+	return *path ? each_folder(path, &m, make_one) : 0;
+}
+
+/* Forgets the folders made (and removes them first when `remove`:
+ * innermost first, and only when empty, so nothing not this run's goes). */
+static void made_release(struct report_run *run, bool remove)
+{
+	for (size_t i = run->n_made; i > 0; i--) {
+		if (remove)
+			rmdir(run->made[i - 1].path);
+		io_guard_dir_remove(run->made[i - 1].guard);
+		free(run->made[i - 1].path);
+	}
+	free(run->made);
+	run->made = NULL;
+	run->n_made = run->cap_made = 0;
+}
+
+/* ---- the run ---- */
+
+void report_abort(struct report_run *run)
+{
+	atomic_set_abort(&run->set);
+	made_release(run, true);
+}
+
+int report_stage(struct report_run *run, const struct r_plan *plan,
+		 const struct report_options *o)
+{
+	char why[600];
+	struct report_font font;
+	memset(run, 0, sizeof(*run));
+	atomic_set_init(&run->set);
+	run->o = o;
+	if (report_font_find(o->lang, &font, why, sizeof(why)) < 0) {
+		fprintf(stderr, "gpuplan: %s\n", why);
+		report_fonts_shutdown();
+		return 1;
+	}
+	report_font_free(&font);
+	char *pdf_dir = o->pdf ? path_dir(o->pdf) : NULL;
+	bool made = (!pdf_dir || make_dirs(run, pdf_dir, why, sizeof(why)) == 0) &&
+		    (!o->png_dir || make_dirs(run, o->png_dir, why, sizeof(why)) == 0) &&
+		    (!o->svg_dir || make_dirs(run, o->svg_dir, why, sizeof(why)) == 0);
+	free(pdf_dir);
+	int rc = made ? report_render(plan, o, &run->set, &run->stats, why,
+				      sizeof(why))
+		      : REPORT_FAILED;
+	/* one report per run: fontconfig's caches go now, not at exit, so that
+	 * the leak checker sees a clean process */
+	report_fonts_shutdown();
+	if (rc != REPORT_OK) {
+		fprintf(stderr, "gpuplan: %s\n", why);
+		report_abort(run);
+		return rc == REPORT_REFUSED ? 2 : 1;
+	}
+	return 0;
+}
+
+int report_commit(struct report_run *run)
+{
+	char why[600];
+	const struct report_options *o = run->o;
+	if (atomic_set_commit(&run->set, why, sizeof(why)) != ATOMIC_OK) {
+		fprintf(stderr, "gpuplan: %s\n", why);
+		made_release(run, true);
+		return 1;
+	}
+	made_release(run, false);
+	if (o->pdf)
+		fprintf(stderr, "report: %s (%d pages)\n", o->pdf, run->stats.pdf_pages);
+	if (o->png_dir)
+		fprintf(stderr, "charts: %zu PNG files in %s/\n", run->stats.png_files,
+			o->png_dir);
+	if (o->svg_dir)
+		fprintf(stderr, "charts: %zu SVG files in %s/\n", run->stats.svg_files,
+			o->svg_dir);
+	return 0;
+}
+
+int report_write(const struct r_plan *plan, const struct report_options *o)
+{
+	struct report_run run;
+	int rc = report_stage(&run, plan, o);
+	return rc ? rc : report_commit(&run);
+}
+
+/* ---- options ---- */
 
 /* Well-formed UTF-8: cairo refuses anything else and would stop the
  * whole PDF. */
@@ -95,6 +262,7 @@ static bool utf8_valid(const char *s)
 int report_options_read(const struct parsed *p, const struct cmd_spec *s,
 			struct report_options *o)
 {
+	const char *what;
 	memset(o, 0, sizeof(*o));
 	o->lang = LANG_EN;
 	o->table_rows = 40;
@@ -106,6 +274,8 @@ int report_options_read(const struct parsed *p, const struct cmd_spec *s,
 	o->title = opt_value(p, s, "title");
 	if (o->title && !utf8_valid(o->title))
 		return usage_error(s, "--title is not valid UTF-8 (check the terminal's encoding)");
+	if (o->title && text_control_char(o->title, TERM_KEEP_LINES, &what) >= 0)
+		return usage_error(s, "--title may not hold %s", what);
 	const char *rows = opt_value(p, s, "rows");
 	if (rows) {
 		char *end;
@@ -117,43 +287,6 @@ int report_options_read(const struct parsed *p, const struct cmd_spec *s,
 	}
 	o->png_dir = opt_value(p, s, "png");
 	o->svg_dir = opt_value(p, s, "svg");
-	return 0;
-}
-
-int report_write(const struct r_plan *plan, const struct report_options *o)
-{
-	char why[600];
-	/* the font first: a machine without one gets the install line and
-	 * not even an empty folder */
-	struct report_font font;
-	if (report_font_find(o->lang, &font, why, sizeof(why)) < 0) {
-		fprintf(stderr, "gpuplan: %s\n", why);
-		report_fonts_shutdown();
-		return 1;
-	}
-	report_font_free(&font);
-	if ((o->pdf && parent_dir(o->pdf, why, sizeof(why)) < 0) ||
-	    (o->png_dir && make_dirs(o->png_dir, why, sizeof(why)) < 0) ||
-	    (o->svg_dir && make_dirs(o->svg_dir, why, sizeof(why)) < 0)) {
-		fprintf(stderr, "gpuplan: %s\n", why);
-		report_fonts_shutdown();
-		return 1;
-	}
-	struct report_stats st;
-	int rc = report_render(plan, o, &st, why, sizeof(why));
-	/* one report per run: fontconfig's caches go now, not at exit, so that
-	 * the leak checker sees a clean process */
-	report_fonts_shutdown();
-	if (rc < 0) {
-		fprintf(stderr, "gpuplan: %s\n", why);
-		return 1;
-	}
-	if (o->pdf)
-		fprintf(stderr, "report: %s (%d pages)\n", o->pdf, st.pdf_pages);
-	if (o->png_dir)
-		fprintf(stderr, "charts: %zu PNG files in %s/\n", st.png_files, o->png_dir);
-	if (o->svg_dir)
-		fprintf(stderr, "charts: %zu SVG files in %s/\n", st.svg_files, o->svg_dir);
 	return 0;
 }
 
@@ -174,6 +307,10 @@ int cmd_report(int argc, char **argv)
 		rc = 2;
 		goto out;
 	}
+	/* after the load, which remembers the plan as an input: -o naming it
+	 * is refused here, before any work */
+	if ((rc = report_check_targets(&o, "-o")))
+		goto out;
 	rc = report_write(&plan, &o);
 out:
 	r_plan_free(&plan);

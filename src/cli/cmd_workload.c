@@ -234,7 +234,8 @@ static int workload_list(int argc, char **argv)
 	    (rc = cli_load_workloads(opt_value(&p, &list_spec, "workload"), &wf)))
 		goto out;
 	struct output o;
-	output_open(&o);
+	if ((rc = output_open_to(&o, opt_value(&p, &list_spec, "output"))))
+		goto out;
 	if (fmt == FORMAT_TABLE)
 		list_table(&wf, o.f);
 	else if (fmt == FORMAT_CSV)

@@ -33,8 +33,8 @@ int cli_format(const struct parsed *p, const struct cmd_spec *s,
 int cli_report_problems(const struct gp_errors *errs)
 {
 	gp_errors_print(errs, stderr);
-	if (errs->n > 1)
-		fprintf(stderr, "gpuplan: %zu problems\n", errs->n);
+	if (gp_errors_count(errs) > 1)
+		fprintf(stderr, "gpuplan: %zu problems\n", gp_errors_count(errs));
 	return 2;
 }
 
@@ -104,33 +104,13 @@ int cli_load_workloads(const char *file, struct workload_file *wf)
 	return rc;
 }
 
-/* A path as given, else a shipped model by name; *shown is how messages
- * name it. */
-static char *model_path(const char *arg, char **shown)
-{
-	*shown = xstrdup(arg);
-	if (access(arg, F_OK) == 0 || strchr(arg, '/'))
-		return xstrdup(arg);
-	char *data = data_dir_find();
-	char *p = data ? xasprintf("%s/profiles/models/%s.yaml", data, arg)
-		       : xstrdup(arg);
-	free(data);
-	if (access(p, F_OK) != 0) {
-		free(p);
-		return xstrdup(arg);
-	}
-	free(*shown);
-	*shown = xasprintf("profiles/models/%s.yaml", arg);
-	return p;
-}
-
 int cli_load_model(const char *arg, long seq, struct model *m,
 		   struct model_graph *g)
 {
 	struct gp_errors errs;
 	gp_errors_init(&errs);
 	char *shown;
-	char *path = model_path(arg, &shown);
+	char *path = model_find(arg, &shown);
 	int rc = model_load_named(m, path, shown, &errs) < 0 ||
 			 model_build(m, seq, g, &errs) < 0
 		 ? 2 : 0;

@@ -17,9 +17,10 @@
 #define MAX_LINK_HOPS 40	/* as the kernel's own limit (ELOOP) */
 
 struct atomic_staged {
-	char *target;	/* the path to rename over; NULL: written in place */
+	char *target;	/* the path to rename over */
 	char *tmp;
-	int slot;	/* io_guard registration */
+	long slot;	/* io_guard registration */
+	FILE *f;	/* a streamed file still open for writing, or NULL */
 };
 
 static int write_all(int fd, const char *p, size_t len)
@@ -134,48 +135,85 @@ static mode_t mode_for(const char *target)
 	return 0666 & ~mask;
 }
 
-/* Writes data to a new temporary file beside target; fills st. */
-static int stage_file(struct atomic_staged *st, const char *target,
-		      const void *data, size_t len, char *why, size_t whylen)
+/* Creates an empty temporary file beside target, with the mode the
+ * target will have; its descriptor in *fd. */
+static int create_temp(struct atomic_staged *st, const char *target, int *fd,
+		       char *why, size_t whylen)
 {
 	st->target = xstrdup(target);
 	st->tmp = xasprintf("%s.tmp.XXXXXX", target);
 	st->slot = -1;
+	st->f = NULL;
 	mode_t mode = mode_for(target);
-	int fd = mkstemp(st->tmp);
-	if (fd < 0) {
+	*fd = mkstemp(st->tmp);
+	if (*fd < 0) {
 		char *copy = xstrdup(target);
 		snprintf(why, whylen, "cannot create a file in '%s': %s",
 			 dirname(copy), strerror(errno));
 		free(copy);
-		goto fail;
+		free(st->tmp);
+		free(st->target);
+		st->tmp = st->target = NULL;
+		return ATOMIC_FAILED;
 	}
 	st->slot = io_guard_temp_add(st->tmp);
-	fchmod(fd, mode);	/* mkstemp makes 0600 */
+	fchmod(*fd, mode);	/* mkstemp makes 0600 */
+	return ATOMIC_OK;
+}
+
+/* Removes a staged file that failed, and forgets it. */
+static void drop_staged(struct atomic_staged *st)
+{
+	unlink(st->tmp);
+	io_guard_temp_remove(st->slot);
+	free(st->tmp);
+	free(st->target);
+	st->tmp = st->target = NULL;
+}
+
+/* Writes data to a new temporary file beside target; fills st. */
+static int stage_file(struct atomic_staged *st, const char *target,
+		      const void *data, size_t len, char *why, size_t whylen)
+{
+	int fd;
+	if (create_temp(st, target, &fd, why, whylen) != ATOMIC_OK)
+		return ATOMIC_FAILED;
 	if (write_all(fd, data, len) < 0 || fsync(fd) < 0) {
 		snprintf(why, whylen, "cannot write '%s': %s", target,
 			 strerror(errno));
 		close(fd);
-		goto fail_unlink;
+		drop_staged(st);
+		return ATOMIC_FAILED;
 	}
 	if (close(fd) < 0) {
 		snprintf(why, whylen, "cannot write '%s': %s", target,
 			 strerror(errno));
-		goto fail_unlink;
+		drop_staged(st);
+		return ATOMIC_FAILED;
 	}
 	return ATOMIC_OK;
-fail_unlink:
-	unlink(st->tmp);
-	io_guard_temp_remove(st->slot);
-fail:
-	free(st->tmp);
-	free(st->target);
-	st->tmp = st->target = NULL;
-	return ATOMIC_FAILED;
+}
+
+/* A streamed file's end: flushed, checked, synced and closed. */
+static int finish_stream(struct atomic_staged *st, char *why, size_t whylen)
+{
+	FILE *f = st->f;
+	st->f = NULL;
+	bool ok = fflush(f) == 0 && !ferror(f) && fsync(fileno(f)) == 0;
+	int err = errno;
+	ok = fclose(f) == 0 && ok;
+	if (!ok) {
+		snprintf(why, whylen, "cannot write '%s': %s", st->target,
+			 strerror(err ? err : errno));
+		return ATOMIC_FAILED;
+	}
+	return ATOMIC_OK;
 }
 
 static void staged_free(struct atomic_staged *st)
 {
+	if (st->f)
+		fclose(st->f);
 	io_guard_temp_remove(st->slot);
 	free(st->tmp);
 	free(st->target);
@@ -211,10 +249,54 @@ int atomic_set_add(struct atomic_set *s, const char *path, const void *data,
 	return rc;
 }
 
+int atomic_set_stream(struct atomic_set *s, const char *path, FILE **f,
+		      char *why, size_t whylen)
+{
+	*f = NULL;
+	int rc = atomic_check_target(path, why, whylen);
+	if (rc != ATOMIC_OK)
+		return rc;
+	char *target = resolve_target(path, why, whylen);
+	if (!target)
+		return ATOMIC_FAILED;
+	struct stat st;
+	if (stat(target, &st) == 0 && !S_ISREG(st.st_mode)) {
+		free(target);
+		return ATOMIC_IN_PLACE;
+	}
+	xgrow((void **)&s->v, &s->cap, s->n + 1, sizeof(*s->v));
+	struct atomic_staged *staged = &s->v[s->n];
+	int fd;
+	rc = create_temp(staged, target, &fd, why, whylen);
+	free(target);
+	if (rc != ATOMIC_OK)
+		return rc;
+	staged->f = fdopen(fd, "w");
+	if (!staged->f) {
+		snprintf(why, whylen, "cannot write '%s': %s", staged->target,
+			 strerror(errno));
+		close(fd);
+		drop_staged(staged);
+		return ATOMIC_FAILED;
+	}
+	s->n++;
+	*f = staged->f;
+	return ATOMIC_OK;
+}
+
 int atomic_set_commit(struct atomic_set *s, char *why, size_t whylen)
 {
-	io_guard_fault_point("before-rename");
 	int rc = ATOMIC_OK;
+	/* Streamed files end first: a full disk shows at their last flush,
+	 * and must stop the set before anything is renamed. */
+	for (size_t i = 0; i < s->n && rc == ATOMIC_OK; i++)
+		if (s->v[i].f)
+			rc = finish_stream(&s->v[i], why, whylen);
+	if (rc != ATOMIC_OK) {
+		atomic_set_abort(s);
+		return rc;
+	}
+	io_guard_fault_point("before-rename");
 	for (size_t i = 0; i < s->n; i++) {
 		struct atomic_staged *st = &s->v[i];
 		if (rc == ATOMIC_OK && io_guard_interrupted()) {

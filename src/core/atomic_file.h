@@ -31,8 +31,14 @@
 #define GPUPLAN_CORE_ATOMIC_FILE_H
 
 #include <stddef.h>
+#include <stdio.h>
 
-enum { ATOMIC_OK = 0, ATOMIC_FAILED = -1, ATOMIC_REFUSED = -2 };
+enum {
+	ATOMIC_OK = 0,
+	ATOMIC_FAILED = -1,
+	ATOMIC_REFUSED = -2,
+	ATOMIC_IN_PLACE = -3,	/* atomic_set_stream: a device or pipe */
+};
 
 /* Returns ATOMIC_OK, or ATOMIC_FAILED / ATOMIC_REFUSED with a one-line
  * reason in why. */
@@ -57,7 +63,16 @@ void atomic_set_init(struct atomic_set *s);
  * the caller's choice; a report aborts). */
 int atomic_set_add(struct atomic_set *s, const char *path, const void *data,
 		   size_t len, char *why, size_t whylen);
-/* Renames every staged file over its target, then frees the set. */
+/* Stages an empty temporary file for path and opens it for writing, so a
+ * large output goes to disk as it is made instead of into memory: write
+ * through *f, never close it (commit flushes, checks, syncs and closes
+ * it; abort closes and removes it).  ATOMIC_IN_PLACE when path names a
+ * device or pipe: nothing staged, write it with atomic_write instead. */
+int atomic_set_stream(struct atomic_set *s, const char *path, FILE **f,
+		      char *why, size_t whylen);
+/* Ends every streamed file (a write error or full disk then aborts the
+ * whole set), renames every staged file over its target, and frees the
+ * set. */
 int atomic_set_commit(struct atomic_set *s, char *why, size_t whylen);
 /* Removes every staged file; targets untouched.  Frees the set. */
 void atomic_set_abort(struct atomic_set *s);

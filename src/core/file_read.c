@@ -24,7 +24,13 @@ enum file_read_status file_read_all(const char *path, size_t limit,
 		fclose(f);
 		return FILE_READ_TOO_LARGE;	/* known without reading it */
 	}
+	/* A regular file's size is known: one allocation of that size (plus
+	 * the NUL and one byte to notice a file that grew), where doubling
+	 * from 64 KiB held up to twice the file. */
 	size_t cap = 1 << 16, n = 0;
+	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) &&
+	    (unsigned long long)st.st_size + 2 > cap)
+		cap = (size_t)st.st_size + 2;
 	char *buf = xmalloc(cap);
 	for (;;) {
 		if (n + 1 >= cap) {

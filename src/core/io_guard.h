@@ -22,8 +22,8 @@
  *     device and inode, so `-o` naming one of the command's own inputs is
  *     refused instead of destroying it, whatever name or link reaches it.
  *
- * Ownership: paths given to io_guard_temp_add() are copied; the registry
- * frees them on io_guard_temp_remove().
+ * Ownership: paths given to io_guard_temp_add() and io_guard_dir_add()
+ * are copied; the registry frees them on the matching _remove().
  */
 #ifndef GPUPLAN_CORE_IO_GUARD_H
 #define GPUPLAN_CORE_IO_GUARD_H
@@ -31,7 +31,6 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
-#define IO_GUARD_MAX_TEMPS 256	/* temporary files alive at once */
 #define IO_GUARD_MAX_INPUTS 4096	/* input files remembered */
 
 /* Installs the handlers (once, from main).  A signal the parent set to be
@@ -39,11 +38,16 @@
 void io_guard_install(void);
 
 /* Registers a temporary file for removal on a fatal signal; returns a
- * slot for io_guard_temp_remove(), or -1 when the registry is full (the
- * write then goes ahead unguarded: a signal could leave it behind). */
-int io_guard_temp_add(const char *path);
-/* Forgets slot (after a rename or an unlink). */
-void io_guard_temp_remove(int slot);
+ * handle for io_guard_temp_remove(), or -1 past a million paths alive at
+ * once (the write then goes ahead unguarded). */
+long io_guard_temp_add(const char *path);
+/* Forgets a temporary file (after its rename or unlink); -1 is ignored. */
+void io_guard_temp_remove(long handle);
+
+/* The same for a folder the run made (a report's --png DIR): removed on a
+ * fatal signal after the files, if empty by then, latest made first. */
+long io_guard_dir_add(const char *path);
+void io_guard_dir_remove(long handle);
 
 /* True once a guarded signal has arrived (the process is about to die). */
 bool io_guard_interrupted(void);

@@ -10,6 +10,8 @@ void output_open(struct output *o)
 {
 	o->data = NULL;
 	o->len = 0;
+	o->streamed = false;
+	atomic_set_init(&o->file);
 	o->f = open_memstream(&o->data, &o->len);
 	if (!o->f) {
 		fprintf(stderr, "gpuplan: out of memory\n");
@@ -17,10 +19,38 @@ void output_open(struct output *o)
 	}
 }
 
+int output_open_to(struct output *o, const char *path)
+{
+	if (!path || strcmp(path, "-") == 0) {
+		output_open(o);
+		return 0;
+	}
+	char why[512];
+	o->data = NULL;
+	o->len = 0;
+	atomic_set_init(&o->file);
+	int rc = atomic_set_stream(&o->file, path, &o->f, why, sizeof(why));
+	if (rc == ATOMIC_IN_PLACE) {
+		output_open(o);
+		return 0;
+	}
+	if (rc != ATOMIC_OK) {
+		fprintf(stderr, "gpuplan: %s\n", why);
+		o->f = NULL;
+		return rc == ATOMIC_REFUSED ? 2 : 1;
+	}
+	o->streamed = true;
+	return 0;
+}
+
 void output_discard(struct output *o)
 {
-	if (o->f)
+	if (o->streamed) {
+		atomic_set_abort(&o->file);	/* closes o->f */
+		o->streamed = false;
+	} else if (o->f) {
 		fclose(o->f);
+	}
 	free(o->data);
 	o->f = NULL;
 	o->data = NULL;
@@ -28,6 +58,16 @@ void output_discard(struct output *o)
 
 int output_finish(struct output *o, const char *path)
 {
+	if (o->streamed) {
+		char why[512];
+		o->f = NULL;
+		o->streamed = false;
+		if (atomic_set_commit(&o->file, why, sizeof(why)) != ATOMIC_OK) {
+			fprintf(stderr, "gpuplan: %s\n", why);
+			return 1;
+		}
+		return 0;
+	}
 	fclose(o->f);
 	o->f = NULL;
 	int rc = 0;
@@ -48,19 +88,99 @@ int output_finish(struct output *o, const char *path)
 	return rc;
 }
 
-void json_write(FILE *f, const json_t *j)
+#define JSON_FLAGS (JSON_INDENT(2) | JSON_REAL_PRECISION(15))
+
+/* One string, one write: json_dumpf writes token by token, which costs
+ * more than building the document (a third of `model show --ops` on a
+ * 1,000-op graph). */
+static char *dump(const json_t *j)
 {
-	/* One string, one write: json_dumpf writes token by token, which
-	 * costs more than building the document (a third of `model show --ops`
-	 * on a 1,000-op graph). */
-	char *text = json_dumps(j, JSON_INDENT(2) | JSON_REAL_PRECISION(15));
+	char *text = json_dumps(j, JSON_FLAGS);
 	if (!text) {
 		fprintf(stderr, "gpuplan: out of memory writing JSON\n");
 		abort();
 	}
+	return text;
+}
+
+void json_write(FILE *f, const json_t *j)
+{
+	char *text = dump(j);
 	fputs(text, f);
 	fputc('\n', f);
 	free(text);
+}
+
+static void spaces(FILE *f, int n)
+{
+	fprintf(f, "%*s", n, "");
+}
+
+/* text with `indent` more spaces after each of its line breaks */
+static void put_indented(FILE *f, const char *text, size_t len, int indent)
+{
+	const char *p = text, *end = text + len;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl) {
+			fwrite(p, 1, (size_t)(end - p), f);
+			return;
+		}
+		fwrite(p, 1, (size_t)(nl - p) + 1, f);
+		spaces(f, indent);
+		p = nl + 1;
+	}
+}
+
+void json_stream_begin(struct json_stream *s, FILE *f, int indent,
+		       const json_t *head, const char *key)
+{
+	s->f = f;
+	s->indent = indent;
+	s->items = 0;
+	char *text = dump(head);
+	if (json_object_size(head) == 0) {
+		fputc('{', f);		/* "{}" */
+	} else {
+		put_indented(f, text, strlen(text) - 2, indent);	/* but "\n}" */
+		fputc(',', f);
+	}
+	json_t *k = json_string(key);
+	char *quoted = json_dumps(k, JSON_ENCODE_ANY);
+	fputc('\n', f);
+	spaces(f, indent + 2);
+	fprintf(f, "%s: [", quoted);
+	free(quoted);
+	json_decref(k);
+	free(text);
+}
+
+int json_stream_next(struct json_stream *s)
+{
+	fputs(s->items++ ? ",\n" : "\n", s->f);
+	spaces(s->f, s->indent + 4);
+	return s->indent + 4;
+}
+
+void json_stream_item(struct json_stream *s, const json_t *item)
+{
+	int indent = json_stream_next(s);
+	char *text = dump(item);
+	put_indented(s->f, text, strlen(text), indent);
+	free(text);
+}
+
+void json_stream_end(struct json_stream *s)
+{
+	if (s->items) {
+		fputc('\n', s->f);
+		spaces(s->f, s->indent + 2);
+	}
+	fputs("]\n", s->f);
+	spaces(s->f, s->indent);
+	fputc('}', s->f);
+	if (s->indent == 0)
+		fputc('\n', s->f);
 }
 
 json_t *json_number(double v)

@@ -27,10 +27,12 @@ static const struct unit_def bytes_units[] = {
 static const struct unit_def rate_units[] = {
 	{"B/s", 1, false, false}, {"kB/s", 1e3, false, false}, {"KB/s", 1e3, false, false}, {"MB/s", 1e6, false, false},
 	{"GB/s", 1e9, false, false}, {"TB/s", 1e12, false, false}, {"KiB/s", KI, false, false}, {"MiB/s", KI * KI, false, false},
+	{"PB/s", 1e15, false, false},
 	{"GiB/s", KI * KI * KI, false, false}, {"TiB/s", KI * KI * KI * KI, false, false},
 	{"bit/s", 1 / 8.0, false, true}, {"kbit/s", 1e3 / 8, false, true},
 	{"Kbit/s", 1e3 / 8, false, true}, {"Mbit/s", 1e6 / 8, false, true},
 	{"Gbit/s", 1e9 / 8, false, true}, {"Tbit/s", 1e12 / 8, false, true},
+	{"Pbit/s", 1e15 / 8, false, true},
 	{"Mb/s", 1e6 / 8, false, true}, {"Gb/s", 1e9 / 8, false, true},
 	{"Tb/s", 1e12 / 8, false, true}, {"Mbps", 1e6 / 8, false, true},
 	{"Gbps", 1e9 / 8, false, true}, {"Tbps", 1e12 / 8, false, true},
@@ -101,6 +103,7 @@ static int fail(struct unit_problem *p, size_t offset, const char *fmt,
 		const char *arg)
 {
 	p->offset = offset;
+	p->out_of_range = false;
 	snprintf(p->msg, sizeof(p->msg), fmt, arg ? arg : "");
 	return -1;
 }
@@ -146,8 +149,11 @@ static int scan_number(const char *s, size_t *pos, double *out,
 	buf[i - start] = '\0';
 	errno = 0;
 	double v = strtod(buf, NULL);
-	if (errno == ERANGE || !isfinite(v))
-		return fail(p, start, "number out of range%s", "");
+	if (errno == ERANGE || !isfinite(v)) {
+		fail(p, start, "number out of range%s", "");
+		p->out_of_range = true;
+		return -1;
+	}
 	*out = v;
 	*pos = i;
 	return 0;
@@ -179,6 +185,7 @@ static int unknown_unit(enum unit_kind kind, const char *word, size_t offset,
 			names[n++] = t->name;
 	const char *near = suggest_nearest(word, names, n);
 	p->offset = offset;
+	p->out_of_range = false;
 	if (near)
 		snprintf(p->msg, sizeof(p->msg),
 			 "unknown unit '%s' (did you mean '%s'?)", word, near);
@@ -216,14 +223,69 @@ int units_parse(enum unit_kind kind, const char *text, double *si,
 		return unknown_unit(kind, word, ustart, p);
 	}
 	double r = v * u->scale;
-	if (!isfinite(r))
-		return fail(p, 0, "value out of range%s", "");
+	if (!isfinite(r)) {
+		fail(p, 0, "value out of range%s", "");
+		p->out_of_range = true;
+		return -1;
+	}
 	*si = r;
 	if (detail) {
 		detail->integer_ops = u->integer_ops;
 		detail->bits = u->bits;
 	}
 	return 0;
+}
+
+/* ---- ranges ---- */
+
+#define DAY 86400.0
+#define YEAR (365 * DAY)
+
+/*
+ * Why these bounds (catalogs/README.md and profiles/workloads/README.md
+ * repeat them for users):
+ * - sizes, rates and peaks span every part sold, from an embedded GPU
+ *   (a few GB/s, a few hundred GFLOP/s) to past anything announced (B200:
+ *   8 TB/s, 4.5 PFLOP/s dense fp8), with two orders of magnitude or more
+ *   spare at each end;
+ * - money holds in any currency: 1e8 an hour is about 6,000 USD an hour
+ *   in Indonesian rupiah (and far past any machine in dollars); 1e-4 an
+ *   hour is a hundredth of a cent;
+ * - durations run from what a request can take to what a run can;
+ * - the smallest rate, price and efficiency keep every quotient of the
+ *   planner finite: none is near the doubles' underflow.
+ */
+static const struct quantity_range ranges[Q_COUNT_OF_QUANTITIES] = {
+	[Q_MEMORY] = {UNIT_BYTES, 1e6, 1e15, "1 MB to 1 PB"},
+	[Q_BANDWIDTH] = {UNIT_RATE, 1e6, 1e15, "1 MB/s to 1 PB/s"},
+	[Q_PEAK] = {UNIT_COMPUTE, 1e6, 1e18, "1 MFLOP/s to 1 EFLOP/s (OPS alike)"},
+	[Q_POWER] = {UNIT_POWER, 1, 1e6, "1 W to 1 MW"},
+	[Q_LIFETIME] = {UNIT_DURATION, DAY, 50 * YEAR, "1 d to 50 y"},
+	[Q_PUE] = {UNIT_COUNT, 1, 10, "1 to 10"},
+	[Q_PRICE_PER_HOUR] = {UNIT_COUNT, 1e-4, 1e8, "1e-4 to 1e8 an hour, in its currency"},
+	[Q_PURCHASE_PRICE] = {UNIT_COUNT, 1, 1e13, "1 to 1e13, in its currency"},
+	[Q_POWER_PRICE] = {UNIT_COUNT, 1e-4, 1e4, "1e-4 to 1e4 per kWh, in its currency"},
+	[Q_EXCHANGE_RATE] = {UNIT_COUNT, 1e-9, 1e9, "1e-9 to 1e9 units per unit of the base"},
+	[Q_TOKENS] = {UNIT_COUNT, 1, 1e16, "1 to 1e16 (10000T)"},
+	[Q_SAMPLES] = {UNIT_COUNT, 1, 1e15, "1 to 1e15 (1000T)"},
+	[Q_DEADLINE] = {UNIT_DURATION, 1, 100 * YEAR, "1 s to 100 y"},
+	[Q_BUDGET] = {UNIT_COUNT, 0.01, 1e15, "0.01 to 1e15, in its currency"},
+	[Q_DECODE_TIME] = {UNIT_DURATION, 1e-9, 3600, "1 ns to 1 h"},
+	[Q_SAMPLE_BYTES] = {UNIT_BYTES, 1, 1e12, "1 B to 1 TB"},
+	[Q_REQUEST_RATE] = {UNIT_FREQUENCY, 1 / 3600.0, 1e7, "1/h to 10M/s"},
+	[Q_LATENCY] = {UNIT_DURATION, 1e-6, DAY, "1 us to 1 d"},
+	[Q_SERVING_TIME] = {UNIT_DURATION, 3600, 744 * 3600.0, "1 h to 744 h (a 31-day month)"},
+	[Q_EFFICIENCY] = {UNIT_COUNT, 1e-3, 1, "0.001 to 1"},
+};
+
+const struct quantity_range *quantity_range(enum quantity q)
+{
+	return &ranges[q];
+}
+
+bool quantity_in_range(enum quantity q, double v)
+{
+	return v >= ranges[q].min && v <= ranges[q].max;
 }
 
 /* ---- printing ---- */
@@ -316,7 +378,9 @@ static char *format_duration_scaled(double s, double scale, const char *unit,
 {
 	char num[48];
 	double v = s / scale;
-	snprintf(num, sizeof(num), v >= 100 ? "%.0f" : "%.3g", v);
+	/* whole units up to a million; past that (a run of 1e30 days, from
+	 * extreme but accepted inputs) three digits and an exponent */
+	snprintf(num, sizeof(num), v >= 100 && v < 1e6 ? "%.0f" : "%.3g", v);
 	snprintf(buf, len, "%s %s", num, unit);
 	return buf;
 }

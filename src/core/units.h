@@ -39,10 +39,14 @@ enum unit_kind {
 	UNIT_FREQUENCY,	/* events per second: "50/s", "3000/min" */
 };
 
-/* Where and why a parse failed: offset is a byte offset into the text. */
+/* Where and why a parse failed: offset is a byte offset into the text.
+ * out_of_range: the number is well formed but no double holds it (1e400)
+ * or it underflows (1e-310), so a caller with a range of its own can say
+ * that range instead. */
 struct unit_problem {
 	size_t offset;
 	char msg[192];
+	bool out_of_range;
 };
 
 /* Extra facts about a parsed compute quantity. */
@@ -66,6 +70,53 @@ const char *units_example(enum unit_kind kind);
  * buf. */
 char *units_format(enum unit_kind kind, double si, const struct unit_detail *d,
 		   char *buf, size_t len);
+
+/*
+ * The range each kind of quantity gpuplan reads is accepted in.  A value
+ * outside it is refused where it is read (yaml_read.h's yr_quantity_in()
+ * and yr_money_in()), with the range in the message, so that every
+ * quantity a loader accepts gives finite results through the planner: a
+ * rate or a price too close to zero would otherwise divide into an
+ * infinite time or cost, one too large would overflow a product.  The
+ * ranges are generous for real use (catalogs/README.md and
+ * profiles/workloads/README.md give the table and the reasons); money
+ * ranges hold in any currency, so they are wide enough for currencies of
+ * tens of thousands of units to the dollar.
+ */
+enum quantity {
+	Q_MEMORY,		/* accelerator, MIG slice, host RAM: B */
+	Q_BANDWIDTH,		/* memory, links, network: B/s */
+	Q_PEAK,			/* dense peak: FLOP/s or OPS */
+	Q_POWER,		/* TDP, host power: W */
+	Q_LIFETIME,		/* an owned machine's life: s */
+	Q_PUE,			/* facility power / IT power */
+	Q_PRICE_PER_HOUR,	/* on-demand, spot: per hour */
+	Q_PURCHASE_PRICE,	/* a machine: a plain amount */
+	Q_POWER_PRICE,		/* per kWh */
+	Q_EXCHANGE_RATE,	/* units of a currency per unit of the base */
+	Q_TOKENS,		/* a training run's tokens */
+	Q_SAMPLES,		/* a training run's samples per epoch */
+	Q_DEADLINE,		/* s */
+	Q_BUDGET,		/* a plain amount */
+	Q_DECODE_TIME,		/* CPU-core s per sample */
+	Q_SAMPLE_BYTES,		/* B per sample */
+	Q_REQUEST_RATE,		/* requests per second */
+	Q_LATENCY,		/* a p99 target: s */
+	Q_SERVING_TIME,		/* s of service a month */
+	Q_EFFICIENCY,		/* a fraction of a datasheet figure */
+	Q_COUNT_OF_QUANTITIES
+};
+
+struct quantity_range {
+	enum unit_kind unit;	/* how it is written (money: UNIT_COUNT) */
+	double min, max;	/* SI (money: in its own currency) */
+	const char *range;	/* as a person reads it: "1 MB/s to 1 PB/s" */
+};
+
+const struct quantity_range *quantity_range(enum quantity q);
+
+/* True when v lies in q's range, bounds included (false for NaN). */
+bool quantity_in_range(enum quantity q, double v);
 
 enum money_per {
 	MONEY_TOTAL,	/* a plain amount: a purchase price */

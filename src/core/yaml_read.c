@@ -14,6 +14,13 @@
 void yr_error(struct yread *r, const struct ynode *n, const char *hint,
 	      const char *fmt, ...)
 {
+	/* once problems are only counted (error.h), count this one without
+	 * formatting it: a flood of a million entries would otherwise spend
+	 * its time in printf for messages nobody sees */
+	if (gp_errors_full(r->errs)) {
+		gp_errors_add(r->errs, NULL, 0, 0, NULL, "%s", "");
+		return;
+	}
 	va_list ap;
 	va_start(ap, fmt);
 	char *msg = xvasprintf(fmt, ap);
@@ -242,6 +249,42 @@ static void unit_error(struct yread *r, const struct ynode *n,
 		      "'%s': %s, found '%.60s'", key, p->msg, n->text);
 }
 
+/* A value outside q's range, with the range: the bounds are where the
+ * planner's arithmetic stays finite (units.h). */
+static int require_range(struct yread *r, const struct ynode *n,
+			 const char *key, enum quantity q, double v)
+{
+	if (quantity_in_range(q, v))
+		return 0;
+	yr_error(r, n, NULL, "'%s' must be from %s, found '%.60s'", key,
+		 quantity_range(q)->range, n->text);
+	return -1;
+}
+
+/* A plain number (no unit, no count suffix), > 0, within q's range
+ * when q >= 0. */
+static int node_positive(struct yread *r, const struct ynode *n,
+			 const char *key, int q, double *out)
+{
+	struct unit_problem p;
+	double v;
+	int rc = strpbrk(n->text, "KkMBT") ? -1
+		 : units_parse(UNIT_COUNT, n->text, &v, NULL, &p);
+	if (rc < 0 && !strpbrk(n->text, "KkMBT") && p.out_of_range && q >= 0)
+		return require_range(r, n, key, (enum quantity)q, 0);
+	if (rc < 0) {
+		yr_error(r, n, NULL, "'%s' expects a plain number, found '%.60s'",
+			 key, n->text);
+		return -1;
+	}
+	if (require_positive(r, n, key, v) < 0)
+		return -1;
+	if (q >= 0 && require_range(r, n, key, (enum quantity)q, v) < 0)
+		return -1;
+	*out = v;
+	return 1;
+}
+
 int yr_positive(struct yread *r, const struct ynode *map, const char *key,
 		double *out)
 {
@@ -249,15 +292,48 @@ int yr_positive(struct yread *r, const struct ynode *map, const char *key,
 	const struct ynode *n = scalar_of(r, map, key, "a number", &bad);
 	if (!n)
 		return bad ? -1 : 0;
+	return node_positive(r, n, key, -1, out);
+}
+
+int yr_node_number_in(struct yread *r, const struct ynode *n, const char *key,
+		      enum quantity q, double *out)
+{
+	if (n->kind != YNODE_SCALAR || n->text[0] == '\0') {
+		char found[96];
+		ynode_describe(n, found, sizeof(found));
+		yr_error(r, n, NULL, "'%s' expects a number, found %s", key,
+			 found);
+		return -1;
+	}
+	return node_positive(r, n, key, (int)q, out);
+}
+
+int yr_number_in(struct yread *r, const struct ynode *map, const char *key,
+		 enum quantity q, double *out)
+{
+	int bad;
+	const struct ynode *n = scalar_of(r, map, key, "a number", &bad);
+	if (!n)
+		return bad ? -1 : 0;
+	return yr_node_number_in(r, n, key, q, out);
+}
+
+/* The quantity at n, > 0; q < 0: any size. */
+static int node_quantity(struct yread *r, const struct ynode *n,
+			 const char *key, enum unit_kind kind, int q,
+			 double *out, struct unit_detail *detail)
+{
 	struct unit_problem p;
 	double v;
-	if (units_parse(UNIT_COUNT, n->text, &v, NULL, &p) < 0 ||
-	    strpbrk(n->text, "KkMBT")) {
-		yr_error(r, n, NULL, "'%s' expects a plain number, found '%.60s'",
-			 key, n->text);
+	if (units_parse(kind, n->text, &v, detail, &p) < 0) {
+		if (q >= 0 && p.out_of_range)	/* 1e-310TB/s: say the range */
+			return require_range(r, n, key, (enum quantity)q, 0);
+		unit_error(r, n, key, &p);
 		return -1;
 	}
 	if (require_positive(r, n, key, v) < 0)
+		return -1;
+	if (q >= 0 && require_range(r, n, key, (enum quantity)q, v) < 0)
 		return -1;
 	*out = v;
 	return 1;
@@ -271,28 +347,29 @@ int yr_quantity(struct yread *r, const struct ynode *map, const char *key,
 					  &bad);
 	if (!n)
 		return bad ? -1 : 0;
-	struct unit_problem p;
-	double v;
-	if (units_parse(kind, n->text, &v, detail, &p) < 0) {
-		unit_error(r, n, key, &p);
-		return -1;
-	}
-	if (require_positive(r, n, key, v) < 0)
-		return -1;
-	*out = v;
-	return 1;
+	return node_quantity(r, n, key, kind, -1, out, detail);
 }
 
-int yr_money(struct yread *r, const struct ynode *map, const char *key,
-	     enum money_per per, struct money *out)
+int yr_quantity_in(struct yread *r, const struct ynode *map, const char *key,
+		   enum quantity q, double *out, struct unit_detail *detail)
 {
+	enum unit_kind kind = quantity_range(q)->unit;
 	int bad;
-	const struct ynode *n = scalar_of(r, map, key,
-					  "an amount like '32.77 USD/h'", &bad);
+	const struct ynode *n = scalar_of(r, map, key, units_example(kind),
+					  &bad);
 	if (!n)
 		return bad ? -1 : 0;
+	return node_quantity(r, n, key, kind, (int)q, out, detail);
+}
+
+/* The money at n, per `per`, > 0; q < 0: any amount. */
+static int node_money(struct yread *r, const struct ynode *n, const char *key,
+		      enum money_per per, int q, struct money *out)
+{
 	struct unit_problem p;
 	if (money_parse(n->text, out, &p) < 0) {
+		if (q >= 0 && p.out_of_range)
+			return require_range(r, n, key, (enum quantity)q, 0);
 		unit_error(r, n, key, &p);
 		return -1;
 	}
@@ -307,7 +384,33 @@ int yr_money(struct yread *r, const struct ynode *map, const char *key,
 			 wanted[per], n->text);
 		return -1;
 	}
-	return require_positive(r, n, key, out->amount) < 0 ? -1 : 1;
+	if (require_positive(r, n, key, out->amount) < 0)
+		return -1;
+	if (q >= 0 && require_range(r, n, key, (enum quantity)q, out->amount) < 0)
+		return -1;
+	return 1;
+}
+
+int yr_money(struct yread *r, const struct ynode *map, const char *key,
+	     enum money_per per, struct money *out)
+{
+	int bad;
+	const struct ynode *n = scalar_of(r, map, key,
+					  "an amount like '32.77 USD/h'", &bad);
+	if (!n)
+		return bad ? -1 : 0;
+	return node_money(r, n, key, per, -1, out);
+}
+
+int yr_money_in(struct yread *r, const struct ynode *map, const char *key,
+		enum money_per per, enum quantity q, struct money *out)
+{
+	int bad;
+	const struct ynode *n = scalar_of(r, map, key,
+					  "an amount like '32.77 USD/h'", &bad);
+	if (!n)
+		return bad ? -1 : 0;
+	return node_money(r, n, key, per, (int)q, out);
 }
 
 static bool valid_date(const char *s)

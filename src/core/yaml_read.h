@@ -69,7 +69,27 @@ int yr_quantity(struct yread *r, const struct ynode *map, const char *key,
 /* Money per `per` (a price per hour, per kWh, or a plain amount), > 0. */
 int yr_money(struct yread *r, const struct ynode *map, const char *key,
 	     enum money_per per, struct money *out);
-/* A date written YYYY-MM-DD or YYYY-MM, checked for a real month and day. */
+/*
+ * The same within the range of a kind of quantity (units.h: quantity_range()),
+ * refused outside it with the range in the message ("'memory_bandwidth'
+ * must be from 1 MB/s to 1 PB/s, found '1e-300TB/s'").  Loaders read every
+ * quantity the planner computes with through these, so that whatever they
+ * accept gives finite results.  yr_quantity_in reads the unit the range
+ * names; yr_number_in a plain number (a PUE, an efficiency, a rate).
+ */
+int yr_quantity_in(struct yread *r, const struct ynode *map, const char *key,
+		   enum quantity q, double *out, struct unit_detail *detail);
+int yr_money_in(struct yread *r, const struct ynode *map, const char *key,
+		enum money_per per, enum quantity q, struct money *out);
+int yr_number_in(struct yread *r, const struct ynode *map, const char *key,
+		 enum quantity q, double *out);
+/* yr_number_in for a node already in hand (a value of a mapping read by
+ * its items, not by key). */
+int yr_node_number_in(struct yread *r, const struct ynode *n, const char *key,
+		      enum quantity q, double *out);
+/* A date written YYYY-MM-DD or YYYY-MM, checked for a real month and day
+ * (leap years included: 2024-02-29 is a date, 2025-02-29 and 2100-02-29
+ * are not), in the years 1990 to 2100. */
 int yr_date(struct yread *r, const struct ynode *map, const char *key,
 	    char **out);
 

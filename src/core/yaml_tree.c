@@ -49,31 +49,57 @@ static struct ynode *new_node(enum ynode_kind kind, const yaml_mark_t *m)
 	return n;
 }
 
-static void err_at(struct builder *b, const yaml_mark_t *m, const char *hint,
-		   const char *msg)
+/* The length of the line break at s (LF, CR, CR LF, NEL, LS or PS: the
+ * breaks libyaml counts lines by), or 0 when s holds none. */
+static size_t line_break(const unsigned char *s, size_t n)
 {
-	gp_errors_add(b->errs, b->name, (int)m->line + 1, (int)m->column + 1,
-		      hint, "%s", msg);
+	if (n >= 2 && s[0] == '\r' && s[1] == '\n')
+		return 2;
+	if (n >= 1 && (s[0] == '\r' || s[0] == '\n'))
+		return 1;
+	if (n >= 2 && s[0] == 0xc2 && s[1] == 0x85)
+		return 2;
+	if (n >= 3 && s[0] == 0xe2 && s[1] == 0x80 &&
+	    (s[2] == 0xa8 || s[2] == 0xa9))
+		return 3;
+	return 0;
 }
 
-/* libyaml's reader errors (a byte that is not UTF-8, a NUL, a control
- * character) carry only a byte offset: the line and column, counted in
- * characters as libyaml counts them, come from the input itself. */
+/* The line and column of byte `offset` of the input, counted as libyaml
+ * counts them (lines by line_break(), columns in characters).  libyaml's
+ * reader errors (a byte that is not UTF-8, a NUL, a control character)
+ * carry only a byte offset; and at the end of an input whose last line
+ * has no line break, libyaml places the end on a line after it, which no
+ * editor shows: both are placed from the input itself. */
 static yaml_mark_t mark_at_offset(const struct builder *b, size_t offset)
 {
 	yaml_mark_t m = {.index = offset};
 	if (offset > b->len)
 		offset = b->len;
-	for (size_t i = 0; i < offset; i++) {
-		unsigned char c = (unsigned char)b->buf[i];
-		if (c == '\n') {
+	const unsigned char *s = (const unsigned char *)b->buf;
+	for (size_t i = 0; i < offset;) {
+		size_t k = line_break(s + i, b->len - i);
+		if (k) {
 			m.line++;
 			m.column = 0;
-		} else if ((c & 0xc0) != 0x80) {
-			m.column++;	/* a character starts here */
+			i += k;
+			continue;
 		}
+		if ((s[i] & 0xc0) != 0x80)
+			m.column++;	/* a character starts here */
+		i++;
 	}
 	return m;
+}
+
+static void err_at(struct builder *b, const yaml_mark_t *m, const char *hint,
+		   const char *msg)
+{
+	yaml_mark_t at = *m, end = mark_at_offset(b, b->len);
+	if (at.line > end.line || (at.line == end.line && at.column > end.column))
+		at = end;	/* past the end: at the end */
+	gp_errors_add(b->errs, b->name, (int)at.line + 1, (int)at.column + 1,
+		      hint, "%s", msg);
 }
 
 static int next_event(struct builder *b, yaml_event_t *ev)

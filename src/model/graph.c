@@ -28,18 +28,36 @@ struct op *model_graph_append(struct model_graph *g, enum op_kind kind,
 	return o;
 }
 
+/* A sequence length asked for (--seq) beyond max_seq: the loader held
+ * max_seq x the widest tensor within bounds, this holds seq. */
+static int check_transformer_seq(const struct model *m, long seq,
+				 struct gp_errors *errs)
+{
+	if (seq > m->tf.max_seq && m->tf.positions == POS_LEARNED) {
+		gp_errors_add(errs, m->file, 0, 0, NULL,
+			      "sequence length %ld is beyond the %ld learned positions of %s",
+			      seq, m->tf.max_seq, m->name);
+		return -1;
+	}
+	const char *what;
+	double w = transformer_widest(&m->tf, &what);
+	if ((double)seq * w <= MODEL_MAX_TENSOR_ELEMENTS)
+		return 0;
+	gp_errors_add(errs, m->file, 0, 0, NULL,
+		      "sequence length %ld makes %s of %s %.3g elements per sample (%ld x %.0f), beyond the %.3g gpuplan handles",
+		      seq, what, m->name, (double)seq * w, seq, w,
+		      MODEL_MAX_TENSOR_ELEMENTS);
+	return -1;
+}
+
 int model_build(const struct model *m, long seq, struct model_graph *g,
 		struct gp_errors *errs)
 {
 	memset(g, 0, sizeof(*g));
 	if (m->kind == MODEL_TRANSFORMER) {
 		g->seq = seq ? seq : m->tf.max_seq;
-		if (g->seq > m->tf.max_seq && m->tf.positions == POS_LEARNED) {
-			gp_errors_add(errs, m->file, 0, 0, NULL,
-				      "sequence length %ld is beyond the %ld learned positions of %s",
-				      g->seq, m->tf.max_seq, m->name);
+		if (check_transformer_seq(m, g->seq, errs) < 0)
 			return -1;
-		}
 		return build_transformer_ops(m, g->seq, g);
 	}
 	if (m->kind != MODEL_GRAPH) {

@@ -58,8 +58,6 @@ void model_cost(const struct model_graph *g, long batch, int elem_bytes,
 
 /* ---- for the builders (graph_build.c, transformer_build.c) ---- */
 
-#define MODEL_MAX_OPS 1000000
-
 /* Appends an op with its shapes and parameters and computes its cost;
  * extra_elems as in op_cost().  Returns the op (valid until the next
  * append). */
@@ -72,3 +70,9 @@ int build_graph_ops(const struct model *m, struct model_graph *g,
 		    struct gp_errors *errs);
 int build_transformer_ops(const struct model *m, long seq,
 			  struct model_graph *g);
+/* Features per token of tf's widest per-sample tensor; *what names it
+ * ("the output head"). */
+double transformer_widest(const struct transformer_config *tf,
+			  const char **what);
+/* The ops build_transformer_ops() appends for tf. */
+uint64_t transformer_op_count(const struct transformer_config *tf);

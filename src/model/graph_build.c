@@ -13,20 +13,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/strmap.h"
 #include "core/suggest.h"
 #include "core/xalloc.h"
 #include "graph.h"
 
+/* A named tensor: the name is borrowed from the op spec that gave it,
+ * which outlives the build. */
 struct named {
-	char *name;
+	const char *name;
 	struct shape shape;
 };
 
 struct builder {
 	struct model_graph *g;
 	struct gp_errors *errs;
-	struct named *names;
+	struct named *names;		/* each name once, latest shape */
 	size_t n_names, cap_names;
+	struct strmap index;		/* name -> index in names */
 	struct shape cur;
 	bool failed;		/* stop after the first shape error */
 };
@@ -50,42 +54,43 @@ static void fail_at(struct builder *b, const struct op_spec *s,
 
 /* ---- named tensors ---- */
 
+/* A hash lookup per name, so a graph of a million named ops builds in
+ * linear time; a later op of the same name shadows the earlier one. */
 static void bind(struct builder *b, const char *name, const struct shape *s)
 {
-	for (size_t i = 0; i < b->n_names; i++)
-		if (strcmp(b->names[i].name, name) == 0) {
-			b->names[i].shape = *s;
-			return;
-		}
+	size_t i;
+	if (strmap_get(&b->index, name, &i)) {
+		b->names[i].shape = *s;
+		return;
+	}
 	xgrow((void **)&b->names, &b->cap_names, b->n_names + 1,
 	      sizeof(*b->names));
-	b->names[b->n_names++] = (struct named){xstrdup(name), *s};
+	b->names[b->n_names] = (struct named){name, *s};
+	strmap_set(&b->index, name, b->n_names++);
 }
 
 static const struct shape *lookup(struct builder *b, const struct op_spec *s,
 				  const char *name)
 {
+	size_t i;
 	if (strcmp(name, "input") == 0)
 		return &b->g->input;
-	for (size_t i = 0; i < b->n_names; i++)
-		if (strcmp(b->names[i].name, name) == 0)
-			return &b->names[i].shape;
-	const char **all = xcalloc(b->n_names + 1, sizeof(char *));
-	for (size_t i = 0; i < b->n_names; i++)
-		all[i] = b->names[i].name;
+	if (strmap_get(&b->index, name, &i))
+		return &b->names[i].shape;
 	char hint[96];
-	const char *h = suggest_hint(name, all, b->n_names, hint, sizeof(hint));
-	free(all);
+	const char *h = NULL;
+	if (!gp_errors_full(b->errs)) {	/* a did-you-mean nobody would see */
+		const char **all = xcalloc(b->n_names + 1, sizeof(char *));
+		for (size_t k = 0; k < b->n_names; k++)
+			all[k] = b->names[k].name;
+		h = suggest_hint(name, all, b->n_names, hint, sizeof(hint));
+		free(all);
+	}
 	fail_at(b, s, h, "no tensor named '%s' before this op", name);
 	return NULL;
 }
 
 /* ---- size bounds ---- */
-
-/* 2^40 elements in one tensor of one sample: far past any real model, and
- * small enough that no count below overflows a long or loses a double's
- * precision. */
-#define MAX_TENSOR_ELEMENTS 1099511627776.0
 
 static bool within_bounds(struct builder *b, const struct op_spec *s,
 			  const double dims[3], int rank)
@@ -93,12 +98,37 @@ static bool within_bounds(struct builder *b, const struct op_spec *s,
 	double elems = 1;
 	for (int i = 0; i < rank; i++)
 		elems *= dims[i];
-	if (elems <= MAX_TENSOR_ELEMENTS)
+	if (elems <= MODEL_MAX_TENSOR_ELEMENTS)
 		return true;
 	fail_at(b, s, NULL,
 		"%s would make a tensor of %.3g elements per sample, beyond the %.3g gpuplan handles",
-		op_kind_name(s->op), elems, MAX_TENSOR_ELEMENTS);
+		op_kind_name(s->op), elems, MODEL_MAX_TENSOR_ELEMENTS);
 	return false;
+}
+
+/* Every op built is held to the bound: its output per sample and its
+ * weights.  Each dimension then stays below 2^40 and each op changes one
+ * by a bounded step (a new width, padding, x64 at most), so no long
+ * overflows and every count downstream (FLOPs x batch, bytes) is finite. */
+static bool op_within_bounds(struct builder *b, const struct op_spec *s,
+			     const struct op *o)
+{
+	double out = shape_elements(&o->out);
+	if (out > MODEL_MAX_TENSOR_ELEMENTS) {
+		char sh[64];
+		fail_at(b, s, NULL,
+			"%s would make a tensor %s of %.3g elements per sample, beyond the %.3g gpuplan handles",
+			op_kind_name(o->kind), shape_format(&o->out, sh, sizeof(sh)),
+			out, MODEL_MAX_TENSOR_ELEMENTS);
+		return false;
+	}
+	if (o->params > MODEL_MAX_TENSOR_ELEMENTS) {
+		fail_at(b, s, NULL,
+			"%s would have %.3g weights, beyond the %.3g elements gpuplan handles in one tensor",
+			op_kind_name(o->kind), o->params, MODEL_MAX_TENSOR_ELEMENTS);
+		return false;
+	}
+	return true;
 }
 
 /* ---- shape rules ---- */
@@ -316,25 +346,18 @@ static void label_of(char *buf, size_t len, const char *path,
 		 s->name ? s->name : "");
 }
 
-static bool too_many_ops(struct builder *b, const struct op_spec *s)
-{
-	if (b->g->n < MODEL_MAX_OPS)
-		return false;
-	fail_at(b, s, "lower a repeat count",
-		"the model expands to more than %d ops", MODEL_MAX_OPS);
-	return true;
-}
-
-static void append(struct builder *b, const struct op_spec *s,
+static bool append(struct builder *b, const struct op_spec *s,
 		   enum op_kind kind, const struct shape *in,
 		   const struct shape *out, double extra, const char *path,
 		   const struct op_params *p)
 {
 	char label[96];
 	label_of(label, sizeof(label), path, s, op_kind_name(kind));
-	model_graph_append(b->g, kind, in, out, p ? p : &s->p, extra, &s->at,
-			   label);
+	const struct op *o = model_graph_append(b->g, kind, in, out,
+						p ? p : &s->p, extra, &s->at,
+						label);
 	b->cur = *out;
+	return op_within_bounds(b, s, o);
 }
 
 /* `attention` in a graph: the Q/K/V projection, the attention core and
@@ -357,14 +380,15 @@ static bool append_attention(struct builder *b, const struct op_spec *s,
 	struct shape qkv = {SHAPE_SEQ, {in->d[0], d + 2 * kv_dim, 0}};
 	char sub[128];
 	snprintf(sub, sizeof(sub), "%s.qkv", path);
-	append(b, s, OP_LINEAR, in, &qkv, 0, sub, &lp);
+	if (!append(b, s, OP_LINEAR, in, &qkv, 0, sub, &lp))
+		return false;
 	struct op_params ap = s->p;
 	ap.kv_heads = kv;
-	append(b, s, OP_ATTENTION, &qkv, in, 0, path, &ap);
+	if (!append(b, s, OP_ATTENTION, &qkv, in, 0, path, &ap))
+		return false;
 	snprintf(sub, sizeof(sub), "%s.out", path);
 	lp.out = d;
-	append(b, s, OP_LINEAR, in, in, 0, sub, &lp);
-	return true;
+	return append(b, s, OP_LINEAR, in, in, 0, sub, &lp);
 }
 
 static bool infer_shape(struct builder *b, const struct op_spec *s,
@@ -422,15 +446,17 @@ static bool build_op(struct builder *b, const struct op_spec *s,
 			return false;
 	} else {
 		struct shape out;
-		if (!infer_shape(b, s, &input, with, &out))
+		if (!infer_shape(b, s, &input, with, &out) ||
+		    !append(b, s, s->op, &input, &out, extra, path, NULL))
 			return false;
-		append(b, s, s->op, &input, &out, extra, path, NULL);
 	}
 	struct shape after = b->cur;
-	if (s->fused_norm != OP_KIND_COUNT)
-		append(b, s, s->fused_norm, &after, &after, 0, path, NULL);
-	if (s->fused_act != OP_KIND_COUNT)
-		append(b, s, s->fused_act, &after, &after, 0, path, NULL);
+	if (s->fused_norm != OP_KIND_COUNT &&
+	    !append(b, s, s->fused_norm, &after, &after, 0, path, NULL))
+		return false;
+	if (s->fused_act != OP_KIND_COUNT &&
+	    !append(b, s, s->fused_act, &after, &after, 0, path, NULL))
+		return false;
 	if (s->name)
 		bind(b, s->name, &b->cur);
 	return true;
@@ -462,7 +488,8 @@ static bool build_residual(struct builder *b, const struct op_spec *s,
 			shape_format(&shortcut, q, sizeof(q)));
 		return false;
 	}
-	append(b, s, OP_ADD, &y, &y, shape_elements(&shortcut), path, NULL);
+	if (!append(b, s, OP_ADD, &y, &y, shape_elements(&shortcut), path, NULL))
+		return false;
 	if (s->name)
 		bind(b, s->name, &b->cur);
 	return true;
@@ -471,8 +498,6 @@ static bool build_residual(struct builder *b, const struct op_spec *s,
 static bool build_spec(struct builder *b, const struct op_spec *s,
 		       const char *path)
 {
-	if (too_many_ops(b, s))
-		return false;
 	switch (s->spec) {
 	case SPEC_OP:
 		return build_op(b, s, path);
@@ -505,17 +530,19 @@ static bool build_list(struct builder *b, const struct op_spec *v, size_t n,
 	return true;
 }
 
+/*
+ * The op count is known from the description (op_count.c): a model past
+ * MODEL_MAX_OPS is refused before any op is made.
+ */
 int build_graph_ops(const struct model *m, struct model_graph *g,
 		    struct gp_errors *errs)
 {
-	struct builder b = {.g = g, .errs = errs, .cur = m->input};
-	g->input = m->input;
-	if (shape_elements(&m->input) > MAX_TENSOR_ELEMENTS) {
-		gp_errors_add(errs, m->file, 0, 0, NULL,
-			      "the input has %.3g elements per sample, beyond the %.3g gpuplan handles",
-			      shape_elements(&m->input), MAX_TENSOR_ELEMENTS);
+	if (model_check_op_count(m, MODEL_MAX_OPS, "a model may have",
+				 NULL, errs) < 0)
 		return -1;
-	}
+	struct builder b = {.g = g, .errs = errs, .cur = m->input};
+	strmap_init(&b.index);
+	g->input = m->input;
 	g->seq = m->input.kind == SHAPE_IMAGE ? 0 : m->input.d[0];
 	bool ok = true;
 	for (size_t i = 0; ok && i < m->n_ops; i++) {
@@ -525,8 +552,7 @@ int build_graph_ops(const struct model *m, struct model_graph *g,
 		ok = build_spec(&b, &m->ops[i], path);
 	}
 	g->output = b.cur;
-	for (size_t i = 0; i < b.n_names; i++)
-		free(b.names[i].name);
+	strmap_free(&b.index);
 	free(b.names);
 	return ok ? 0 : -1;
 }

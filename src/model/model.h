@@ -7,14 +7,32 @@
  * files).  Shapes, FLOPs and bytes are not stored here: model_build()
  * derives them for a given sequence length (graph.h).
  *
+ * Work and memory are bounded by limits checked while reading, before
+ * anything is built (each refusal is a located error):
+ *   - an included file is read and parsed once, however often it is
+ *     included (the block cache below); at most MODEL_MAX_FILES files,
+ *     nested at most MODEL_MAX_INCLUDE_DEPTH deep (model_read.h);
+ *   - at most MODEL_MAX_OPS op entries are read over all files, and the
+ *     ops the description expands to (repeats multiplied out, includes
+ *     counted each time) are counted with saturating arithmetic and held
+ *     to MODEL_MAX_OPS before model_build() makes any;
+ *   - every per-sample tensor and every weight stays within
+ *     MODEL_MAX_TENSOR_ELEMENTS (inputs and transformer shapes at load,
+ *     graph shapes where they are built), so every count is finite.
+ * Includes may only reach regular files inside the model's own folder
+ * (the folder of the file loaded, and below) or the shipped models
+ * folder; content of a file that is not a gpuplan model is never quoted.
+ *
  * Ownership: struct model owns everything it holds, included files too;
- * free with model_free(), also after a failed load.
+ * free with model_free(), also after a failed load.  An include entry's
+ * body is borrowed from the model's block cache (one copy per file).
  */
 #ifndef GPUPLAN_MODEL_MODEL_H
 #define GPUPLAN_MODEL_MODEL_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "core/error.h"
 #include "core/provenance.h"
@@ -23,6 +41,15 @@
 #define MODEL_SCHEMA "gpuplan/model/v1"
 #define MODEL_MAX_REPEAT 10000
 #define MODEL_MAX_WITH 64	/* tensors one add/mul/concat may name */
+#define MODEL_MAX_OPS 1000000	/* ops one model may expand to */
+#define MODEL_MAX_FILES 100	/* files one model may read, itself included */
+#define MODEL_MAX_INCLUDE_DEPTH 16	/* includes within includes */
+/* 2^40 elements in one tensor of one sample (or one weight): far past any
+ * real model, and small enough that no count below overflows a long or
+ * loses a double's precision. */
+#define MODEL_MAX_TENSOR_ELEMENTS 1099511627776.0
+/* An expanded op count past every limit (counts saturate here). */
+#define MODEL_OPS_MANY UINT64_MAX
 
 enum model_kind { MODEL_TRANSFORMER, MODEL_GRAPH, MODEL_BLOCK };
 
@@ -58,7 +85,18 @@ struct op_spec {
 	size_t n_body;
 	struct op_spec *shortcut;	/* residual; NULL: identity */
 	size_t n_shortcut;
-	char *include_path;		/* SPEC_INCLUDE, as resolved */
+	char *include_path;		/* SPEC_INCLUDE, as written */
+	uint64_t ops;			/* ops it expands to (saturating) */
+};
+
+/* A file read for an include, kept so every further include of it reuses
+ * the entries instead of reading the file again. */
+struct model_block {
+	char *real;			/* its real path: the cache key */
+	struct op_spec *ops;
+	size_t n_ops;
+	uint64_t count;			/* ops the list expands to */
+	bool ok;			/* read without problems */
 };
 
 struct model {
@@ -72,6 +110,8 @@ struct model {
 	size_t n_ops;
 	char **files;			/* every file read, for messages */
 	size_t n_files;
+	struct model_block *blocks;	/* included files, each read once */
+	size_t n_blocks;
 };
 
 /*
@@ -84,6 +124,28 @@ int model_load(struct model *m, const char *path, struct gp_errors *errs);
 int model_load_named(struct model *m, const char *path, const char *shown,
 		     struct gp_errors *errs);
 void model_free(struct model *m);
+
+/* The ops a loaded model expands to (MODEL_OPS_MANY past every limit). */
+uint64_t model_op_count(const struct model *m);
+
+/*
+ * When m expands to more than `limit` ops, adds one error at the entry
+ * that takes it past (the innermost repeat, include, residual or op whose
+ * own part stays within the limit) saying `who` ("a model may have",
+ * "--ops lists") and `hint` (NULL: what to change there), and returns -1;
+ * else 0.
+ */
+int model_check_op_count(const struct model *m, uint64_t limit,
+			 const char *who, const char *hint,
+			 struct gp_errors *errs);
+
+/*
+ * A model named on a command line: the path as given when it exists or
+ * holds a '/', else the shipped profiles/models/ARG.yaml when there is
+ * one, else the argument itself (whose load then says it is missing).
+ * *shown is how messages and output name it.  Both are the caller's.
+ */
+char *model_find(const char *arg, char **shown);
 
 /* True for models whose samples are token sequences (transformers, and
  * graphs whose input is tokens): FLOPs are then also quoted per token. */

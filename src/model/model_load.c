@@ -4,14 +4,16 @@
  * The file-level keys and the transformer configuration are read here; the
  * `ops:` lists (ops, repeats, residuals, includes) in op_spec_load.c.
  */
-#include <libgen.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "core/paths.h"
 #include "core/suggest.h"
 #include "core/xalloc.h"
 #include "core/yaml_read.h"
+#include "graph.h"
 #include "model_read.h"
 
 /* ---- small enumerations written as words ---- */
@@ -91,6 +93,37 @@ static int check_tf_divisions(struct yread *r, const struct ynode *n,
 	return bad ? -1 : 0;
 }
 
+/* Shapes multiply: the widest tensor of a sample of max_seq tokens and
+ * each large weight must stay within MODEL_MAX_TENSOR_ELEMENTS, so every
+ * count made from them is finite (model.h). */
+static int check_tf_sizes(struct yread *r, const struct ynode *n,
+			  const struct transformer_config *tf)
+{
+	const char *widest;
+	double w = transformer_widest(tf, &widest);
+	double d = (double)tf->hidden;
+	const struct { const char *key, *what, *per; double elems; } t[] = {
+		{"max_seq", widest, " per sample", (double)tf->max_seq * w},
+		{"vocab", "the embedding", "", (double)tf->vocab * d},
+		{"ffn", "an FFN weight", "", (double)tf->ffn * d},
+		{"hidden", "the Q/K/V weight", "",
+		 d * (d + 2.0 * (double)tf->kv_heads * (double)(tf->hidden / tf->heads))},
+		{"max_seq", "the position embedding", "",
+		 tf->positions == POS_LEARNED ? (double)tf->max_seq * d : 0},
+	};
+	int bad = 0;
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		if (t[i].elems <= MODEL_MAX_TENSOR_ELEMENTS)
+			continue;
+		yr_error(r, ymap_get(n, t[i].key), NULL,
+			 "'%s' makes %s %.3g elements%s, beyond the %.3g gpuplan handles in one tensor",
+			 t[i].key, t[i].what, t[i].elems, t[i].per,
+			 MODEL_MAX_TENSOR_ELEMENTS);
+		bad = 1;
+	}
+	return bad ? -1 : 0;
+}
+
 static int read_transformer(struct yread *r, const struct ynode *root,
 			    struct transformer_config *tf)
 {
@@ -121,7 +154,9 @@ static int read_transformer(struct yread *r, const struct ynode *root,
 		tf->kv_heads = tf->heads;
 	if (bad || tf->heads == 0 || tf->kv_heads == 0)
 		return -1;
-	return check_tf_divisions(r, n, tf);
+	if (check_tf_divisions(r, n, tf) < 0)
+		return -1;
+	return check_tf_sizes(r, n, tf);
 }
 
 /* ---- graph input ---- */
@@ -160,6 +195,12 @@ static int read_input(struct yread *r, const struct ynode *root,
 	else {
 		yr_error(r, n, NULL,
 			 "'input' is {channels, height, width} for an image, {tokens, features} for vectors or {tokens} for token ids");
+		return -1;
+	}
+	if (shape_elements(s) > MODEL_MAX_TENSOR_ELEMENTS) {
+		yr_error(r, n, NULL,
+			 "'input' has %.3g elements per sample, beyond the %.3g gpuplan handles",
+			 shape_elements(s), MODEL_MAX_TENSOR_ELEMENTS);
 		return -1;
 	}
 	return 0;
@@ -213,6 +254,32 @@ static int read_body(struct model_reader *mr, const struct ynode *root,
 	return -1;
 }
 
+/* A schema value worth quoting: another gpuplan kind or version. */
+static bool looks_like_schema(const char *text)
+{
+	if (strncmp(text, "gpuplan/", 8) != 0 || strlen(text) > 40)
+		return false;
+	return strspn(text, "abcdefghijklmnopqrstuvwxyz0123456789/-_.") ==
+	       strlen(text);
+}
+
+/* Only a file that says it is a gpuplan model is read further: the
+ * content of anything else (a text file, /etc/passwd parsed as one long
+ * YAML scalar, another program's YAML with its keys) is never quoted. */
+static int check_is_model(struct yread *r, const struct ynode *root)
+{
+	const struct ynode *s = ymap_get(root, "schema");
+	if (s && s->kind == YNODE_SCALAR && strcmp(s->text, MODEL_SCHEMA) == 0)
+		return 0;
+	if (s && s->kind == YNODE_SCALAR && looks_like_schema(s->text))
+		yr_error(r, s, NULL, "expected 'schema: %s', found '%s'",
+			 MODEL_SCHEMA, s->text);
+	else
+		yr_error(r, root, "a model file is a YAML mapping with 'schema: " MODEL_SCHEMA "'",
+			 "not a gpuplan model file");
+	return -1;
+}
+
 int model_read_file(struct model_reader *mr, const char *path,
 		    const char *shown, struct model *m)
 {
@@ -226,14 +293,13 @@ int model_read_file(struct model_reader *mr, const char *path,
 	struct yread saved = mr->r;
 	mr->r = r;
 	int bad = 0;
-	if (!yr_expect_map(&r, t.root, "a model file") ||
-	    yr_check_schema(&r, t.root, MODEL_SCHEMA) < 0) {
+	if (check_is_model(&r, t.root) < 0) {
 		mr->r = saved;
 		ytree_free(&t);
 		return -1;
 	}
 	bad |= yr_check_keys(&r, t.root, "a model file", model_fields) > 0;
-	bad |= yr_string(&r, t.root, "name", &m->name) < 0;
+	bad |= yr_name(&r, t.root, "name", &m->name) < 0;
 	bad |= yr_string(&r, t.root, "description", &m->description) < 0;
 	bad |= read_sources(&r, t.root, "the model", &m->sources) < 0;
 	static const char *const kinds[] = {"transformer", "graph", "block"};
@@ -269,16 +335,43 @@ int model_load_named(struct model *m, const char *path, const char *shown,
 	memset(m, 0, sizeof(*m));
 	m->file = xstrdup(shown);
 	struct model_reader mr = {.r = {.file = shown, .errs = errs}, .root = m};
+	strmap_init(&mr.block_index);
 	size_t before = gp_errors_count(errs);
-	include_stack_push(&mr, path);
+	/* Its real folder bounds what it may include (model_include.c). */
+	char real[PATH_MAX];
+	bool found = realpath(path, real) != NULL;
+	if (found)
+		mr.root_dir = path_dir(real);
+	include_stack_push(&mr, found ? real : path);
 	model_read_file(&mr, path, shown, m);
-	include_stack_free(&mr);
+	model_reader_free(&mr);
 	if (gp_errors_count(errs) == before && m->kind == MODEL_BLOCK) {
 		gp_errors_add(errs, shown, 0, 0,
 			      "include it from a graph model with '- include: FILE'",
 			      "a block file is not a model by itself");
 	}
+	if (gp_errors_count(errs) == before)
+		model_check_op_count(m, MODEL_MAX_OPS, "a model may have",
+				     NULL, errs);
 	return gp_errors_count(errs) > before ? -1 : 0;
+}
+
+char *model_find(const char *arg, char **shown)
+{
+	*shown = xstrdup(arg);
+	if (access(arg, F_OK) == 0 || strchr(arg, '/'))
+		return xstrdup(arg);
+	char *data = data_dir_find();
+	char *p = data ? xasprintf("%s/profiles/models/%s.yaml", data, arg)
+		       : NULL;
+	free(data);
+	if (!p || access(p, F_OK) != 0) {
+		free(p);
+		return xstrdup(arg);
+	}
+	free(*shown);
+	*shown = xasprintf("profiles/models/%s.yaml", arg);
+	return p;
 }
 
 void model_free(struct model *m)
@@ -288,6 +381,11 @@ void model_free(struct model *m)
 	free(m->file);
 	free_sources(&m->sources);
 	op_specs_free(m->ops, m->n_ops);
+	for (size_t i = 0; i < m->n_blocks; i++) {
+		free(m->blocks[i].real);
+		op_specs_free(m->blocks[i].ops, m->blocks[i].n_ops);
+	}
+	free(m->blocks);
 	for (size_t i = 0; i < m->n_files; i++)
 		free(m->files[i]);
 	free(m->files);

@@ -2,12 +2,8 @@
  * op_spec_load.c - reading `ops:` lists: ops with their parameters,
  * `repeat:` and `residual:` blocks and `include:` of block files.
  */
-#include <errno.h>
-#include <libgen.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "core/suggest.h"
 #include "core/xalloc.h"
@@ -116,7 +112,7 @@ static int read_with(struct yread *r, const struct ynode *params,
 	int bad = 0;
 	for (size_t i = 0; i < count; i++) {
 		const struct ynode *item = n->kind == YNODE_SEQ ? n->items[i] : n;
-		if (yr_node_string(r, item, "with", &s->with[s->n_with]) < 0)
+		if (yr_node_name(r, item, "with", &s->with[s->n_with]) < 0)
 			bad = 1;
 		else
 			s->n_with++;
@@ -258,76 +254,6 @@ static int read_residual(struct model_reader *mr, const struct ynode *item,
 	return bad ? -1 : 0;
 }
 
-static char *resolve_include(const char *from_file, const char *path)
-{
-	if (path[0] == '/')
-		return xstrdup(path);
-	char *copy = xstrdup(from_file);
-	char *p = xasprintf("%s/%s", dirname(copy), path);
-	free(copy);
-	return p;
-}
-
-static int read_block_into(struct model_reader *mr, const struct ynode *v,
-			   const char *shown, struct op_spec *s)
-{
-	struct yread *r = &mr->r;
-	struct model block;
-	memset(&block, 0, sizeof(block));
-	int bad = model_read_file(mr, s->include_path, shown, &block) < 0;
-	if (!bad && block.kind != MODEL_BLOCK) {
-		yr_error(r, v, NULL, "'%s' is not a block file (kind: block)",
-			 v->text);
-		bad = 1;
-	}
-	s->body = block.ops;
-	s->n_body = block.n_ops;
-	block.ops = NULL;
-	block.n_ops = 0;
-	model_free(&block);
-	return bad ? -1 : 0;
-}
-
-static int read_include(struct model_reader *mr, const struct ynode *item,
-			const struct ynode *v, struct op_spec *s)
-{
-	struct yread *r = &mr->r;
-	static const struct yfield outer[] = {{"include", true}, {NULL, false}};
-	s->spec = SPEC_INCLUDE;
-	if (yr_check_keys(r, item, "an include", outer) > 0)
-		return -1;
-	if (v->kind != YNODE_SCALAR || v->text[0] == '\0') {
-		yr_error(r, v, NULL, "'include' expects a file path");
-		return -1;
-	}
-	/* Relative to the including file: its real path for reading, its
-	 * shown name for messages. */
-	s->include_path = resolve_include(mr->stack[mr->depth - 1], v->text);
-	struct stat st;
-	if (stat(s->include_path, &st) != 0) {
-		yr_error(r, v, NULL, "cannot open included file '%s': %s",
-			 v->text, strerror(errno));
-		return -1;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		yr_error(r, v, NULL, "included '%s' is not a file", v->text);
-		return -1;
-	}
-	if (include_stack_push(mr, s->include_path) < 0) {
-		yr_error(r, v, NULL,
-			 "include cycle: '%s' is already being read (or includes nest deeper than %d)",
-			 v->text, MODEL_MAX_INCLUDE_DEPTH);
-		return -1;
-	}
-	char *shown = resolve_include(r->file, v->text);
-	struct yread saved = mr->r;
-	int rc = read_block_into(mr, v, shown, s);
-	mr->r = saved;
-	include_stack_pop(mr);
-	free(shown);
-	return rc;
-}
-
 /* ---- one entry ---- */
 
 static int read_op(struct model_reader *mr, const struct ynode *item,
@@ -349,8 +275,8 @@ static int read_op(struct model_reader *mr, const struct ynode *item,
 			 "'ops' belongs to a repeat block, not to %s", key->text);
 		bad = 1;
 	}
-	bad |= yr_string(r, item, "name", &s->name) < 0;
-	bad |= yr_string(r, item, "from", &s->from) < 0;
+	bad |= yr_name(r, item, "name", &s->name) < 0;
+	bad |= yr_name(r, item, "from", &s->from) < 0;
 	bad |= read_params(r, key, v, s) < 0;
 	return bad ? -1 : 0;
 }
@@ -395,13 +321,28 @@ static int read_entry(struct model_reader *mr, const struct ynode *item,
 		return read_repeat(mr, item, s);
 	if (strcmp(key->text, "residual") == 0) {
 		int rc = read_residual(mr, item, v, s);
-		if (yr_string(r, item, "name", &s->name) < 0)
+		if (yr_name(r, item, "name", &s->name) < 0)
 			rc = -1;
 		return rc;
 	}
 	if (strcmp(key->text, "include") == 0)
 		return read_include(mr, item, v, s);
 	return read_op(mr, item, key, v, s);
+}
+
+/* Entries are counted over every file read: however the files are
+ * split, a model holds at most MODEL_MAX_OPS entries (each builds at
+ * least one op), so what is kept in memory is bounded before counting
+ * what they expand to. */
+static int count_entry(struct model_reader *mr, const struct ynode *item)
+{
+	if (++mr->entries <= MODEL_MAX_OPS)
+		return 0;
+	yr_error(&mr->r, item, NULL,
+		 "the model's files hold more than %d op entries: a model may have at most %d ops",
+		 MODEL_MAX_OPS, MODEL_MAX_OPS);
+	mr->stopped = true;
+	return -1;
 }
 
 int read_ops_list(struct model_reader *mr, const struct ynode *map,
@@ -427,9 +368,14 @@ int read_ops_list(struct model_reader *mr, const struct ynode *map,
 	*out = xcalloc(list->n, sizeof(**out));
 	*n = list->n;
 	int bad = 0;
-	for (size_t i = 0; i < list->n; i++)
-		bad |= read_entry(mr, list->items[i], &(*out)[i]) < 0;
-	return bad ? -1 : 0;
+	for (size_t i = 0; i < list->n && !mr->stopped; i++) {
+		if (count_entry(mr, list->items[i]) < 0)
+			return -1;
+		struct op_spec *s = &(*out)[i];
+		bad |= read_entry(mr, list->items[i], s) < 0;
+		s->ops = spec_op_count(s);
+	}
+	return bad || mr->stopped ? -1 : 0;
 }
 
 void op_specs_free(struct op_spec *v, size_t n)
@@ -442,36 +388,9 @@ void op_specs_free(struct op_spec *v, size_t n)
 			free(s->with[k]);
 		free(s->with);
 		free(s->include_path);
-		op_specs_free(s->body, s->n_body);
+		if (s->spec != SPEC_INCLUDE)	/* borrowed from the cache */
+			op_specs_free(s->body, s->n_body);
 		op_specs_free(s->shortcut, s->n_shortcut);
 	}
 	free(v);
-}
-
-/* ---- include stack ---- */
-
-int include_stack_push(struct model_reader *mr, const char *path)
-{
-	char real[PATH_MAX];
-	if (!realpath(path, real))
-		snprintf(real, sizeof(real), "%s", path);
-	if (mr->depth == MODEL_MAX_INCLUDE_DEPTH)
-		return -1;
-	for (size_t i = 0; i < mr->depth; i++)
-		if (strcmp(mr->stack[i], real) == 0)
-			return -1;
-	mr->stack[mr->depth++] = xstrdup(real);
-	return 0;
-}
-
-void include_stack_pop(struct model_reader *mr)
-{
-	if (mr->depth > 0)
-		free(mr->stack[--mr->depth]);
-}
-
-void include_stack_free(struct model_reader *mr)
-{
-	while (mr->depth > 0)
-		include_stack_pop(mr);
 }

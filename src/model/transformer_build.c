@@ -147,6 +147,38 @@ static void head(struct tb *t)
 	t->g->output = vec;
 }
 
+double transformer_widest(const struct transformer_config *tf,
+			  const char **what)
+{
+	double kv_dim = (double)tf->kv_heads * (double)(tf->hidden / tf->heads);
+	double w = (double)tf->hidden + 2 * kv_dim;
+	*what = "the Q/K/V projection";
+	if ((double)tf->ffn > w) {
+		w = (double)tf->ffn;
+		*what = "the FFN";
+	}
+	if (tf->arch == TF_DECODER && (double)tf->vocab > w) {
+		w = (double)tf->vocab;
+		*what = "the output head";
+	}
+	return w;
+}
+
+/* Counted as the functions above append: embedding [positions] [token
+ * types] [norm]; per layer 5 for attention and 7 (SwiGLU) or 5 (GELU) for
+ * the FFN; final norm and head, or the pooler's 3. */
+uint64_t transformer_op_count(const struct transformer_config *tf)
+{
+	uint64_t fixed = 1 + (tf->positions == POS_LEARNED) +
+			 (tf->type_vocab != 0) + (tf->arch == TF_ENCODER);
+	uint64_t per_layer = 5 + (tf->ffn_kind == FFN_SWIGLU ? 7 : 5);
+	if (tf->arch == TF_DECODER)
+		fixed += 2;
+	else if (tf->pooler)
+		fixed += 3;
+	return fixed + per_layer * (uint64_t)tf->layers;
+}
+
 int build_transformer_ops(const struct model *m, long seq,
 			  struct model_graph *g)
 {

@@ -214,9 +214,16 @@ static void recommend(struct plan_result *r, const struct ranked *v, size_t n)
 
 /* ---- the sentence ---- */
 
+/* "1,234 USD", "12.50 USD"; three significant digits past 1e15 or below
+ * a cent (the extremes accepted inputs reach), where digit groups would
+ * not fit or say nothing. */
 static const char *money_text(double amount, const char *cur, char *buf,
 			      size_t len)
 {
+	if (amount >= 1e15 || (amount > 0 && amount < 0.01)) {
+		snprintf(buf, len, "%.3g %s", amount, cur);
+		return buf;
+	}
 	char digits[48];
 	snprintf(digits, sizeof(digits), "%.0f", amount);
 	size_t n = strlen(digits), k = 0;

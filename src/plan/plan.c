@@ -1,6 +1,7 @@
 /*
  * plan.c - running the estimators over every workload and instance.
  */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -150,6 +151,125 @@ static void serving_details(const struct workload *w, struct plan_result *r)
 	gp_errors_free(&errs);
 }
 
+/* ---- every figure finite ---- */
+
+/* A figure a plan may print: finite and not negative. */
+static bool figure_ok(double v)
+{
+	return isfinite(v) && v >= 0;
+}
+
+/* The option's figures by name, for the check and its reason. */
+struct figure {
+	const char *name;
+	double *v;
+};
+
+static size_t option_figures(struct plan_option *o, struct figure *f)
+{
+	size_t n = 0;
+	f[n++] = (struct figure){"step_s", &o->step_s};
+	f[n++] = (struct figure){"time_s", &o->time_s};
+	f[n++] = (struct figure){"mfu", &o->mfu};
+	f[n++] = (struct figure){"batch_latency_s", &o->batch_latency_s};
+	f[n++] = (struct figure){"p99_latency_s", &o->p99_latency_s};
+	f[n++] = (struct figure){"cost_per_million", &o->cost_per_million};
+	f[n++] = (struct figure){"breakdown.compute_s", &o->per_step.compute};
+	f[n++] = (struct figure){"breakdown.memory_s", &o->per_step.memory};
+	f[n++] = (struct figure){"breakdown.communication_s",
+				 &o->per_step.communication};
+	f[n++] = (struct figure){"breakdown.input_s", &o->per_step.input};
+	f[n++] = (struct figure){"gpu_hours", &o->gpu_hours};
+	f[n++] = (struct figure){"cost", &o->cost};
+	f[n++] = (struct figure){"cost_spot", &o->cost_spot};
+	f[n++] = (struct figure){"energy_kwh", &o->energy_kwh};
+	f[n++] = (struct figure){"memory_per_gpu_bytes", &o->memory_per_gpu};
+	f[n++] = (struct figure){"memory_capacity_bytes", &o->memory_capacity};
+	for (int k = 0; k < MEM_PARTS; k++)
+		f[n++] = (struct figure){"memory", &o->memory_parts[k]};
+	return n;
+}
+
+#define MAX_FIGURES (16 + MEM_PARTS)
+
+static bool reason_ok(const struct plan_reason *r)
+{
+	return isfinite(r->a) && isfinite(r->b) && isfinite(r->c);
+}
+
+/* Keeps o's reasons whose figures are finite, at most `most` of them. */
+static void keep_finite_reasons(struct plan_option *o, int most)
+{
+	struct plan_reason *all = o->owner->reasons;
+	long kept[PLAN_MAX_REASONS];
+	int n = 0;
+	for (int i = 0; i < o->n_reasons; i++) {
+		const struct plan_reason *r = plan_option_reason_at(o, i);
+		if (reason_ok(r) && n < most)
+			kept[n++] = r - all;
+	}
+	for (int i = 0; i < n; i++)
+		all[kept[i]].next = i + 1 < n ? kept[i + 1] : -1;
+	o->n_reasons = n;
+	o->first_reason = n ? kept[0] : 0;
+}
+
+/*
+ * The last line of defence behind the loaders' ranges (units.h): an
+ * option with a figure that is not a finite, non-negative number (an
+ * infinite time, a NaN cost) would print as "inf d", lose its key from
+ * the JSON (jansson refuses non-finite reals) or be refused by `report`.
+ * It becomes an option that cannot run, with its bad figures zeroed and
+ * a reason that names the first of them.
+ */
+static void check_option_figures(struct plan_option *o)
+{
+	struct figure f[MAX_FIGURES];
+	size_t n = option_figures(o, f);
+	const char *first = NULL;
+	for (size_t k = 0; k < n; k++)
+		if (!figure_ok(*f[k].v)) {
+			if (!first)
+				first = f[k].name;
+			*f[k].v = 0;
+		}
+	bool reasons_ok = true;
+	for (int i = 0; i < o->n_reasons; i++)
+		reasons_ok &= reason_ok(plan_option_reason_at(o, i));
+	if (!first && reasons_ok)
+		return;
+	o->feasible = o->runnable = o->pareto = false;
+	o->has_spot = false;
+	keep_finite_reasons(o, PLAN_MAX_REASONS - 1);
+	struct plan_reason r = {.code = REASON_OUT_OF_RANGE,
+				.s1 = first ? first : "a reason's figure"};
+	plan_option_code(o, &r);
+}
+
+/* The per-sample work reports chart (from the model) must print too. */
+static int check_classes(const struct workload *w, struct plan_result *r,
+			 char *why, size_t len)
+{
+	for (int k = 0; k < OPC_COUNT; k++)
+		if (!figure_ok(r->classes[k].flops) ||
+		    !figure_ok(r->classes[k].weight_bytes) ||
+		    !figure_ok(r->classes[k].act_bytes)) {
+			snprintf(why, len,
+				 "workload '%s': the work per sample of model '%s' is out of range (not a finite number)",
+				 w->name, w->model->name ? w->model->name : w->model_file);
+			return -1;
+		}
+	return 0;
+}
+
+static int check_figures(const struct workload *w, struct plan_result *r,
+			 char *why, size_t len)
+{
+	for (size_t i = 0; i < r->n; i++)
+		check_option_figures(&r->v[i]);
+	return check_classes(w, r, why, len);
+}
+
 static int plan_one(struct plan *p, const struct workload *w,
 		    struct plan_result *r, char *why, size_t len)
 {
@@ -193,6 +313,8 @@ static int plan_one(struct plan *p, const struct workload *w,
 		serving_details(w, r);
 	}
 	gp_errors_free(&errs);
+	if (check_figures(w, r, why, len) < 0)
+		return -1;
 	plan_choose(r, &settings);
 	return 0;
 }

@@ -58,11 +58,11 @@ enum reason_code {
 	REASON_TEXT,		/* free text, kept in the result's text pool */
 	REASON_MEMORY,		/* a: bytes needed, b: bytes per GPU, n1: tp, n2: pp */
 	REASON_DEADLINE,	/* a: run time s, b: deadline s */
-	REASON_BUDGET,		/* a: cost, b: budget (plan currency) */
+	REASON_BUDGET,		/* a: cost, b: budget, currency[0]: the plan's */
 	REASON_ILLUSTRATIVE,	/* the price is not from a published source */
 	REASON_PRECISION,	/* p_used runs for p_wanted on s1 (accelerator) */
 	REASON_STARVE,		/* a: input s per step, b: compute s, c: idle share */
-	REASON_NO_RATE,		/* s1 -> s2: no exchange rate */
+	REASON_NO_RATE,		/* currency[0] -> currency[1]: no rate */
 	/* inference (serve.c) */
 	REASON_SERVE_MEMORY,	/* a: B per GPU at batch 1, b: B the GPU has,
 				 * n1: tp, s1: accelerator */
@@ -72,17 +72,36 @@ enum reason_code {
 	REASON_SERVE_P99,	/* n1: instances at most, a: p99 target s */
 	REASON_MIG_ISOLATED,	/* MIG slices assumed free of interference */
 	REASON_SERVE_ON_DEMAND,	/* --spot: serving stays on demand */
+	REASON_OUT_OF_RANGE,	/* s1: the first figure that was not a finite,
+				 * non-negative number (a static name); see
+				 * plan.c, check_figures() */
 };
 
+/*
+ * Lifetimes: a reason is read long after the estimator that made it has
+ * returned (the table, CSV and JSON are written from the finished result),
+ * so it points at nothing that does not outlive the result: s1 and s2 at
+ * static strings or at the catalog's (accelerator names, MIG profiles),
+ * which outlives every plan made from it (struct plan); currency codes,
+ * which come from the settings of one workload's planning, are copied in.
+ */
 struct plan_reason {
 	enum reason_code code;
 	double a, b, c;
 	long n1, n2;
 	int p_used, p_wanted;	/* enum precision */
-	const char *s1, *s2;	/* static or catalog-owned strings */
+	const char *s1, *s2;	/* static or catalog-owned strings, or NULL */
+	char currency[2][4];	/* ISO codes, NUL-terminated; "" unused */
 	size_t text;		/* REASON_TEXT: offset in the result's pool */
 	long next;		/* the option's next reason; -1: the last */
 };
+
+/* The reason's first and second words as plan_reason_format() and the
+ * JSON's "s1"/"s2" give them: a name, a currency code, or NULL. */
+const char *plan_reason_s1(const struct plan_reason *r);
+const char *plan_reason_s2(const struct plan_reason *r);
+/* Copies a currency code into r->currency[i]. */
+void plan_reason_currency(struct plan_reason *r, int i, const char *code);
 
 struct plan_result;
 

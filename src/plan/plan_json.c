@@ -7,6 +7,22 @@
 #include "catalog/catalog_json.h"
 #include "core/output.h"
 
+/*
+ * Numbers through these, never jansson's directly: json_real() of an
+ * infinity or a NaN returns NULL, and json_object_set_new() then drops
+ * the key without a word.  check_figures() (plan.c) leaves no such figure
+ * in a result; should one ever reach here it prints as null, visibly.
+ */
+static json_t *real(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *num(double v)
+{
+	return isfinite(v) ? json_number(v) : json_null();
+}
+
 static json_t *index_or_null(long i)
 {
 	return i < 0 ? json_null() : json_integer(i);
@@ -15,7 +31,7 @@ static json_t *index_or_null(long i)
 static json_t *assumption(double value, const char *from)
 {
 	json_t *j = json_object();
-	json_object_set_new(j, "value", json_real(value));
+	json_object_set_new(j, "value", real(value));
 	json_object_set_new(j, "from", json_string(from));
 	return j;
 }
@@ -48,16 +64,16 @@ static json_t *sources_json(const struct catalog *c)
 		snprintf(at, sizeof(at), "%s:%d", a->at.file, a->at.line);
 		json_object_set_new(j, "defined_at", json_string(at));
 		json_object_set_new(j, "illustrative", json_boolean(a->illustrative));
-		json_object_set_new(j, "memory_bytes", json_number(a->memory));
+		json_object_set_new(j, "memory_bytes", num(a->memory));
 		json_object_set_new(j, "memory_bandwidth_bytes_per_s",
-				    json_number(a->memory_bandwidth));
+				    num(a->memory_bandwidth));
 		json_t *peaks = json_object();
 		for (int p = 0; p < PREC_COUNT; p++)
 			if (a->has_peak[p])
 				json_object_set_new(peaks, precision_name(p),
-						    json_number(a->peak[p]));
+						    num(a->peak[p]));
 		json_object_set_new(j, "peak_dense_ops_per_s", peaks);
-		json_object_set_new(j, "tdp_watts", json_number(a->tdp));
+		json_object_set_new(j, "tdp_watts", num(a->tdp));
 		json_object_set_new(j, "source", sources_to_json(&a->sources));
 		json_object_set_new(acc, a->name, j);
 	}
@@ -97,10 +113,10 @@ json_t *plan_header_json(const struct plan *p)
 static json_t *breakdown_json(const struct time_breakdown *b)
 {
 	json_t *j = json_object();
-	json_object_set_new(j, "compute_s", json_real(b->compute));
-	json_object_set_new(j, "memory_s", json_real(b->memory));
-	json_object_set_new(j, "communication_s", json_real(b->communication));
-	json_object_set_new(j, "input_s", json_real(b->input));
+	json_object_set_new(j, "compute_s", real(b->compute));
+	json_object_set_new(j, "memory_s", real(b->memory));
+	json_object_set_new(j, "communication_s", real(b->communication));
+	json_object_set_new(j, "input_s", real(b->input));
 	return j;
 }
 
@@ -129,13 +145,13 @@ static json_t *reason_codes_json(const struct plan_option *o)
 		const struct plan_reason *r = plan_option_reason_at(o, i);
 		json_t *j = json_object();
 		json_object_set_new(j, "code", json_string(plan_reason_code_name(r->code)));
-		json_object_set_new(j, "a", json_real(r->a));
-		json_object_set_new(j, "b", json_real(r->b));
-		json_object_set_new(j, "c", json_real(r->c));
+		json_object_set_new(j, "a", real(r->a));
+		json_object_set_new(j, "b", real(r->b));
+		json_object_set_new(j, "c", real(r->c));
 		json_object_set_new(j, "n1", json_integer(r->n1));
 		json_object_set_new(j, "n2", json_integer(r->n2));
-		json_object_set_new(j, "s1", json_string_or_null(r->s1));
-		json_object_set_new(j, "s2", json_string_or_null(r->s2));
+		json_object_set_new(j, "s1", json_string_or_null(plan_reason_s1(r)));
+		json_object_set_new(j, "s2", json_string_or_null(plan_reason_s2(r)));
 		if (r->code == REASON_PRECISION) {
 			json_object_set_new(j, "used", json_string(precision_name(r->p_used)));
 			json_object_set_new(j, "wanted", json_string(precision_name(r->p_wanted)));
@@ -151,7 +167,7 @@ static json_t *memory_parts_json(const struct plan_option *o)
 	for (int p = 0; p < MEM_PARTS; p++) {
 		char key[40];
 		snprintf(key, sizeof(key), "%s_bytes", memory_part_name(p));
-		json_object_set_new(j, key, json_number(round(o->memory_parts[p])));
+		json_object_set_new(j, key, num(round(o->memory_parts[p])));
 	}
 	return j;
 }
@@ -195,25 +211,25 @@ static json_t *option_json(const struct plan_result *r,
 		set(j, "zero", json_integer(o->zero));
 		set(j, "micro_batch", json_integer(o->micro_batch));
 		set(j, "accumulation", json_integer(o->accumulation));
-		set(j, "step_s", json_real(o->step_s));
-		set(j, "time_s", json_real(o->time_s));
-		set(j, "mfu", json_real(o->mfu));
+		set(j, "step_s", real(o->step_s));
+		set(j, "time_s", real(o->time_s));
+		set(j, "mfu", real(o->mfu));
 	} else {
 		set(j, "replicas", json_integer(o->replicas));
 		set(j, "batch", json_integer(o->batch));
 		set(j, "sharing", o->sharing[0] ? json_string(o->sharing) : json_null());
-		set(j, "batch_latency_s", json_real(o->batch_latency_s));
-		set(j, "p99_latency_s", json_real(o->p99_latency_s));
-		set(j, "cost_per_million", json_real(o->cost_per_million));
+		set(j, "batch_latency_s", real(o->batch_latency_s));
+		set(j, "p99_latency_s", real(o->p99_latency_s));
+		set(j, "cost_per_million", real(o->cost_per_million));
 	}
-	set(j, "cost", json_real(o->cost));
-	set(j, "cost_spot", o->has_spot ? json_real(o->cost_spot) : json_null());
+	set(j, "cost", real(o->cost));
+	set(j, "cost_spot", o->has_spot ? real(o->cost_spot) : json_null());
 	set(j, "cost_period", json_string(training ? "run" : "month"));
 	set(j, "currency", json_string(currency));
-	set(j, "gpu_hours", json_real(o->gpu_hours));
-	set(j, "energy_kwh", json_real(o->energy_kwh));
-	set(j, "memory_per_gpu_bytes", json_number(o->memory_per_gpu));
-	set(j, "memory_capacity_bytes", json_number(o->memory_capacity));
+	set(j, "gpu_hours", real(o->gpu_hours));
+	set(j, "energy_kwh", real(o->energy_kwh));
+	set(j, "memory_per_gpu_bytes", num(o->memory_per_gpu));
+	set(j, "memory_capacity_bytes", num(o->memory_capacity));
 	set(j, "memory", memory_parts_json(o));
 	set(j, "breakdown", breakdown_json(&o->per_step));
 	set(j, "pareto", json_boolean(o->pareto));
@@ -221,9 +237,10 @@ static json_t *option_json(const struct plan_result *r,
 	return j;
 }
 
-json_t *plan_result_json(const struct plan *p, const struct plan_result *r)
+json_t *plan_result_head_json(const struct plan *p, const struct plan_result *r)
 {
-	json_t *j = json_object(), *opts = json_array();
+	(void)p;
+	json_t *j = json_object();
 	const struct workload *w = r->w;
 	set(j, "name", json_string(w->name));
 	set(j, "kind", json_string(workload_kind_name(w->kind)));
@@ -235,25 +252,37 @@ json_t *plan_result_json(const struct plan *p, const struct plan_result *r)
 	set(j, "fastest_within_budget", index_or_null(r->fastest_in_budget));
 	set(j, "recommendation", json_string(r->why));
 	set(j, "obvious_alternative", index_or_null(r->obvious));
-	set(j, "saving", json_real(r->saving));
+	set(j, "saving", real(r->saving));
 	json_t *classes = json_object();
 	for (int k = 0; k < OPC_COUNT; k++) {
 		json_t *c = json_object();
-		set(c, "flops_per_sample", json_number(r->classes[k].flops));
-		set(c, "weight_bytes", json_number(r->classes[k].weight_bytes));
-		set(c, "activation_bytes_per_sample", json_number(r->classes[k].act_bytes));
+		set(c, "flops_per_sample", num(r->classes[k].flops));
+		set(c, "weight_bytes", num(r->classes[k].weight_bytes));
+		set(c, "activation_bytes_per_sample", num(r->classes[k].act_bytes));
 		json_object_set_new(classes, op_class_name(k), c);
 	}
 	set(j, "op_classes", classes);
 	if (w->kind == WORKLOAD_TRAINING) {
-		set(j, "deadline_s", w->train.deadline > 0 ? json_real(w->train.deadline) : json_null());
-		set(j, "budget", r->budget > 0 ? json_real(r->budget) : json_null());
+		set(j, "deadline_s", w->train.deadline > 0 ? real(w->train.deadline) : json_null());
+		set(j, "budget", r->budget > 0 ? real(r->budget) : json_null());
 	} else {
-		set(j, "p99_target_s", json_real(w->infer.p99_latency));
-		set(j, "request_rate_per_s", json_real(w->infer.request_rate));
+		set(j, "p99_target_s", real(w->infer.p99_latency));
+		set(j, "request_rate_per_s", real(w->infer.request_rate));
 	}
+	return j;
+}
+
+json_t *plan_option_json(const struct plan *p, const struct plan_result *r,
+			 size_t i)
+{
+	return option_json(r, &r->v[i], p->settings.currency);
+}
+
+json_t *plan_result_json(const struct plan *p, const struct plan_result *r)
+{
+	json_t *j = plan_result_head_json(p, r), *opts = json_array();
 	for (size_t i = 0; i < r->n; i++)
-		json_array_append_new(opts, option_json(r, &r->v[i], p->settings.currency));
+		json_array_append_new(opts, plan_option_json(p, r, i));
 	set(j, "options", opts);
 	return j;
 }

@@ -14,6 +14,13 @@
 
 /* The document without its workloads (an empty "workloads" array). */
 json_t *plan_header_json(const struct plan *p);
+/* One workload's result, with every option under "options" (its last
+ * member). */
 json_t *plan_result_json(const struct plan *p, const struct plan_result *r);
+/* The same without "options", and option i alone: for writing a large
+ * result an option at a time (core/output.h, json_stream). */
+json_t *plan_result_head_json(const struct plan *p, const struct plan_result *r);
+json_t *plan_option_json(const struct plan *p, const struct plan_result *r,
+			 size_t i);
 
 #endif

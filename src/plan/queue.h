@@ -24,6 +24,19 @@
  */
 double erlang_b_next(double b_prev, long servers, double offered_load);
 
+/*
+ * Erlang B for `servers` servers at offered load a, in O(servers) below
+ * QUEUE_RECURSION_MAX servers or below the load (the recursion above), and
+ * otherwise in O(servers - a + sqrt(a)) from 1/B = sum over j of
+ * prod_{i<j} (servers - i) / a (the recursion unrolled: every term
+ * positive, so nothing cancels), stopping once the terms, which fall off
+ * like exp(-j^2 / 2a) past the load, no longer change the sum.  Sizing a
+ * service starts at servers = floor(a) + 1, so a load of ten million
+ * costs some 30,000 terms instead of ten million steps.
+ */
+#define QUEUE_RECURSION_MAX 1000
+double erlang_b_at(long servers, double offered_load);
+
 /* Erlang C (probability that an arrival waits) from Erlang B with the same
  * servers and load; 1 when the load is at or past the servers. */
 double erlang_c_from_b(double b, long servers, double offered_load);
@@ -31,8 +44,7 @@ double erlang_c_from_b(double b, long servers, double offered_load);
 /*
  * The probability that an arrival waits, for `servers` servers and an
  * offered load of arrival rate / service rate Erlangs.  1 when the queue is
- * unstable (load >= servers), 0 for no load.  O(servers) and stable for
- * thousands of servers.
+ * unstable (load >= servers), 0 for no load.  As erlang_b_at() costs.
  */
 double erlang_c(long servers, double offered_load);
 

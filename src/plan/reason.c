@@ -6,6 +6,40 @@
 #include "core/units.h"
 #include "plan.h"
 
+void plan_reason_currency(struct plan_reason *r, int i, const char *code)
+{
+	snprintf(r->currency[i], sizeof(r->currency[i]), "%s", code);
+}
+
+const char *plan_reason_s1(const struct plan_reason *r)
+{
+	if (r->code == REASON_BUDGET || r->code == REASON_NO_RATE)
+		return r->currency[0];
+	return r->s1;
+}
+
+const char *plan_reason_s2(const struct plan_reason *r)
+{
+	if (r->code == REASON_NO_RATE)
+		return r->currency[1];
+	return r->s2;
+}
+
+/* An amount of money as a sentence wants it: whole units from 100 up,
+ * cents from 1, and three significant digits below 1 and for the
+ * extremes an accepted budget or price can reach (0.0103, 2.1e+22), so
+ * that a cost over a small budget never rounds to the budget itself. */
+static const char *amount_text(double v, char *buf, size_t len)
+{
+	if (v >= 100 && v < 1e15)
+		snprintf(buf, len, "%.0f", v);
+	else if (v >= 1 && v < 100)
+		snprintf(buf, len, "%.2f", v);
+	else
+		snprintf(buf, len, "%.3g", v);
+	return buf;
+}
+
 /* Where a replica runs: "T4", "2 x A10G (tensor parallel)", "a 1g.10gb
  * slice of A100-SXM-40GB". */
 static const char *serve_where(const struct plan_reason *r, char *buf,
@@ -83,8 +117,9 @@ void plan_reason_format(const struct plan_option *o, int i, char *buf,
 			 units_format(UNIT_DURATION, r->b, NULL, y, 32));
 		break;
 	case REASON_BUDGET:
-		snprintf(buf, len, "costs %.0f %s, over the %.0f %s budget", r->a,
-			 r->s1, r->b, r->s1);
+		snprintf(buf, len, "costs %s %s, over the %s %s budget",
+			 amount_text(r->a, x, sizeof(x)), r->currency[0],
+			 amount_text(r->b, y, sizeof(y)), r->currency[0]);
 		break;
 	case REASON_ILLUSTRATIVE:
 		snprintf(buf, len, "price is illustrative (not from a published source)");
@@ -99,7 +134,13 @@ void plan_reason_format(const struct plan_option *o, int i, char *buf,
 			 r->a, r->b, 100 * r->c);
 		break;
 	case REASON_NO_RATE:
-		snprintf(buf, len, "no exchange rate from %s to %s", r->s1, r->s2);
+		snprintf(buf, len, "no exchange rate from %s to %s",
+			 r->currency[0], r->currency[1]);
+		break;
+	case REASON_OUT_OF_RANGE:
+		snprintf(buf, len,
+			 "the estimate is out of range (%s is not a finite, non-negative number): check the figures of the catalog and the workload",
+			 r->s1 ? r->s1 : "a figure");
 		break;
 	case REASON_SERVE_MEMORY:
 	case REASON_SERVE_SLOW:
@@ -129,6 +170,7 @@ const char *plan_reason_code_name(enum reason_code c)
 		[REASON_SERVE_P99] = "serve_p99",
 		[REASON_MIG_ISOLATED] = "mig_isolated",
 		[REASON_SERVE_ON_DEMAND] = "serve_on_demand",
+		[REASON_OUT_OF_RANGE] = "out_of_range",
 	};
 	return names[c];
 }

@@ -61,19 +61,38 @@ struct sizing {
 
 /* ---- queueing ---- */
 
+/*
+ * The fewest replicas for a stable queue, floor(load) + 1, or 0 when that
+ * is more than `most`.  The comparison is made in doubles before the
+ * cast: a load past LONG_MAX (1e18 requests a second) would overflow it,
+ * and one that is not a number (from inputs out of range) compares false
+ * and is refused too.
+ */
+static long stable_replicas(double load, long most)
+{
+	if (!(load >= 0 && load < (double)most))
+		return 0;
+	return (long)floor(load) + 1;
+}
+
+/*
+ * Both searches below start at stable_replicas(), with Erlang B there from
+ * erlang_b_at() (queue.h: some sqrt(load) steps, not load), and add one
+ * replica at a time up to max_replicas at most (the planner's
+ * PLAN_MAX_NODES instances' worth), so each ends whatever the figures;
+ * in practice a few standard deviations, sqrt(load), past the load.
+ */
 long serve_fewest_replicas(double arrival_rate, long batch, double service_s,
 			   double target_s, long max_replicas, double *p99)
 {
-	if (arrival_rate <= 0 || service_s > target_s)
+	if (!(arrival_rate > 0) || !(service_s <= target_s) || batch < 1)
 		return 0;
 	double lb = arrival_rate / batch, load = lb * service_s;
 	double tail = 1 - SERVE_QUANTILE;
-	long c = (long)floor(load) + 1;		/* the fewest with load < c */
-	if (c > max_replicas)
+	long c = stable_replicas(load, max_replicas);	/* the fewest with load < c */
+	if (c == 0)
 		return 0;
-	double eb = 1;
-	for (long k = 1; k <= c; k++)
-		eb = erlang_b_next(eb, k, load);
+	double eb = erlang_b_at(c, load);
 	for (;;) {
 		/* the fill time grows with c and the wait is never negative:
 		 * once fill + S misses the target, more replicas cannot help */
@@ -102,12 +121,10 @@ static long replicas_for_floor(double arrival_rate, double service_s,
 			       long max_replicas, double *p99)
 {
 	double load = arrival_rate * service_s, tail = 1 - SERVE_QUANTILE;
-	long c = (long)floor(load) + 1;
-	if (c > max_replicas)
+	long c = stable_replicas(load, max_replicas);
+	if (c == 0)
 		return 0;
-	double eb = 1;
-	for (long k = 1; k <= c; k++)
-		eb = erlang_b_next(eb, k, load);
+	double eb = erlang_b_at(c, load);
 	double pw;
 	while ((pw = erlang_c_from_b(eb, c, load)) > tail && c < max_replicas)
 		eb = erlang_b_next(eb, ++c, load);
@@ -130,10 +147,12 @@ static bool cannot_win(const struct sizing *z, double lambda, long b,
 {
 	if (!z->ok)
 		return false;
-	long c = (long)floor(lambda / b * service_s) + 1;
-	long inst = (c + per_instance - 1) / per_instance;
+	/* in doubles: the load may be past what a long holds */
+	double c = floor(lambda / b * service_s) + 1;
+	double inst = ceil(c / per_instance);
 	double p99 = service_s + (b - 1) / lambda;
-	return inst > z->instances || (inst == z->instances && p99 >= z->p99);
+	return !(inst <= (double)z->instances) ||
+	       (inst == (double)z->instances && p99 >= z->p99);
 }
 
 static void size_placement(const struct serve_ctx *x,
@@ -463,9 +482,9 @@ void plan_inference(const struct catalog *c, const struct instance *in,
 	if (catalog_convert(c, &in->on_demand, s->currency, &price, why,
 			    sizeof(why)) < 0) {
 		struct plan_option *o = unsized(in, w, r);
-		struct plan_reason code = {.code = REASON_NO_RATE,
-					   .s1 = in->on_demand.currency,
-					   .s2 = s->currency};
+		struct plan_reason code = {.code = REASON_NO_RATE};
+		plan_reason_currency(&code, 0, in->on_demand.currency);
+		plan_reason_currency(&code, 1, s->currency);
 		plan_option_code(o, &code);
 		return;
 	}

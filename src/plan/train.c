@@ -363,8 +363,9 @@ static void price_option(const struct instance *in, const struct prices *pr,
 			 struct plan_option *o)
 {
 	if (!pr->ok) {
-		struct plan_reason r = {.code = REASON_NO_RATE,
-					.s1 = in->on_demand.currency, .s2 = s->currency};
+		struct plan_reason r = {.code = REASON_NO_RATE};
+		plan_reason_currency(&r, 0, in->on_demand.currency);
+		plan_reason_currency(&r, 1, s->currency);
 		o->feasible = false;
 		plan_option_code(o, &r);
 		return;
@@ -395,7 +396,8 @@ static void check_limits(const struct workload *w, const struct plan_settings *s
 		double budget = r->budget;	/* in the plan currency */
 		if (budget > 0 && cost > budget) {
 			struct plan_reason rr = {.code = REASON_BUDGET, .a = cost,
-						 .b = budget, .s1 = s->currency};
+						 .b = budget};
+			plan_reason_currency(&rr, 0, s->currency);
 			o->feasible = false;
 			plan_option_code(o, &rr);
 		}
@@ -480,6 +482,15 @@ static struct signature signature_of(const struct instance *in, long nodes)
 	return g;
 }
 
+/* A double's bits: hashing them needs no conversion to an integer, which
+ * would be undefined for a value past 2^64. */
+static uint64_t bits_of(double x)
+{
+	uint64_t b;
+	memcpy(&b, &x, sizeof(b));
+	return b;
+}
+
 /* A cheap mix of the fields that vary most; equality is still checked
  * on every field. */
 static uint64_t signature_hash(const struct signature *g)
@@ -487,8 +498,8 @@ static uint64_t signature_hash(const struct signature *g)
 	uint64_t h = (uint64_t)(uintptr_t)g->acc * 0x9E3779B97F4A7C15ull;
 	h ^= (uint64_t)g->gpus * 0xC2B2AE3D27D4EB4Full + (uint64_t)g->nodes;
 	h ^= (uint64_t)g->vcpus * 0x165667B19E3779F9ull;
-	h ^= (uint64_t)(g->network_bandwidth / 1e6) * 0x27D4EB2F165667C5ull;
-	h ^= (uint64_t)(g->intra_bandwidth / 1e6) + (uint64_t)g->rdma;
+	h ^= bits_of(g->network_bandwidth) * 0x27D4EB2F165667C5ull;
+	h ^= bits_of(g->intra_bandwidth) * 0x9E3779B97F4A7C15ull + (uint64_t)g->rdma;
 	return h ^ (h >> 29);
 }
 

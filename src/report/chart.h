@@ -46,15 +46,26 @@ struct axis {
 	void (*format)(double v, char *buf, size_t len);
 };
 
+/* The values a log axis shows: its ticks stay normal, finite doubles.
+ * Values beyond are off the axis (not drawn). */
+#define AXIS_LOG_MIN 1e-300
+#define AXIS_LOG_MAX 1e300
+
 /*
  * Ticks at 1, 2 and 5 times powers of ten (linear) or at powers of ten,
  * with 2 and 5 between when few (log), covering [min, max].  Returns how
  * many (at most max_ticks) and widens *min and *max to the outer ticks.
+ * Any finite range is accepted: a zero or subnormal span is widened
+ * first (magnitudes under 1e-290 count as zero), a log axis is clamped
+ * to [AXIS_LOG_MIN, AXIS_LOG_MAX].  Returns 0, leaving *min and *max as
+ * they were, for a non-finite bound, max_ticks < 2, or a range no finite
+ * tick set covers (values within a factor of ten of DBL_MAX).
  */
 size_t axis_ticks(double *min, double *max, bool log, double *ticks,
 		  size_t max_ticks);
 
-/* Decides log or linear: log when the data spans more than 100x. */
+/* Decides log or linear: log when the data spans more than 100x and lies
+ * within [AXIS_LOG_MIN, AXIS_LOG_MAX]. */
 bool axis_wants_log(double min, double max);
 
 /* ---- charts ---- */
@@ -157,8 +168,15 @@ struct roofline_words {
 	const char *peak, *ridge;	/* before the roof's two figures */
 };
 
+/* Whether chart_roofline can draw this roof: peak and bandwidth finite
+ * and positive, and the roof's axes (the ridge, peak / bandwidth, 30x
+ * either side; the peak down to 1/300 of it) within what a log axis
+ * shows.  A subnormal bandwidth, say, puts the ridge at infinity. */
+bool roofline_drawable(double peak_flops, double bandwidth);
+
 /* The roofline of one accelerator: min(peak, bandwidth x intensity) on
- * log-log axes, with points placed on it.  words NULL: English. */
+ * log-log axes, with points placed on it.  words NULL: English.  Draws
+ * only the title when !roofline_drawable(peak_flops, bandwidth). */
 void chart_roofline(cairo_t *cr, struct rect area, const char *title,
 		    double peak_flops, double bandwidth,
 		    const struct roof_point *points, size_t n,

@@ -10,10 +10,10 @@
  * 1600 x 1000 PNG in pixels.
  *
  * Text goes through cairo's toy API with the style's family (fontconfig
- * falls back when the family is absent), is sanitised to valid UTF-8 (an
- * invalid string would put the cairo context into an error state and stop
- * all later drawing) and ellipsised to the room it has; the chart's rect
- * is the clip, so nothing is ever drawn outside it.
+ * falls back when the family is absent), is sanitised to what cairo
+ * accepts (utf8.h: a string it refuses would put the context into an
+ * error state and stop all later drawing) and ellipsised to the room it
+ * has; the chart's rect is the clip, so nothing is ever drawn outside it.
  *
  * An axis whose min is not below its max is ranged from the data; a given
  * range is kept (bars and the roofline widen it to show every bar and the
@@ -25,6 +25,8 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "utf8.h"
 
 /* ---- colours ---------------------------------------------------------------- */
 
@@ -62,52 +64,12 @@ static const struct rgb grid_ink = {0.88, 0.88, 0.88};
 
 /* ---- text ------------------------------------------------------------------- */
 
-/* Length of the valid UTF-8 sequence at s (as cairo judges it: no
- * overlongs, surrogates or code points past U+10FFFF), 0 when invalid. */
-static size_t utf8_len(const unsigned char *s)
-{
-	unsigned c = s[0], cp, n;
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c < 0xe0)
-		n = 2, cp = c & 0x1f;
-	else if (c >= 0xe0 && c < 0xf0)
-		n = 3, cp = c & 0x0f;
-	else if (c >= 0xf0 && c < 0xf5)
-		n = 4, cp = c & 0x07;
-	else
-		return 0;
-	for (unsigned i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
-	    (cp >= 0xd800 && cp < 0xe000) || cp > 0x10ffff)
-		return 0;
-	return n;
-}
-
-/* Copies src into dst (len bytes with the NUL) as valid UTF-8: invalid
- * bytes become '?', and a cut never splits a character. */
+/* Copies src into dst (len bytes with the NUL) as text cairo accepts:
+ * malformed bytes and noncharacters become '?' (utf8.h), and a cut never
+ * splits a character. */
 void utf8_copy(char *dst, size_t len, const char *src)
 {
-	const unsigned char *s = (const unsigned char *)(src ? src : "");
-	size_t o = 0;
-	while (*s) {
-		size_t n = utf8_len(s);
-		if (o + (n ? n : 1) >= len)
-			break;
-		if (n) {
-			memcpy(dst + o, s, n);
-			o += n;
-			s += n;
-		} else {
-			dst[o++] = '?';
-			s++;
-		}
-	}
-	dst[o] = '\0';
+	utf8_clean_into(dst, len, src, '?');
 }
 
 double text_w(cairo_t *cr, const char *s)
@@ -267,27 +229,46 @@ void chart_finish(struct chart *c)
 
 /* ---- axes ------------------------------------------------------------------- */
 
-/* Where v falls on a, 0 at min and 1 at max; NaN when a log axis gets a
- * value it cannot show. */
+/* Where v falls on a, 0 at min and 1 at max; NaN when the axis cannot
+ * show v (not finite; not positive on a log axis) or has no width. */
 double frac(const struct axis *a, double v)
 {
+	if (!isfinite(v))
+		return NAN;
 	if (a->log) {
-		if (!(v > 0))
+		if (!(v > 0) || !(a->min > 0) || !(a->max > a->min))
 			return NAN;
 		return (log10(v) - log10(a->min)) /
 		       (log10(a->max) - log10(a->min));
 	}
-	return (v - a->min) / (a->max - a->min);
+	/* halves: max - min may overflow for values near DBL_MAX */
+	double half = a->max / 2 - a->min / 2;
+	if (!(half > 0) || !isfinite(half))
+		return NAN;
+	return (v / 2 - a->min / 2) / half;
+}
+
+/*
+ * A plot coordinate from a fraction of the plot, kept inside cairo's
+ * 24.8 fixed-point range (about 8 million units): a value far off its
+ * axis lands at most COORD_FRAC_MAX plot lengths away, where the clip
+ * hides it, never at a coordinate cairo would wrap around.
+ */
+#define COORD_FRAC_MAX 1000.0
+
+static double clamp_frac(double f)
+{
+	return isnan(f) ? f : fmin(fmax(f, -COORD_FRAC_MAX), COORD_FRAC_MAX);
 }
 
 double map_x(const struct chart *c, const struct axis *a, double v)
 {
-	return c->plot.x + frac(a, v) * c->plot.w;
+	return c->plot.x + clamp_frac(frac(a, v)) * c->plot.w;
 }
 
 double map_y(const struct chart *c, const struct axis *a, double v)
 {
-	return c->plot.y + c->plot.h - frac(a, v) * c->plot.h;
+	return c->plot.y + c->plot.h - clamp_frac(frac(a, v)) * c->plot.h;
 }
 
 static void tick_text(const struct axis *a, double v, char *buf, size_t len)
@@ -305,7 +286,7 @@ static void tick_text(const struct axis *a, double v, char *buf, size_t len)
 /* Adds v to the range [*lo, *hi] when a (log or linear) axis can show it. */
 void range_add(double *lo, double *hi, double v, bool log)
 {
-	if (!isfinite(v) || (log && !(v > 0)))
+	if (!isfinite(v) || (log && !(v >= AXIS_LOG_MIN && v <= AXIS_LOG_MAX)))
 		return;
 	if (v < *lo)
 		*lo = v;
@@ -331,7 +312,8 @@ void axis_prepare(struct laid_axis *l, struct axis *a, double dlo,
 	l->pow2 = false;
 	l->n = 0;
 	l->offset = 0;
-	if (a->min < a->max && (!a->log || a->min > 0)) {
+	if (isfinite(a->min) && isfinite(a->max) && a->min < a->max &&
+	    (!a->log || a->min > 0)) {
 		l->lo = a->min;
 		l->hi = a->max;
 		return;

@@ -29,7 +29,8 @@ void set_rgb(cairo_t *cr, struct rgb c, double alpha);
 
 /* ---- text ---- */
 
-/* src into dst (len bytes with the NUL) as valid UTF-8, invalid bytes '?'. */
+/* src into dst (len bytes with the NUL) as text cairo accepts (utf8.h):
+ * malformed bytes and noncharacters '?'. */
 void utf8_copy(char *dst, size_t len, const char *src);
 /* Advance width of s in cr's current font. */
 double text_w(cairo_t *cr, const char *s);

@@ -184,6 +184,9 @@ static void roof_labels(struct chart *c, const struct axis *x,
 	w = fmin(text_w(cr, buf), len);
 	double back = fmin(len, w + c->sz.fs * 2);
 	double sx = rx - back * cos(a), sy = ry - back * sin(a);
+	taken[1] = (struct rect){0, 0, 0, 0};
+	if (!isfinite(sx) || !isfinite(sy) || !isfinite(a))
+		return;		/* a NaN angle would break cr's matrix */
 	cairo_save(cr);
 	cairo_translate(cr, sx, sy);
 	cairo_rotate(cr, a);
@@ -253,6 +256,19 @@ static void roof_ranges(double peak, double bw, const struct roof_point *pt,
 	*y = (struct axis){ylo / u->scale, yhi / u->scale, true, u->y_label, NULL};
 }
 
+bool roofline_drawable(double peak_flops, double bandwidth)
+{
+	if (!(peak_flops > 0) || !(bandwidth > 0) || !isfinite(peak_flops) ||
+	    !isfinite(bandwidth))
+		return false;
+	double ridge = peak_flops / bandwidth;
+	/* the y axis is in FLOP/s down to peak / 300, and in the peak's unit
+	 * (up to 1e12) after flops_unit's scaling */
+	return ridge / 30 >= AXIS_LOG_MIN && ridge * 30 <= AXIS_LOG_MAX &&
+	       peak_flops / 300 / 1e12 >= AXIS_LOG_MIN &&
+	       peak_flops <= AXIS_LOG_MAX;
+}
+
 void chart_roofline(cairo_t *cr, struct rect area, const char *title,
 		    double peak_flops, double bandwidth,
 		    const struct roof_point *points, size_t n,
@@ -263,8 +279,7 @@ void chart_roofline(cairo_t *cr, struct rect area, const char *title,
 	struct axis x, y;
 	struct laid_axis lx, ly;
 	chart_start(&c, cr, area, title, st);
-	if (!(peak_flops > 0) || !(bandwidth > 0) || !isfinite(peak_flops) ||
-	    !isfinite(bandwidth)) {
+	if (!roofline_drawable(peak_flops, bandwidth)) {
 		chart_finish(&c);
 		return;
 	}

@@ -242,6 +242,10 @@ char *tr_reason(enum report_lang lang, const struct plan_reason_figures *r,
 	else if (!strcmp(c, "no_exchange_rate"))
 		snprintf(buf, len, zh ? "缺少 %s 到 %s 的汇率" : "no exchange rate from %s to %s",
 			 r->s1 ? r->s1 : "", r->s2 ? r->s2 : "");
+	else if (!strcmp(c, "out_of_range"))
+		snprintf(buf, len, zh ? "估算超出范围（%s 不是有限的非负数）"
+				      : "estimate out of range (%s is not a finite, non-negative number)",
+			 r->s1 ? r->s1 : (zh ? "某个数值" : "a figure"));
 	else
 		snprintf(buf, len, zh ? "受限（详见 JSON）" : "limited (see the plan JSON)");
 	return buf;

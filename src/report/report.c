@@ -1,6 +1,11 @@
 /*
  * report.c - pages and files: the PDF (summary, option tables, charts,
  * appendix), and each chart as PNG and SVG.
+ *
+ * Each file is drawn in memory, cairo's status checked after every part
+ * (a context in error draws nothing more, silently), and staged into the
+ * caller's atomic set: the report lands whole, with all its files, or not
+ * at all.
  */
 #include "report.h"
 
@@ -17,6 +22,7 @@
 #include "i18n.h"
 #include "png_out.h"
 #include "report_charts.h"
+#include "utf8.h"
 
 #define PAGE_W 595.28		/* A4, points */
 #define PAGE_H 841.89
@@ -40,10 +46,41 @@ static cairo_status_t to_buffer(void *closure, const unsigned char *data,
 	return CAIRO_STATUS_SUCCESS;
 }
 
-static int write_buffer(const char *path, const struct buffer *b, char *why,
-			size_t len)
+/* Stages b as `path` into the set: REPORT_OK, REPORT_FAILED or
+ * REPORT_REFUSED (a target that may not be written). */
+static int stage(struct atomic_set *set, const char *path,
+		 const struct buffer *b, char *why, size_t len)
 {
-	return atomic_write(path, b->data, b->len, why, len);
+	int rc = atomic_set_add(set, path, b->data, b->len, why, len);
+	return rc == ATOMIC_OK ? REPORT_OK
+	       : rc == ATOMIC_REFUSED ? REPORT_REFUSED : REPORT_FAILED;
+}
+
+/* cairo's verdict on what cr drew: 0, or -1 with why saying what could
+ * not be drawn ("the PDF, page 3") and cairo's reason. */
+static int drawn(cairo_t *cr, const char *what, char *why, size_t len)
+{
+	cairo_status_t st = cairo_status(cr);
+	if (st == CAIRO_STATUS_SUCCESS)
+		return 0;
+	snprintf(why, len, "cannot draw %s: %s", what, cairo_status_to_string(st));
+	return -1;
+}
+
+/*
+ * The test hook GPUPLAN_FAULT=report-cairo:N puts the N-th chart this
+ * process draws (PDF, PNG and SVG counted in order, from 1) into a cairo
+ * error, as a string or a coordinate cairo refuses would: the report must
+ * fail whole.  Costs one getenv per chart otherwise.
+ */
+static void fault_chart(cairo_t *cr)
+{
+	static long drawn_so_far;
+	const char *f = getenv("GPUPLAN_FAULT");
+	drawn_so_far++;
+	if (f && !strncmp(f, "report-cairo:", 13) &&
+	    strtol(f + 13, NULL, 10) == drawn_so_far)
+		cairo_rotate(cr, NAN);		/* CAIRO_STATUS_INVALID_MATRIX */
 }
 
 /* Cairo names SVG groups "surface<N>" after a process-wide counter, so the
@@ -260,10 +297,10 @@ static void summary(struct doc *d)
 static void status_text(const struct doc *d, const struct r_option *o,
 			char *buf, size_t len)
 {
-	if (o->n_reasons == 0 || (o->feasible && strcmp(o->reasons[0].code, "mig_isolated") == 0))
+	if (o->n_reasons == 0 || (o->feasible && strcmp(o->reason.code, "mig_isolated") == 0))
 		snprintf(buf, len, "%s", tr(d->o->lang, MSG_OK));
 	else
-		tr_reason(d->o->lang, &o->reasons[0], d->p->currency, buf, len);
+		tr_reason(d->o->lang, &o->reason, d->p->currency, buf, len);
 }
 
 #define TABLE_COLS 8
@@ -375,8 +412,10 @@ static struct chart_style page_style(const struct doc *d)
 	return (struct chart_style){d->font->family, 7.5, 0.8};
 }
 
-static void chart_pages(struct doc *d, const struct r_workload *w,
-			const size_t *ranked)
+/* The charts of w, two a page; after each, cairo's status.  Returns 0, or
+ * -1 with why naming the chart that could not be drawn. */
+static int chart_pages(struct doc *d, const struct r_workload *w,
+		       const size_t *ranked, char *why, size_t len)
 {
 	struct chart_style st = page_style(d);
 	double h = (PAGE_H - 2 * MARGIN - 40) / 2;
@@ -391,18 +430,19 @@ static void chart_pages(struct doc *d, const struct r_workload *w,
 		}
 		struct rect area = {MARGIN, d->y, PAGE_W - 2 * MARGIN, h - 8};
 		report_chart_draw(d->cr, area, d->p, w, ranked, w->n, c, d->o->lang, &st);
+		fault_chart(d->cr);
+		char what[400];
+		snprintf(what, sizeof(what), "the PDF's %s chart of workload '%s' (page %d)",
+			 report_chart_slug(c), w->name, d->page);
+		if (drawn(d->cr, what, why, len) < 0)
+			return -1;
 		d->y += h;
 		on_page++;
 	}
+	return 0;
 }
 
 /* ---- appendix ---- */
-
-static const char *str_or_empty(json_t *o, const char *key)
-{
-	const char *v = json_string_value(json_object_get(o, key));
-	return v ? v : "";
-}
 
 /* One catalog entry's first source, unless already listed. */
 static void source_line(struct doc *d, const char *kind, const char *name,
@@ -414,52 +454,64 @@ static void source_line(struct doc *d, const char *kind, const char *name,
 			return;
 	seen[(*n_seen)++] = kind;
 	seen[(*n_seen)++] = name;
-	json_t *e = json_object_get(json_object_get(d->p->sources, kind), name);
-	json_t *s0 = json_array_get(json_object_get(e, "source"), 0);
+	const char *defined_at = "", *price_as_of = NULL;
+	struct r_source src = {"", "", ""};
+	const struct r_instance *in = NULL;
+	const struct r_accelerator *a = NULL;
+	if (!strcmp(kind, "instances"))
+		in = r_plan_instance(d->p, name);
+	else
+		a = r_plan_accelerator(d->p, name);
+	if (in) {
+		defined_at = in->defined_at;
+		price_as_of = in->price_as_of;
+		src = in->source;
+	} else if (a) {
+		defined_at = a->defined_at;
+		src = a->source;
+	}
 	char line[900];
-	snprintf(line, sizeof(line), "%s (%s): %s, %s, %s", name,
-		 str_or_empty(e, "defined_at"), str_or_empty(s0, "title"),
-		 str_or_empty(s0, "url"), str_or_empty(s0, "retrieved"));
-	if (json_is_string(json_object_get(e, "price_as_of"))) {
+	snprintf(line, sizeof(line), "%s (%s): %s, %s, %s", name, defined_at,
+		 src.title, src.url, src.retrieved);
+	if (price_as_of) {
 		size_t k = strlen(line);
 		snprintf(line + k, sizeof(line) - k, "; %s %s",
-			 tr(d->o->lang, MSG_PRICE_AS_OF), str_or_empty(e, "price_as_of"));
+			 tr(d->o->lang, MSG_PRICE_AS_OF), price_as_of);
 	}
+	tr_trim_utf8(line);
 	paragraph(d, line, 8.5);
 }
 
 static void appendix(struct doc *d)
 {
 	enum report_lang lang = d->o->lang;
+	const struct r_plan *p = d->p;
 	new_page(d);
 	heading(d, tr(lang, MSG_APPENDIX), 14);
 	heading(d, tr(lang, MSG_ASSUMPTIONS), 12);
-	const char *key;
-	json_t *v;
-	json_object_foreach(d->p->assumptions, key, v) {
+	for (size_t i = 0; i < p->n_assumptions; i++) {
+		const struct r_assumption *a = &p->assumptions[i];
 		char line[600];
-		snprintf(line, sizeof(line), "%s = %.3g: %s", key,
-			 json_number_value(json_object_get(v, "value")),
-			 tr_assumption(lang, key, str_or_empty(v, "from")));
+		snprintf(line, sizeof(line), "%s = %.3g: %s", a->key, a->value,
+			 tr_assumption(lang, a->key, a->from));
+		tr_trim_utf8(line);
 		paragraph(d, line, 8.5);
 	}
-	if (d->p->rates) {
+	if (p->has_rates) {
 		heading(d, tr(lang, MSG_EXCHANGE_RATE), 12);
 		char line[600];
-		json_t *src = json_array_get(json_object_get(d->p->rates, "source"), 0);
-		snprintf(line, sizeof(line), "%s %s, %s: %s",
-			 str_or_empty(d->p->rates, "base"),
-			 d->p->rates_as_of ? d->p->rates_as_of : "",
-			 str_or_empty(src, "title"), str_or_empty(src, "url"));
+		snprintf(line, sizeof(line), "%s %s, %s: %s", p->rates_base,
+			 p->rates_as_of, p->rates_source.title, p->rates_source.url);
+		tr_trim_utf8(line);
 		paragraph(d, line, 8.5);
 	}
 	heading(d, tr(lang, MSG_SOURCES), 12);
 	/* every instance and accelerator the report quotes a figure of: the
 	 * recommendation, the runner-up and the obvious alternative, once */
-	const char **seen = xcalloc(12 * d->p->n + 1, sizeof(char *));
+	const char **seen = xcalloc(12 * p->n + 1, sizeof(char *));
 	size_t n_seen = 0;
-	for (size_t i = 0; i < d->p->n; i++) {
-		const struct r_workload *w = &d->p->w[i];
+	for (size_t i = 0; i < p->n; i++) {
+		const struct r_workload *w = &p->w[i];
 		long quoted[3] = {w->recommended, w->runner_up, w->obvious};
 		for (int q = 0; q < 3; q++) {
 			if (quoted[q] < 0)
@@ -476,56 +528,97 @@ static void appendix(struct doc *d)
 
 /* ---- the files ---- */
 
+/* Is s a calendar-looking date, YYYY-MM-DD in digits?  cairo takes the
+ * PDF's dates as ISO 8601 and the plan's text is not to be trusted. */
+static bool iso_date(const char *s)
+{
+	static const char shape[] = "dddd-dd-dd";
+	for (size_t i = 0; i < sizeof(shape) - 1; i++)
+		if (shape[i] == 'd' ? !isdigit((unsigned char)s[i]) : s[i] != '-')
+			return false;
+	return s[sizeof(shape) - 1] == '\0';
+}
+
 static void creation_date(const struct r_plan *p, char *buf, size_t len)
 {
 	/* A fixed date keeps the same plan's PDF byte-identical: the plan's
 	 * latest price date, not the wall clock. */
 	const char *earliest, *latest;
 	r_plan_price_dates(p, &earliest, &latest);
-	snprintf(buf, len, "%.10sT00:00:00Z", latest);
-	if (strlen(buf) < 20)
+	if (iso_date(latest))
+		snprintf(buf, len, "%sT00:00:00Z", latest);
+	else
 		snprintf(buf, len, "2026-01-01T00:00:00Z");
 }
 
+/* Checks the document after a part of it was drawn. */
+static int part_drawn(struct doc *d, const char *part, char *why, size_t len)
+{
+	char what[480];
+	snprintf(what, sizeof(what), "the PDF's %s (page %d)", part, d->page);
+	return drawn(d->cr, what, why, len);
+}
+
+/* Draws the whole document on d->cr; 0, or -1 at the first part cairo
+ * refused. */
+static int draw_document(struct doc *d, char *why, size_t len)
+{
+	const struct r_plan *p = d->p;
+	summary(d);
+	if (part_drawn(d, "summary", why, len) < 0)
+		return -1;
+	for (size_t i = 0; i < p->n; i++) {
+		size_t *ranked = report_rank(&p->w[i]);
+		char part[400];
+		options_table(d, &p->w[i], ranked);
+		snprintf(part, sizeof(part), "option table of workload '%s'", p->w[i].name);
+		int rc = part_drawn(d, part, why, len);
+		if (rc == 0)
+			rc = chart_pages(d, &p->w[i], ranked, why, len);
+		free(ranked);
+		if (rc < 0)
+			return -1;
+	}
+	appendix(d);
+	return part_drawn(d, "appendix", why, len);
+}
+
 static int render_pdf(const struct r_plan *p, const struct report_options *o,
-		      const struct report_font *f, struct report_stats *stats,
-		      char *why, size_t len)
+		      const struct report_font *f, struct atomic_set *set,
+		      struct report_stats *stats, char *why, size_t len)
 {
 	struct buffer b = {0};
 	cairo_surface_t *s = cairo_pdf_surface_create_for_stream(to_buffer, &b,
 								 PAGE_W, PAGE_H);
 	char date[40];
 	creation_date(p, date, sizeof(date));
+	char *title = utf8_clean_dup(o->title ? o->title : tr(o->lang, MSG_TITLE));
 	cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_CREATE_DATE, date);
 	cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_MOD_DATE, date);
 	cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_CREATOR, "gpuplan");
-	cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_TITLE,
-				       o->title ? o->title : tr(o->lang, MSG_TITLE));
+	cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_TITLE, title);
+	free(title);
 	struct doc d = {cairo_create(s), f, o, p, 0, 0, ""};
 	const char *earliest, *latest;
 	r_plan_price_dates(p, &earliest, &latest);
 	snprintf(d.footnote, sizeof(d.footnote), tr(o->lang, MSG_FOOTNOTE),
 		 earliest, latest);
-	summary(&d);
-	for (size_t i = 0; i < p->n; i++) {
-		size_t *ranked = report_rank(&p->w[i]);
-		options_table(&d, &p->w[i], ranked);
-		chart_pages(&d, &p->w[i], ranked);
-		free(ranked);
-	}
-	appendix(&d);
+	tr_trim_utf8(d.footnote);
+	int rc = draw_document(&d, why, len);
 	cairo_destroy(d.cr);
 	cairo_surface_finish(s);
 	cairo_status_t st = cairo_surface_status(s);
 	cairo_surface_destroy(s);
-	stats->pdf_pages = d.page;
-	int rc = -1;
-	if (st != CAIRO_STATUS_SUCCESS)
+	if (rc == 0 && st != CAIRO_STATUS_SUCCESS) {
 		snprintf(why, len, "cannot draw the PDF: %s", cairo_status_to_string(st));
-	else
-		rc = write_buffer(o->pdf, &b, why, len);
+		rc = -1;
+	}
+	if (rc == 0) {
+		stats->pdf_pages = d.page;
+		rc = stage(set, o->pdf, &b, why, len);
+	}
 	free(b.data);
-	return rc;
+	return rc < 0 ? rc : REPORT_OK;
 }
 
 /*
@@ -553,16 +646,35 @@ static void file_slug(const char *name, char *out, size_t cap)
 		snprintf(out, cap, "workload");
 }
 
-int report_chart_file(const struct r_plan *p, const struct r_workload *w,
-		      const size_t *ranked, enum report_chart c,
-		      const struct report_options *o,
-		      const struct report_font *f, bool svg,
-		      char *why, size_t len)
+/* The file chart c of w goes to: DIR/NN-SLUG-CHART.png or .svg. */
+static char *chart_path(const struct r_plan *p, const struct r_workload *w,
+			enum report_chart c, const struct report_options *o,
+			bool svg)
 {
-	struct buffer b = {0};
+	char slug[FILE_SLUG_MAX + 1];
+	file_slug(w->name, slug, sizeof(slug));
+	return xasprintf("%s/%02zu-%s-%s.%s", svg ? o->svg_dir : o->png_dir,
+			 (size_t)(w - p->w) + 1, slug, report_chart_slug(c),
+			 svg ? "svg" : "png");
+}
+
+/*
+ * Chart c of w drawn alone into *b: PNG (1600 x 1000 px) or SVG (800 x
+ * 500 pt) bytes.  0, or -1 with why when cairo refused any of it (the
+ * surface, the drawing, the encoding).
+ */
+static int chart_bytes(const struct r_plan *p, const struct r_workload *w,
+		       const size_t *ranked, enum report_chart c,
+		       const struct report_options *o,
+		       const struct report_font *f, bool svg,
+		       struct buffer *b, char *why, size_t len)
+{
 	double width = svg ? 800 : 1600, height = svg ? 500 : 1000;
+	char what[400];
+	snprintf(what, sizeof(what), "the %s chart of workload '%s' as %s",
+		 report_chart_slug(c), w->name, svg ? "SVG" : "PNG");
 	cairo_surface_t *s = svg
-		? cairo_svg_surface_create_for_stream(to_buffer, &b, width, height)
+		? cairo_svg_surface_create_for_stream(to_buffer, b, width, height)
 		: cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)width, (int)height);
 	cairo_t *cr = cairo_create(s);
 	cairo_set_source_rgb(cr, 1, 1, 1);
@@ -571,50 +683,70 @@ int report_chart_file(const struct r_plan *p, const struct r_workload *w,
 	double m = svg ? 10 : 20;
 	report_chart_draw(cr, (struct rect){m, m, width - 2 * m, height - 2 * m}, p,
 			  w, ranked, w->n, c, o->lang, &st);
+	fault_chart(cr);
+	int rc = drawn(cr, what, why, len);
 	cairo_destroy(cr);
-	if (!svg) {
-		b.data = png_encode(s, &b.len, why, len);
-		if (!b.data) {
-			cairo_surface_destroy(s);
-			return -1;
-		}
+	if (rc == 0 && !svg) {
+		b->data = png_encode(s, &b->len, why, len);
+		rc = b->data ? 0 : -1;
 	}
 	cairo_surface_finish(s);
+	cairo_status_t status = cairo_surface_status(s);
 	cairo_surface_destroy(s);
-	if (svg)
-		svg_renumber_surfaces(&b);
-	char slug[FILE_SLUG_MAX + 1];
-	file_slug(w->name, slug, sizeof(slug));
-	char *path = xasprintf("%s/%02zu-%s-%s.%s", svg ? o->svg_dir : o->png_dir,
-			       (size_t)(w - p->w) + 1, slug, report_chart_slug(c),
-			       svg ? "svg" : "png");
-	int rc = write_buffer(path, &b, why, len);
-	free(path);
+	if (rc == 0 && status != CAIRO_STATUS_SUCCESS) {
+		snprintf(why, len, "cannot draw %s: %s", what,
+			 cairo_status_to_string(status));
+		rc = -1;
+	}
+	if (rc == 0 && svg)
+		svg_renumber_surfaces(b);
+	return rc;
+}
+
+int report_chart_file(const struct r_plan *p, const struct r_workload *w,
+		      const size_t *ranked, enum report_chart c,
+		      const struct report_options *o,
+		      const struct report_font *f, bool svg,
+		      char *why, size_t len)
+{
+	struct buffer b = {0};
+	int rc = chart_bytes(p, w, ranked, c, o, f, svg, &b, why, len);
+	if (rc == 0) {
+		char *path = chart_path(p, w, c, o, svg);
+		rc = atomic_write(path, b.data, b.len, why, len) == ATOMIC_OK ? 0 : -1;
+		free(path);
+	}
 	free(b.data);
 	return rc;
 }
 
 static int render_charts(const struct r_plan *p, const struct report_options *o,
 			 const struct report_font *f, bool svg,
-			 struct report_stats *stats, char *why, size_t len)
+			 struct atomic_set *set, struct report_stats *stats,
+			 char *why, size_t len)
 {
-	for (size_t i = 0; i < p->n; i++) {
+	int rc = REPORT_OK;
+	for (size_t i = 0; i < p->n && rc == REPORT_OK; i++) {
 		size_t *ranked = report_rank(&p->w[i]);
-		for (int c = 0; c < RC_COUNT; c++) {
+		for (int c = 0; c < RC_COUNT && rc == REPORT_OK; c++) {
 			if (!report_chart_applies(p, &p->w[i], c))
 				continue;
-			if (report_chart_file(p, &p->w[i], ranked, c, o, f, svg, why, len) < 0) {
-				free(ranked);
-				return -1;
+			struct buffer b = {0};
+			rc = chart_bytes(p, &p->w[i], ranked, c, o, f, svg, &b, why, len);
+			if (rc == 0) {
+				char *path = chart_path(p, &p->w[i], c, o, svg);
+				rc = stage(set, path, &b, why, len);
+				free(path);
 			}
-			if (svg)
+			free(b.data);
+			if (rc == REPORT_OK && svg)
 				stats->svg_files++;
-			else
+			else if (rc == REPORT_OK)
 				stats->png_files++;
 		}
 		free(ranked);
 	}
-	return 0;
+	return rc < 0 && rc != REPORT_REFUSED ? REPORT_FAILED : rc;
 }
 
 /* Appends s to the buffer when it has a byte outside ASCII (the only text
@@ -651,34 +783,38 @@ static void font_for_names(const struct r_plan *p, const struct report_options *
 		}
 	}
 	to_buffer(&b, (const unsigned char *)"", 1);
+	/* as drawn: a noncharacter is drawn as U+FFFD */
+	char *names = utf8_clean_dup((const char *)b.data);
 	struct report_font zh;
 	char why[300];
-	if (b.len > 1 && !report_font_covers(f, (const char *)b.data) &&
+	if (b.len > 1 && !report_font_covers(f, names) &&
 	    report_font_find(LANG_ZH, &zh, why, sizeof(why)) == 0) {
-		if (report_font_covers(&zh, (const char *)b.data)) {
+		if (report_font_covers(&zh, names)) {
 			report_font_free(f);
 			*f = zh;
 		} else
 			report_font_free(&zh);
 	}
+	free(names);
 	free(b.data);
 }
 
 int report_render(const struct r_plan *p, const struct report_options *o,
-		  struct report_stats *stats, char *why, size_t len)
+		  struct atomic_set *set, struct report_stats *stats, char *why,
+		  size_t len)
 {
 	memset(stats, 0, sizeof(*stats));
 	struct report_font f;
 	if (report_font_find(o->lang, &f, why, len) < 0)
-		return -1;
+		return REPORT_FAILED;
 	font_for_names(p, o, &f);
-	int rc = 0;
+	int rc = REPORT_OK;
 	if (o->pdf)
-		rc = render_pdf(p, o, &f, stats, why, len);
-	if (rc == 0 && o->png_dir)
-		rc = render_charts(p, o, &f, false, stats, why, len);
-	if (rc == 0 && o->svg_dir)
-		rc = render_charts(p, o, &f, true, stats, why, len);
+		rc = render_pdf(p, o, &f, set, stats, why, len);
+	if (rc == REPORT_OK && o->png_dir)
+		rc = render_charts(p, o, &f, false, set, stats, why, len);
+	if (rc == REPORT_OK && o->svg_dir)
+		rc = render_charts(p, o, &f, true, set, stats, why, len);
 	report_font_free(&f);
 	return rc;
 }

@@ -4,13 +4,24 @@
  * the charts, and an appendix of assumptions and sources), and the charts
  * as PNG and SVG files.  English or Chinese.
  *
- * Every file is written whole or not at all (rendered in memory, then
- * atomic_write), and the same plan gives the same bytes.
+ * The files of one report are written all or nothing: each is drawn in
+ * memory, checked with cairo (every context and surface status: a string
+ * or coordinate cairo refused would otherwise blank the rest silently),
+ * and staged into the caller's atomic set (core/atomic_file.h), which the
+ * caller commits once everything is staged or aborts.  The same plan
+ * gives the same bytes.
+ *
+ * Test hook: GPUPLAN_FAULT=report-cairo:N puts the N-th chart the process
+ * draws (PDF pages' charts, then PNGs, then SVGs, from 1) into a cairo
+ * error, so tests can check that a report cairo refused part-way fails
+ * whole (tests/cli/report-faults.sh).
  */
 #ifndef GPUPLAN_REPORT_REPORT_H
 #define GPUPLAN_REPORT_REPORT_H
 
 #include <stddef.h>
+
+#include "core/atomic_file.h"
 
 #include "report_charts.h"
 #include "report_data.h"
@@ -30,18 +41,26 @@ struct report_stats {
 	size_t png_files, svg_files;
 };
 
+enum {
+	REPORT_OK = 0,
+	REPORT_FAILED = -1,	/* no font, cairo refused, a write failed: exit 1 */
+	REPORT_REFUSED = -2,	/* a target that may not be written: exit 2 */
+};
+
 /*
- * Renders p.  Returns 0, or -1 with why: no font for the language (an
- * environment problem, exit 1) or a file that cannot be written.
+ * Renders p and stages every file into set (nothing is renamed: the
+ * caller commits or aborts the set).  Returns REPORT_OK, or REPORT_FAILED
+ * / REPORT_REFUSED with why.  stats counts what was staged.
  */
 int report_render(const struct r_plan *p, const struct report_options *o,
-		  struct report_stats *stats, char *why, size_t len);
+		  struct atomic_set *set, struct report_stats *stats, char *why,
+		  size_t len);
 
 /*
  * One chart of one workload as a file in o->png_dir (1600 x 1000 px) or
  * o->svg_dir (800 x 500 pt), named WORKLOAD-SLUG.png/.svg, in font f.
- * `ranked` is report_rank(w).  report_render calls it for every chart;
- * the scatter benchmark (tests/perf) times it alone.
+ * `ranked` is report_rank(w).  Written on its own with atomic_write:
+ * the scatter benchmark (tests/perf) times it alone.  0, or -1 with why.
  */
 int report_chart_file(const struct r_plan *p, const struct r_workload *w,
 		      const size_t *ranked, enum report_chart c,

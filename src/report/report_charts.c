@@ -1,11 +1,13 @@
 #include "report_charts.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/precision.h"
+#include "core/strmap.h"
 #include "core/xalloc.h"
 #include "plan/rank.h"
 #include "plan/roofline.h"
@@ -82,14 +84,7 @@ static double time_axis(enum report_lang lang, enum msg what, double max_s,
  * accelerators in name order, the same on every chart. */
 static size_t colour_of(const struct r_plan *p, const char *acc)
 {
-	json_t *accs = json_object_get(p->sources, "accelerators");
-	size_t below = 0;
-	const char *key;
-	json_t *v;
-	json_object_foreach(accs, key, v)
-		if (strcmp(key, acc) < 0)
-			below++;
-	return below;
+	return r_plan_accelerator_rank(p, acc);
 }
 
 static void option_label(const struct r_option *o, char *buf, size_t len)
@@ -131,60 +126,128 @@ static void sort_keyed(struct keyed *p, size_t n)
 static const struct rgb owned_colour = {0.25, 0.25, 0.25};
 
 struct acc_series {
-	const char *acc;
+	const char *acc;		/* NULL: the pool of the rest */
 	bool owned;
-	char name[288];
+	const char *name;		/* the legend's; NULL: none */
+	char *own;			/* "H100 (owned)", when name is made */
 	double *x, *y;
 	bool *muted, *hl;
 	size_t n;
 };
 
+/* Series drawn on their own; accelerators past the last share one, with
+ * no legend entry.  Far more than a legend shows or the palette tells
+ * apart (16), and a bound on what each series costs cairo (about 1 kB in
+ * a PDF's command list): a hand-made plan naming 40,000 accelerators
+ * otherwise took 36 MB of cairo's memory for this one chart. */
+#define SERIES_MAX 64
+
+/*
+ * The options that can be drawn (time and cost above zero) grouped into
+ * one series per accelerator, owned machines apart, in order of first
+ * appearance (past SERIES_MAX - 1 of them, the rest in one): in O(n) for
+ * any number of accelerators (a hash per name, one array of points shared
+ * by the series).  Returns the series; their count in *na, the points'
+ * ranges in *range (x min, x max, y min, y max).
+ */
+static struct acc_series *group_points(const struct r_workload *w,
+				       enum report_lang lang, size_t *na,
+				       double range[4])
+{
+	struct strmap seen[2];		/* accelerator -> series: rented, owned */
+	struct acc_series *as = NULL;
+	size_t cap = 0, m = 0, k;
+	size_t *series = xcalloc(w->n + 1, sizeof(size_t));
+	range[0] = range[2] = INFINITY;
+	range[1] = range[3] = 0;
+	*na = 0;
+	strmap_init(&seen[0]);
+	strmap_init(&seen[1]);
+	for (size_t i = 0; i < w->n; i++) {
+		const struct r_option *o = &w->v[i];
+		double x = w->training ? o->time_s : o->p99_s, y = o->cost;
+		series[i] = SIZE_MAX;
+		if (!(x > 0) || !(y > 0))
+			continue;
+		if (!strmap_get(&seen[o->owned], o->accelerator, &k)) {
+			bool pool = *na == SERIES_MAX - 1;
+			k = *na < SERIES_MAX ? (*na)++ : SERIES_MAX - 1;
+			xgrow((void **)&as, &cap, *na, sizeof(*as));
+			if (k + 1 == *na) {	/* a new series */
+				memset(&as[k], 0, sizeof(*as));
+				as[k].acc = pool ? NULL : o->accelerator;
+				as[k].owned = !pool && o->owned;
+				/* an owned machine's cost is its share of owning,
+				 * not a price: its own legend entry keeps the two
+				 * apart */
+				as[k].name = pool ? NULL : o->accelerator;
+				if (!pool && o->owned)
+					as[k].name = as[k].own = xasprintf("%s (%s)",
+						o->accelerator, tr(lang, MSG_OWNED));
+			}
+			strmap_put(&seen[o->owned], o->accelerator, k, NULL);
+		}
+		series[i] = k;
+		as[k].n++;
+		m++;
+		range[0] = fmin(range[0], x), range[1] = fmax(range[1], x);
+		range[2] = fmin(range[2], y), range[3] = fmax(range[3], y);
+	}
+	strmap_free(&seen[0]);
+	strmap_free(&seen[1]);
+	/* one block of points; each series a slice of it, filled in order */
+	double *xs = xcalloc(m + 1, sizeof(double)), *ys = xcalloc(m + 1, sizeof(double));
+	bool *mu = xcalloc(m + 1, sizeof(bool)), *hl = xcalloc(m + 1, sizeof(bool));
+	size_t off = 0;
+	for (k = 0; k < *na; k++) {
+		as[k].x = xs + off, as[k].y = ys + off;
+		as[k].muted = mu + off, as[k].hl = hl + off;
+		off += as[k].n;
+		as[k].n = 0;
+	}
+	for (size_t i = 0; i < w->n; i++) {
+		if (series[i] == SIZE_MAX)
+			continue;
+		const struct r_option *o = &w->v[i];
+		struct acc_series *a = &as[series[i]];
+		a->x[a->n] = w->training ? o->time_s : o->p99_s;
+		a->y[a->n] = o->cost;
+		a->muted[a->n] = !o->feasible;
+		a->hl[a->n] = (long)i == w->recommended;
+		a->n++;
+	}
+	free(series);
+	return as;
+}
+
+/* Frees group_points' series and their shared block of points. */
+static void free_points(struct acc_series *as, size_t na)
+{
+	for (size_t k = 0; k < na; k++)
+		free(as[k].own);
+	if (na) {
+		free(as[0].x);
+		free(as[0].y);
+		free(as[0].muted);
+		free(as[0].hl);
+	}
+	free(as);
+}
+
 static void time_cost(cairo_t *cr, struct rect area, const struct r_plan *p,
 		      const struct r_workload *w, enum report_lang lang,
 		      const struct chart_style *st)
 {
-	struct acc_series *as = xcalloc(w->n + 1, sizeof(*as));
-	size_t na = 0;
-	double xmin = INFINITY, xmax = 0, ymin = INFINITY, ymax = 0;
-	for (size_t i = 0; i < w->n; i++) {
-		const struct r_option *o = &w->v[i];
-		double x = w->training ? o->time_s : o->p99_s, y = o->cost;
-		if (!(x > 0) || !(y > 0))
-			continue;
-		size_t k = 0;
-		while (k < na && (strcmp(as[k].acc, o->accelerator) || as[k].owned != o->owned))
-			k++;
-		if (k == na) {
-			as[na].acc = o->accelerator;
-			as[na].owned = o->owned;
-			/* an owned machine's cost is its share of owning, not a
-			 * price: its own legend entry keeps the two apart */
-			if (o->owned)
-				snprintf(as[na].name, sizeof(as[na].name), "%s (%s)",
-					 o->accelerator, tr(lang, MSG_OWNED));
-			else
-				snprintf(as[na].name, sizeof(as[na].name), "%s", o->accelerator);
-			tr_trim_utf8(as[na].name);
-			as[na].x = xcalloc(w->n, sizeof(double));
-			as[na].y = xcalloc(w->n, sizeof(double));
-			as[na].muted = xcalloc(w->n, sizeof(bool));
-			as[na].hl = xcalloc(w->n, sizeof(bool));
-			na++;
-		}
-		struct acc_series *s = &as[k];
-		s->x[s->n] = x;
-		s->y[s->n] = y;
-		s->muted[s->n] = !o->feasible;
-		s->hl[s->n] = (long)i == w->recommended;
-		s->n++;
-		xmin = fmin(xmin, x), xmax = fmax(xmax, x);
-		ymin = fmin(ymin, y), ymax = fmax(ymax, y);
-	}
+	size_t na;
+	double range[4];
+	struct acc_series *as = group_points(w, lang, &na, range);
+	double xmin = range[0], xmax = range[1], ymin = range[2], ymax = range[3];
 	struct point_series *ps = xcalloc(na + 1, sizeof(*ps));
 	for (size_t k = 0; k < na; k++)
 		ps[k] = (struct point_series){as[k].name, as[k].x, as[k].y,
 			as[k].muted, as[k].hl, as[k].n,
-			as[k].owned ? owned_colour : chart_colour(colour_of(p, as[k].acc))};
+			as[k].owned ? owned_colour
+			: chart_colour(as[k].acc ? colour_of(p, as[k].acc) : SERIES_MAX)};
 	/* the Pareto front, in order of time */
 	double *fx = xcalloc(w->n + 1, sizeof(double)), *fy = xcalloc(w->n + 1, sizeof(double));
 	struct keyed *front = xcalloc(w->n + 1, sizeof(*front));
@@ -238,13 +301,7 @@ static void time_cost(cairo_t *cr, struct rect area, const struct r_plan *p,
 	enum msg title = w->training ? MSG_CHART_TIME_COST : MSG_CHART_LATENCY_COST;
 	chart_scatter(cr, area, tr(lang, title), &x, &y, ps, na, fx, fy, nf,
 		      refs, nr, &words, st);
-	for (size_t k = 0; k < na; k++) {
-		free(as[k].x);
-		free(as[k].y);
-		free(as[k].muted);
-		free(as[k].hl);
-	}
-	free(as);
+	free_points(as, na);
 	free(ps);
 	free(fx);
 	free(fy);
@@ -408,7 +465,8 @@ static void scaling(cairo_t *cr, struct rect area, const struct r_plan *p,
 	size_t n = scaling_points(w, g, t, cost);
 	double tmin = INFINITY, tmax = 0;
 	for (size_t i = 0; i < n; i++) {
-		eff[i] = 100 * t[0] * g[0] / (t[i] * g[i]);
+		/* NaN breaks the line where a count of 0 GPUs has no efficiency */
+		eff[i] = t[i] * g[i] > 0 ? 100 * t[0] * g[0] / (t[i] * g[i]) : NAN;
 		tmin = fmin(tmin, t[i]), tmax = fmax(tmax, t[i]);
 	}
 	if (n == 0)
@@ -440,12 +498,6 @@ static void scaling(cairo_t *cr, struct rect area, const struct r_plan *p,
 
 /* ---- roofline ---- */
 
-static double assumption(const struct r_plan *p, const char *key, double dflt)
-{
-	json_t *v = json_object_get(json_object_get(p->assumptions, key), "value");
-	return json_is_number(v) ? json_number_value(v) : dflt;
-}
-
 /* The peak the planner used for this precision: the same fallbacks
  * (plan/roofline.h), looked up in the plan's datasheet figures. */
 static double peak_for(const struct r_accelerator *a, const char *precision)
@@ -455,9 +507,9 @@ static double peak_for(const struct r_accelerator *a, const char *precision)
 		want = PREC_FP32;
 	const enum precision *order = roofline_fallbacks((enum precision)want);
 	for (int k = 0; k < ROOFLINE_FALLBACKS; k++) {
-		json_t *v = json_object_get(a->peaks, precision_name(order[k]));
-		if (json_is_number(v) && json_number_value(v) > 0)
-			return json_number_value(v);
+		double v = a->peaks[order[k]];
+		if (v > 0)
+			return v;
 	}
 	return 0;
 }
@@ -467,12 +519,12 @@ static void roofline(cairo_t *cr, struct rect area, const struct r_plan *p,
 		     const struct chart_style *st)
 {
 	const struct r_option *rec = &w->v[w->recommended];
-	struct r_accelerator a;
-	if (!r_plan_accelerator(p, rec->accelerator, &a))
+	const struct r_accelerator *a = r_plan_accelerator(p, rec->accelerator);
+	if (!a)
 		return;
-	double peak = peak_for(&a, w->precision);
-	double ce = assumption(p, "compute_efficiency", 0.6);
-	double me = assumption(p, "memory_efficiency", 0.8);
+	double peak = peak_for(a, w->precision);
+	double ce = r_plan_assumption(p, "compute_efficiency", 0.6);
+	double me = r_plan_assumption(p, "memory_efficiency", 0.8);
 	/* intensity at the batch one GPU runs: the micro-batch when training */
 	long batch = w->training ? rec->micro : rec->batch;
 	if (batch < 1)
@@ -485,7 +537,7 @@ static void roofline(cairo_t *cr, struct rect area, const struct r_plan *p,
 		if (!(c->flops > 0) || !(bytes > 0))
 			continue;
 		double i = c->flops * batch / bytes;
-		double roof = fmin(peak * ce, a.bandwidth * me * i);
+		double roof = fmin(peak * ce, a->bandwidth * me * i);
 		pts[n++] = (struct roof_point){tr_op_class(lang, c->name), i, roof};
 	}
 	char title[400];
@@ -493,7 +545,7 @@ static void roofline(cairo_t *cr, struct rect area, const struct r_plan *p,
 		 rec->accelerator, w->precision);
 	struct roofline_words words = {tr(lang, MSG_PERFORMANCE), tr(lang, MSG_INTENSITY),
 				       tr(lang, MSG_PEAK), tr(lang, MSG_RIDGE)};
-	chart_roofline(cr, area, title, peak, a.bandwidth, pts, n, &words, st);
+	chart_roofline(cr, area, title, peak, a->bandwidth, pts, n, &words, st);
 }
 
 bool report_chart_applies(const struct r_plan *p, const struct r_workload *w,
@@ -510,10 +562,10 @@ bool report_chart_applies(const struct r_plan *p, const struct r_workload *w,
 		return applies;
 	}
 	if (c == RC_ROOFLINE) {
-		struct r_accelerator a;
-		return w->recommended >= 0 &&
-		       r_plan_accelerator(p, w->v[w->recommended].accelerator, &a) &&
-		       peak_for(&a, w->precision) > 0;
+		const struct r_accelerator *a = w->recommended >= 0
+			? r_plan_accelerator(p, w->v[w->recommended].accelerator) : NULL;
+		/* a subnormal bandwidth or peak has no roof to draw */
+		return a && roofline_drawable(peak_for(a, w->precision), a->bandwidth);
 	}
 	return w->n > 0;
 }

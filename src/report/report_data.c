@@ -1,3 +1,13 @@
+/*
+ * report_data.c - the plan JSON reader; see report_data.h.
+ *
+ * The text is checked whole first (json_read.h), then read by offsets:
+ * each object the report reads fields of is indexed as a "record" (its
+ * keys sorted, so a duplicate is found and a lookup is a binary search,
+ * in any key order), values are type- and range-checked as they are
+ * copied out, and every message carries the value's line and column and
+ * its JSON path.  The first problem is the one reported.
+ */
 #include "report_data.h"
 
 #include <errno.h>
@@ -8,250 +18,860 @@
 #include <string.h>
 
 #include "core/file_read.h"
+#include "core/strmap.h"
+#include "core/term_safe.h"
 #include "core/xalloc.h"
+#include "json_read.h"
 
-/* The shipped plan is about 1.5 MB of JSON (2 kB an option); the limit
- * is there to refuse a wrong file (a disk image, say), not a big plan. */
-#define PLAN_MAX_BYTES (1024u << 20)
+/* ---- interned strings ---------------------------------------------------- */
+
+/* Every string of a plan, once: a plan of 100,000 options names a few
+ * dozen instances.  Strings live in chunks that never move, so the map's
+ * borrowed keys and the plan's pointers stay valid until r_plan_free. */
+struct chunk {
+	struct chunk *next;
+	size_t used, cap;
+	char data[];
+};
+
+struct r_strings {
+	struct strmap map;	/* string -> index in all */
+	const char **all;
+	size_t n, cap;
+	struct chunk *chunks;
+};
+
+#define CHUNK_BYTES 65536
+
+static char *chunk_alloc(struct r_strings *t, size_t len)
+{
+	struct chunk *c = t->chunks;
+	if (!c || c->cap - c->used < len) {
+		size_t cap = len > CHUNK_BYTES ? len : CHUNK_BYTES;
+		c = xmalloc(sizeof(*c) + cap);
+		c->cap = cap;
+		c->used = 0;
+		c->next = t->chunks;
+		t->chunks = c;
+	}
+	char *p = c->data + c->used;
+	c->used += len;
+	return p;
+}
+
+/* s (len bytes, NUL-terminated) as the plan's one copy of it. */
+static const char *intern(struct r_strings *t, const char *s, size_t len)
+{
+	size_t i;
+	if (strmap_get(&t->map, s, &i))
+		return t->all[i];
+	char *copy = chunk_alloc(t, len + 1);
+	memcpy(copy, s, len + 1);
+	xgrow((void **)&t->all, &t->cap, t->n + 1, sizeof(*t->all));
+	t->all[t->n] = copy;
+	strmap_put(&t->map, copy, t->n++, NULL);
+	return copy;
+}
+
+static void strings_free(struct r_strings *t)
+{
+	if (!t)
+		return;
+	while (t->chunks) {
+		struct chunk *next = t->chunks->next;
+		free(t->chunks);
+		t->chunks = next;
+	}
+	strmap_free(&t->map);
+	free(t->all);
+	free(t);
+}
+
+/* ---- the reader ---------------------------------------------------------- */
+
+/* An object whose fields are read by name: its keys sorted. */
+struct field {
+	const char *key;
+	size_t key_at, at;	/* offsets of the key and of its value */
+};
+
+struct record {
+	size_t at;		/* the '{' */
+	struct field *f;
+	size_t n, cap;
+	char *keys;		/* the decoded keys, each NUL-terminated */
+	size_t keys_len, keys_cap;
+	size_t *key_off;	/* where each key starts in keys */
+	size_t key_off_cap;
+};
 
 struct reader {
-	const char *file;
+	struct jdoc d;
+	const char *name;	/* starts every message */
+	bool positions;		/* line:column in messages */
 	char *why;
 	size_t len;
 	bool failed;
+	struct r_strings *strings;
+	struct jbuf buf;
+	/* one record per level, reused: root, workload, option, and the
+	 * objects inside those (each read whole before the next) */
+	struct record root, workload, option, sub, leaf;
 };
 
-static void fail(struct reader *rd, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+static void fail_at(struct reader *rd, size_t at, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
-static void fail(struct reader *rd, const char *fmt, ...)
+/* "path.key" for messages, "key" at the top level (path ""), "path"
+ * when key is NULL: use as "%s%s%s" with PATH_KEY(path, key). */
+#define PATH_KEY(path, key) (path), (*(path) && (key) ? "." : ""), \
+	((key) ? (key) : "")
+
+static void fail_at(struct reader *rd, size_t at, const char *fmt, ...)
 {
+	char msg[900];
+	va_list ap;
 	if (rd->failed)
 		return;		/* the first problem is the one to fix */
 	rd->failed = true;
-	char msg[400];
-	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	snprintf(rd->why, rd->len, "%s: %s", rd->file, msg);
-}
-
-/* What a bad value was, for "expected X, found Y". */
-static const char *found(const json_t *v)
-{
-	switch (v ? json_typeof(v) : JSON_NULL) {
-	case JSON_OBJECT: return "an object";
-	case JSON_ARRAY: return "a list";
-	case JSON_STRING: return "a string";
-	case JSON_INTEGER:
-	case JSON_REAL: return "a number";
-	case JSON_TRUE:
-	case JSON_FALSE: return "true/false";
-	default: return v ? "null" : "nothing (the key is missing)";
+	if (rd->positions) {
+		int line, col;
+		jdoc_position(&rd->d, at, &line, &col);
+		snprintf(rd->why, rd->len, "%s:%d:%d: %s", rd->name, line, col, msg);
+	} else {
+		snprintf(rd->why, rd->len, "%s: %s", rd->name, msg);
 	}
 }
 
-static const char *get_string(struct reader *rd, json_t *o, const char *key,
-			      const char *path, bool nullable)
+static void record_free(struct record *r)
 {
-	json_t *v = json_object_get(o, key);
-	if (v && json_is_string(v))
-		return json_string_value(v);
-	if (nullable && (!v || json_is_null(v)))
-		return NULL;
-	fail(rd, "%s.%s: expected a string, found %s", path, key, found(v));
-	return "";
+	free(r->f);
+	free(r->keys);
+	free(r->key_off);
 }
 
-static double get_number(struct reader *rd, json_t *o, const char *key,
-			 const char *path, bool nullable)
+static int field_cmp(const void *a, const void *b)
 {
-	json_t *v = json_object_get(o, key);
-	if (v && json_is_number(v))
-		return json_number_value(v);
-	if (nullable && (!v || json_is_null(v)))
+	const struct field *x = a, *y = b;
+	int c = strcmp(x->key, y->key);
+	return c ? c : (x->key_at > y->key_at) - (x->key_at < y->key_at);
+}
+
+/* Indexes the object at `at` into r: false (after failing) when it is not
+ * an object or holds a key twice. */
+static bool record_read(struct reader *rd, struct record *r, size_t at,
+			const char *path)
+{
+	struct jiter it;
+	size_t key_at, value_at;
+	if (rd->failed)
+		return false;
+	if (jtype_at(&rd->d, at) != J_OBJECT) {
+		fail_at(rd, at, "%s%s%s: expected an object, found %s",
+			PATH_KEY(path, NULL), jtype_name(jtype_at(&rd->d, at)));
+		return false;
+	}
+	r->at = at;
+	r->n = r->keys_len = 0;
+	jiter_begin(&rd->d, at, &it);
+	while (jiter_next(&rd->d, &it, &key_at, &value_at)) {
+		if (r->n == R_RECORD_MAX_KEYS) {
+			fail_at(rd, key_at, "%s%sexpected at most %d keys in an object, found more",
+				path, *path ? ": " : "", R_RECORD_MAX_KEYS);
+			return false;
+		}
+		jstring(&rd->d, key_at, &rd->buf);
+		xgrow((void **)&r->keys, &r->keys_cap, r->keys_len + rd->buf.len + 1, 1);
+		xgrow((void **)&r->f, &r->cap, r->n + 1, sizeof(*r->f));
+		xgrow((void **)&r->key_off, &r->key_off_cap, r->n + 1, sizeof(size_t));
+		memcpy(r->keys + r->keys_len, rd->buf.s, rd->buf.len + 1);
+		r->key_off[r->n] = r->keys_len;
+		r->f[r->n++] = (struct field){NULL, key_at, value_at};
+		r->keys_len += rd->buf.len + 1;
+	}
+	for (size_t i = 0; i < r->n; i++)
+		r->f[i].key = r->keys + r->key_off[i];
+	if (r->n)
+		qsort(r->f, r->n, sizeof(*r->f), field_cmp);
+	for (size_t i = 1; i < r->n; i++)
+		if (!strcmp(r->f[i].key, r->f[i - 1].key)) {
+			fail_at(rd, r->f[i].key_at, "%s%sthe key \"%s\" appears twice",
+				path, *path ? ": " : "", r->f[i].key);
+			return false;
+		}
+	return true;
+}
+
+static const struct field *field_get(const struct record *r, const char *key)
+{
+	size_t lo = 0, hi = r->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(r->f[mid].key, key);
+		if (c == 0)
+			return &r->f[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* ---- typed values -------------------------------------------------------- */
+
+/*
+ * Where key's value is: true with *at, or false when it is missing or
+ * null (a failure unless nullable: a missing key is placed at its
+ * object's '{').
+ */
+static bool value_of(struct reader *rd, const struct record *r,
+		     const char *key, const char *path, bool nullable,
+		     const char *expected, size_t *at)
+{
+	const struct field *f = field_get(r, key);
+	if (rd->failed)
+		return false;
+	if (f && jtype_at(&rd->d, f->at) != J_NULL) {
+		*at = f->at;
+		return true;
+	}
+	if (!nullable)
+		fail_at(rd, f ? f->at : r->at, "%s%s%s: expected %s, found %s",
+			PATH_KEY(path, key), expected,
+			f ? "null" : "nothing (the key is missing)");
+	return false;
+}
+
+/* The value at `at` is of type t, else a failure naming what it is. */
+static bool want_type(struct reader *rd, size_t at, enum jtype t,
+		      const char *path, const char *key, const char *expected)
+{
+	enum jtype got = jtype_at(&rd->d, at);
+	if (got == t || (t == J_TRUE && got == J_FALSE))
+		return true;
+	fail_at(rd, at, "%s%s%s: expected %s, found %s", PATH_KEY(path, key),
+		expected, jtype_name(got));
+	return false;
+}
+
+/* A number from lo to R_NUMBER_MAX (lo is 0 or -R_NUMBER_MAX); 0 when
+ * absent and nullable. */
+static double get_number(struct reader *rd, const struct record *r,
+			 const char *key, const char *path, bool nullable,
+			 double lo)
+{
+	size_t at;
+	if (!value_of(rd, r, key, path, nullable, "a number", &at) ||
+	    !want_type(rd, at, J_NUMBER, path, key, "a number"))
 		return 0;
-	fail(rd, "%s.%s: expected a number, found %s", path, key, found(v));
-	return 0;
+	double v = jnumber(&rd->d, at);
+	if (!(v >= lo && v <= R_NUMBER_MAX)) {
+		fail_at(rd, at, "%s%s%s: expected a number from %s to 1e+100, found %g",
+			PATH_KEY(path, key), lo < 0 ? "-1e+100" : "0", v);
+		return 0;
+	}
+	return v;
 }
 
-/* A count (GPUs, nodes, replicas, a batch): a whole number from 0 to a
+/* A count (GPUs, nodes, replicas, a batch): a whole number from min to a
  * billion, so the cast to long is defined and the text stays sane. */
-static long get_count(struct reader *rd, json_t *o, const char *key,
-		      const char *path, bool nullable)
+static long get_count(struct reader *rd, const struct record *r,
+		      const char *key, const char *path, bool nullable,
+		      long min)
 {
-	double v = get_number(rd, o, key, path, nullable);
-	if (!(v >= 0 && v <= 1e9) || v != floor(v)) {
-		fail(rd, "%s.%s: expected a whole number from 0 to 1000000000, found %g",
-		     path, key, v);
+	size_t at;
+	if (!value_of(rd, r, key, path, nullable, "a whole number", &at) ||
+	    !want_type(rd, at, J_NUMBER, path, key, "a whole number"))
+		return 0;
+	double v = jnumber(&rd->d, at);
+	if (!(v >= (double)min && v <= (double)R_COUNT_MAX) || v != floor(v)) {
+		fail_at(rd, at, "%s%s%s: expected a whole number from %ld to %ld, found %g",
+			PATH_KEY(path, key), min, R_COUNT_MAX, v);
 		return 0;
 	}
 	return (long)v;
 }
 
-static long get_index(struct reader *rd, json_t *o, const char *key,
-		      const char *path, size_t n)
+static bool get_bool(struct reader *rd, const struct record *r,
+		     const char *key, const char *path, bool dflt)
 {
-	json_t *v = json_object_get(o, key);
-	if (!v || json_is_null(v))
-		return -1;
-	if (!json_is_integer(v) || json_integer_value(v) < 0 ||
-	    (size_t)json_integer_value(v) >= n) {
-		if (json_is_integer(v))
-			fail(rd, "%s.%s: expected an option index below %zu or null, found %lld",
-			     path, key, n, (long long)json_integer_value(v));
-		else
-			fail(rd, "%s.%s: expected an option index below %zu or null, found %s",
-			     path, key, n, found(v));
-		return -1;
-	}
-	return (long)json_integer_value(v);
+	size_t at;
+	if (!value_of(rd, r, key, path, true, "true or false", &at))
+		return dflt;
+	if (!want_type(rd, at, J_TRUE, path, key, "true or false"))
+		return dflt;
+	return jtype_at(&rd->d, at) == J_TRUE;
 }
 
-static void read_reasons(struct reader *rd, json_t *o, const char *path,
+/* An option index below n, or -1 for null or a missing key. */
+static long get_index(struct reader *rd, const struct record *r,
+		      const char *key, const char *path, size_t n)
+{
+	size_t at;
+	if (!value_of(rd, r, key, path, true, "an option index", &at))
+		return -1;
+	enum jtype t = jtype_at(&rd->d, at);
+	double v = t == J_NUMBER ? jnumber(&rd->d, at) : -1;
+	if (t != J_NUMBER || !(v >= 0 && v < (double)n) || v != floor(v)) {
+		if (t == J_NUMBER)
+			fail_at(rd, at, "%s%s%s: expected an option index below %zu or null, found %g",
+				PATH_KEY(path, key), n, v);
+		else
+			fail_at(rd, at, "%s%s%s: expected an option index below %zu or null, found %s",
+				PATH_KEY(path, key), n, jtype_name(t));
+		return -1;
+	}
+	return (long)v;
+}
+
+enum text_kind {
+	NAME,		/* one line, at most R_NAME_MAX bytes */
+	TEXT,		/* a sentence, a title, a URL: lines allowed */
+};
+
+/* Refuses text a report must not draw or print: control characters
+ * (and, for a name, newlines, tabs and more than R_NAME_MAX bytes). */
+static bool text_ok(struct reader *rd, size_t at, const char *path,
+		    const char *key, const char *s, size_t len,
+		    enum text_kind kind)
+{
+	const char *what;
+	if (kind == NAME && len > R_NAME_MAX) {
+		fail_at(rd, at, "%s%s%s: expected a name of at most %d bytes, found %zu bytes",
+			PATH_KEY(path, key), R_NAME_MAX, len);
+		return false;
+	}
+	if (text_control_char(s, kind == NAME ? 0 : TERM_KEEP_LINES, &what) >= 0) {
+		fail_at(rd, at, "%s%s%s: expected %s without control characters, found %s",
+			PATH_KEY(path, key), kind == NAME ? "a name on one line" : "text",
+			what);
+		return false;
+	}
+	return true;
+}
+
+/* The string at `at`, checked, and interned when `keep` (else only
+ * checked: a string the report never draws costs no memory).  "" after
+ * a failure or when not kept. */
+static const char *string_at(struct reader *rd, size_t at, const char *path,
+			     const char *key, enum text_kind kind, bool keep)
+{
+	if (!want_type(rd, at, J_STRING, path, key, "a string"))
+		return "";
+	const char *s = jstring(&rd->d, at, &rd->buf);
+	if (!text_ok(rd, at, path, key, s, rd->buf.len, kind) || !keep)
+		return "";
+	return intern(rd->strings, s, rd->buf.len);
+}
+
+/* A string field: NULL when nullable and absent, "" after a failure. */
+static const char *get_text(struct reader *rd, const struct record *r,
+			    const char *key, const char *path, bool nullable,
+			    enum text_kind kind, bool keep)
+{
+	size_t at;
+	if (!value_of(rd, r, key, path, nullable, "a string", &at))
+		return rd->failed ? "" : NULL;
+	return string_at(rd, at, path, key, kind, keep);
+}
+
+static const char *get_string(struct reader *rd, const struct record *r,
+			      const char *key, const char *path, bool nullable,
+			      enum text_kind kind)
+{
+	return get_text(rd, r, key, path, nullable, kind, true);
+}
+
+/* The value of an optional object or list field: true with *at when
+ * present (not null) and of type t. */
+static bool get_container(struct reader *rd, const struct record *r,
+			  const char *key, const char *path, enum jtype t,
+			  bool nullable, size_t *at)
+{
+	const char *what = t == J_OBJECT ? "an object" : "a list";
+	return value_of(rd, r, key, path, nullable, what, at) &&
+	       want_type(rd, *at, t, path, key, what);
+}
+
+/* ---- sources, assumptions, exchange rates -------------------------------- */
+
+/* The first entry of a "source" list, "" for what it lacks; every entry
+ * must be an object. */
+static void read_source(struct reader *rd, const struct record *r,
+			const char *path, struct r_source *out)
+{
+	size_t at, el;
+	struct jiter it;
+	char p[900];
+	*out = (struct r_source){"", "", ""};
+	if (!get_container(rd, r, "source", path, J_ARRAY, true, &at))
+		return;
+	jiter_begin(&rd->d, at, &it);
+	for (size_t i = 0; !rd->failed && jiter_next(&rd->d, &it, NULL, &el); i++) {
+		snprintf(p, sizeof(p), "%s.source[%zu]", path, i);
+		if (!record_read(rd, &rd->leaf, el, p) || i > 0)
+			continue;
+		const char *t = get_string(rd, &rd->leaf, "title", p, true, TEXT);
+		const char *u = get_string(rd, &rd->leaf, "url", p, true, TEXT);
+		const char *d = get_string(rd, &rd->leaf, "retrieved", p, true, NAME);
+		*out = (struct r_source){t ? t : "", u ? u : "", d ? d : ""};
+	}
+}
+
+/* A name used as a key (an instance, an accelerator, an assumption, an
+ * op class): checked like any name; its path `outer["name"]`. */
+static const char *key_name(struct reader *rd, size_t key_at,
+			    const char *outer, char *path, size_t len)
+{
+	const char *name = string_at(rd, key_at, outer, NULL, NAME, true);
+	snprintf(path, len, "%s[\"%s\"]", outer, name);
+	return name;
+}
+
+static int by_instance_name(const void *a, const void *b)
+{
+	return strcmp(((const struct r_instance *)a)->name,
+		      ((const struct r_instance *)b)->name);
+}
+
+static int by_accelerator_name(const void *a, const void *b)
+{
+	return strcmp(((const struct r_accelerator *)a)->name,
+		      ((const struct r_accelerator *)b)->name);
+}
+
+static void read_instance(struct reader *rd, size_t at, const char *path,
+			  struct r_instance *in)
+{
+	if (!record_read(rd, &rd->sub, at, path))
+		return;
+	in->defined_at = get_string(rd, &rd->sub, "defined_at", path, true, TEXT);
+	in->price_as_of = get_string(rd, &rd->sub, "price_as_of", path, true, NAME);
+	in->owned = get_bool(rd, &rd->sub, "owned", path, false);
+	in->illustrative = get_bool(rd, &rd->sub, "illustrative", path, false);
+	read_source(rd, &rd->sub, path, &in->source);
+	if (!in->defined_at)
+		in->defined_at = "";
+}
+
+static void read_accelerator(struct reader *rd, size_t at, const char *path,
+			     struct r_accelerator *a)
+{
+	size_t pk;
+	char pp[900];
+	if (!record_read(rd, &rd->sub, at, path))
+		return;
+	a->defined_at = get_string(rd, &rd->sub, "defined_at", path, true, TEXT);
+	if (!a->defined_at)
+		a->defined_at = "";
+	a->bandwidth = get_number(rd, &rd->sub, "memory_bandwidth_bytes_per_s",
+				  path, true, 0);
+	read_source(rd, &rd->sub, path, &a->source);
+	if (!get_container(rd, &rd->sub, "peak_dense_ops_per_s", path, J_OBJECT,
+			   true, &pk))
+		return;
+	snprintf(pp, sizeof(pp), "%s.peak_dense_ops_per_s", path);
+	if (!record_read(rd, &rd->leaf, pk, pp))
+		return;
+	/* precisions this build does not know are left alone */
+	for (int p = 0; p < PREC_COUNT; p++)
+		a->peaks[p] = get_number(rd, &rd->leaf, precision_name(p), pp, true, 0);
+}
+
+/* A map of names to entries (sources.instances, sources.accelerators):
+ * each entry read by `entry` into an array of `size`-byte structs whose
+ * first member is the name, then sorted by name.  Names are interned, so
+ * a duplicate is the same pointer twice. */
+static void *read_named(struct reader *rd, size_t at, const char *outer,
+			size_t size, size_t *n,
+			void (*entry)(struct reader *, size_t, const char *, void *),
+			int (*cmp)(const void *, const void *))
+{
+	struct jiter it;
+	struct strmap seen;
+	size_t key_at, value_at, cap = 0;
+	char path[800];
+	char *v = NULL;
+	*n = 0;
+	strmap_init(&seen);
+	jiter_begin(&rd->d, at, &it);
+	while (!rd->failed && jiter_next(&rd->d, &it, &key_at, &value_at)) {
+		if (*n == R_SOURCES_MAX) {
+			fail_at(rd, key_at, "%s: expected at most %d entries, found more",
+				outer, R_SOURCES_MAX);
+			break;
+		}
+		const char *name = key_name(rd, key_at, outer, path, sizeof(path));
+		if (!rd->failed && !strmap_put(&seen, name, *n, NULL))
+			fail_at(rd, key_at, "%s: \"%s\" appears twice", outer, name);
+		if (rd->failed)
+			break;
+		xgrow((void **)&v, &cap, *n + 1, size);
+		memset(v + *n * size, 0, size);
+		memcpy(v + *n * size, &name, sizeof(name));
+		entry(rd, value_at, path, v + *n * size);
+		(*n)++;
+	}
+	strmap_free(&seen);
+	if (*n)
+		qsort(v, *n, size, cmp);
+	return v;
+}
+
+static void instance_entry(struct reader *rd, size_t at, const char *path,
+			   void *out)
+{
+	read_instance(rd, at, path, out);
+}
+
+static void accelerator_entry(struct reader *rd, size_t at, const char *path,
+			      void *out)
+{
+	read_accelerator(rd, at, path, out);
+}
+
+static void read_sources(struct reader *rd, struct r_plan *p)
+{
+	size_t at, m;
+	if (!get_container(rd, &rd->root, "sources", "", J_OBJECT, true, &at) ||
+	    !record_read(rd, &rd->workload, at, "sources"))
+		return;
+	/* rd->workload is free until the workloads are read */
+	struct record *s = &rd->workload;
+	if (get_container(rd, s, "instances", "sources", J_OBJECT, true, &m))
+		p->inst = read_named(rd, m, "sources.instances", sizeof(*p->inst),
+				     &p->n_inst, instance_entry, by_instance_name);
+	if (get_container(rd, s, "accelerators", "sources", J_OBJECT, true, &m))
+		p->acc = read_named(rd, m, "sources.accelerators", sizeof(*p->acc),
+				    &p->n_acc, accelerator_entry, by_accelerator_name);
+}
+
+static void read_assumptions(struct reader *rd, struct r_plan *p)
+{
+	size_t at, key_at, value_at, cap = 0;
+	struct jiter it;
+	char path[800];
+	if (!get_container(rd, &rd->root, "assumptions", "", J_OBJECT, true, &at) ||
+	    !record_read(rd, &rd->sub, at, "assumptions"))	/* duplicates */
+		return;
+	jiter_begin(&rd->d, at, &it);
+	while (!rd->failed && jiter_next(&rd->d, &it, &key_at, &value_at)) {
+		const char *key = key_name(rd, key_at, "assumptions", path, sizeof(path));
+		if (!record_read(rd, &rd->leaf, value_at, path))
+			break;
+		xgrow((void **)&p->assumptions, &cap, p->n_assumptions + 1,
+		      sizeof(*p->assumptions));
+		struct r_assumption *a = &p->assumptions[p->n_assumptions++];
+		a->key = key;
+		a->has_value = field_get(&rd->leaf, "value") &&
+			       jtype_at(&rd->d, field_get(&rd->leaf, "value")->at) == J_NUMBER;
+		a->value = get_number(rd, &rd->leaf, "value", path, true, -R_NUMBER_MAX);
+		a->from = get_string(rd, &rd->leaf, "from", path, true, TEXT);
+		if (!a->from)
+			a->from = "";
+	}
+}
+
+static void read_rates(struct reader *rd, struct r_plan *p)
+{
+	size_t at;
+	p->rates_base = p->rates_as_of = "";
+	p->rates_source = (struct r_source){"", "", ""};
+	if (!get_container(rd, &rd->root, "exchange_rates", "", J_OBJECT, true, &at) ||
+	    !record_read(rd, &rd->sub, at, "exchange_rates"))
+		return;
+	p->has_rates = true;
+	const char *base = get_string(rd, &rd->sub, "base", "exchange_rates", true, NAME);
+	const char *as_of = get_string(rd, &rd->sub, "as_of", "exchange_rates", true, NAME);
+	p->rates_base = base ? base : "";
+	p->rates_as_of = as_of ? as_of : "";
+	read_source(rd, &rd->sub, "exchange_rates", &p->rates_source);
+}
+
+/* ---- workloads and options ------------------------------------------------ */
+
+/* Every entry of reason_codes is checked; the first is kept. */
+static void read_reasons(struct reader *rd, const char *path,
 			 struct r_option *opt)
 {
-	json_t *a = json_object_get(o, "reason_codes");
-	if (!json_is_array(a)) {
-		fail(rd, "%s.reason_codes: expected a list, found %s", path, found(a));
+	size_t at, el;
+	struct jiter it;
+	char p[192];
+	if (!get_container(rd, &rd->option, "reason_codes", path, J_ARRAY, false, &at))
 		return;
-	}
-	size_t i;
-	json_t *r;
-	json_array_foreach(a, i, r) {
-		if (opt->n_reasons == R_MAX_REASONS)
-			break;
-		struct plan_reason_figures *f = &opt->reasons[opt->n_reasons++];
-		char p[160];
-		snprintf(p, sizeof(p), "%s.reason_codes[%zu]", path, i);
-		f->code = get_string(rd, r, "code", p, false);
-		f->s1 = get_string(rd, r, "s1", p, true);
-		f->s2 = get_string(rd, r, "s2", p, true);
-		f->used = get_string(rd, r, "used", p, true);
-		f->wanted = get_string(rd, r, "wanted", p, true);
-		f->a = get_number(rd, r, "a", p, true);
-		f->b = get_number(rd, r, "b", p, true);
-		f->c = get_number(rd, r, "c", p, true);
-		f->n1 = get_count(rd, r, "n1", p, true);
-		f->n2 = get_count(rd, r, "n2", p, true);
+	jiter_begin(&rd->d, at, &it);
+	while (!rd->failed && jiter_next(&rd->d, &it, NULL, &el)) {
+		snprintf(p, sizeof(p), "%s.reason_codes[%d]", path, opt->n_reasons);
+		if (!record_read(rd, &rd->sub, el, p))
+			return;
+		struct plan_reason_figures f;
+		bool keep = opt->n_reasons == 0;
+		f.code = get_text(rd, &rd->sub, "code", p, false, NAME, keep);
+		f.s1 = get_text(rd, &rd->sub, "s1", p, true, NAME, keep);
+		f.s2 = get_text(rd, &rd->sub, "s2", p, true, NAME, keep);
+		f.used = get_text(rd, &rd->sub, "used", p, true, NAME, keep);
+		f.wanted = get_text(rd, &rd->sub, "wanted", p, true, NAME, keep);
+		f.a = get_number(rd, &rd->sub, "a", p, true, -R_NUMBER_MAX);
+		f.b = get_number(rd, &rd->sub, "b", p, true, -R_NUMBER_MAX);
+		f.c = get_number(rd, &rd->sub, "c", p, true, -R_NUMBER_MAX);
+		f.n1 = get_count(rd, &rd->sub, "n1", p, true, 0);
+		f.n2 = get_count(rd, &rd->sub, "n2", p, true, 0);
+		if (opt->n_reasons++ == 0)
+			opt->reason = f;
 	}
 }
 
-static void read_option(struct reader *rd, json_t *o, const char *path,
+/* The numbers of an optional sub-object (breakdown, memory) by key. */
+static void read_parts(struct reader *rd, const char *key, const char *path,
+		       const char *const *keys, double *out, int n)
+{
+	size_t at;
+	char p[192];
+	for (int k = 0; k < n; k++)
+		out[k] = 0;
+	if (!get_container(rd, &rd->option, key, path, J_OBJECT, true, &at))
+		return;
+	snprintf(p, sizeof(p), "%s.%s", path, key);
+	if (!record_read(rd, &rd->sub, at, p))
+		return;
+	for (int k = 0; k < n; k++)
+		out[k] = get_number(rd, &rd->sub, keys[k], p, true, 0);
+}
+
+static void read_option(struct reader *rd, size_t at, const char *path,
 			bool training, struct r_option *opt)
 {
-	if (!json_is_object(o)) {
-		fail(rd, "%s: expected an object, found %s", path, found(o));
+	struct record *r = &rd->option;
+	if (!record_read(rd, r, at, path))
 		return;
-	}
-	opt->instance = get_string(rd, o, "instance", path, false);
-	opt->provider = get_string(rd, o, "provider", path, false);
-	opt->accelerator = get_string(rd, o, "accelerator", path, false);
-	opt->gpus = get_count(rd, o, "gpus", path, false);
-	opt->nodes = get_count(rd, o, "nodes", path, false);
-	json_t *f = json_object_get(o, "feasible");
-	opt->feasible = json_is_true(f);
+	opt->instance = get_string(rd, r, "instance", path, false, NAME);
+	opt->provider = get_string(rd, r, "provider", path, false, NAME);
+	opt->accelerator = get_string(rd, r, "accelerator", path, false, NAME);
+	opt->gpus = get_count(rd, r, "gpus", path, false, 0);
+	opt->nodes = get_count(rd, r, "nodes", path, false, 0);
+	opt->feasible = get_bool(rd, r, "feasible", path, false);
 	/* plans written before "runnable" existed: feasible implies it */
-	json_t *run = json_object_get(o, "runnable");
-	opt->runnable = run ? json_is_true(run) : opt->feasible;
-	opt->pareto = json_is_true(json_object_get(o, "pareto"));
-	opt->cost = get_number(rd, o, "cost", path, false);
-	json_t *spot = json_object_get(o, "cost_spot");
-	opt->has_spot = spot && json_is_number(spot);
-	opt->cost_spot = opt->has_spot ? json_number_value(spot) : 0;
-	opt->gpu_hours = get_number(rd, o, "gpu_hours", path, false);
-	opt->memory = get_number(rd, o, "memory_per_gpu_bytes", path, false);
-	opt->capacity = get_number(rd, o, "memory_capacity_bytes", path, false);
+	opt->runnable = get_bool(rd, r, "runnable", path, opt->feasible);
+	opt->pareto = get_bool(rd, r, "pareto", path, false);
+	opt->cost = get_number(rd, r, "cost", path, false, 0);
+	size_t spot;
+	opt->has_spot = value_of(rd, r, "cost_spot", path, true, "a number", &spot);
+	opt->cost_spot = opt->has_spot ? get_number(rd, r, "cost_spot", path, true, 0) : 0;
+	opt->gpu_hours = get_number(rd, r, "gpu_hours", path, false, 0);
+	opt->memory = get_number(rd, r, "memory_per_gpu_bytes", path, false, 0);
+	opt->capacity = get_number(rd, r, "memory_capacity_bytes", path, false, 0);
 	if (training) {
-		opt->time_s = get_number(rd, o, "time_s", path, false);
-		opt->mfu = get_number(rd, o, "mfu", path, true);
-		opt->dp = get_count(rd, o, "dp", path, true);
-		opt->tp = get_count(rd, o, "tp", path, true);
-		opt->micro = get_count(rd, o, "micro_batch", path, true);
+		opt->time_s = get_number(rd, r, "time_s", path, false, 0);
+		opt->mfu = get_number(rd, r, "mfu", path, true, 0);
+		opt->dp = get_count(rd, r, "dp", path, true, 0);
+		opt->tp = get_count(rd, r, "tp", path, true, 0);
+		opt->micro = get_count(rd, r, "micro_batch", path, true, 0);
 	} else {
-		opt->p99_s = get_number(rd, o, "p99_latency_s", path, false);
-		opt->replicas = get_count(rd, o, "replicas", path, false);
-		opt->batch = get_count(rd, o, "batch", path, true);
-		opt->sharing = get_string(rd, o, "sharing", path, true);
+		opt->p99_s = get_number(rd, r, "p99_latency_s", path, false, 0);
+		opt->replicas = get_count(rd, r, "replicas", path, false, 0);
+		opt->batch = get_count(rd, r, "batch", path, true, 0);
+		opt->sharing = get_string(rd, r, "sharing", path, true, NAME);
 	}
 	static const char *const bk[] = {"compute_s", "memory_s",
 					 "communication_s", "input_s"};
-	json_t *b = json_object_get(o, "breakdown");
-	for (int k = 0; k < 4; k++)
-		opt->breakdown[k] = get_number(rd, b, bk[k], path, true);
 	static const char *const mk[] = {"weights_bytes", "gradients_bytes",
 		"optimizer_bytes", "activations_bytes", "kv_cache_bytes",
 		"workspace_bytes"};
-	json_t *m = json_object_get(o, "memory");
-	for (int k = 0; k < 6; k++)
-		opt->memory_parts[k] = get_number(rd, m, mk[k], path, true);
-	read_reasons(rd, o, path, opt);
+	read_parts(rd, "breakdown", path, bk, opt->breakdown, 4);
+	read_parts(rd, "memory", path, mk, opt->memory_parts, 6);
+	read_reasons(rd, path, opt);
 }
 
-static void read_classes(struct reader *rd, json_t *w, const char *path,
+/* The op classes in the plan's order, the first six kept; each value
+ * checked. */
+static void read_classes(struct reader *rd, const char *path,
 			 struct r_workload *rw)
 {
-	json_t *c = json_object_get(w, "op_classes");
-	const char *key;
-	json_t *v;
-	if (!json_is_object(c)) {
-		fail(rd, "%s.op_classes: expected an object, found %s", path, found(c));
+	size_t at, key_at, value_at;
+	struct jiter it;
+	char outer[96], p[400];
+	if (!get_container(rd, &rd->workload, "op_classes", path, J_OBJECT, false, &at))
 		return;
-	}
-	json_object_foreach(c, key, v) {
-		if (rw->n_classes == 6)
-			break;
-		struct r_class *k = &rw->classes[rw->n_classes++];
-		k->name = key;
-		k->flops = get_number(rd, v, "flops_per_sample", path, false);
-		k->weight_bytes = get_number(rd, v, "weight_bytes", path, false);
-		k->act_bytes = get_number(rd, v, "activation_bytes_per_sample", path, false);
+	snprintf(outer, sizeof(outer), "%s.op_classes", path);
+	if (!record_read(rd, &rd->sub, at, outer))	/* duplicates */
+		return;
+	jiter_begin(&rd->d, at, &it);
+	while (!rd->failed && jiter_next(&rd->d, &it, &key_at, &value_at)) {
+		const char *name = key_name(rd, key_at, outer, p, sizeof(p));
+		if (!record_read(rd, &rd->leaf, value_at, p))
+			return;
+		struct r_class k;
+		k.name = name;
+		k.flops = get_number(rd, &rd->leaf, "flops_per_sample", p, false, 0);
+		k.weight_bytes = get_number(rd, &rd->leaf, "weight_bytes", p, false, 0);
+		k.act_bytes = get_number(rd, &rd->leaf, "activation_bytes_per_sample",
+					 p, false, 0);
+		if (rw->n_classes < 6)
+			rw->classes[rw->n_classes++] = k;
 	}
 }
 
-static void read_workload(struct reader *rd, json_t *w, size_t index,
+static void read_options(struct reader *rd, size_t at, const char *path,
+			 struct r_workload *rw)
+{
+	struct jiter it;
+	size_t el, cap = 0;
+	char p[128];
+	jiter_begin(&rd->d, at, &it);
+	while (!rd->failed && jiter_next(&rd->d, &it, NULL, &el)) {
+		snprintf(p, sizeof(p), "%s.options[%zu]", path, rw->n);
+		xgrow((void **)&rw->v, &cap, rw->n + 1, sizeof(*rw->v));
+		memset(&rw->v[rw->n], 0, sizeof(*rw->v));
+		read_option(rd, el, p, rw->training, &rw->v[rw->n]);
+		rw->n++;
+	}
+}
+
+static void read_workload(struct reader *rd, size_t at, size_t index,
 			  struct r_workload *rw)
 {
+	struct record *r = &rd->workload;
+	size_t opts;
 	char path[64];
 	snprintf(path, sizeof(path), "workloads[%zu]", index);
-	if (!json_is_object(w)) {
-		fail(rd, "%s: expected an object, found %s", path, found(w));
+	rw->recommended = rw->runner_up = rw->obvious = -1;
+	if (!record_read(rd, r, at, path))
 		return;
-	}
-	rw->name = get_string(rd, w, "name", path, false);
-	rw->kind = get_string(rd, w, "kind", path, false);
-	rw->model = get_string(rd, w, "model", path, false);
-	rw->precision = get_string(rd, w, "precision", path, false);
-	rw->why = get_string(rd, w, "recommendation", path, false);
+	rw->name = get_string(rd, r, "name", path, false, NAME);
+	rw->kind = get_string(rd, r, "kind", path, false, NAME);
+	if (!rd->failed && strcmp(rw->kind, "training") && strcmp(rw->kind, "inference"))
+		fail_at(rd, field_get(r, "kind")->at,
+			"%s.kind: expected \"training\" or \"inference\", found \"%s\"",
+			path, rw->kind);
+	rw->model = get_string(rd, r, "model", path, false, NAME);
+	rw->precision = get_string(rd, r, "precision", path, false, NAME);
+	rw->why = get_string(rd, r, "recommendation", path, false, TEXT);
 	rw->training = strcmp(rw->kind, "training") == 0;
-	rw->saving = get_number(rd, w, "saving", path, true);
-	rw->deadline_s = get_number(rd, w, "deadline_s", path, true);
-	rw->budget = get_number(rd, w, "budget", path, true);
-	rw->p99_target_s = get_number(rd, w, "p99_target_s", path, true);
-	json_t *opts = json_object_get(w, "options");
-	if (!json_is_array(opts)) {
-		fail(rd, "%s.options: expected a list, found %s", path, found(opts));
+	rw->saving = get_number(rd, r, "saving", path, true, -R_NUMBER_MAX);
+	rw->deadline_s = get_number(rd, r, "deadline_s", path, true, 0);
+	rw->budget = get_number(rd, r, "budget", path, true, 0);
+	rw->p99_target_s = get_number(rd, r, "p99_target_s", path, true, 0);
+	if (!get_container(rd, r, "options", path, J_ARRAY, false, &opts))
+		return;
+	read_options(rd, opts, path, rw);
+	/* to size: the array doubled as it grew */
+	rw->v = xrealloc(rw->v, (rw->n + 1) * sizeof(*rw->v));
+	/* the options' reads reused the other records, never this one */
+	rw->recommended = get_index(rd, r, "recommended", path, rw->n);
+	rw->runner_up = get_index(rd, r, "runner_up", path, rw->n);
+	rw->obvious = get_index(rd, r, "obvious_alternative", path, rw->n);
+	read_classes(rd, path, rw);
+}
+
+static void read_workloads(struct reader *rd, struct r_plan *p)
+{
+	size_t at, el, cap = 0;
+	struct jiter it;
+	if (!get_container(rd, &rd->root, "workloads", "", J_ARRAY, false, &at))
+		return;
+	jiter_begin(&rd->d, at, &it);
+	while (!rd->failed && jiter_next(&rd->d, &it, NULL, &el)) {
+		xgrow((void **)&p->w, &cap, p->n + 1, sizeof(*p->w));
+		memset(&p->w[p->n], 0, sizeof(*p->w));
+		read_workload(rd, el, p->n, &p->w[p->n]);
+		p->n++;
+	}
+	if (!rd->failed && p->n == 0)
+		fail_at(rd, at, "workloads: expected a list of at least one workload, found an empty list");
+}
+
+/* Each option's instance: owned or illustrative, from the sources. */
+static void resolve_instances(struct r_plan *p)
+{
+	for (size_t i = 0; i < p->n; i++)
+		for (size_t k = 0; k < p->w[i].n; k++) {
+			struct r_option *o = &p->w[i].v[k];
+			const struct r_instance *in = r_plan_instance(p, o->instance);
+			o->owned = in && in->owned;
+			o->illustrative = in && in->illustrative;
+		}
+}
+
+/* The root's "schema" is a plan's; else a failure saying what it is. */
+static bool schema_ok(struct reader *rd, size_t root)
+{
+	const struct field *f = field_get(&rd->root, "schema");
+	const char *found = "nothing (the key is missing)", *q = "";
+	if (f && jtype_at(&rd->d, f->at) == J_STRING) {
+		found = jstring(&rd->d, f->at, &rd->buf);
+		if (!strcmp(found, "gpuplan/plan/v1"))
+			return true;
+		q = "\"";
+	} else if (f) {
+		found = jtype_name(jtype_at(&rd->d, f->at));
+	}
+	fail_at(rd, f ? f->at : root,
+		"schema: expected \"gpuplan/plan/v1\" (a file written by "
+		"'gpuplan plan --format json'), found %s%.200s%s", q, found, q);
+	return false;
+}
+
+static void read_root(struct reader *rd, size_t at, struct r_plan *p)
+{
+	if (jtype_at(&rd->d, at) != J_OBJECT) {
+		fail_at(rd, at, "not a plan: expected an object ({...}), found %s",
+			jtype_name(jtype_at(&rd->d, at)));
 		return;
 	}
-	rw->n = json_array_size(opts);
-	rw->v = xcalloc(rw->n + 1, sizeof(*rw->v));
-	for (size_t i = 0; i < rw->n && !rd->failed; i++) {
-		char op[96];
-		snprintf(op, sizeof(op), "%s.options[%zu]", path, i);
-		read_option(rd, json_array_get(opts, i), op, rw->training, &rw->v[i]);
+	if (!record_read(rd, &rd->root, at, ""))
+		return;
+	if (!schema_ok(rd, at))
+		return;
+	p->currency = get_string(rd, &rd->root, "currency", "", false, NAME);
+	read_assumptions(rd, p);
+	read_rates(rd, p);
+	read_sources(rd, p);
+	read_workloads(rd, p);
+	if (!rd->failed)
+		resolve_instances(p);
+}
+
+int r_plan_parse(struct r_plan *p, const char *text, size_t len,
+		 const char *name, bool positions, char *why, size_t whylen)
+{
+	struct reader rd;
+	size_t root, at;
+	char msg[400];
+	memset(p, 0, sizeof(*p));
+	memset(&rd, 0, sizeof(rd));
+	rd.d = (struct jdoc){text, len, NULL, 0, 0};
+	rd.name = name;
+	rd.positions = positions;
+	rd.why = why;
+	rd.len = whylen;
+	if (jdoc_check(&rd.d, &root, &at, msg, sizeof(msg)) < 0) {
+		fail_at(&rd, at, "not a plan: %s", msg);
+		return -1;
 	}
-	rw->recommended = get_index(rd, w, "recommended", path, rw->n);
-	rw->runner_up = get_index(rd, w, "runner_up", path, rw->n);
-	rw->obvious = get_index(rd, w, "obvious_alternative", path, rw->n);
-	read_classes(rd, w, path, rw);
+	p->strings = rd.strings = xcalloc(1, sizeof(*rd.strings));
+	strmap_init(&rd.strings->map);
+	read_root(&rd, root, p);
+	jbuf_free(&rd.buf);
+	jdoc_free(&rd.d);
+	struct record *recs[] = {&rd.root, &rd.workload, &rd.option, &rd.sub, &rd.leaf};
+	for (size_t i = 0; i < sizeof(recs) / sizeof(recs[0]); i++)
+		record_free(recs[i]);
+	if (rd.failed) {
+		r_plan_free(p);
+		return -1;
+	}
+	return 0;
 }
 
 int r_plan_load(struct r_plan *p, const char *path, char *why, size_t len)
 {
-	memset(p, 0, sizeof(*p));
 	char *text;
 	size_t n;
+	memset(p, 0, sizeof(*p));
 	switch (file_read_all(path, PLAN_MAX_BYTES, &text, &n)) {
 	case FILE_READ_CANNOT_OPEN:
 		snprintf(why, len, "%s: cannot open: %s", path, strerror(errno));
@@ -260,99 +880,93 @@ int r_plan_load(struct r_plan *p, const char *path, char *why, size_t len)
 		snprintf(why, len, "%s: cannot read: %s", path, strerror(errno));
 		return -1;
 	case FILE_READ_TOO_LARGE:
-		snprintf(why, len, "%s: file too large: over %u MiB", path,
-			 PLAN_MAX_BYTES >> 20);
+		snprintf(why, len, "%s: file too large: a plan may be at most %zu MiB",
+			 path, PLAN_MAX_BYTES >> 20);
 		return -1;
 	case FILE_READ_OK:
 		break;
 	}
-	json_error_t err;
-	json_t *root = json_loadb(text, n, 0, &err);
+	int rc = r_plan_parse(p, text, n, path, true, why, len);
 	free(text);
-	if (!root) {
-		snprintf(why, len, "%s:%d:%d: not a plan: %s", path,
-			 err.line > 0 ? err.line : 1,
-			 err.column > 0 ? err.column : 1, err.text);
-		return -1;
-	}
-	int rc = r_plan_from_json(p, root, path, why, len);
-	json_decref(root);
 	return rc;
 }
 
-int r_plan_from_json(struct r_plan *p, json_t *root, const char *path,
+int r_plan_from_json(struct r_plan *p, const json_t *root, const char *name,
 		     char *why, size_t len)
 {
+	/* the flags of json_write (core/output.h), so lines and columns are
+	 * those of the plan a -o file holds */
+	char *text = json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(15));
 	memset(p, 0, sizeof(*p));
-	p->root = json_incref(root);
-	struct reader rd = {path, why, len, false};
-	json_t *schema = json_object_get(p->root, "schema");
-	if (!json_is_string(schema) ||
-	    strcmp(json_string_value(schema), "gpuplan/plan/v1") != 0) {
-		if (json_is_string(schema))
-			fail(&rd, "schema: expected \"gpuplan/plan/v1\" (a file written by 'gpuplan plan --format json'), found \"%s\"",
-			     json_string_value(schema));
-		else
-			fail(&rd, "schema: expected \"gpuplan/plan/v1\" (a file written by 'gpuplan plan --format json'), found %s",
-			     found(schema));
+	if (!text) {
+		snprintf(why, len, "%s: cannot write the plan as JSON", name);
 		return -1;
 	}
-	p->currency = get_string(&rd, p->root, "currency", "$", false);
-	p->assumptions = json_object_get(p->root, "assumptions");
-	p->sources = json_object_get(p->root, "sources");
-	p->rates = json_object_get(p->root, "exchange_rates");
-	if (p->rates)
-		p->rates_as_of = json_string_value(json_object_get(p->rates, "as_of"));
-	json_t *ws = json_object_get(p->root, "workloads");
-	if (!json_is_array(ws) || json_array_size(ws) == 0) {
-		fail(&rd, "workloads: expected a list of at least one workload, found %s",
-		     json_is_array(ws) ? "an empty list" : found(ws));
-		return -1;
-	}
-	p->n = json_array_size(ws);
-	p->w = xcalloc(p->n + 1, sizeof(*p->w));
-	for (size_t i = 0; i < p->n && !rd.failed; i++)
-		read_workload(&rd, json_array_get(ws, i), i, &p->w[i]);
-	json_t *inst = json_object_get(p->sources, "instances");
-	for (size_t i = 0; i < p->n && !rd.failed; i++)
-		for (size_t k = 0; k < p->w[i].n; k++) {
-			struct r_option *o = &p->w[i].v[k];
-			json_t *e = o->instance ? json_object_get(inst, o->instance) : NULL;
-			o->owned = json_is_true(json_object_get(e, "owned"));
-			o->illustrative = json_is_true(json_object_get(e, "illustrative"));
-		}
-	return rd.failed ? -1 : 0;
+	int rc = r_plan_parse(p, text, strlen(text), name, true, why, len);
+	free(text);
+	return rc;
 }
 
 void r_plan_free(struct r_plan *p)
 {
-	for (size_t i = 0; i < p->n; i++)
+	for (size_t i = 0; p->w && i < p->n; i++)
 		free(p->w[i].v);
 	free(p->w);
-	json_decref(p->root);
+	free(p->acc);
+	free(p->inst);
+	free(p->assumptions);
+	strings_free(p->strings);
 	memset(p, 0, sizeof(*p));
 }
 
-bool r_plan_accelerator(const struct r_plan *p, const char *name,
-			struct r_accelerator *out)
+/* ---- lookups --------------------------------------------------------------- */
+
+const struct r_accelerator *r_plan_accelerator(const struct r_plan *p,
+					       const char *name)
 {
-	json_t *a = json_object_get(json_object_get(p->sources, "accelerators"), name);
-	if (!a)
-		return false;
-	out->name = name;
-	out->bandwidth = json_number_value(json_object_get(a, "memory_bandwidth_bytes_per_s"));
-	out->peaks = json_object_get(a, "peak_dense_ops_per_s");
-	return out->bandwidth > 0 && out->peaks;
+	struct r_accelerator key = {.name = name};
+	if (!p->n_acc || !name)
+		return NULL;
+	return bsearch(&key, p->acc, p->n_acc, sizeof(*p->acc), by_accelerator_name);
+}
+
+const struct r_instance *r_plan_instance(const struct r_plan *p,
+					 const char *name)
+{
+	struct r_instance key = {.name = name};
+	if (!p->n_inst || !name)
+		return NULL;
+	return bsearch(&key, p->inst, p->n_inst, sizeof(*p->inst), by_instance_name);
+}
+
+size_t r_plan_accelerator_rank(const struct r_plan *p, const char *name)
+{
+	size_t lo = 0, hi = p->n_acc;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcmp(p->acc[mid].name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+double r_plan_assumption(const struct r_plan *p, const char *key, double dflt)
+{
+	for (size_t i = 0; i < p->n_assumptions; i++)
+		if (!strcmp(p->assumptions[i].key, key))
+			return p->assumptions[i].has_value ? p->assumptions[i].value
+							   : dflt;
+	return dflt;
 }
 
 void r_plan_price_dates(const struct r_plan *p, const char **earliest,
 			const char **latest)
 {
-	json_t *inst = json_object_get(p->sources, "instances");
-	const char *key, *lo = NULL, *hi = NULL;
-	json_t *v;
-	json_object_foreach(inst, key, v) {
-		const char *d = json_string_value(json_object_get(v, "price_as_of"));
+	const char *lo = NULL, *hi = NULL;
+	for (size_t i = 0; i < p->n_inst; i++) {
+		const char *d = p->inst[i].price_as_of;
 		if (d && (!lo || strcmp(d, lo) < 0))
 			lo = d;
 		if (d && (!hi || strcmp(d, hi) > 0))

@@ -2,10 +2,31 @@
  * report_data.h - a plan (gpuplan/plan/v1 JSON) as the report needs it.
  *
  * The loader checks every field it uses and says where a bad one is, by
- * its JSON path ("plan.json: workloads[2].options[5].cost: expected a
- * number"): the report never draws from a half-read plan.
- * Ownership: struct r_plan holds a reference to the JSON document, and
- * every string in it points into that document; free with r_plan_free().
+ * file, line, column and JSON path ("plan.json:12:7:
+ * workloads[0].options[3].cost: expected a number, found a string"): the
+ * report never draws from a half-read plan.  It copies what the report
+ * draws into the compact structs below (names interned, one copy each)
+ * and keeps nothing of the JSON text, so a loaded plan costs a fraction
+ * of its file; the text itself (json_read.h) is read in place and freed
+ * when loading ends.
+ *
+ * What a plan may hold (every value outside is refused at load, with its
+ * file:line:column and JSON path):
+ *   - the file at most PLAN_MAX_BYTES, valid JSON (RFC 8259: UTF-8, no
+ *     NUL, numbers a double holds), nesting at most JSON_MAX_DEPTH deep;
+ *   - every number finite, within +-R_NUMBER_MAX; costs, times, bytes,
+ *     FLOPs, bandwidths and peaks not negative (subnormals are numbers:
+ *     the charts draw them);
+ *   - counts (GPUs, nodes, replicas, batches, a reason's n1 and n2) whole,
+ *     0 to R_COUNT_MAX; option indexes whole and below the option count;
+ *   - names (workloads, models, instances, accelerators, op classes, the
+ *     currency...) at most R_NAME_MAX bytes on one line, and no text with
+ *     control characters (term_safe.h); noncharacters are drawn as U+FFFD;
+ *   - no key twice in an object, no name twice in a map, at most
+ *     R_RECORD_MAX_KEYS keys in an object the report reads, and at most
+ *     R_SOURCES_MAX instances and as many accelerators in "sources".
+ * Ownership: struct r_plan owns everything it points to; free with
+ * r_plan_free().
  */
 #ifndef GPUPLAN_REPORT_REPORT_DATA_H
 #define GPUPLAN_REPORT_REPORT_DATA_H
@@ -14,9 +35,25 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "core/precision.h"
 #include "i18n.h"
 
-#define R_MAX_REASONS 4
+/*
+ * Reading a plan costs its text plus what is copied out of it: 1.2 to 1.8
+ * times the file at the peak of a whole report for plans gpuplan writes
+ * (10,000 to 100,000 options), at most about 4 times for the costliest
+ * shapes found (a bare option per 200 bytes, each naming a different
+ * instance and accelerator), where the JSON tree read before took 5 to 8
+ * times for real plans and 73 times for a file of empty objects
+ * (tests/perf/report-memory.sh).  256 MiB holds a 100,000-option plan as
+ * `plan -o` writes it (228 MB) and keeps a report run within about 1 GiB.
+ */
+#define PLAN_MAX_BYTES ((size_t)256 << 20)
+#define R_NUMBER_MAX 1e100	/* far past any figure a plan can hold */
+#define R_COUNT_MAX 1000000000L
+#define R_NAME_MAX 256		/* bytes, as YR_NAME_MAX for YAML names */
+#define R_RECORD_MAX_KEYS 1024	/* keys of one object the report reads */
+#define R_SOURCES_MAX 100000	/* instances, and accelerators, in sources */
 
 struct r_option {
 	const char *instance, *provider, *accelerator, *sharing;
@@ -28,8 +65,8 @@ struct r_option {
 	double time_s, p99_s, cost, cost_spot, gpu_hours, mfu;
 	double memory, capacity, memory_parts[6];
 	double breakdown[4];		/* compute, memory, communication, input s */
-	struct plan_reason_figures reasons[R_MAX_REASONS];
-	int n_reasons;
+	struct plan_reason_figures reason;	/* the first of reason_codes */
+	int n_reasons;			/* how many reason_codes there are */
 };
 
 struct r_class {
@@ -49,32 +86,80 @@ struct r_workload {
 	size_t n_classes;
 };
 
-struct r_accelerator {
-	const char *name;
-	double bandwidth;		/* B/s */
-	json_t *peaks;			/* precision -> op/s */
+/* A catalog entry's first source; each field "" when absent. */
+struct r_source {
+	const char *title, *url, *retrieved;
 };
+
+struct r_accelerator {
+	const char *name, *defined_at;
+	double bandwidth;		/* B/s; 0: not given */
+	double peaks[PREC_COUNT];	/* op/s per precision; 0: not given */
+	struct r_source source;
+};
+
+struct r_instance {
+	const char *name, *defined_at;
+	const char *price_as_of;	/* NULL: not given */
+	bool owned, illustrative;
+	struct r_source source;
+};
+
+struct r_assumption {
+	const char *key, *from;
+	double value;
+	bool has_value;			/* "value" was a number */
+};
+
+struct r_strings;
 
 struct r_plan {
-	json_t *root;
 	const char *currency;
-	const char *rates_as_of;	/* may be NULL */
+	bool has_rates;			/* the plan converted currencies */
+	const char *rates_base, *rates_as_of;	/* "" when absent */
+	struct r_source rates_source;
+	struct r_assumption *assumptions;	/* in the plan's order */
+	size_t n_assumptions;
+	struct r_accelerator *acc;	/* sorted by name (strcmp) */
+	size_t n_acc;
+	struct r_instance *inst;	/* sorted by name (strcmp) */
+	size_t n_inst;
 	struct r_workload *w;
 	size_t n;
-	json_t *assumptions, *sources, *rates;
+	struct r_strings *strings;	/* every string above */
 };
 
-/* Reads `path`; 0, or -1 with why. */
+/* Reads `path` (at most PLAN_MAX_BYTES); 0, or -1 with why. */
 int r_plan_load(struct r_plan *p, const char *path, char *why, size_t len);
-/* The same from a document in memory (`gpuplan plan --report`); takes a
- * reference to root.  name is used in messages. */
-int r_plan_from_json(struct r_plan *p, json_t *root, const char *name,
+
+/*
+ * The same from text in memory: text[len] must be '\0'.  `name` starts
+ * every message; with `positions`, messages give the line and column in
+ * text.  This is the plan JSON reader's whole input surface (its fuzz
+ * harness calls it).
+ */
+int r_plan_parse(struct r_plan *p, const char *text, size_t len,
+		 const char *name, bool positions, char *why, size_t whylen);
+
+/* The same from a document gpuplan built (`gpuplan plan --report`): the
+ * document as json_write prints it, so positions match a plan written
+ * with -o.  name is used in messages. */
+int r_plan_from_json(struct r_plan *p, const json_t *root, const char *name,
 		     char *why, size_t len);
 void r_plan_free(struct r_plan *p);
 
-/* The accelerator's datasheet figures from the plan's sources. */
-bool r_plan_accelerator(const struct r_plan *p, const char *name,
-			struct r_accelerator *out);
+/* The accelerator's datasheet figures from the plan's sources; NULL when
+ * the plan has none of that name. */
+const struct r_accelerator *r_plan_accelerator(const struct r_plan *p,
+					       const char *name);
+/* The instance's entry in the plan's sources; NULL when absent. */
+const struct r_instance *r_plan_instance(const struct r_plan *p,
+					 const char *name);
+/* How many of the plan's accelerators sort before name: a stable colour
+ * index per accelerator. */
+size_t r_plan_accelerator_rank(const struct r_plan *p, const char *name);
+/* An assumption's value, dflt when the plan does not state it. */
+double r_plan_assumption(const struct r_plan *p, const char *key, double dflt);
 
 /* The earliest and latest price dates among the plan's instances (for
  * footnotes): "?" when the plan carries none. */

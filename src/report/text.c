@@ -4,9 +4,10 @@
  *
  * Every width here is cairo_text_extents' x_advance at the font and size
  * selected on the context, so what is measured is exactly what is drawn.
- * Text is handed to cairo only after being copied with invalid UTF-8
- * replaced by U+FFFD: a bad string would put the cairo context into a
- * permanent error state and blank the rest of the report.
+ * Text is handed to cairo only after being copied with invalid UTF-8 and
+ * noncharacters replaced by U+FFFD (utf8.h): a string cairo refuses would
+ * put the context into a permanent error state and blank the rest of the
+ * report.
  */
 #include "text.h"
 
@@ -18,113 +19,9 @@
 #include <string.h>
 
 #include "core/xalloc.h"
+#include "utf8.h"
 
 /* ---- UTF-8 ------------------------------------------------------------ */
-
-#define UTF8_INVALID 0x110000UL	/* beyond Unicode: not a character */
-
-/* Length of the sequence lead byte b starts, its payload bits in *c and the
- * smallest code point that length may encode; 0 when b cannot lead. */
-static size_t utf8_lead(unsigned char b, unsigned long *c, unsigned long *min)
-{
-	if ((b & 0xe0) == 0xc0) {
-		*c = b & 0x1f;
-		*min = 0x80;
-		return 2;
-	}
-	if ((b & 0xf0) == 0xe0) {
-		*c = b & 0x0f;
-		*min = 0x800;
-		return 3;
-	}
-	if ((b & 0xf8) == 0xf0) {
-		*c = b & 0x07;
-		*min = 0x10000;
-		return 4;
-	}
-	return 0;
-}
-
-/*
- * Decodes the character at s[0..n) (n >= 1) into *cp and returns its
- * length in bytes, always >= 1.  An invalid sequence (stray continuation
- * byte, overlong form, surrogate, beyond U+10FFFF, cut short) decodes as
- * one byte of UTF8_INVALID: scans always progress, and a valid character
- * is never split.
- */
-static size_t utf8_next(const char *s, size_t n, unsigned long *cp)
-{
-	const unsigned char *u = (const unsigned char *)s;
-	unsigned long c, min;
-	size_t len;
-
-	*cp = UTF8_INVALID;
-	if (u[0] < 0x80) {
-		*cp = u[0];
-		return 1;
-	}
-	len = utf8_lead(u[0], &c, &min);
-	if (!len || len > n)
-		return 1;
-	for (size_t i = 1; i < len; i++) {
-		if ((u[i] & 0xc0) != 0x80)
-			return 1;
-		c = c << 6 | (u[i] & 0x3f);
-	}
-	if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
-		return 1;
-	*cp = c;
-	return len;
-}
-
-/* Writes the UTF-8 form of cp (a valid code point) to out; returns its
- * length, 1 to 4. */
-static size_t utf8_put(unsigned long cp, char *out)
-{
-	unsigned char *o = (unsigned char *)out;
-
-	if (cp < 0x80) {
-		o[0] = (unsigned char)cp;
-		return 1;
-	}
-	if (cp < 0x800) {
-		o[0] = (unsigned char)(0xc0 | cp >> 6);
-		o[1] = (unsigned char)(0x80 | (cp & 0x3f));
-		return 2;
-	}
-	if (cp < 0x10000) {
-		o[0] = (unsigned char)(0xe0 | cp >> 12);
-		o[1] = (unsigned char)(0x80 | (cp >> 6 & 0x3f));
-		o[2] = (unsigned char)(0x80 | (cp & 0x3f));
-		return 3;
-	}
-	o[0] = (unsigned char)(0xf0 | cp >> 18);
-	o[1] = (unsigned char)(0x80 | (cp >> 12 & 0x3f));
-	o[2] = (unsigned char)(0x80 | (cp >> 6 & 0x3f));
-	o[3] = (unsigned char)(0x80 | (cp & 0x3f));
-	return 4;
-}
-
-/* Copies s[0..len) to out (room for 3 * len bytes) with each invalid byte
- * replaced by U+FFFD; returns the bytes written (no NUL added). */
-static size_t utf8_clean(char *out, const char *s, size_t len)
-{
-	size_t o = 0;
-	unsigned long cp;
-
-	for (size_t i = 0; i < len;) {
-		size_t l = utf8_next(s + i, len - i, &cp);
-
-		if (cp == UTF8_INVALID) {
-			o += utf8_put(0xfffd, out + o);
-		} else {
-			memcpy(out + o, s + i, l);
-			o += l;
-		}
-		i += l;
-	}
-	return o;
-}
 
 /* Byte offsets of the character boundaries of s[0..len) in *bounds
  * (malloc'd): bounds[0] = 0, ..., bounds[k] = len; returns k. */
@@ -372,7 +269,7 @@ static const char *meter_text(struct meter *m, const char *s, size_t len,
 	size_t sl = strlen(suffix), o;
 
 	xgrow((void **)&m->buf, &m->cap, 3 * len + sl + 1, 1);
-	o = utf8_clean(m->buf, s, len);
+	o = utf8_clean(m->buf, s, len, 0xfffd);
 	memcpy(m->buf + o, suffix, sl + 1);
 	return m->buf;
 }

@@ -14,9 +14,11 @@
 #include <sys/stat.h>
 
 #include "catalog/catalog_json.h"
+#include "catalog/name_index.h"
 #include "core/output.h"
 #include "core/suggest.h"
 #include "core/paths.h"
+#include "core/strmap.h"
 #include "core/xalloc.h"
 #include "core/yaml_read.h"
 
@@ -36,6 +38,11 @@ struct wl_ctx {
 	struct workload_file *wf;
 	char *dir;		/* folder of the file as opened */
 	char *shown_dir;	/* folder of the file as shown */
+	/* the models loaded so far by path, so a file of n workloads naming
+	 * n model files is not n^2 path comparisons */
+	struct strmap model_index;	/* path -> index in models_seen */
+	struct workload_model **models_seen;
+	size_t n_seen, cap_seen;
 };
 
 /* ---- names ---- */
@@ -57,7 +64,7 @@ static int read_choice(struct yread *r, const struct ynode *map,
 		       const char *expected, int *out)
 {
 	char *v = NULL;
-	int rc = yr_string(r, map, key, &v);
+	int rc = yr_name(r, map, key, &v);
 	if (rc <= 0)
 		return rc;
 	for (size_t i = 0; i < n; i++)
@@ -67,7 +74,8 @@ static int read_choice(struct yread *r, const struct ynode *map,
 			return 1;
 		}
 	char hint[96];
-	const char *h = suggest_hint(v, names, n, hint, sizeof(hint));
+	const char *h = gp_errors_full(r->errs) ? NULL
+		: suggest_hint(v, names, n, hint, sizeof(hint));
 	yr_error(r, ymap_get(map, key), h, "unknown %s '%.60s': expected %s",
 		 key, v, expected);
 	free(v);
@@ -117,13 +125,12 @@ static char *join_clean(const char *dir, const char *rel)
 
 /* ---- models ---- */
 
-static struct workload_model *find_model(struct workload_file *wf,
+static struct workload_model *find_model(const struct wl_ctx *cx,
 					 const char *path)
 {
-	for (struct workload_model *wm = wf->models; wm; wm = wm->next)
-		if (strcmp(wm->path, path) == 0)
-			return wm;
-	return NULL;
+	size_t i;
+	return strmap_get(&cx->model_index, path, &i) ? cx->models_seen[i]
+							: NULL;
 }
 
 static struct workload_model *load_model(struct wl_ctx *cx, const char *path)
@@ -133,6 +140,10 @@ static struct workload_model *load_model(struct wl_ctx *cx, const char *path)
 	wm->next = cx->wf->models;
 	cx->wf->models = wm;
 	cx->wf->n_models++;
+	xgrow((void **)&cx->models_seen, &cx->cap_seen, cx->n_seen + 1,
+	      sizeof(*cx->models_seen));
+	cx->models_seen[cx->n_seen] = wm;
+	strmap_put(&cx->model_index, wm->path, cx->n_seen++, NULL);
 	struct stat st;
 	wm->found = stat(path, &st) == 0 && S_ISREG(st.st_mode);
 	if (!wm->found)
@@ -154,10 +165,17 @@ static int read_model(struct wl_ctx *cx, const struct ynode *map,
 	const struct ynode *n = ymap_get(map, "model");
 	if (yr_string(&cx->r, map, "model", &w->model_path) <= 0)
 		return n ? -1 : 0;
+	/* a path, not a name (it may be long), but still one line: it is
+	 * shown in tables and messages */
+	if (strpbrk(w->model_path, "\n\t")) {
+		yr_error(&cx->r, n, NULL,
+			 "'model' is a file path: one line without tabs");
+		return -1;
+	}
 	w->model_at = (struct origin){cx->wf->file, n->line, n->col};
 	char *path = join_clean(cx->dir, w->model_path);
 	w->model_file = join_clean(cx->shown_dir, w->model_path);
-	struct workload_model *wm = find_model(cx->wf, path);
+	struct workload_model *wm = find_model(cx, path);
 	if (!wm)
 		wm = load_model(cx, path);
 	free(path);
@@ -257,8 +275,8 @@ static int check_keys(struct yread *r, const struct ynode *map,
 			continue;
 		}
 		char hint[128];
-		const char *h = suggest_hint(k->text, names, nn, hint,
-					     sizeof(hint));
+		const char *h = gp_errors_full(r->errs) ? NULL
+			: suggest_hint(k->text, names, nn, hint, sizeof(hint));
 		yr_error(r, k, h, "unknown key '%.100s' in %s", k->text, what);
 	}
 	const char *const *req = kind == WORKLOAD_INFERENCE ? required_inference
@@ -289,7 +307,7 @@ static int read_precision(struct yread *r, const struct ynode *map,
 			  enum precision *out)
 {
 	char *v = NULL;
-	int rc = yr_string(r, map, key, &v);
+	int rc = yr_name(r, map, key, &v);
 	if (rc <= 0)
 		return rc;
 	const char *names[6];
@@ -323,7 +341,8 @@ static int read_precision(struct yread *r, const struct ynode *map,
 			 v, expected);
 	else {
 		char hint[96];
-		const char *h = suggest_hint(v, names, n, hint, sizeof(hint));
+		const char *h = gp_errors_full(r->errs) ? NULL
+			: suggest_hint(v, names, n, hint, sizeof(hint));
 		yr_error(r, node, h, "unknown precision '%.60s': expected %s",
 			 v, expected);
 	}
@@ -331,17 +350,24 @@ static int read_precision(struct yread *r, const struct ynode *map,
 	return -1;
 }
 
-/* A count (tokens, samples) that must be a whole number of at least 1. */
+/* A count (tokens, samples) that must be a whole number of at least 1,
+ * within q's range (units.h). */
 static int read_whole_count(struct yread *r, const struct ynode *map,
-			    const char *key, double *out)
+			    const char *key, enum quantity q, double *out)
 {
 	int rc = yr_quantity(r, map, key, UNIT_COUNT, out, NULL);
 	if (rc <= 0)
 		return rc;
+	const struct ynode *n = ymap_get(map, key);
 	if (*out < 1 || floor(*out) != *out) {
-		yr_error(r, ymap_get(map, key), NULL,
+		yr_error(r, n, NULL,
 			 "'%s' must be a whole number of at least 1, found '%s'",
-			 key, ymap_get(map, key)->text);
+			 key, n->text);
+		return -1;
+	}
+	if (!quantity_in_range(q, *out)) {
+		yr_error(r, n, NULL, "'%s' must be from %s, found '%.60s'", key,
+			 quantity_range(q)->range, n->text);
 		return -1;
 	}
 	return 1;
@@ -396,10 +422,10 @@ static int read_input(struct yread *r, const struct ynode *map,
 	if (!yr_expect_map(r, n, what))
 		return -1;
 	int bad = yr_check_keys(r, n, what, input_fields) > 0;
-	bad |= yr_quantity(r, n, "decode_time_per_sample", UNIT_DURATION,
-			   &t->decode_time_per_sample, NULL) < 0;
-	bad |= yr_quantity(r, n, "bytes_per_sample", UNIT_BYTES,
-			   &t->bytes_per_sample, NULL) < 0;
+	bad |= yr_quantity_in(r, n, "decode_time_per_sample", Q_DECODE_TIME,
+			      &t->decode_time_per_sample, NULL) < 0;
+	bad |= yr_quantity_in(r, n, "bytes_per_sample", Q_SAMPLE_BYTES,
+			      &t->bytes_per_sample, NULL) < 0;
 	t->has_input = !bad;
 	return bad ? -1 : 0;
 }
@@ -408,8 +434,10 @@ static int read_input(struct yread *r, const struct ynode *map,
 static int read_amount(struct yread *r, const struct ynode *map,
 		       const char *what, struct training *t)
 {
-	int has_tokens = read_whole_count(r, map, "tokens", &t->tokens);
-	int has_samples = read_whole_count(r, map, "samples", &t->samples);
+	int has_tokens = read_whole_count(r, map, "tokens", Q_TOKENS,
+					  &t->tokens);
+	int has_samples = read_whole_count(r, map, "samples", Q_SAMPLES,
+					   &t->samples);
 	int has_epochs = yr_int(r, map, "epochs", 1, 100000, &t->epochs);
 	int has_batch = yr_int(r, map, "global_batch", 1, 1000000000,
 			       &t->global_batch);
@@ -455,9 +483,10 @@ static int read_training(struct yread *r, const struct ynode *map,
 	bad |= read_choice(r, map, "recompute", recompute_names, 3,
 			   "none, selective or full", &rec) < 0;
 	bad |= read_parallelism(r, map, what, t) < 0;
-	bad |= yr_quantity(r, map, "deadline", UNIT_DURATION, &t->deadline,
-			   NULL) < 0;
-	int budget = yr_money(r, map, "budget", MONEY_TOTAL, &t->budget);
+	bad |= yr_quantity_in(r, map, "deadline", Q_DEADLINE, &t->deadline,
+			      NULL) < 0;
+	int budget = yr_money_in(r, map, "budget", MONEY_TOTAL, Q_BUDGET,
+				 &t->budget);
 	bad |= budget < 0;
 	t->has_budget = budget == 1;
 	bad |= yr_bool(r, map, "spot", &t->spot) < 0;
@@ -513,25 +542,20 @@ static int check_training(struct yread *r, const struct ynode *map,
 static int read_inference(struct yread *r, const struct ynode *map,
 			  struct inference *in)
 {
-	int bad = yr_quantity(r, map, "request_rate", UNIT_FREQUENCY,
-			      &in->request_rate, NULL) < 0;
+	int bad = yr_quantity_in(r, map, "request_rate", Q_REQUEST_RATE,
+				 &in->request_rate, NULL) < 0;
 	bad |= yr_int(r, map, "prompt_tokens", 1, 100000000,
 		      &in->prompt_tokens) < 0;
 	bad |= yr_int(r, map, "output_tokens", 0, 100000000,
 		      &in->output_tokens) < 0;
-	bad |= yr_quantity(r, map, "p99_latency", UNIT_DURATION,
-			   &in->p99_latency, NULL) < 0;
-	int hours = yr_quantity(r, map, "hours_per_month", UNIT_DURATION,
-				&in->serving_per_month, NULL);
+	bad |= yr_quantity_in(r, map, "p99_latency", Q_LATENCY,
+			      &in->p99_latency, NULL) < 0;
+	/* at most WORKLOAD_MAX_HOURS_PER_MONTH: the range's top */
+	int hours = yr_quantity_in(r, map, "hours_per_month", Q_SERVING_TIME,
+				   &in->serving_per_month, NULL);
 	bad |= hours < 0;
 	if (hours == 0)
 		in->serving_per_month = WORKLOAD_DEFAULT_HOURS_PER_MONTH;
-	if (hours == 1 && in->serving_per_month > WORKLOAD_MAX_HOURS_PER_MONTH) {
-		yr_error(r, ymap_get(map, "hours_per_month"), NULL,
-			 "'hours_per_month' is at most 744h (a 31-day month), found '%s'",
-			 ymap_get(map, "hours_per_month")->text);
-		bad = 1;
-	}
 	bad |= read_precision(r, map, "kv_precision", true, false,
 			      &in->kv_precision) < 0;
 	return bad ? -1 : 0;
@@ -608,15 +632,17 @@ static int read_efficiency(struct yread *r, const struct ynode *map,
 	const char *keys[] = {"compute", "memory"};
 	double *out[] = {&w->efficiency_compute, &w->efficiency_memory};
 	for (int i = 0; i < 2; i++) {
-		int rc = yr_positive(r, n, keys[i], out[i]);
+		double v;
+		int rc = yr_positive(r, n, keys[i], &v);
 		bad |= rc < 0;
-		if (rc == 1 && *out[i] > 1) {
+		if (rc == 1 && v > 1) {
 			yr_error(r, ymap_get(n, keys[i]), NULL,
 				 "'%s' is a fraction of the datasheet figure: at most 1, found %g",
-				 keys[i], *out[i]);
-			*out[i] = 0;
+				 keys[i], v);
 			bad = 1;
-		}
+		} else if (rc == 1)	/* and not so small it means nothing */
+			bad |= yr_number_in(r, n, keys[i], Q_EFFICIENCY,
+					    out[i]) < 0;
 	}
 	return bad ? -1 : 0;
 }
@@ -646,7 +672,7 @@ static int read_workload(struct wl_ctx *cx, const struct ynode *n,
 	int bad = read_choice(r, n, "kind", kind_names, 2,
 			      "training or inference", &kind) < 0;
 	bad |= check_keys(r, n, what, kind);
-	bad |= yr_string(r, n, "name", &w->name) < 0;
+	bad |= yr_name(r, n, "name", &w->name) < 0;
 	bad |= read_efficiency(r, n, what, w) < 0;
 	bad |= read_model(cx, n, w) < 0;
 	if (kind < 0)
@@ -679,22 +705,26 @@ static void free_workload(struct workload *w)
 
 /* ---- the file ---- */
 
+/* Names are unique case-blind, as workload_find() looks them up; one
+ * pass over a hash of the names (name_index.h), so a file of n
+ * workloads is checked in O(n). */
 static void check_duplicates(struct workload_file *wf, struct gp_errors *errs)
 {
-	for (size_t i = 0; i < wf->n; i++)
-		for (size_t j = 0; wf->v[i].name && j < i; j++) {
-			if (!wf->v[j].name ||
-			    strcasecmp(wf->v[i].name, wf->v[j].name) != 0)
-				continue;
-			char hint[256];
-			snprintf(hint, sizeof(hint), "first defined at %s:%d",
-				 wf->file, wf->v[j].at.line);
-			gp_errors_add(errs, wf->file, wf->v[i].at.line,
-				      wf->v[i].at.col, hint,
-				      "duplicate workload name '%s'",
-				      wf->v[i].name);
-			break;
-		}
+	struct name_index seen;
+	name_index_init(&seen);
+	for (size_t i = 0; i < wf->n; i++) {
+		size_t j;
+		if (!wf->v[i].name ||
+		    name_index_add(&seen, wf->v[i].name, i, &j))
+			continue;
+		char hint[256];
+		snprintf(hint, sizeof(hint), "first defined at %s:%d",
+			 wf->file, wf->v[j].at.line);
+		gp_errors_add(errs, wf->file, wf->v[i].at.line,
+			      wf->v[i].at.col, hint,
+			      "duplicate workload name '%s'", wf->v[i].name);
+	}
+	name_index_free(&seen);
 }
 
 static const struct yfield file_fields[] = {
@@ -713,8 +743,19 @@ static int read_list(struct wl_ctx *cx, const struct ynode *list)
 	wf->v = xcalloc(list->n, sizeof(*wf->v));
 	int bad = 0;
 	for (size_t i = 0; i < list->n; i++) {
-		bad |= read_workload(cx, list->items[i], i, &wf->v[i]) < 0;
-		wf->n++;
+		struct workload *w = &wf->v[wf->n];
+		int rc = read_workload(cx, list->items[i], i, w);
+		bad |= rc < 0;
+		/* Once problems are only counted (error.h), a workload with
+		 * problems of its own is dropped as soon as it is read, as
+		 * the catalog does: the load fails anyway, and a flood of
+		 * entries then costs the tree's memory only.  The count of
+		 * further problems leaves out duplicates among them. */
+		if (rc < 0 && gp_errors_full(cx->r.errs)) {
+			free_workload(w);
+			memset(w, 0, sizeof(*w));
+		} else
+			wf->n++;
 	}
 	return bad ? -1 : 0;
 }
@@ -749,8 +790,11 @@ int workload_file_load_as(struct workload_file *wf, const char *path,
 			.dir = path_dir(path),
 			.shown_dir = path_dir(shown),
 		};
+		strmap_init(&cx.model_index);
 		read_file(&cx, &t);
 		check_duplicates(wf, errs);
+		strmap_free(&cx.model_index);
+		free(cx.models_seen);
 		free(cx.dir);
 		free(cx.shown_dir);
 	}

@@ -9,7 +9,8 @@
 #
 #   run-bad.sh GPUPLAN KIND NAME      (run from the source root)
 #
-# catalog/too-large is generated here: a 17 MiB file is no thing to commit.
+# catalog/too-large and catalog/flood are generated here: a 17 MiB file or
+# 100,000 empty entries are no things to commit.
 set -u
 gpuplan=$1
 kind=$2
@@ -21,6 +22,11 @@ file=tests/bad/$kind/$name.yaml
 if [ "$kind/$name" = catalog/too-large ]; then
 	file=$scratch/too-large.yaml
 	{ echo "schema: gpuplan/catalog/v1"; yes '# padding to pass the size limit' | head -c 17825792; } >"$file"
+fi
+# catalog/flood: 100,000 empty instances, an error flood cut at 200 lines.
+if [ "$kind/$name" = catalog/flood ]; then
+	file=$scratch/flood.yaml
+	{ echo "schema: gpuplan/catalog/v1"; echo "instances:"; yes '  - {}' | head -n 100000; } >"$file"
 fi
 fail=0
 

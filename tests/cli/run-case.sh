@@ -19,6 +19,7 @@
 #   before: ARGS                        a gpuplan run that must succeed first
 #                                       (makes the input: a plan for report)
 #   file-starts: PATH TEXT              PATH begins with TEXT (%PDF-, <?xml)
+#   file-has: PATH TEXT                 PATH contains TEXT (a YAML -o file)
 #   files: GLOB N                       exactly N files match GLOB
 # Cases run in the source root, with a fresh scratch folder in $SCRATCH and
 # the folder of the gpuplan binary (the build folder) in $BUILD.
@@ -70,6 +71,9 @@ while IFS= read -r line; do
 		eval "f=${value%% *}"
 		want=${value#* }
 		[ "$(head -c ${#want} "$f" 2>/dev/null)" = "$want" ] || say "$f does not begin with '$want'" ;;
+	file-has)
+		eval "f=${value%% *}"
+		grep -qF -- "${value#* }" "$f" 2>/dev/null || say "$f lacks '${value#* }'" ;;
 	files)
 		eval "set -- ${value% *}"
 		n=0

@@ -11,8 +11,9 @@
  * The best figure of each kind counts (the sweep's plateau).
  *
  *   datasheet_check PROFILE.yaml ACCELERATOR
- * prints one line per check and exits 0 when all pass, 1 when one fails,
- * 2 on bad input.  Run by tests/gpu/check.sh; not part of ctest (no GPU).
+ * prints one line per check, then the profile's faults (a figure missing or
+ * marked throttled explains a FAIL), and exits 0 when all pass, 1 when one
+ * fails, 2 on bad input.  Run by tests/gpu/check.sh; not part of ctest (no GPU).
  */
 #include <stdio.h>
 #include <string.h>
@@ -102,6 +103,14 @@ int main(int argc, char **argv)
 			  pcie_one_way(&a->host_interface), 0.80, "GB/s", 1e9);
 	if (p.samples.throttled)
 		printf("the run was THROTTLED (see sampling: in the profile)\n");
+	/* a FAIL beside a fault is explained by it: a figure missing or
+	 * marked (bench/fault.h) is said, not left to be guessed */
+	for (size_t i = 0; i < p.figures.faults.n; i++) {
+		const struct bench_fault *f = &p.figures.faults.v[i];
+		printf("fault (%s) in %s: %s; %zu missing, %zu marked\n",
+		       bench_fault_kind_name(f->kind), f->suite, f->what,
+		       f->missing.n, f->marked.n);
+	}
 	bench_profile_free(&p);
 	catalog_free(&c);
 	gp_errors_free(&e);

@@ -8,7 +8,8 @@
 # randomness) up to N options.  Then, in one run:
 #   1. gpuplan report on 1,000 options: PDF + every chart as PNG + SVG;
 #   2. gpuplan report on 10,000 options: the same, whole process timed
-#      (most of it is parsing 14 MB of JSON);
+#      (reading 14 MB of JSON, drawing, writing; tests/perf/report-memory.sh
+#      has the reader's memory and time alone);
 #   3. the 10,000-point time-cost scatter as a 1600 x 1000 PNG, drawn by
 #      gpuplan's own code (build/tests/bench_scatter calls what
 #      `report --png` calls) and by matplotlib (Debian's

@@ -15,6 +15,31 @@
  *                             1.01, 0.99, 1.005, 0.995 (one cycle over all jobs)
  *   GPUPLAN_SIM_BAD_CHECK=K   job_check fails for jobs of kind K (enum
  *                             gpuplan_cuda_job_kind), as on a wrong result
+ * Faults in measurement, each deterministic.  Jobs are numbered from 1 in
+ * the order job_prepare is called (whatever it answers):
+ *   GPUPLAN_SIM_FAIL_JOB=N    every job_run of job N fails with BENCH_ERROR
+ *                             ("unspecified launch failure"), a fault that
+ *                             does not stick: later jobs and the self-test
+ *                             work
+ *   GPUPLAN_SIM_LOSE_AFTER=N  the devices are lost after N jobs: the first
+ *                             job_run of a job numbered above N fails with
+ *                             "an illegal memory access was encountered",
+ *                             and from then on every prepare, run, check
+ *                             and self-test on every device fails the same
+ *                             way (a sticky CUDA error, a driver gone)
+ *   GPUPLAN_SIM_LOSE_DEVICE=D with LOSE_AFTER, only device D is lost (by
+ *                             the first job after N that runs on it); the
+ *                             others keep working
+ *   GPUPLAN_SIM_OOM_RUN=B     job_run answers BENCH_OUT_OF_MEMORY for a job
+ *                             holding B bytes or more on a device (memory a
+ *                             run needs beyond what prepare took: out of
+ *                             memory at run, not at prepare; prepare's is
+ *                             GPUPLAN_SIM_MEMORY)
+ *   GPUPLAN_SIM_TIMER=PATTERN the time each job_run reports, in turn over
+ *                             all runs, one letter per run, cycling: g the
+ *                             simulated time, b backwards (its negative: the
+ *                             end event before the start), z zero, n NaN,
+ *                             i infinity; "g" by default, at most 64 letters
  *
  * Device N is "GPU-00000000-0000-4000-8000-00000000000N", an H100-like part
  * with every validity bit set.
@@ -82,17 +107,30 @@ static const struct {
 };
 #define N_PRECISIONS (sizeof(precisions) / sizeof(precisions[0]))
 
+#define SIM_TIMER_MAX 64
+#define SIM_LOST "an illegal memory access was encountered (simulated: the device is lost)"
+
 static struct {
 	int ready, devices, cc_major, cc_minor;
 	uint64_t memory;			/* bytes per device */
 	int no_nccl, no_peer, jitter;
 	uint32_t bad_check;			/* job kind, 0 for none */
+	uint64_t fail_job, lose_after;		/* job numbers; 0: never */
+	int lose;				/* GPUPLAN_SIM_LOSE_AFTER was given */
+	uint32_t lose_mask;			/* the devices it loses */
+	uint64_t oom_run;			/* bytes; 0: never */
+	char timer[SIM_TIMER_MAX + 1];		/* the pattern; "" is all good */
 	uint64_t held[SIM_MAX_DEVICES];		/* bytes held by live jobs */
 	uint64_t runs;				/* job_run calls, for the jitter */
+	uint64_t timed;				/* job_run calls, for the timer */
+	uint64_t jobs;				/* job_prepare calls */
+	uint32_t lost;				/* devices the sticky error hit */
 } sim;
 
 struct sim_job {
 	uint32_t kind;
+	uint64_t id;				/* 1, 2, ... in prepare order */
+	uint32_t devices;			/* the devices it runs on */
 	int ran;
 	double iteration_s;			/* roofline time of one iteration, s */
 	/* Bytes per device, in double so that an absurd size is only a large
@@ -134,6 +172,31 @@ static int env_u64(const char *name, uint64_t def, uint64_t *out)
 	return *end || *v == '-' ? -1 : 0;
 }
 
+/* The fault switches (see the top of the file). */
+static int fault_switches(char *err, size_t errlen)
+{
+	const char *timer = getenv("GPUPLAN_SIM_TIMER");
+	uint64_t lose;
+
+	if (env_u64("GPUPLAN_SIM_FAIL_JOB", 0, &sim.fail_job))
+		return fail(err, errlen, -1, "GPUPLAN_SIM_FAIL_JOB must be a job number");
+	sim.lose = getenv("GPUPLAN_SIM_LOSE_AFTER") && *getenv("GPUPLAN_SIM_LOSE_AFTER");
+	if (env_u64("GPUPLAN_SIM_LOSE_AFTER", 0, &sim.lose_after))
+		return fail(err, errlen, -1, "GPUPLAN_SIM_LOSE_AFTER must be a count of jobs");
+	if (env_u64("GPUPLAN_SIM_LOSE_DEVICE", SIM_MAX_DEVICES, &lose) ||
+	    lose > SIM_MAX_DEVICES)
+		return fail(err, errlen, -1, "GPUPLAN_SIM_LOSE_DEVICE must be a device number");
+	sim.lose_mask = lose == SIM_MAX_DEVICES ? ~0u : 1u << lose;
+	if (env_u64("GPUPLAN_SIM_OOM_RUN", 0, &sim.oom_run))
+		return fail(err, errlen, -1, "GPUPLAN_SIM_OOM_RUN must be a number of bytes");
+	if (timer && (strlen(timer) > SIM_TIMER_MAX || strspn(timer, "gbzni") != strlen(timer)))
+		return fail(err, errlen, -1,
+			    "GPUPLAN_SIM_TIMER must be up to %d of the letters g, b, z, n, i",
+			    SIM_TIMER_MAX);
+	snprintf(sim.timer, sizeof(sim.timer), "%s", timer ? timer : "");
+	return 0;
+}
+
 static int sim_init(char *err, size_t errlen)
 {
 	const char *cc = getenv("GPUPLAN_SIM_CC");
@@ -157,6 +220,8 @@ static int sim_init(char *err, size_t errlen)
 	sim.no_nccl = env_flag("GPUPLAN_SIM_NO_NCCL");
 	sim.no_peer = env_flag("GPUPLAN_SIM_NO_PEER");
 	sim.jitter = env_flag("GPUPLAN_SIM_JITTER");
+	if (fault_switches(err, errlen))
+		return -1;
 	sim.ready = 1;
 	return 0;
 }
@@ -215,6 +280,8 @@ static int sim_self_test(int dev, size_t elements,
 	memset(out, 0, sizeof(*out));
 	if (bad_device(dev, err, errlen))
 		return -1;
+	if (sim.lost & (1u << dev))
+		return fail(err, errlen, -1, "%s", SIM_LOST);
 	if (elements == 0 || elements > sim.memory / 24)
 		return fail(err, errlen, -1, "self-test of %zu elements does not fit cuda:%d",
 			    elements, dev);
@@ -449,6 +516,20 @@ static int reserve(struct sim_job *j, struct gpuplan_cuda_job_info *info,
 	return BENCH_OK;
 }
 
+/* The devices a job runs on, as a mask (those in range). */
+static uint32_t job_devices(const struct gpuplan_cuda_job *job)
+{
+	uint32_t m = 0;
+	int32_t i, n = job->kind == GPUPLAN_JOB_ALLREDUCE ? job->n_devices : 1;
+
+	for (i = 0; i < n; i++)
+		if (job->device + i >= 0 && job->device + i < SIM_MAX_DEVICES)
+			m |= 1u << (job->device + i);
+	if (job->kind == GPUPLAN_JOB_P2P && job->peer >= 0 && job->peer < SIM_MAX_DEVICES)
+		m |= 1u << job->peer;
+	return m;
+}
+
 static int sim_job_prepare(const struct gpuplan_cuda_job *job, void **handle,
 			   struct gpuplan_cuda_job_info *info, char *err,
 			   size_t errlen)
@@ -460,10 +541,15 @@ static int sim_job_prepare(const struct gpuplan_cuda_job *job, void **handle,
 	memset(info, 0, sizeof(*info));
 	if (!job)
 		return fail(err, errlen, BENCH_ERROR, "no job to prepare");
+	sim.jobs++;
+	if (sim.lost & job_devices(job))
+		return fail(err, errlen, BENCH_ERROR, "%s", SIM_LOST);
 	j = calloc(1, sizeof(*j));
 	if (!j)
 		return fail(err, errlen, BENCH_OUT_OF_MEMORY, "out of host memory");
 	j->kind = job->kind;
+	j->id = sim.jobs;
+	j->devices = job_devices(job);
 	rc = plan_job(job, j, info, err, errlen);
 	if (rc == BENCH_OK)
 		rc = reserve(j, info, err, errlen);
@@ -484,15 +570,62 @@ static double jitter(void)
 	return sim.jitter ? 1.0 + pattern[sim.runs++ % 5] : 1.0;
 }
 
+/* The time the timer reports for a run that took t: the pattern's turn. */
+static double timer(double t)
+{
+	size_t n = strlen(sim.timer);
+
+	switch (n ? sim.timer[sim.timed++ % n] : 'g') {
+	case 'b': return -t;
+	case 'z': return 0.0;
+	case 'n': return NAN;
+	case 'i': return INFINITY;
+	}
+	return t;
+}
+
+/* The largest number of bytes j holds on one device. */
+static double most_held(const struct sim_job *j)
+{
+	double most = 0;
+	int d;
+
+	for (d = 0; d < SIM_MAX_DEVICES; d++)
+		if (j->need[d] > most)
+			most = j->need[d];
+	return most;
+}
+
+/* BENCH_OK, or the fault a switch asks for on this run of j. */
+static int run_fault(const struct sim_job *j, char *err, size_t errlen)
+{
+	if (sim.lose && j->id > sim.lose_after && (j->devices & sim.lose_mask))
+		sim.lost |= sim.lose_mask;
+	if (sim.lost & j->devices)
+		return fail(err, errlen, BENCH_ERROR, "%s", SIM_LOST);
+	if (sim.fail_job && j->id == sim.fail_job)
+		return fail(err, errlen, BENCH_ERROR,
+			    "unspecified launch failure (simulated, job %llu)",
+			    (unsigned long long)j->id);
+	if (sim.oom_run && most_held(j) >= (double)sim.oom_run)
+		return fail(err, errlen, BENCH_OUT_OF_MEMORY,
+			    "out of memory for the run's workspace (simulated: the job holds %.0f bytes, GPUPLAN_SIM_OOM_RUN is %llu)",
+			    most_held(j), (unsigned long long)sim.oom_run);
+	return BENCH_OK;
+}
+
 static int sim_job_run(void *handle, int64_t iterations, double *seconds,
 		       char *err, size_t errlen)
 {
 	struct sim_job *j = handle;
+	int rc;
 
 	*seconds = 0.0;
 	if (!j || iterations < 1)
 		return fail(err, errlen, BENCH_ERROR, "job_run needs a job and iterations >= 1");
-	*seconds = (SIM_OVERHEAD_S + (double)iterations * j->iteration_s) * jitter();
+	if ((rc = run_fault(j, err, errlen)) != BENCH_OK)
+		return rc;
+	*seconds = timer((SIM_OVERHEAD_S + (double)iterations * j->iteration_s) * jitter());
 	j->ran = 1;
 	return BENCH_OK;
 }
@@ -503,6 +636,8 @@ static int sim_job_check(void *handle, char *err, size_t errlen)
 
 	if (!j || !j->ran)
 		return fail(err, errlen, BENCH_ERROR, "job_check before the job has run");
+	if (sim.lost & j->devices)
+		return fail(err, errlen, BENCH_ERROR, "%s", SIM_LOST);
 	if (sim.bad_check && j->kind == sim.bad_check)
 		return fail(err, errlen, BENCH_ERROR, "simulated wrong result at element 7");
 	return BENCH_OK;

@@ -170,6 +170,41 @@ static void test_interrupted(const char *dir, int sig)
 	unlink(path);
 }
 
+/* A large set (more files alive than one registry chunk holds) in a
+ * folder the run made: on a signal at the fault point every temporary
+ * file goes, then the folder. */
+static void test_interrupted_set(const char *dir)
+{
+	char sub[300], why[256];
+	snprintf(sub, sizeof(sub), "%s/charts", dir);
+	pid_t pid = fork();
+	if (pid == 0) {
+		io_guard_install();
+		setenv("GPUPLAN_FAULT", "before-rename", 1);
+		if (mkdir(sub, 0777) < 0)
+			_exit(3);
+		io_guard_dir_add(sub);
+		struct atomic_set s;
+		atomic_set_init(&s);
+		for (int i = 0; i < 600; i++) {
+			char path[400];
+			snprintf(path, sizeof(path), "%s/chart-%d.png", sub, i);
+			if (atomic_set_add(&s, path, "png", 3, why, sizeof(why)) != ATOMIC_OK)
+				_exit(4);
+		}
+		atomic_set_commit(&s, why, sizeof(why));
+		_exit(0);
+	}
+	int status;
+	CHECK(waitpid(pid, &status, WUNTRACED) == pid && WIFSTOPPED(status));
+	CHECK(count_entries(sub) == 600);
+	kill(pid, SIGTERM);
+	kill(pid, SIGCONT);
+	CHECK(waitpid(pid, &status, 0) == pid && WIFSIGNALED(status) &&
+	      WTERMSIG(status) == SIGTERM);
+	CHECK(access(sub, F_OK) != 0);	/* its files, then the folder */
+}
+
 int main(void)
 {
 	char dir[] = "/tmp/gpuplan-atomic-XXXXXX";
@@ -223,6 +258,7 @@ int main(void)
 	test_interrupted(dir, SIGINT);
 	test_interrupted(dir, SIGTERM);
 	test_interrupted(dir, SIGHUP);
+	test_interrupted_set(dir);
 	/* last: inputs are remembered by inode, which a later file in the
 	 * same folder could reuse once the input is deleted */
 	test_inputs_refused(dir);

@@ -9,7 +9,9 @@
 #include <unistd.h>
 
 #include "catalog/catalog.h"
+#include "catalog/name_index.h"
 #include "check.h"
+#include "core/xalloc.h"
 
 static const char *fixture =
 	"schema: gpuplan/catalog/v1\n"
@@ -219,10 +221,211 @@ static void test_shipped(void)
 	gp_errors_free(&e);
 }
 
+/* Case-blind as strcasecmp in the C locale: ASCII letters fold, any
+ * other byte is itself (so "É" and "é" are two names). */
+static void test_name_index(void)
+{
+	struct name_index x;
+	name_index_init(&x);
+	size_t v = 99;
+	CHECK(name_index_add(&x, "H100-SXM", 0, NULL));
+	CHECK(name_index_add(&x, "a100-sxm-80gb", 1, NULL));
+	CHECK(!name_index_add(&x, "h100-sxm", 2, &v) && v == 0);
+	CHECK(!name_index_add(&x, "A100-SXM-80GB", 3, &v) && v == 1);
+	CHECK(name_index_add(&x, "\xC3\x89", 4, NULL));		/* É */
+	CHECK(name_index_add(&x, "\xC3\xA9", 5, NULL));		/* é */
+	CHECK(name_index_find(&x, "H100-sxm", &v) && v == 0);
+	CHECK(!name_index_find(&x, "H100", NULL));
+	char *long_name = xcalloc(1001, 1);
+	memset(long_name, 'Q', 1000);	/* longer than the lookup's buffer */
+	CHECK(name_index_add(&x, long_name, 6, NULL));
+	memset(long_name, 'q', 1000);
+	CHECK(name_index_find(&x, long_name, &v) && v == 6);
+	free(long_name);
+	name_index_free(&x);
+}
+
+/*
+ * Thousands of accelerators and instances, each instance naming its
+ * accelerator in another case: every one resolves to the right entry
+ * (through the index, not a scan per instance), a duplicate name is
+ * reported at the later entry with where the first is, and an unknown
+ * name gets its did-you-mean.
+ */
+static void test_many_names(void)
+{
+	const char *path = "/tmp/gpuplan-test-catalog-many.yaml";
+	FILE *f = fopen(path, "w");
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	const int n = 3000;
+	fprintf(f, "schema: gpuplan/catalog/v1\naccelerators:\n");
+	for (int i = 0; i < n; i++)
+		fprintf(f, "  - {name: Acc-%d, vendor: T, form_factor: PCIe, memory: 16GB,"
+			   " memory_bandwidth: 300GB/s, peak_dense: {fp32: 10TFLOP/s},"
+			   " interconnect: {kind: none}, host_interface: {kind: none},"
+			   " tdp: 70W, source: {title: t, url: u, retrieved: 2026-11-30}}\n",
+			i);
+	fprintf(f, "instances:\n");
+	/* instance i < n names ACC-(7i mod n); n names ACC-70x (unknown,
+	 * one edit from Acc-70); n + 1 is INST-7, inst-7 again */
+	for (int i = 0; i < n + 2; i++) {
+		char acc[32];
+		if (i < n)
+			snprintf(acc, sizeof(acc), "ACC-%d", (7 * i) % n);
+		fprintf(f, "  - {name: %s-%d, provider: p, region: r, accelerator: %s,"
+			   " gpus: 1, vcpus: 4, memory: 16GB, intra_node_link: {kind: none},"
+			   " network: {bandwidth: 10Gbit/s, rdma: false},"
+			   " price: {on_demand: 1 USD/h},"
+			   " source: {title: t, url: u, retrieved: 2026-11-30}, as_of: 2026-11-30}\n",
+			i == n + 1 ? "INST" : "inst", i == n + 1 ? 7 : i,
+			i < n ? acc : i == n ? "ACC-70x" : "acc-1");
+	}
+	fclose(f);
+	struct catalog c;
+	struct gp_errors e;
+	catalog_init(&c);
+	gp_errors_init(&e);
+	const char *paths[] = {path};
+	CHECK(catalog_load(&c, paths, 1, NULL, &e) == -1);
+	CHECK(c.n_acc == (size_t)n && c.n_inst == (size_t)(n + 2));
+	for (int i = 0; i < n; i++) {
+		char want[32];
+		snprintf(want, sizeof(want), "Acc-%d", (7 * i) % n);
+		CHECK(c.inst[i].acc && strcmp(c.inst[i].acc->name, want) == 0);
+	}
+	CHECK(c.inst[n + 1].acc == &c.acc[1]);
+	char msg[512];
+	CHECK(e.n == 2);
+	gp_error_format(&e.v[0], msg, sizeof(msg));
+	CHECK_HAS(msg, ":6005:5: duplicate instance name 'INST-7' (first defined at /tmp/gpuplan-test-catalog-many.yaml:3011)");
+	gp_error_format(&e.v[e.n - 1], msg, sizeof(msg));
+	CHECK_HAS(msg, "instance 'inst-3000' names unknown accelerator 'ACC-70x' (did you mean 'Acc-70'?)");
+	catalog_free(&c);
+	gp_errors_free(&e);
+	remove(path);
+}
+
+/*
+ * A flood of empty entries: every problem is still counted (the same
+ * number per entry as for a few), but past the kept problems the entries
+ * are not kept, so memory stays that of the file's tree.
+ */
+static size_t flood_problems(int entries, size_t *kept)
+{
+	const char *path = "/tmp/gpuplan-test-catalog-flood.yaml";
+	FILE *f = fopen(path, "w");
+	CHECK(f != NULL);
+	if (!f)
+		return 0;
+	fprintf(f, "schema: gpuplan/catalog/v1\ninstances:\n");
+	for (int i = 0; i < entries; i++)
+		fprintf(f, "  - {}\n");
+	fclose(f);
+	struct catalog c;
+	struct gp_errors e;
+	catalog_init(&c);
+	gp_errors_init(&e);
+	const char *paths[] = {path};
+	CHECK(catalog_load(&c, paths, 1, NULL, &e) == -1);
+	size_t n = gp_errors_count(&e);
+	*kept = c.n_inst;
+	catalog_free(&c);
+	gp_errors_free(&e);
+	remove(path);
+	return n;
+}
+
+static void test_flood(void)
+{
+	size_t kept;
+	size_t few = flood_problems(4, &kept);
+	CHECK(few > 0 && few % 4 == 0 && kept == 4);
+	size_t many = flood_problems(4000, &kept);
+	CHECK(many == few / 4 * 4000);
+	CHECK(kept * (few / 4) <= GP_ERRORS_MAX_KEPT + few / 4);
+}
+
+/* Rates are looked up by a sorted copy, and printed in file order. */
+static void test_rates_order(void)
+{
+	const char *path = "/tmp/gpuplan-test-catalog-rates.yaml";
+	write_file(path,
+		   "schema: gpuplan/catalog/v1\n"
+		   "exchange_rates:\n"
+		   "  base: USD\n"
+		   "  as_of: 2026-11-27\n"
+		   "  source: {title: t, url: u, retrieved: 2026-11-30}\n"
+		   "  rates: {ZAR: 18, CNY: 7.2, JPY: 150, EUR: 0.9, AUD: 1.5}\n");
+	struct catalog c;
+	struct gp_errors e;
+	catalog_init(&c);
+	gp_errors_init(&e);
+	const char *paths[] = {path};
+	CHECK(catalog_load(&c, paths, 1, NULL, &e) == 0);
+	static const struct {
+		const char *code;
+		double per_usd;
+	} want[] = {{"ZAR", 18}, {"CNY", 7.2}, {"JPY", 150}, {"EUR", 0.9},
+		    {"AUD", 1.5}, {"USD", 1}};
+	char why[256];
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		struct money m = {2, "USD", MONEY_TOTAL}, out;
+		CHECK(catalog_convert(&c, &m, want[i].code, &out, why, sizeof(why)) == 0);
+		CHECK_NEAR(out.amount, 2 * want[i].per_usd, 1e-12);
+	}
+	struct money m = {2, "USD", MONEY_TOTAL}, out;
+	CHECK(catalog_convert(&c, &m, "GBP", &out, why, sizeof(why)) == -1);
+	CHECK(c.fx.n == 5 && strcmp(c.fx.v[0].code, "ZAR") == 0 &&
+	      strcmp(c.fx.v[4].code, "AUD") == 0);
+	catalog_free(&c);
+	gp_errors_free(&e);
+	remove(path);
+}
+
+/* A MIG slice cannot hold more memory than its GPU. */
+static void test_mig_memory(void)
+{
+	const char *path = "/tmp/gpuplan-test-catalog-mig.yaml";
+	write_file(path,
+		   "schema: gpuplan/catalog/v1\n"
+		   "accelerators:\n"
+		   "  - name: M1\n"
+		   "    vendor: T\n"
+		   "    form_factor: SXM\n"
+		   "    memory: 40GB\n"
+		   "    memory_bandwidth: 1.5TB/s\n"
+		   "    peak_dense: {fp32: 19.5TFLOP/s}\n"
+		   "    interconnect: {kind: none}\n"
+		   "    host_interface: {kind: none}\n"
+		   "    tdp: 400W\n"
+		   "    mig: [{profile: 1g.80gb, memory: 80GB, max_instances: 7}]\n"
+		   "    source: {title: t, url: u, retrieved: 2026-11-30}\n");
+	struct catalog c;
+	struct gp_errors e;
+	catalog_init(&c);
+	gp_errors_init(&e);
+	const char *paths[] = {path};
+	CHECK(catalog_load(&c, paths, 1, NULL, &e) == -1);
+	char msg[300];
+	CHECK(e.n == 1);
+	gp_error_format(&e.v[0], msg, sizeof(msg));
+	CHECK_STR(msg, "/tmp/gpuplan-test-catalog-mig.yaml:12:38: MIG profile '1g.80gb' of accelerator 'M1' has more memory than the whole GPU");
+	catalog_free(&c);
+	gp_errors_free(&e);
+	remove(path);
+}
+
 int main(void)
 {
 	test_fixture();
 	test_all_problems();
 	test_shipped();
+	test_name_index();
+	test_many_names();
+	test_rates_order();
+	test_mig_memory();
+	test_flood();
 	return check_summary("catalog");
 }

@@ -8,6 +8,7 @@
  * depends on the machine.
  */
 #include <cairo.h>
+#include <float.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 
 #include "check.h"
 #include "report/chart.h"
+#include "report/chart_frame.h"
 #include "report/text.h"
 
 /* ---- ticks ---- */
@@ -102,6 +104,160 @@ static void ticks_edges(void)
 	}
 }
 
+/*
+ * Hostile spans, as a hand-edited plan or a private price list gives
+ * them: zero, subnormal, 1e-307 to 1e308, equal bounds, huge ratios,
+ * negative, and NaN or infinities (refused: 0 ticks, bounds untouched).
+ * The expected tick sets are worked by hand below; "n 0" means no tick
+ * set can be finite.  pow2 counts GPUs: [1, 2] when nothing is >= 1.
+ */
+enum axis_kind { LINEAR, LOG, POW2 };
+
+static size_t ticks_of(enum axis_kind k, double *min, double *max, double *t,
+		       size_t m)
+{
+	if (k == POW2)
+		return pow2_ticks(min, max, t, m);
+	return axis_ticks(min, max, k == LOG, t, m);
+}
+
+struct hostile_case {
+	enum axis_kind kind;
+	double min, max;
+	size_t max_ticks;
+	size_t n;
+	double t[8];
+};
+
+static const struct hostile_case hostile_cases[] = {
+	/* magnitudes under 1e-290 count as zero: [0, 1] on their side */
+	{LINEAR, 0, 5e-324, 6, 6, {0, 0.2, 0.4, 0.6, 0.8, 1}},
+	{LINEAR, 5e-324, 5e-324, 6, 6, {0, 0.2, 0.4, 0.6, 0.8, 1}},
+	{LINEAR, -5e-324, 0, 6, 6, {-1, -0.8, -0.6, -0.4, -0.2, 0}},
+	{LINEAR, -5e-324, 5e-324, 5, 5, {-1, -0.5, 0, 0.5, 1}},
+	{LINEAR, 1e-307, 3e-307, 6, 6, {0, 0.2, 0.4, 0.6, 0.8, 1}},
+	/* normal tiny values keep their own scale */
+	{LINEAR, 0, 3e-280, 4, 4, {0, 1e-280, 2e-280, 3e-280}},
+	/* equal bounds: half the magnitude either side */
+	{LINEAR, 7, 7, 6, 6, {2, 4, 6, 8, 10, 12}},
+	{LINEAR, -5, -5, 6, 4, {-8, -6, -4, -2}},
+	{LINEAR, 1e308, 1e308, 6, 3, {5e307, 1e308, 1.5e308}},
+	/* the largest spans: max - min itself overflows */
+	{LINEAR, 0, 1e308, 6, 6, {0, 2e307, 4e307, 6e307, 8e307, 1e308}},
+	{LINEAR, -1e308, 1e308, 5, 5, {-1e308, -5e307, 0, 5e307, 1e308}},
+	{LINEAR, 1e-307, 1e308, 6, 6, {0, 2e307, 4e307, 6e307, 8e307, 1e308}},
+	/* no finite tick covers DBL_MAX widened, nor 1.7e308 */
+	{LINEAR, DBL_MAX, DBL_MAX, 6, 0, {0}},
+	{LINEAR, 0, 1.7e308, 11, 0, {0}},
+	{LINEAR, -1e300, -1e-300, 3, 3, {-1e300, -5e299, 0}},
+	/* log: non-positive bounds fall back to a decade */
+	{LOG, 0, 0, 6, 4, {1, 2, 5, 10}},
+	{LOG, -5, -1, 6, 4, {1, 2, 5, 10}},
+	{LOG, 5, 5, 6, 2, {1, 10}},
+	/* log: clamped to 1e-300 .. 1e300 */
+	{LOG, DBL_MAX, DBL_MAX, 6, 2, {1e299, 1e300}},
+	{LOG, 5e-324, 5e-324, 6, 2, {1e-300, 1e-299}},
+	{LOG, 1e-307, 1e308, 2, 2, {1e-300, 1e300}},
+	{LOG, 1e-307, 1e308, 3, 3, {1e-300, 1, 1e300}},
+	{LOG, 1e-300, 1e300, 7, 7, {1e-300, 1e-200, 1e-100, 1, 1e100,
+				    1e200, 1e300}},
+	/* pow2: GPU counts from one */
+	{POW2, 0, 0, 6, 2, {1, 2}},
+	{POW2, 5e-324, 3, 6, 3, {1, 2, 4}},
+	{POW2, -8, -1, 6, 2, {1, 2}},
+	{POW2, 1, 1, 6, 2, {1, 2}},
+	{POW2, 1, 1e308, 2, 2, {1, 0x1p1000}},
+	{POW2, 1, 1e308, 3, 3, {1, 0x1p500, 0x1p1000}},
+};
+
+static void ticks_hostile_table(void)
+{
+	for (size_t i = 0; i < sizeof(hostile_cases) / sizeof(hostile_cases[0]); i++) {
+		const struct hostile_case *c = &hostile_cases[i];
+		double t[32], min = c->min, max = c->max;
+		size_t n = ticks_of(c->kind, &min, &max, t, c->max_ticks);
+		CHECK(n == c->n);
+		if (n != c->n) {
+			fprintf(stderr, "  hostile case %zu [%g, %g]: %zu ticks:",
+				i, c->min, c->max, n);
+			for (size_t k = 0; k < n; k++)
+				fprintf(stderr, " %g", t[k]);
+			fprintf(stderr, "\n");
+			continue;
+		}
+		for (size_t k = 0; k < n; k++)
+			CHECK_NEAR(t[k], c->t[k], 1e-12);
+		if (n)
+			CHECK(min == t[0] && max == t[n - 1]);
+		else
+			CHECK(min == c->min && max == c->max);
+	}
+}
+
+/*
+ * Every hostile bound against every other, for each kind of axis and
+ * every tick budget from 0 to 24, into a buffer of exactly max_ticks
+ * (ASan sees a write past it): the count never passes the budget; ticks
+ * are finite and strictly increasing, log and pow2 ones positive; the
+ * range comes back widened to them, or untouched when there are none;
+ * NaN and infinities always give none.
+ */
+static void ticks_hostile_sweep(void)
+{
+	static const double v[] = {
+		0, 5e-324, -5e-324, 2.2250738585072014e-308, 1e-307, 1e-300,
+		1e-290, 3e-7, 1, 7, 1e15, 1e300, 1e308, DBL_MAX, -1, -1e308,
+		-DBL_MAX, NAN, INFINITY, -INFINITY,
+	};
+	size_t nv = sizeof(v) / sizeof(v[0]);
+	int bad = 0;
+	for (int kind = LINEAR; kind <= POW2; kind++)
+		for (size_t a = 0; a < nv; a++)
+			for (size_t b = 0; b < nv; b++)
+				for (size_t m = 0; m <= 24; m++) {
+					double *t = malloc((m ? m : 1) * sizeof(double));
+					double min = v[a], max = v[b];
+					size_t n = ticks_of(kind, &min, &max, t, m);
+					bool ok = n <= m && n != 1;
+					bool finite = isfinite(v[a]) && isfinite(v[b]);
+					if (!finite || m < 2)
+						ok &= n == 0;
+					for (size_t k = 0; ok && k < n; k++)
+						ok = isfinite(t[k]) &&
+						     (k == 0 || t[k] > t[k - 1]) &&
+						     (kind == LINEAR || t[k] > 0);
+					if (ok && n)
+						ok = min == t[0] && max == t[n - 1];
+					if (ok && !n)
+						ok = (min == v[a] || (isnan(min) && isnan(v[a]))) &&
+						     (max == v[b] || (isnan(max) && isnan(v[b])));
+					if (!ok && bad++ < 10)
+						fprintf(stderr, "  kind %d [%g, %g] max %zu: %zu ticks, [%g, %g]\n",
+							kind, v[a], v[b], m, n, min, max);
+					CHECK(ok);
+					free(t);
+				}
+}
+
+/* The finite spans a report can meet all get ticks: from the loader's
+ * limits (1e100) down to a subnormal, linear and log. */
+static void ticks_always_for_plan_values(void)
+{
+	static const double v[] = {0, 5e-324, 1e-307, 1e-100, 1e-3, 1, 7,
+				   1e9, 1e100};
+	size_t nv = sizeof(v) / sizeof(v[0]);
+	for (size_t a = 0; a < nv; a++)
+		for (size_t b = a; b < nv; b++)
+			for (int log = 0; log <= 1; log++) {
+				double t[11], min = v[a], max = v[b];
+				size_t n = axis_ticks(&min, &max, log, t, 11);
+				CHECK(n >= 2);
+				if (n < 2)
+					fprintf(stderr, "  no ticks for [%g, %g] %s\n", v[a],
+						v[b], log ? "log" : "linear");
+			}
+}
+
 struct log_case {
 	double min, max;
 	bool want;
@@ -117,6 +273,11 @@ static void wants_log(void)
 		{0, 1e6, false},	/* zero cannot go on a log axis */
 		{-1, 1000, false},
 		{2.5, 40000, true},
+		/* only within what a log axis shows */
+		{5e-324, 1, false},
+		{1e-300, 1, true},
+		{1, 1e300, true},
+		{1, 1e308, false},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		CHECK(axis_wants_log(cases[i].min, cases[i].max) ==
@@ -515,10 +676,135 @@ static void draw_awkward(cairo_t *cr, struct rect area,
 		      &x, &y, &empty, 1, NULL, NULL, 0, NULL, 0, NULL, st);
 }
 
+/* ---- hostile data: every chart must draw without a cairo error ---- */
+
+/* U+FDD0, U+FFFE and U+FFFF (noncharacters cairo refuses) and a byte that
+ * is not UTF-8, in names, titles and labels. */
+#define NONCHAR "\xef\xb7\x90"
+#define NONCHAR2 "\xef\xbf\xbe\xef\xbf\xbf"
+
+/* Subnormal, tiny and huge values on both axes, a reference line far
+ * outside the data, names cairo would refuse. */
+static void draw_hostile_scatter(cairo_t *cr, struct rect area,
+				 const struct chart_style *st)
+{
+	static const double xs[] = {5e-324, 1e-307, 1, 1e100, 0};
+	static const double ys[] = {0, 5e-324, 1e-300, 1e100, 7};
+	static const bool muted[] = {false, true, false, false, false};
+	static const bool hi[] = {true, false, false, true, false};
+	struct point_series ser[2] = {
+		{"H100" NONCHAR, xs, ys, muted, hi, 5, chart_colour(0)},
+		{NONCHAR2 "\xff", ys, xs, NULL, NULL, 5, chart_colour(1)},
+	};
+	struct ref_line refs[] = {{true, 1e300, "deadline" NONCHAR},
+				  {false, 5e-324, NONCHAR2}};
+	for (int log = 0; log <= 1; log++) {
+		struct rect half = {area.x, area.y + log * area.h / 2, area.w, area.h / 2};
+		struct axis x = {0, 0, log, "time" NONCHAR, NULL};
+		struct axis y = {0, 0, log, NONCHAR2, NULL};
+		chart_scatter(cr, half, "Time" NONCHAR2 " against cost", &x, &y, ser,
+			      2, xs, ys, 5, refs, 2,
+			      &(struct scatter_words){NONCHAR, NONCHAR2, "grey"}, st);
+	}
+}
+
+static void draw_hostile_bars(cairo_t *cr, struct rect area,
+			      const struct chart_style *st)
+{
+	static const double v[4][2] = {{1e100, 5e-324}, {5e-324, 0},
+				       {1e-307, 1e99}, {0, 0}};
+	static const char *segs[] = {"on demand" NONCHAR, NONCHAR2};
+	struct bar_group g[4];
+	for (size_t i = 0; i < 4; i++)
+		g[i] = (struct bar_group){i % 2 ? NONCHAR2 "\xff" : "p5" NONCHAR,
+					  v[i], i == 1, i == 2 ? 1e99 : 5e-324 * (double)i};
+	struct axis y = {0, 0, false, "memory" NONCHAR, NULL};
+	struct rect half = {area.x, area.y, area.w, area.h / 2};
+	chart_bars(cr, half, NONCHAR2, &y, g, 4, segs, NULL, 2, false,
+		   "capacity" NONCHAR, st);
+	struct axis y2 = {0, 0, false, "cost", NULL};
+	half.y += area.h / 2;
+	chart_bars(cr, half, "side by side", &y2, g, 4, segs, NULL, 2, true,
+		   NULL, st);
+}
+
+static void draw_hostile_lines(cairo_t *cr, struct rect area,
+			       const struct chart_style *st)
+{
+	double g[] = {0, 1, 1e9, 1e300}, t[] = {5e-324, 1e100, NAN, 1};
+	double cost[] = {1e100, 0, 1e-307, 5e-324}, eff[] = {INFINITY, 100, -5, 0};
+	struct axis x = {0, 0, true, "GPUs" NONCHAR, NULL};
+	struct axis yt = {0, 0, true, NONCHAR2, NULL};
+	struct axis yc = {0, 0, false, "cost", NULL};
+	struct axis ye = {0, 100, false, "eff", NULL};
+	struct line_series lines[] = {{"time" NONCHAR, t, &yt},
+				      {NONCHAR2, cost, &yc}, {"eff", eff, &ye}};
+	chart_lines(cr, area, "scaling" NONCHAR, &x, g, 4, lines, 3, st);
+}
+
+/* Roofs no log axis can show (a subnormal bandwidth puts the ridge at
+ * infinity; a subnormal peak has no unit) draw their title only; a roof
+ * within range with points off its axes draws whole. */
+static void draw_hostile_roofline(cairo_t *cr, struct rect area,
+				  const struct chart_style *st)
+{
+	static const struct roof_point pts[] = {
+		{"gemm" NONCHAR, 5e-324, 1e-307}, {NONCHAR2, 1e300, 1e300},
+		{"norm", 1, 1e12}, {"nan", NAN, INFINITY},
+	};
+	static const double roofs[][2] = {{989e12, 5e-324}, {5e-324, 3.35e12},
+					  {1e300, 1e-300}, {989e12, 3.35e12}};
+	for (size_t i = 0; i < 4; i++) {
+		struct rect q = {area.x + (double)(i % 2) * area.w / 2,
+				 area.y + (double)(i / 2) * area.h / 2, area.w / 2,
+				 area.h / 2};
+		CHECK(roofline_drawable(roofs[i][0], roofs[i][1]) == (i == 3));
+		chart_roofline(cr, q, "roof" NONCHAR2, roofs[i][0], roofs[i][1],
+			       pts, 4, NULL, st);
+	}
+}
+
 struct chart_case {
 	const char *name;
 	draw_fn draw;
 };
+
+static const struct chart_case hostile_charts[] = {
+	{"hostile-scatter", draw_hostile_scatter},
+	{"hostile-bars", draw_hostile_bars},
+	{"hostile-lines", draw_hostile_lines},
+	{"hostile-roofline", draw_hostile_roofline},
+};
+
+/* Each hostile chart on every canvas: cairo without error (a refused
+ * string or coordinate would put the context in error and blank the rest
+ * of a page), something drawn, nothing outside the rect.  With
+ * GPUPLAN_KEEP_PNG each is kept for a person to look at. */
+static void render_hostile(void)
+{
+	for (size_t i = 0; i < sizeof(hostile_charts) / sizeof(hostile_charts[0]); i++)
+		for (size_t k = 0; k < N_CANVASES; k++) {
+			cairo_t *cr;
+			cairo_surface_t *s = page(&canvases[k], &cr);
+			long outside;
+			hostile_charts[i].draw(cr, canvases[k].area, &canvases[k].st);
+			CHECK(cairo_status(cr) == CAIRO_STATUS_SUCCESS);
+			if (cairo_status(cr) != CAIRO_STATUS_SUCCESS)
+				fprintf(stderr, "  %s/%s: %s\n", hostile_charts[i].name,
+					canvases[k].size,
+					cairo_status_to_string(cairo_status(cr)));
+			CHECK(count_ink(s, scaled(&canvases[k]), &outside) > 0);
+			CHECK(outside == 0);
+			if (getenv("GPUPLAN_KEEP_PNG")) {
+				char path[256];
+				snprintf(path, sizeof(path), "/tmp/gpuplan-chart-%s-%s.png",
+					 hostile_charts[i].name, canvases[k].size);
+				cairo_surface_write_to_png(s, path);
+			}
+			cairo_destroy(cr);
+			cairo_surface_destroy(s);
+		}
+}
 
 static const struct chart_case charts[] = {
 	{"scatter", draw_scatter_big},
@@ -710,10 +996,14 @@ int main(void)
 {
 	ticks_table();
 	ticks_edges();
+	ticks_hostile_table();
+	ticks_hostile_sweep();
+	ticks_always_for_plan_values();
 	wants_log();
 	axes_written_back();
 	lines_axes_written_back();
 	render_all();
+	render_hostile();
 	lines_axes_apart();
 	lines_awkward();
 	scatter_speed();

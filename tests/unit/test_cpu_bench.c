@@ -233,6 +233,28 @@ static void gemm_is_openblas(void)
 	CHECK(info.dli_fname && strstr(info.dli_fname, "openblas"));
 }
 
+/* Buffers that cannot be allocated are CPU_MEASURE_NO_MEMORY, a fault the
+ * backend records and goes on from, not CPU_MEASURE_FAILED; nothing is
+ * pushed.  (2^62 bytes: no machine has them; AddressSanitizer is told to
+ * return NULL as malloc does, unit/cpu_bench.cmake.) */
+static void no_memory(void)
+{
+	char why[200] = "";
+	struct bench_figures l;
+	bench_figures_init(&l);
+	CHECK(cpu_transfer_measure(1ULL << 62, &opts, &l, why, sizeof(why)) ==
+	      CPU_MEASURE_NO_MEMORY);
+	CHECK_HAS(why, "memcpy: cannot allocate 2 buffers of 4611686018427387904 bytes");
+	CHECK(cpu_membw_measure(0xf, 1ULL << 62, &opts, &l, why, sizeof(why)) ==
+	      CPU_MEASURE_NO_MEMORY);
+	CHECK_HAS(why, "membw: cannot allocate 3 arrays of");
+	CHECK(cpu_gemm_measure(GEMM_FP64, 1L << 30, &opts, &l, why, sizeof(why)) ==
+	      CPU_MEASURE_NO_MEMORY);
+	CHECK_HAS(why, "fp64 gemm: cannot allocate 3 matrices of 1073741824 x 1073741824");
+	CHECK(l.n == 0);
+	bench_figures_free(&l);
+}
+
 int main(void)
 {
 	gemm_is_openblas();
@@ -244,5 +266,6 @@ int main(void)
 	transfer();
 	gemm_counts();
 	gemm_check();
+	no_memory();
 	return check_summary("cpu_bench");
 }

@@ -65,7 +65,8 @@ static int fake_rep(void *ctx, double *seconds, char *why, size_t len)
 		return -1;
 	}
 	*seconds = f->times[(f->calls - 1) % f->n_times];
-	f->now += *seconds;
+	if (isfinite(*seconds) && *seconds > 0)	/* time passes even when a timer lies */
+		f->now += *seconds;
 	return 0;
 }
 
@@ -121,10 +122,64 @@ static void runs(void)
 	measure_result_free(&r);
 }
 
+/* Readings a timer got wrong are discarded and counted, never samples;
+ * each counts against max_reps; too few good ones are marked. */
+static void bad_readings(void)
+{
+	char why[200];
+	struct measure_result r;
+	struct measure_policy p = {2, 10, 1000, 0.02, 1e9, fake_clock};
+
+	/* good and NaN in turn: warm-up 1.0, NaN; then good at calls 3, 5,
+	 * ..., 21 (the 10th converges), NaN at 4, 6, ..., 20: 1 + 9 rejected */
+	double nan_every_other[] = {1.0, NAN};
+	struct fake f = {nan_every_other, 2, 0, 0, 0};
+	CHECK(measure_run(&p, fake_rep, &f, &r, why, sizeof(why)) == 0);
+	CHECK(r.n == 10 && f.calls == 21 && r.rejected == 10);
+	CHECK(r.rejected_kinds == MEASURE_REJECTED_NON_FINITE);
+	CHECK(r.converged && !r.too_few && r.median == 1.0);
+	for (size_t i = 0; i < r.n; i++)
+		CHECK(r.samples[i] == 1.0);
+	measure_result_free(&r);
+
+	/* a timer that always runs backwards: 2 warm-ups and 50 attempts, no
+	 * sample, marked too few; the loop ends (it does not spin) */
+	double backwards[] = {-1e-3};
+	f = (struct fake){backwards, 1, 0, 0, 0};
+	p.max_reps = 50;
+	CHECK(measure_run(&p, fake_rep, &f, &r, why, sizeof(why)) == 0);
+	CHECK(r.n == 0 && f.calls == 52 && r.rejected == 52);
+	CHECK(r.rejected_kinds == MEASURE_REJECTED_NEGATIVE);
+	CHECK(r.too_few && !r.converged && r.median == 0);
+	measure_result_free(&r);
+
+	/* one good reading in four, zeros between, 20 attempts: warm-up 1.0
+	 * and 0; good at calls 5, 9, 13, 17, 21: 5 of the 10 asked for */
+	double mostly_zero[] = {1.0, 0.0, 0.0, 0.0};
+	f = (struct fake){mostly_zero, 4, 0, 0, 0};
+	p.max_reps = 20;
+	CHECK(measure_run(&p, fake_rep, &f, &r, why, sizeof(why)) == 0);
+	CHECK(r.n == 5 && f.calls == 22 && r.rejected == 16);
+	CHECK(r.rejected_kinds == MEASURE_REJECTED_ZERO);
+	CHECK(r.too_few && !r.converged && !r.has_ci && r.median == 1.0);
+	measure_result_free(&r);
+
+	/* infinity is not finite either; names for messages */
+	CHECK(!measure_reading_good(INFINITY) && !measure_reading_good(-0.0) &&
+	      !measure_reading_good(NAN) && measure_reading_good(1e-300));
+	char names[64];
+	measure_rejected_names(MEASURE_REJECTED_NEGATIVE | MEASURE_REJECTED_ZERO |
+			       MEASURE_REJECTED_NON_FINITE, names, sizeof(names));
+	CHECK_STR(names, "negative, zero, not finite");
+	measure_rejected_names(0, names, sizeof(names));
+	CHECK_STR(names, "");
+}
+
 int main(void)
 {
 	ci_indexes();
 	summaries();
 	runs();
+	bad_readings();
 	return check_summary("measure");
 }

@@ -4,10 +4,12 @@
  * training throughput.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
 #include "plan/plan.h"
+#include "plan/plan_json.h"
 
 struct fixture {
 	struct catalog c;
@@ -197,11 +199,213 @@ static void mfu_calibration(void)
 	unload(&f);
 }
 
+/* ---- reasons and figures that must hold whatever the input ---- */
+
+/* Loads a catalog file and a workload file (paths from the source root),
+ * without planning. */
+static bool load_files(struct fixture *f, const char *catalog,
+		       const char *workloads)
+{
+	memset(f, 0, sizeof(*f));
+	struct gp_errors e;
+	gp_errors_init(&e);
+	catalog_init(&f->c);
+	char cpath[512], wpath[512];
+	snprintf(cpath, sizeof(cpath), "%s/%s", GPUPLAN_SOURCE_DIR, catalog);
+	snprintf(wpath, sizeof(wpath), "%s/%s", GPUPLAN_SOURCE_DIR, workloads);
+	const char *paths[] = {cpath};
+	f->ok = catalog_load(&f->c, paths, 1, NULL, &e) == 0 &&
+		workload_file_load(&f->wf, wpath, &e) == 0;
+	gp_errors_print(&e, stderr);
+	gp_errors_free(&e);
+	CHECK(f->ok);
+	return f->ok;
+}
+
+static bool run_plan(struct fixture *f, const char *currency)
+{
+	char why[256];
+	/* settings that die before the reasons are read: a reason must hold
+	 * its own copy of what it says (ASAN with
+	 * detect_stack_use_after_return=1 catches a pointer into them) */
+	struct plan_settings *s = malloc(sizeof(*s));
+	plan_settings_default(s);
+	memcpy(s->currency, currency, 4);
+	f->ok = plan_run(&f->p, &f->c, &f->wf, s, why, sizeof(why)) == 0;
+	memset(s, 'X', sizeof(*s));
+	free(s);
+	if (!f->ok)
+		fprintf(stderr, "plan: %s\n", why);
+	CHECK(f->ok);
+	return f->ok;
+}
+
+/*
+ * Over budget, in the plan currency: 16 instances at 10 USD/h for
+ * 39.619 s cost 16 x 10 x 39.619 / 3600 = 1.76084 USD = 12.3259 CNY at
+ * 7 CNY a dollar, over the 1 USD = 7 CNY budget; 512 instances
+ * 59.5749 USD = 417.02 CNY.
+ */
+static void budget_reason(void)
+{
+	struct fixture f;
+	if (!load_files(&f, "tests/unit/data/plan/catalog.yaml",
+			"tests/cli/data/plan-arith/budget.yaml") ||
+	    !run_plan(&f, "CNY"))
+		return unload(&f);
+	const struct plan_result *r = &f.p.results[0];
+	CHECK(r->n == 10);
+	CHECK_NEAR(r->budget, 7, 1e-12);
+	char buf[PLAN_REASON_LEN];
+	for (size_t i = 0; i < r->n; i++) {
+		const struct plan_option *o = &r->v[i];
+		CHECK(o->feasible == (o->nodes <= 8));
+		if (o->nodes <= 8)
+			continue;
+		CHECK(o->n_reasons == 1);
+		const struct plan_reason *why = plan_option_reason_at(o, 0);
+		CHECK(why->code == REASON_BUDGET);
+		CHECK_STR(plan_reason_s1(why), "CNY");
+		CHECK(plan_reason_s2(why) == NULL);
+		CHECK_NEAR(why->b, 7, 1e-12);
+		plan_reason_format(o, 0, buf, sizeof(buf));
+		if (o->nodes == 16)
+			CHECK_STR(buf, "costs 12.33 CNY, over the 7.00 CNY budget");
+		if (o->nodes == 512)
+			CHECK_STR(buf, "costs 417 CNY, over the 7.00 CNY budget");
+	}
+	unload(&f);
+}
+
+/* No rate from EUR: every option of both estimators says which. */
+static void no_rate_reason(void)
+{
+	struct fixture f;
+	if (!load_files(&f, "tests/cli/data/plan-arith/no-rate.yaml",
+			"tests/cli/data/plan-arith/both-kinds.yaml") ||
+	    !run_plan(&f, "USD"))
+		return unload(&f);
+	char buf[PLAN_REASON_LEN];
+	for (size_t w = 0; w < f.p.n; w++) {
+		const struct plan_result *r = &f.p.results[w];
+		CHECK(r->n >= 1);
+		for (size_t i = 0; i < r->n; i++) {
+			const struct plan_option *o = &r->v[i];
+			CHECK(!o->feasible && !o->runnable);
+			CHECK(o->n_reasons == 1);
+			const struct plan_reason *why = plan_option_reason_at(o, 0);
+			CHECK(why->code == REASON_NO_RATE);
+			CHECK_STR(plan_reason_s1(why), "EUR");
+			CHECK_STR(plan_reason_s2(why), "USD");
+			plan_reason_format(o, 0, buf, sizeof(buf));
+			CHECK_STR(buf, "no exchange rate from EUR to USD");
+		}
+	}
+	unload(&f);
+}
+
+/* The wording of the planner's own reasons, money at every size. */
+static void reason_words(void)
+{
+	static const struct {
+		struct plan_reason r;
+		const char *want;
+	} cases[] = {
+		{{.code = REASON_BUDGET, .a = 1.76084, .b = 1,
+		  .currency = {"USD"}},
+		 "costs 1.76 USD, over the 1.00 USD budget"},
+		{{.code = REASON_BUDGET, .a = 0.0103, .b = 0.01,
+		  .currency = {"USD"}},
+		 "costs 0.0103 USD, over the 0.01 USD budget"},
+		{{.code = REASON_BUDGET, .a = 25000.4, .b = 20000,
+		  .currency = {"CNY"}},
+		 "costs 25000 CNY, over the 20000 CNY budget"},
+		{{.code = REASON_BUDGET, .a = 2.1e22, .b = 1e15,
+		  .currency = {"USD"}},
+		 "costs 2.1e+22 USD, over the 1e+15 USD budget"},
+		{{.code = REASON_NO_RATE, .currency = {"EUR", "JPY"}},
+		 "no exchange rate from EUR to JPY"},
+		{{.code = REASON_OUT_OF_RANGE, .s1 = "time_s"},
+		 "the estimate is out of range (time_s is not a finite, non-negative number): check the figures of the catalog and the workload"},
+		{{.code = REASON_DEADLINE, .a = 1.1e35, .b = 100 * 365 * 86400.0},
+		 "takes 1.27e+30 d, past the 100 y deadline"},
+	};
+	struct plan_result r = {0};
+	char buf[PLAN_REASON_LEN];
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct plan_option *o = plan_result_add(&r);
+		plan_option_code(o, &cases[i].r);
+		plan_reason_format(o, 0, buf, sizeof(buf));
+		CHECK_STR(buf, cases[i].want);
+	}
+	CHECK_STR(plan_reason_code_name(REASON_OUT_OF_RANGE), "out_of_range");
+	plan_result_free(&r);
+}
+
+/*
+ * The last line of defence (plan.c): a catalog the loaders would refuse
+ * (peaks of 1e-320 FLOP/s, set after loading) makes every step time
+ * infinite.  Every option then cannot run, says so, keeps only finite
+ * figures, and its JSON keeps every key.
+ */
+static void out_of_range_figures(void)
+{
+	struct fixture f;
+	if (!load_files(&f, "tests/unit/data/plan/catalog.yaml",
+			"tests/unit/data/plan/workload.yaml"))
+		return unload(&f);
+	for (int p = 0; p < PREC_COUNT; p++)
+		f.c.acc[0].peak[p] = 1e-320;
+	if (!run_plan(&f, "USD"))
+		return unload(&f);
+	const struct plan_result *r = &f.p.results[0];
+	CHECK(r->n >= 1);
+	CHECK(r->recommended == -1);
+	char buf[PLAN_REASON_LEN];
+	for (size_t i = 0; i < r->n; i++) {
+		const struct plan_option *o = &r->v[i];
+		CHECK(!o->feasible && !o->runnable && !o->pareto);
+		CHECK(o->n_reasons >= 1 && o->n_reasons <= PLAN_MAX_REASONS);
+		const struct plan_reason *last =
+			plan_option_reason_at(o, o->n_reasons - 1);
+		CHECK(last->code == REASON_OUT_OF_RANGE);
+		CHECK_STR(last->s1, "step_s");
+		plan_reason_format(o, o->n_reasons - 1, buf, sizeof(buf));
+		CHECK_HAS(buf, "step_s is not a finite, non-negative number");
+		const double v[] = {o->step_s, o->time_s, o->mfu, o->cost,
+				    o->cost_spot, o->gpu_hours, o->energy_kwh,
+				    o->per_step.compute, o->per_step.memory};
+		for (size_t k = 0; k < sizeof(v) / sizeof(v[0]); k++)
+			CHECK(isfinite(v[k]) && v[k] >= 0);
+		for (int k = 0; k < o->n_reasons; k++) {
+			const struct plan_reason *why = plan_option_reason_at(o, k);
+			CHECK(isfinite(why->a) && isfinite(why->b) && isfinite(why->c));
+		}
+	}
+	json_t *j = plan_result_json(&f.p, r);
+	json_t *opts = json_object_get(j, "options");
+	CHECK(json_array_size(opts) == r->n);
+	static const char *const keys[] = {"cost", "time_s", "step_s", "mfu",
+					   "gpu_hours", "energy_kwh"};
+	for (size_t i = 0; i < json_array_size(opts); i++)
+		for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+			CHECK(json_is_number(json_object_get(json_array_get(opts, i),
+							     keys[k])));
+	CHECK_STR(json_string_value(json_object_get(j, "recommendation")),
+		  "No instance in the catalog can run hand-train: every option is out of memory or unpriced (see the reasons per option).");
+	json_decref(j);
+	unload(&f);
+}
+
 int main(void)
 {
 	hand_case();
 	cheaper_price();
 	shipped_properties();
 	mfu_calibration();
+	budget_reason();
+	no_rate_reason();
+	reason_words();
+	out_of_range_figures();
 	return check_summary("plan");
 }

@@ -62,7 +62,7 @@ static void fill(struct bench_profile *p)
 	bench_profile_init(p);
 	bench_profile_stamp(p);
 	snprintf(p->device.kind, sizeof(p->device.kind), "cpu");
-	snprintf(p->device.name, sizeof(p->device.name), "Test CPU \"x\"\t@ 1GHz");
+	snprintf(p->device.name, sizeof(p->device.name), "Test CPU \"x\" @ 1GHz");
 	p->device.cpu = (struct cpu_info){.logical_cpus = 8, .l3_bytes = 32 << 20,
 		.valid = CPU_INFO_HAS_LOGICAL_CPUS | CPU_INFO_HAS_L3 | CPU_INFO_HAS_MODEL};
 	snprintf(p->device.cpu.model, sizeof(p->device.cpu.model), "%s", p->device.name);
@@ -74,6 +74,28 @@ static void fill(struct bench_profile *p)
 	add_figure(p, "gemm", "dgemm", 6, 1e-3);
 	add_figure(p, "membw", "triad", 13, 2.5e-5);
 	add_figure(p, "membw", "copy", 3, 7e-9);	/* no interval */
+}
+
+/* fill(), plus a fault of each shape: a figure missing, a figure marked
+ * by discarded timer readings, a device lost with the suites it ended. */
+static void fill_faults(struct bench_profile *p)
+{
+	fill(p);
+	snprintf(p->when, sizeof(p->when), "2026-01-02T03:04:05Z");
+	struct bench_faults *l = &p->figures.faults;
+	size_t i = bench_faults_add(l, BENCH_FAULT_ERROR, "gemm", "fp64 m=n=k=2048",
+				    "simulated launch failure; the device passed its health check");
+	bench_names_add(&l->v[i].missing, "fp64 m=n=k=2048");
+	struct bench_figure *triad = &p->figures.v[1];
+	triad->time.rejected = 3;
+	triad->time.rejected_kinds = MEASURE_REJECTED_NEGATIVE;
+	i = bench_faults_add(l, BENCH_FAULT_BAD_TIMER, "membw", triad->name,
+			     "3 timer readings discarded (negative)");
+	bench_names_add(&l->v[i].marked, triad->name);
+	i = bench_faults_add(l, BENCH_FAULT_DEVICE_LOST, "membw", "add 16 KiB",
+			     "device lost");
+	bench_names_add(&l->v[i].missing, "add 16 KiB");
+	bench_names_add(&l->v[i].ended, "membw");
 }
 
 static bool same_figure(const struct bench_figure *a, const struct bench_figure *b)
@@ -154,6 +176,7 @@ static void model_round_trip(void)
 	p.model_step_cap_s = 0.25;
 	p.model_max_batch = 256;
 	struct bench_figure *f = &p.figures.v[0];
+	snprintf(p.suites[p.n_suites++], sizeof(p.suites[0]), "model");
 	snprintf(f->suite, sizeof(f->suite), "model");
 	f->batch = 8;
 	f->seq = 0;
@@ -161,6 +184,56 @@ static void model_round_trip(void)
 	bench_figures_note(&p.figures, "model tiny-cnn: out of memory at batch 16 (\"x\"); the largest batch that fits is 11");
 	round_trip_of(&p);
 	bench_profile_free(&p);
+}
+
+/* Faults and marks come back as written, byte for byte on a second write. */
+static void faults_round_trip(void)
+{
+	struct bench_profile p;
+	fill_faults(&p);
+	char *text = emit(&p, bench_profile_emit);
+	CHECK_HAS(text, "faults:\n  - kind: error\n    suite: gemm\n"
+		  "    figure: \"fp64 m=n=k=2048\"\n"
+		  "    what: \"simulated launch failure; the device passed its health check\"\n"
+		  "    missing: [\"fp64 m=n=k=2048\"]\n    marked: []\n");
+	CHECK_HAS(text, "    ended: [membw]\n");
+	CHECK_HAS(text, "      rejected: 3\n      samples_s: [");
+	free(text);
+	round_trip_of(&p);
+	bench_profile_free(&p);
+}
+
+/* Names and text from the system or a plugin holding what a terminal
+ * obeys are written spelt out (term_escape), and load back as that text:
+ * what the writer writes, the loader takes back. */
+static void hostile_names(void)
+{
+	struct bench_profile p, q;
+	fill(&p);
+	snprintf(p.hostname, sizeof(p.hostname), "evil\x1b]0;pwned\x07host");
+	snprintf(p.device.name, sizeof(p.device.name), "GPU \xc2\x9b" "31m\tx\xff");
+	memset(p.device.cpu.model, 0x01, 200);	/* 200 x "\x01": 800 bytes */
+	p.device.cpu.model[200] = '\0';
+	bench_figures_note(&p.figures, "note \x1b[2J and a\nline break");
+	char *text = emit(&p, bench_profile_emit);
+	struct gp_errors errs;
+	gp_errors_init(&errs);
+	int rc = bench_profile_parse(&q, "p.yaml", text, strlen(text), &errs);
+	gp_errors_print(&errs, stderr);
+	CHECK(rc == 0);
+	if (rc == 0) {
+		CHECK_STR(q.hostname, "evil\\x1b]0;pwned\\x07host");
+		CHECK_STR(q.device.name, "GPU \\u009b31m\\tx\\xff");
+		/* cut to the field, at a whole escape: 63 x 4 bytes */
+		CHECK(strlen(q.device.cpu.model) == 252 &&
+		      !strncmp(q.device.cpu.model, "\\x01\\x01", 8));
+		CHECK(q.figures.n_notes == 1 &&
+		      !strcmp(q.figures.notes[0], "note \\x1b[2J and a\nline break"));
+	}
+	free(text);
+	bench_profile_free(&p);
+	bench_profile_free(&q);
+	gp_errors_free(&errs);
 }
 
 static void file_round_trip(void)
@@ -196,11 +269,13 @@ static void first_error(const char *text, char *buf, size_t len)
 	gp_errors_free(&errs);
 }
 
-/* Replaces the first `from` in a good profile's text with `to`. */
-static char *edited(const char *from, const char *to)
+/* Replaces the first `from` in a good profile's text (fill, or another
+ * filler) with `to`. */
+static char *edited_from(void (*filler)(struct bench_profile *),
+			 const char *from, const char *to)
 {
 	struct bench_profile p;
-	fill(&p);
+	filler(&p);
 	char *text = emit(&p, bench_profile_emit);
 	bench_profile_free(&p);
 	char *at = strstr(text, from);
@@ -213,6 +288,11 @@ static char *edited(const char *from, const char *to)
 	strcat(out, at + strlen(from));
 	free(text);
 	return out;
+}
+
+static char *edited(const char *from, const char *to)
+{
+	return edited_from(fill, from, to);
 }
 
 static void bad_inputs(void)
@@ -248,6 +328,135 @@ static void bad_inputs(void)
 	}
 }
 
+/* fill_faults() on a GPU: a p2p figure between the host's 2 GPUs, and
+ * NVML samples, the second slowed (sw_thermal) while the triad ran, so
+ * the triad is marked throttled under a throttled fault. */
+static void fill_gpu(struct bench_profile *p)
+{
+	fill_faults(p);
+	snprintf(p->device.kind, sizeof(p->device.kind), "cuda");
+	p->device.gpu = (struct gpuplan_cuda_device_info){.cc_major = 9,
+		.sm_count = 132, .total_mem_bytes = 1ULL << 30};
+	p->device.gpu_count = 2;
+	snprintf(p->suites[p->n_suites++], sizeof(p->suites[0]), "p2p");
+	struct bench_figure f = {.threads = 1, .iterations = 3, .from_gpu = 0,
+				 .to_gpu = 1, .bytes = 1048576, .unit = "B/s"};
+	snprintf(f.suite, sizeof(f.suite), "p2p");
+	snprintf(f.kernel, sizeof(f.kernel), "p2p");
+	snprintf(f.name, sizeof(f.name), "p2p 0->1 1 MiB");
+	f.work = 3 * 1048576.0;
+	f.time.samples = calloc(6, sizeof(double));
+	for (size_t i = 0; i < 6; i++)
+		f.time.samples[i] = 1e-5;
+	f.time.n = 6;
+	measure_summarise(&f.time);
+	bench_figure_rate(&f);
+	bench_figures_push(&p->figures, &f);
+	p->samples.interval_s = 0.1;
+	struct gpu_sample s = {.t_s = 0, .valid = GPU_SAMPLE_THROTTLE};
+	gpu_samples_push(&p->samples, &s);
+	s.t_s = 0.1;
+	s.throttle = GPU_THROTTLE_SW_THERMAL;
+	bench_figure_label(&p->figures.v[1], s.during, sizeof(s.during));
+	gpu_samples_push(&p->samples, &s);
+	bench_profile_mark_throttled(p);
+}
+
+/* Each bad edit's first problem, exactly. */
+static void check_first_errors(void (*filler)(struct bench_profile *),
+			       const char *const (*cases)[3], size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		char *text = edited_from(filler, cases[i][0], cases[i][1]);
+		char got[512];
+		first_error(text, got, sizeof(got));
+		check_count++;
+		if (strcmp(got, cases[i][2])) {
+			check_failures++;
+			fprintf(stderr, "case %zu:\n  got  '%s'\n  want '%s'\n", i,
+				got, cases[i][2]);
+		}
+		free(text);
+	}
+}
+
+/* The profile as outside input: names, numbers, dates, counts, and the
+ * faults and marks tied to the figures, each refused where it is. */
+static void bad_outside_input(void)
+{
+	static const char *const cases[][3] = {
+		{"  - kind: error", "  - kind: eror",
+		 "bad.yaml:27:11: unknown kind 'eror'"},
+		{"    suite: gemm\n    figure", "    suite: p2p\n    figure",
+		 "bad.yaml:28:12: a fault in suite 'p2p', which options.suites does not list"},
+		{"missing: [\"fp64 m=n=k=2048\"]", "missing: [\"dgemm \\\"quoted\\\" \\\\ name\"]",
+		 "bad.yaml:31:14: 'dgemm \"quoted\" \\ name' is named missing but is among the figures"},
+		{"marked: [\"triad", "marked: [\"triad 1 GiB\", \"triad",
+		 "bad.yaml:38:13: 'triad 1 GiB' is named marked but no figure of suite membw has that name"},
+		{"    marked: [\"triad \\\"quoted\\\" \\\\ name\"]", "    marked: []",
+		 "bad.yaml:72:5: figure 'triad \"quoted\" \\ name' is marked but no bad-timer fault lists it in 'marked'"},
+		{"      rejected: 3\n", "",
+		 "bad.yaml:38:13: 'triad \"quoted\" \\ name' is named marked by a bad-timer fault but carries no such mark"},
+		{"    marked: []\n  - kind: bad-timer", "    marked: []\n    ended: [gemm]\n  - kind: bad-timer",
+		 "bad.yaml:33:12: 'ended' belongs to a device-lost fault, not error"},
+		{"    ended: [membw]\n", "",
+		 "bad.yaml:39:5: a device-lost fault needs 'ended'"},
+		{"ended: [membw]", "ended: [membw, p2p]",
+		 "bad.yaml:45:20: 'ended' names 'p2p', which options.suites does not list"},
+		{"      rejected: 3\n", "      rejected: 3\n      too_few: true\n",
+		 "bad.yaml:94:16: too_few needs rejected readings and converged false"},
+		{"rejected: 3", "rejected: 0",
+		 "bad.yaml:93:17: 'rejected' must be between 1 and 100000000, found 0"},
+		{"samples_s: [8.3333333333333337e-06,", "samples_s: [0,",
+		 "bad.yaml:94:19: 'samples_s' expects times > 0, found 0"},
+		{"    work: 56000000", "    work: 0",
+		 "bad.yaml:80:11: 'work' expects a number > 0, found 0"},
+		{"name: \"copy", "name: \"triad",
+		 "bad.yaml:99:11: figure 'triad \"quoted\" \\ name' of suite membw appears twice (first at line 72)"},
+		{"2026-01-02T03:04:05Z", "2025-02-29T03:04:05Z",
+		 "bad.yaml:5:7: 'when' expects a UTC time YYYY-MM-DDTHH:MM:SSZ, found '2025-02-29T03:04:05Z'"},
+		{"2026-01-02T03:04:05Z", "2026-01-02T24:04:05Z",
+		 "bad.yaml:5:7: 'when' expects a UTC time YYYY-MM-DDTHH:MM:SSZ, found '2026-01-02T24:04:05Z'"},
+		{"    name: \"dgemm", "    name: \"dg\\temm",
+		 "bad.yaml:48:14: 'name' holds a tab (a name is one line of plain text)"},
+		{"notes: []", "notes: [\"a\\x1b[2Jb\"]",
+		 "bad.yaml:25:11: 'notes' holds an escape character"},
+		{"suites: [gemm, membw]", "suites: [gemm, membw, gemm]",
+		 "bad.yaml:16:25: suite 'gemm' is listed twice"},
+		{"    max_reps: 200", "    max_reps: 5",
+		 "bad.yaml:22:15: max_reps 5 is below min_reps 6"},
+		{"      precision: fp64", "      precision: fp65",
+		 "bad.yaml:51:18: unknown precision 'fp65'"},
+		{"suites: [gemm, membw]", "suites: [membw]",
+		 "bad.yaml:28:12: a fault in suite 'gemm', which options.suites does not list"},
+	};
+	check_first_errors(fill_faults, cases, sizeof(cases) / sizeof(cases[0]));
+}
+
+/* A GPU profile's samples, throttle marks and GPUs, refused where wrong. */
+static void bad_gpu_input(void)
+{
+	struct bench_profile p;
+	fill_gpu(&p);
+	round_trip_of(&p);	/* the good one loads */
+	bench_profile_free(&p);
+	static const char *const cases[][3] = {
+		{"    throttled: true\n", "",
+		 "bad.yaml:55:13: 'triad \"quoted\" \\ name' is named marked by a throttled fault but carries no such mark"},
+		{"  - kind: throttled", "  - kind: bad-timer",
+		 "bad.yaml:92:5: figure 'triad \"quoted\" \\ name' is marked but no throttled fault lists it in 'marked'"},
+		{"    - t_s: 0\n", "    - t_s: 0.5\n",
+		 "bad.yaml:63:12: t_s 0.10000000000000001 is before the sample above it (0.5)"},
+		{"interval_s: 0.10000000000000001", "interval_s: 0",
+		 "bad.yaml:57:15: 'interval_s' expects a number > 0, found 0"},
+		{"      to_gpu: 1", "      to_gpu: 2",
+		 "bad.yaml:145:7: a p2p figure from GPU 0 to GPU 2 on a host with 2"},
+		{"throttle: [sw_thermal]", "throttle: []",
+		 "bad.yaml:58:14: throttled is true but the samples show no slowing reason"},
+	};
+	check_first_errors(fill_gpu, cases, sizeof(cases) / sizeof(cases[0]));
+}
+
 static void prometheus(void)
 {
 	struct bench_profile p;
@@ -271,7 +480,11 @@ int main(void)
 	real_round_trip();
 	model_round_trip();
 	file_round_trip();
+	faults_round_trip();
+	hostile_names();
 	bad_inputs();
+	bad_outside_input();
+	bad_gpu_input();
 	prometheus();
 	return check_summary("profile");
 }

@@ -118,11 +118,44 @@ static void quantiles(void)
 	}
 }
 
+/*
+ * erlang_b_at() against the recursion (the definition the tables above
+ * hold) on both sides of QUEUE_RECURSION_MAX, at loads from a tenth of the
+ * servers to just under them, and at the start of a service search
+ * (servers = floor(load) + 1) up to millions of servers, where the
+ * recursion takes millions of steps and the sum a few thousand terms.
+ */
+static void erlang_b_large(void)
+{
+	const long servers[] = {999, 1000, 1001, 5000, 100000, 3000001};
+	const double share[] = {0.1, 0.5, 0.9, 0.999};
+	for (size_t i = 0; i < sizeof(servers) / sizeof(servers[0]); i++) {
+		for (size_t k = 0; k < sizeof(share) / sizeof(share[0]); k++) {
+			/* relative, down to where B is below what matters
+			 * (1e-300: the recursion goes subnormal, the sum to 0) */
+			double a = servers[i] * share[k];
+			double got = erlang_b_at(servers[i], a);
+			double want = erlang_b(servers[i], a);
+			CHECK(fabs(got - want) <= 1e-9 * want + 1e-300);
+		}
+		double a = servers[i] - 0.5;	/* floor(a) + 1 = servers */
+		CHECK_NEAR(erlang_b_at(servers[i], a), erlang_b(servers[i], a),
+			   1e-9);
+	}
+	/* the edges: no servers block everything, no load nothing, and
+	 * far more servers than load block nothing a double can tell */
+	CHECK(erlang_b_at(0, 5) == 1);
+	CHECK(erlang_b_at(2000, 0) == 0);
+	CHECK(erlang_b_at(5000000, 10) == 0);
+	CHECK(erlang_c(3000001, 3000000.5) > 0 && erlang_c(3000001, 3000000.5) < 1);
+}
+
 int main(void)
 {
 	textbook();
 	erlang_b_table();
 	monotonic();
 	quantiles();
+	erlang_b_large();
 	return check_summary("queue");
 }

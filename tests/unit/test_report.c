@@ -156,10 +156,14 @@ static void render(const struct plan *p, json_t *doc, enum report_lang lang,
 	mkdir(svg, 0777);
 	struct report_options o = {lang, NULL, pdf, png, svg, 40};
 	struct report_stats st;
-	int rc = report_render(&rp, &o, &st, why, sizeof(why));
+	struct atomic_set set;
+	atomic_set_init(&set);
+	int rc = report_render(&rp, &o, &set, &st, why, sizeof(why));
 	if (rc)
 		fprintf(stderr, "report: %s\n", why);
 	CHECK(rc == 0);
+	CHECK(set.n == 1 + st.png_files + st.svg_files);
+	CHECK(atomic_set_commit(&set, why, sizeof(why)) == ATOMIC_OK);
 	/* summary + per workload at least a table page and a chart page +
 	 * the appendix */
 	CHECK(st.pdf_pages >= 2 + 2 * (int)p->n);
@@ -168,6 +172,83 @@ static void render(const struct plan *p, json_t *doc, enum report_lang lang,
 	       st.pdf_pages, st.png_files, st.svg_files);
 	check_dir(png, false, st.png_files);
 	check_dir(svg, true, st.svg_files);
+	r_plan_free(&rp);
+}
+
+/*
+ * The shipped plan with what hand-edited plans and private price lists
+ * hold: names with noncharacters (cairo refuses them: the PDF used to stop
+ * drawing after its first page while 27 were counted), costs of 1e-307
+ * and 5e-324, subnormal times, subnormal bandwidths and peaks (a roof at
+ * infinity).  render() then checks the report draws whole: every page
+ * counted is in the file, every chart file inked.
+ */
+static json_t *hostile_doc(const json_t *doc)
+{
+	json_t *h = json_deep_copy(doc), *w, *o, *a;
+	size_t i, k;
+	const char *key;
+	json_array_foreach(json_object_get(h, "workloads"), i, w) {
+		char name[64];
+		snprintf(name, sizeof(name), "w%zu \xef\xb7\x90\xef\xbf\xbe", i);
+		json_object_set_new(w, "name", json_string(name));
+		json_array_foreach(json_object_get(w, "options"), k, o) {
+			if (k % 3 == 0)
+				json_object_set_new(o, "cost", json_real(k % 2 ? 5e-324 : 1e-307));
+			if (k % 5 == 0 && json_object_get(o, "time_s"))
+				json_object_set_new(o, "time_s", json_real(5e-324));
+		}
+	}
+	k = 0;
+	json_object_foreach(json_object_get(json_object_get(h, "sources"), "accelerators"),
+			    key, a) {
+		if (k++ % 2)
+			json_object_set_new(a, "memory_bandwidth_bytes_per_s", json_real(5e-324));
+		else
+			json_object_set_new(a, "peak_dense_ops_per_s",
+					    json_pack("{s:f, s:f}", "bf16", 5e-324, "fp32", 1e-300));
+	}
+	return h;
+}
+
+/*
+ * Staged files stay invisible until the commit, and an abort leaves
+ * nothing: the report set is all or nothing.
+ */
+static void staged_then_aborted(json_t *doc, const char *dir)
+{
+	struct r_plan rp;
+	char why[600], pdf[700], png[700];
+	CHECK(r_plan_from_json(&rp, doc, "plan", why, sizeof(why)) == 0);
+	snprintf(pdf, sizeof(pdf), "%s/plan.pdf", dir);
+	snprintf(png, sizeof(png), "%s/png", dir);
+	mkdir(png, 0777);
+	struct report_options o = {LANG_EN, NULL, pdf, png, NULL, 40};
+	struct report_stats st;
+	struct atomic_set set;
+	atomic_set_init(&set);
+	CHECK(report_render(&rp, &o, &set, &st, why, sizeof(why)) == REPORT_OK);
+	CHECK(set.n == 1 + st.png_files && st.png_files > 0);
+	const char *folders[] = {dir, png};
+	for (int pass = 0; pass < 2; pass++) {
+		size_t files = 0, temps = 0;
+		for (size_t f = 0; f < 2; f++) {
+			DIR *d = opendir(folders[f]);
+			struct dirent *e;
+			while (d && (e = readdir(d))) {
+				if (e->d_name[0] == '.' || !strcmp(e->d_name, "png"))
+					continue;
+				files++;
+				temps += strstr(e->d_name, ".tmp.") != NULL;
+			}
+			if (d)
+				closedir(d);
+		}
+		/* staged: only temporary names; aborted: nothing */
+		CHECK(pass == 0 ? files == set.n && temps == files : files == 0);
+		if (pass == 0)
+			atomic_set_abort(&set);
+	}
 	r_plan_free(&rp);
 }
 
@@ -253,6 +334,15 @@ int main(void)
 			free(x);
 			free(y);
 		}
+		char hostile[600], staged[600];
+		snprintf(hostile, sizeof(hostile), "%s/hostile", dir);
+		mkdir(hostile, 0777);
+		json_t *h = hostile_doc(doc);
+		render(&p, h, LANG_EN, hostile);
+		json_decref(h);
+		snprintf(staged, sizeof(staged), "%s/staged", dir);
+		mkdir(staged, 0777);
+		staged_then_aborted(doc, staged);
 		glyphs(doc);
 		json_decref(doc);
 		plan_free(&p);

@@ -349,6 +349,41 @@ static void replicas(void)
 	CHECK(p99 <= 1.5);
 }
 
+/*
+ * Loads no long holds, and figures that are not numbers: none is a
+ * service, and each answer comes at once.  1e18 requests a second at
+ * 1 ms used to overflow the cast of the load (1e15 fits; 1e18 x 1e3 does
+ * not) and the search then never ended.  The largest load the planner
+ * can meet (PLAN_MAX_NODES instances of 1024 GPUs of 64 MIG slices:
+ * 33,554,432 replicas) is sized exactly, at a cost of about its square
+ * root in steps.
+ */
+static void replicas_extremes(void)
+{
+	double p99 = -1;
+	CHECK(serve_fewest_replicas(1e18, 1, 1e-3, 1, 4096, &p99) == 0);
+	CHECK(serve_fewest_replicas(1e18, 1, 1e3, 1e6, 1L << 40, &p99) == 0);
+	CHECK(serve_fewest_replicas(INFINITY, 1, 1e-3, 1, 4096, &p99) == 0);
+	CHECK(serve_fewest_replicas(NAN, 1, 1e-3, 1, 4096, &p99) == 0);
+	CHECK(serve_fewest_replicas(10, 1, NAN, 1, 4096, &p99) == 0);
+	CHECK(serve_fewest_replicas(10, 1, INFINITY, INFINITY, 4096, &p99) == 0);
+	CHECK(serve_fewest_replicas(10, 0, 1e-3, 1, 4096, &p99) == 0);
+	CHECK(p99 == -1);	/* untouched when there is no answer */
+	/* 1e7 requests a second at 3 s each, a day allowed: the load is
+	 * 3e7 Erlangs, one replica more holds it (the wait is then at most
+	 * S ln(100) = 13.8 s) */
+	long most = 512L * 1024 * 64;
+	CHECK(serve_fewest_replicas(1e7, 1, 3, 86400, most, &p99) == 30000001);
+	CHECK(p99 > 3 && p99 < 3 + 3 * log(100) + 1e-9);
+	/* the same with p99 within 3.01 s: the wait, ln(C / 0.01) / (c / S
+	 * - lambda), must stay under 10 ms.  At c = 30,001,290 Erlang C is
+	 * 0.73531 (by the recursion, 3e7 steps, outside this test) and the
+	 * wait 3 ln(73.531) / 1290 = 9.9947 ms; one replica fewer waits
+	 * 10.003 ms. */
+	CHECK(serve_fewest_replicas(1e7, 1, 3, 3.01, most, &p99) == 30001290);
+	CHECK_NEAR(p99, 3.009994673, 1e-9);
+}
+
 /* ---- shipped workloads on shipped instances ---- */
 
 /*
@@ -746,6 +781,7 @@ int main(void)
 	decode_time(&f);
 	memory_matches(&f);
 	replicas();
+	replicas_extremes();
 	llama_chat(&f);
 	too_slow(&f);
 	tensor_parallel(&f);

@@ -21,14 +21,17 @@ static struct cuda_plugin_handle h;
 static const struct gpuplan_cuda_plugin *api;
 static char load_why[1024];	/* why the last load_sim failed */
 
-/* Reload the sim with every switch unset but the one given (or none);
- * 0 with api set, or -1 with load_why. */
-static int load_sim(const char *name, const char *value)
+/* Reload the sim with every switch unset but the ones given (or none;
+ * a second with load_sim2); 0 with api set, or -1 with load_why. */
+static int load_sim2(const char *name, const char *value, const char *name2,
+		     const char *value2)
 {
 	static const char *const vars[] = {
 		"GPUPLAN_SIM_DEVICES", "GPUPLAN_SIM_CC", "GPUPLAN_SIM_MEMORY",
 		"GPUPLAN_SIM_NO_NCCL", "GPUPLAN_SIM_NO_PEER", "GPUPLAN_SIM_JITTER",
-		"GPUPLAN_SIM_BAD_CHECK",
+		"GPUPLAN_SIM_BAD_CHECK", "GPUPLAN_SIM_FAIL_JOB",
+		"GPUPLAN_SIM_LOSE_AFTER", "GPUPLAN_SIM_LOSE_DEVICE",
+		"GPUPLAN_SIM_OOM_RUN", "GPUPLAN_SIM_TIMER",
 	};
 	size_t i;
 
@@ -37,10 +40,17 @@ static int load_sim(const char *name, const char *value)
 		unsetenv(vars[i]);
 	if (name)
 		setenv(name, value, 1);
+	if (name2)
+		setenv(name2, value2, 1);
 	setenv("GPUPLAN_PLUGIN_DIR", plugin_dir, 1);
 	load_why[0] = '\0';
 	api = cuda_plugin_load(&h, load_why, sizeof(load_why)) ? NULL : h.api;
 	return api ? 0 : -1;
+}
+
+static int load_sim(const char *name, const char *value)
+{
+	return load_sim2(name, value, NULL, NULL);
 }
 
 /* load_sim that must succeed; 1 when it did. */
@@ -375,6 +385,83 @@ static void test_jitter(void)
 	api->job_release(handle);
 }
 
+/* One launch job run once: its status, the time it reported in *s. */
+static int launch_once(int device, double *s, char *err, size_t len)
+{
+	struct gpuplan_cuda_job launch = { .kind = GPUPLAN_JOB_LAUNCH, .device = device };
+	struct gpuplan_cuda_job_info info;
+
+	return run_job(&launch, 1, s, &info, err, len);
+}
+
+static int healthy(int dev)
+{
+	struct gpuplan_cuda_self_test t;
+	char err[256];
+
+	return api->self_test(dev, 1024, &t, err, sizeof(err)) == 0;
+}
+
+/* The fault switches: a job that fails and one that does not, a device
+ * lost for good (all, or one), memory out at run, a timer that lies. */
+static void test_faults(void)
+{
+	struct gpuplan_cuda_job copy = { .kind = GPUPLAN_JOB_COPY, .bytes = MIB };
+	struct gpuplan_cuda_job small = { .kind = GPUPLAN_JOB_COPY, .bytes = MIB / 4 };
+	struct gpuplan_cuda_job p2p = { .kind = GPUPLAN_JOB_P2P, .device = 0,
+					.peer = 1, .bytes = MIB };
+	struct gpuplan_cuda_job_info info;
+	char err[256];
+	double s;
+
+	/* job 2 fails; jobs 1 and 3 and the self-test do not */
+	if (sim_ready("GPUPLAN_SIM_FAIL_JOB", "2")) {
+		CHECK(launch_once(0, &s, err, sizeof(err)) == BENCH_OK);
+		CHECK(launch_once(0, &s, err, sizeof(err)) == BENCH_ERROR);
+		CHECK_STR(err, "unspecified launch failure (simulated, job 2)");
+		CHECK(launch_once(0, &s, err, sizeof(err)) == BENCH_OK && healthy(0));
+	}
+	/* lost after 1 job: job 2 dies running, then everything fails */
+	if (sim_ready("GPUPLAN_SIM_LOSE_AFTER", "1")) {
+		CHECK(launch_once(0, &s, err, sizeof(err)) == BENCH_OK && healthy(0));
+		CHECK(launch_once(0, &s, err, sizeof(err)) == BENCH_ERROR);
+		CHECK_HAS(err, "an illegal memory access was encountered");
+		CHECK(launch_once(0, &s, err, sizeof(err)) == BENCH_ERROR);	/* at prepare */
+		CHECK(!healthy(0) && !healthy(1));
+	}
+	/* only cuda:1 lost, by the first job on it */
+	if (load_sim2("GPUPLAN_SIM_LOSE_AFTER", "0", "GPUPLAN_SIM_LOSE_DEVICE", "1") == 0) {
+		CHECK(launch_once(0, &s, err, sizeof(err)) == BENCH_OK);
+		CHECK(run_job(&p2p, 1, &s, &info, err, sizeof(err)) == BENCH_ERROR);
+		CHECK(healthy(0) && !healthy(1));
+		CHECK(launch_once(0, &s, err, sizeof(err)) == BENCH_OK);
+		CHECK(launch_once(1, &s, err, sizeof(err)) == BENCH_ERROR);
+	} else {
+		CHECK(0);
+	}
+	/* out of memory at run for a job holding 1 MiB or more (a copy of
+	 * 1 MiB per array holds 2 MiB; of 256 KiB, 512 KiB) */
+	if (sim_ready("GPUPLAN_SIM_OOM_RUN", "1048576")) {
+		CHECK(run_job(&copy, 1, &s, &info, err, sizeof(err)) == BENCH_OUT_OF_MEMORY);
+		CHECK_HAS(err, "the job holds 2097152 bytes, GPUPLAN_SIM_OOM_RUN is 1048576");
+		CHECK(run_job(&small, 1, &s, &info, err, sizeof(err)) == BENCH_OK);
+	}
+	/* the timer's pattern, one letter per run, cycling */
+	if (sim_ready("GPUPLAN_SIM_TIMER", "gbzni")) {
+		static const char want[] = "gbznig";
+		for (size_t i = 0; i < sizeof(want) - 1; i++) {
+			CHECK(launch_once(0, &s, err, sizeof(err)) == BENCH_OK);
+			switch (want[i]) {
+			case 'g': CHECK_NEAR(s, 8e-6, 1e-12); break;
+			case 'b': CHECK_NEAR(s, -8e-6, 1e-12); break;
+			case 'z': CHECK(s == 0.0); break;
+			case 'n': CHECK(isnan(s)); break;
+			case 'i': CHECK(isinf(s) && s > 0); break;
+			}
+		}
+	}
+}
+
 /* init refuses a switch it cannot read, so the loader says why. */
 static void test_bad_switches(void)
 {
@@ -383,6 +470,12 @@ static void test_bad_switches(void)
 	CHECK(load_sim("GPUPLAN_SIM_CC", "nine") == -1);
 	CHECK_STR(load_why, "GPUPLAN_SIM_CC must look like 8.0, not 'nine'");
 	CHECK(load_sim("GPUPLAN_SIM_MEMORY", "-1") == -1);
+	CHECK(load_sim("GPUPLAN_SIM_TIMER", "gx") == -1);
+	CHECK_STR(load_why, "GPUPLAN_SIM_TIMER must be up to 64 of the letters g, b, z, n, i");
+	CHECK(load_sim("GPUPLAN_SIM_LOSE_DEVICE", "17") == -1);
+	CHECK_STR(load_why, "GPUPLAN_SIM_LOSE_DEVICE must be a device number");
+	CHECK(load_sim("GPUPLAN_SIM_FAIL_JOB", "one") == -1);
+	CHECK_STR(load_why, "GPUPLAN_SIM_FAIL_JOB must be a job number");
 	CHECK(load_sim("GPUPLAN_SIM_DEVICES", "0") == 0 && api->device_count() == 0);
 }
 
@@ -398,6 +491,7 @@ int main(int argc, char **argv)
 	test_out_of_memory();
 	test_unsupported();
 	test_bad_check();
+	test_faults();
 	test_invalid();
 	test_jitter();
 	test_bad_switches();

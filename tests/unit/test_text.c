@@ -13,6 +13,7 @@
 
 #include "check.h"
 #include "report/text.h"
+#include "report/utf8.h"
 
 static const char en_para[] =
 	"The recommended instance is the cheapest option that finishes "
@@ -323,6 +324,66 @@ static void sample_page(const struct report_font *f, const char *para,
 	cairo_surface_destroy(s);
 }
 
+/*
+ * Text as cairo accepts it (report/utf8.h): each malformed byte and each
+ * noncharacter becomes one replacement, valid text passes unchanged.
+ * cairo refuses U+FDD0..U+FDEF and U+xFFFE/U+xFFFF with an error that
+ * blanks the rest of a page, so the cleaned text must also draw: each
+ * case is drawn and measured, and the context must stay without error.
+ */
+struct clean_case {
+	const char *in;
+	const char *fffd;	/* replaced by U+FFFD */
+	const char *ask;	/* replaced by '?', at most 8 bytes kept */
+};
+
+static const struct clean_case clean_cases[] = {
+	{"plain", "plain", "plain"},
+	{"中文 H100", "中文 H100", "中文 H"},	/* cut at a character */
+	{"a\xef\xb7\x90" "b", "a\xef\xbf\xbd" "b", "a?b"},		/* U+FDD0 */
+	{"\xef\xb7\xaf", "\xef\xbf\xbd", "?"},			/* U+FDEF */
+	{"\xef\xb7\x8f\xef\xb7\xb0", "\xef\xb7\x8f\xef\xb7\xb0", "\xef\xb7\x8f\xef\xb7\xb0"},
+	{"\xef\xbf\xbe\xef\xbf\xbf", "\xef\xbf\xbd\xef\xbf\xbd", "??"},	/* U+FFFE/F */
+	{"\xf0\x9f\xbf\xbf", "\xef\xbf\xbd", "?"},		/* U+1FFFF */
+	{"\xf4\x8f\xbf\xbe", "\xef\xbf\xbd", "?"},		/* U+10FFFE */
+	{"\xef\xbf\xbd", "\xef\xbf\xbd", "\xef\xbf\xbd"},	/* a real U+FFFD */
+	{"\xff\xfe", "\xef\xbf\xbd\xef\xbf\xbd", "??"},
+	{"\xed\xa0\x80", "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd", "???"},	/* surrogate */
+	{"\xc0\xaf", "\xef\xbf\xbd\xef\xbf\xbd", "??"},	/* overlong */
+	{"\xe4\xb8", "\xef\xbf\xbd\xef\xbf\xbd", "??"},	/* cut short */
+	{"\xf4\x90\x80\x80", "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd", "????"},
+};
+
+static void cleaning(cairo_t *cr, const struct report_font *f)
+{
+	for (size_t i = 0; i < sizeof(clean_cases) / sizeof(clean_cases[0]); i++) {
+		const struct clean_case *c = &clean_cases[i];
+		char *dup = utf8_clean_dup(c->in), ask[9];
+		CHECK_STR(dup, c->fffd);
+		CHECK(utf8_drawable(dup));
+		CHECK(utf8_drawable(c->in) == (strcmp(c->in, c->fffd) == 0));
+		utf8_clean_into(ask, sizeof(ask), c->in, '?');
+		CHECK_STR(ask, c->ask);
+		/* what text.h and the charts draw must not break the context */
+		cairo_t *c2 = cairo_create(cairo_get_target(cr));
+		text_box(c2, f, (struct rect){0, 0, 300, 40}, c->in, 10, 1.2, false);
+		text_line(c2, f, 0, 60, 300, c->in, 10, 0, true);
+		CHECK(text_width(c2, f, c->in, 10) >= 0);
+		CHECK(cairo_status(c2) == CAIRO_STATUS_SUCCESS);
+		cairo_select_font_face(c2, "sans-serif", CAIRO_FONT_SLANT_NORMAL,
+				       CAIRO_FONT_WEIGHT_NORMAL);
+		cairo_show_text(c2, ask);
+		CHECK(cairo_status(c2) == CAIRO_STATUS_SUCCESS);
+		cairo_destroy(c2);
+		free(dup);
+	}
+	/* and cairo does refuse the raw noncharacter: the cleaning is needed */
+	cairo_t *c3 = cairo_create(cairo_get_target(cr));
+	cairo_show_text(c3, "a\xef\xb7\x90" "b");
+	CHECK(cairo_status(c3) == CAIRO_STATUS_INVALID_STRING);
+	cairo_destroy(c3);
+}
+
 int main(void)
 {
 	struct report_font en, zh = { 0 };
@@ -332,6 +393,7 @@ int main(void)
 	bool keep = getenv("GPUPLAN_KEEP_PNG") != NULL;
 
 	fonts(&en, &zh);
+	cleaning(cr, &en);
 	wrap_case(cr, &en, en_para, true);
 	hard_break(cr, &en, "Supercalifragilisticexpialidocious", 60);
 	truncation(cr, &en, en_para);

@@ -29,6 +29,8 @@ static const struct ok_case ok_cases[] = {
 	{UNIT_RATE, "100Gbps", 12.5e9},
 	{UNIT_RATE, "3200Gb/s", 400e9},
 	{UNIT_RATE, "1GiB/s", 1073741824.0},
+	{UNIT_RATE, "1PB/s", 1e15},
+	{UNIT_RATE, "8Pbit/s", 1e15},
 	{UNIT_COMPUTE, "989.5TFLOP/s", 989.5e12},
 	{UNIT_COMPUTE, "1.979PFLOP/s", 1.979e15},
 	{UNIT_COMPUTE, "1979TOPS", 1979e12},
@@ -159,6 +161,101 @@ static void test_format(void)
 	CHECK_STR(units_format(UNIT_FREQUENCY, 50, NULL, buf, 64), "50/s");
 	CHECK_STR(units_format(UNIT_FREQUENCY, 0.5, NULL, buf, 64), "30/min");
 	CHECK_STR(units_format(UNIT_FREQUENCY, 2.0 / 3600, NULL, buf, 64), "2/h");
+	/* durations an accepted run can reach: whole days up to a million,
+	 * then three digits (1e35 s = 1.157e30 d), never a 31-digit number */
+	CHECK_STR(units_format(UNIT_DURATION, 999999 * 86400.0, NULL, buf, 64), "999999 d");
+	CHECK_STR(units_format(UNIT_DURATION, 5e6 * 86400, NULL, buf, 64), "5e+06 d");
+	CHECK_STR(units_format(UNIT_DURATION, 1e35, NULL, buf, 64), "1.16e+30 d");
+	CHECK_STR(units_format(UNIT_RATE, 1e15, NULL, buf, 64), "1 PB/s");
+}
+
+/*
+ * The ranges (units.h): each is a sane interval, its bounds are in it and
+ * the doubles just outside are not, and the bounds as the README writes
+ * them parse to exactly the bounds (so a user can write the extremes).
+ */
+struct range_case {
+	enum quantity q;
+	const char *min, *max;	/* as written in a file */
+	const char *range;	/* as messages say it */
+};
+
+static const struct range_case range_cases[] = {
+	{Q_MEMORY, "1MB", "1PB", "1 MB to 1 PB"},
+	{Q_BANDWIDTH, "1MB/s", "1PB/s", "1 MB/s to 1 PB/s"},
+	{Q_PEAK, "1MFLOP/s", "1EFLOP/s", "1 MFLOP/s to 1 EFLOP/s (OPS alike)"},
+	{Q_POWER, "1W", "1MW", "1 W to 1 MW"},
+	{Q_LIFETIME, "1d", "50y", "1 d to 50 y"},
+	{Q_PUE, "1", "10", "1 to 10"},
+	{Q_PRICE_PER_HOUR, "1e-4", "1e8", "1e-4 to 1e8 an hour, in its currency"},
+	{Q_PURCHASE_PRICE, "1", "1e13", "1 to 1e13, in its currency"},
+	{Q_POWER_PRICE, "1e-4", "1e4", "1e-4 to 1e4 per kWh, in its currency"},
+	{Q_EXCHANGE_RATE, "1e-9", "1e9", "1e-9 to 1e9 units per unit of the base"},
+	{Q_TOKENS, "1", "10000T", "1 to 1e16 (10000T)"},
+	{Q_SAMPLES, "1", "1000T", "1 to 1e15 (1000T)"},
+	{Q_DEADLINE, "1s", "100y", "1 s to 100 y"},
+	{Q_BUDGET, "0.01", "1e15", "0.01 to 1e15, in its currency"},
+	{Q_DECODE_TIME, "1ns", "1h", "1 ns to 1 h"},
+	{Q_SAMPLE_BYTES, "1B", "1TB", "1 B to 1 TB"},
+	{Q_REQUEST_RATE, "1/h", "10M/s", "1/h to 10M/s"},
+	{Q_LATENCY, "1us", "1d", "1 us to 1 d"},
+	{Q_SERVING_TIME, "1h", "744h", "1 h to 744 h (a 31-day month)"},
+	{Q_EFFICIENCY, "0.001", "1", "0.001 to 1"},
+};
+
+static void test_ranges(void)
+{
+	size_t n = sizeof(range_cases) / sizeof(range_cases[0]);
+	CHECK(n == Q_COUNT_OF_QUANTITIES);
+	for (size_t i = 0; i < n; i++) {
+		const struct range_case *c = &range_cases[i];
+		const struct quantity_range *r = quantity_range(c->q);
+		CHECK(isfinite(r->min) && isfinite(r->max));
+		CHECK(r->min > 0 && r->min < r->max);
+		CHECK_STR(r->range, c->range);
+		CHECK(quantity_in_range(c->q, r->min));
+		CHECK(quantity_in_range(c->q, r->max));
+		CHECK(!quantity_in_range(c->q, nextafter(r->min, 0)));
+		CHECK(!quantity_in_range(c->q, nextafter(r->max, INFINITY)));
+		CHECK(!quantity_in_range(c->q, NAN));
+		CHECK(!quantity_in_range(c->q, INFINITY));
+		double lo, hi;
+		struct unit_problem p;
+		CHECK(units_parse(r->unit, c->min, &lo, NULL, &p) == 0);
+		CHECK(units_parse(r->unit, c->max, &hi, NULL, &p) == 0);
+		if (lo != r->min || hi != r->max)
+			fprintf(stderr, "range %d: '%s'..'%s' parse to %.17g..%.17g\n",
+				(int)c->q, c->min, c->max, lo, hi);
+		CHECK(lo == r->min && hi == r->max);
+	}
+}
+
+/* A number no double holds is flagged, so a ranged reader can say its
+ * range; any other problem is not. */
+static void test_out_of_range_flag(void)
+{
+	static const struct {
+		enum unit_kind kind;
+		const char *text;
+		bool flagged;
+	} cases[] = {
+		{UNIT_BYTES, "1e400GB", true},		/* overflows strtod */
+		{UNIT_RATE, "1e-310TB/s", true},	/* underflows it */
+		{UNIT_BYTES, "1e300PB", true},		/* overflows the scale */
+		{UNIT_BYTES, "80GiBs", false},
+		{UNIT_BYTES, "-5GB", false},
+		{UNIT_BYTES, "80", false},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct unit_problem p;
+		double v;
+		CHECK(units_parse(cases[i].kind, cases[i].text, &v, NULL, &p) < 0);
+		CHECK(p.out_of_range == cases[i].flagged);
+	}
+	struct money m;
+	struct unit_problem p;
+	CHECK(money_parse("1e-320 USD/h", &m, &p) < 0 && p.out_of_range);
+	CHECK(money_parse("USD/h", &m, &p) < 0 && !p.out_of_range);
 }
 
 /* Round trip: what is printed parses back to the same value. */
@@ -243,5 +340,7 @@ int main(void)
 	test_format();
 	test_round_trip();
 	test_money();
+	test_ranges();
+	test_out_of_range_flag();
 	return check_summary("units");
 }

@@ -283,6 +283,47 @@ static void test_missing_file(void)
 	gp_errors_free(&errs);
 }
 
+/*
+ * Names are unique case-blind, checked in one pass over a hash of them:
+ * 5,000 workloads with two repeats (in other cases) give exactly two
+ * problems, each at the repeat with the line of the first.
+ */
+static void test_many_names(const char *dir)
+{
+	char model[300], file[300];
+	snprintf(model, sizeof(model), "%s/lm.yaml", dir);
+	snprintf(file, sizeof(file), "%s/many.yaml", dir);
+	write_file(model, lm_model);
+	FILE *f = fopen(file, "w");
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	const int n = 5000;
+	fprintf(f, "schema: gpuplan/workload/v1\nworkloads:\n");
+	for (int i = 0; i < n; i++)
+		fprintf(f, "  - {name: %s-%d, kind: training, model: lm.yaml,"
+			   " precision: bf16, samples: 1000, global_batch: 10}\n",
+			i == 4000 ? "JOB" : i == 4999 ? "Job" : "job",
+			i == 4000 ? 17 : i == 4999 ? 3999 : i);
+	fclose(f);
+	struct workload_file wf;
+	struct gp_errors errs;
+	gp_errors_init(&errs);
+	CHECK(workload_file_load_as(&wf, file, "many.yaml", &errs) == -1);
+	CHECK(wf.n == (size_t)n && errs.n == 2);
+	char msg[300];
+	/* job-i is on line 3 + i */
+	gp_error_format(&errs.v[0], msg, sizeof(msg));
+	CHECK_STR(msg, "many.yaml:4003:5: duplicate workload name 'JOB-17' (first defined at many.yaml:20)");
+	gp_error_format(&errs.v[1], msg, sizeof(msg));
+	CHECK_STR(msg, "many.yaml:5002:5: duplicate workload name 'Job-3999' (first defined at many.yaml:4002)");
+	CHECK(workload_find(&wf, "JOB-4321") == &wf.v[4321]);
+	workload_file_free(&wf);
+	gp_errors_free(&errs);
+	unlink(file);
+	unlink(model);
+}
+
 int main(void)
 {
 	char dir[] = "/tmp/gpuplan-wl.XXXXXX";
@@ -292,6 +333,7 @@ int main(void)
 	test_fixture(dir);
 	test_training_json();
 	test_missing_file();
+	test_many_names(dir);
 	rmdir(dir);
 	return check_summary("workload");
 }

@@ -185,7 +185,13 @@ struct gpuplan_cuda_job_info {
  * picks the algorithm); it returns an enum bench_status (program_abi.h), with *job
  * set to an opaque handle only on BENCH_OK.  A failed prepare holds
  * nothing.  job_run runs the job `iterations` (>= 1) times and stores the
- * elapsed seconds.  job_run and job_check return BENCH_OK or BENCH_ERROR.
+ * elapsed seconds as the timer gave them: the host discards and counts a
+ * reading that is not finite and greater than zero (bench/measure.h), so
+ * the plugin need not filter them.  job_run returns BENCH_OK, BENCH_ERROR,
+ * or BENCH_OUT_OF_MEMORY when memory the run needs beyond what prepare took
+ * ran out; job_check returns BENCH_OK or BENCH_ERROR.  After BENCH_ERROR
+ * the host runs self_test on the job's devices to tell a fault of the job
+ * from a lost device (a sticky error fails every later call).
  * job_check verifies the output of the last run against a host computation
  * (exactly for copies and integer GEMM, within the precision's tolerance
  * for floating GEMM on sampled elements), naming the first mismatch in err.
