@@ -338,9 +338,7 @@ static void read_root(struct yread *r, const struct ynode *root,
 		{"notes", true}, {"faults", false}, {"figures", true},
 		{"sampling", false}, {NULL, false}};
 	size_t before = gp_errors_count(r->errs);
-	if (!yr_expect_map(r, root, "a measured profile"))
-		return;
-	if (yr_check_schema(r, root, BENCH_PROFILE_SCHEMA) < 0)
+	if (yr_check_schema(r, root, BENCH_PROFILE_SCHEMA, "measured profile") < 0)
 		return;
 	yr_check_keys(r, root, "measured profile", fields);
 	read_tool(r, root, p);

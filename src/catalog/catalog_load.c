@@ -115,13 +115,9 @@ static int load_one(struct catalog *c, const char *path, const char *shown,
 	}
 	struct yread r = {.file = file, .errs = errs};
 	int bad = 0;
-	if (!yr_expect_map(&r, t.root, "a catalog file")) {
-		ytree_free(&t);
-		return -1;
-	}
 	/* A file of another kind (a workload, say) would only produce a
 	 * screenful of unknown keys: one error about its schema says it all. */
-	if (yr_check_schema(&r, t.root, CATALOG_SCHEMA) < 0) {
+	if (yr_check_schema(&r, t.root, CATALOG_SCHEMA, "catalog file") < 0) {
 		ytree_free(&t);
 		return -1;
 	}

@@ -454,14 +454,29 @@ int yr_date(struct yread *r, const struct ynode *map, const char *key,
 	return 1;
 }
 
+/* A schema value worth quoting: another gpuplan kind or version. */
+static bool looks_like_schema(const char *text)
+{
+	if (strncmp(text, "gpuplan/", 8) != 0 || strlen(text) > 40)
+		return false;
+	return strspn(text, "abcdefghijklmnopqrstuvwxyz0123456789/-_.") ==
+	       strlen(text);
+}
+
 int yr_check_schema(struct yread *r, const struct ynode *root,
-		    const char *want)
+		    const char *want, const char *what)
 {
 	const struct ynode *s = ymap_get(root, "schema");
-	if (!s || (s->kind == YNODE_SCALAR && strcmp(s->text, want) == 0))
+	if (s && s->kind == YNODE_SCALAR && strcmp(s->text, want) == 0)
 		return 0;
-	char found[96];
-	ynode_describe(s, found, sizeof(found));
-	yr_error(r, s, NULL, "expected 'schema: %s', found %s", want, found);
+	if (s && s->kind == YNODE_SCALAR && looks_like_schema(s->text)) {
+		yr_error(r, s, NULL, "expected 'schema: %s', found '%s'", want,
+			 s->text);
+		return -1;
+	}
+	char hint[160];
+	snprintf(hint, sizeof(hint), "a %s is a YAML mapping with 'schema: %s'",
+		 what, want);
+	yr_error(r, root, hint, "not a gpuplan %s", what);
 	return -1;
 }

@@ -93,12 +93,14 @@ int yr_node_number_in(struct yread *r, const struct ynode *n, const char *key,
 int yr_date(struct yread *r, const struct ynode *map, const char *key,
 	    char **out);
 
-/* The `schema:` line every gpuplan file starts with.  Returns 0 when it is
- * `want` or absent (a missing key is reported by yr_check_keys), -1 with an
- * error when it names anything else: a file of another kind is then best
- * left unread. */
+/* The gate before anything else of a file is read: root must be a
+ * mapping whose `schema:` is `want`.  Returns 0, or -1 with one located
+ * error, and the file is then left unread: "expected 'schema: WANT',
+ * found 'gpuplan/...'" for another gpuplan kind or version, else "not a
+ * gpuplan WHAT" (what: "catalog file").  Nothing of a file that is not a
+ * gpuplan file (/etc/passwd, another program's YAML) is quoted. */
 int yr_check_schema(struct yread *r, const struct ynode *root,
-		    const char *want);
+		    const char *want, const char *what);
 
 /* Parses a scalar's text as the value types above use; these are what the
  * getters call once they hold the node.  Exposed for list items. */

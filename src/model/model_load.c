@@ -254,32 +254,6 @@ static int read_body(struct model_reader *mr, const struct ynode *root,
 	return -1;
 }
 
-/* A schema value worth quoting: another gpuplan kind or version. */
-static bool looks_like_schema(const char *text)
-{
-	if (strncmp(text, "gpuplan/", 8) != 0 || strlen(text) > 40)
-		return false;
-	return strspn(text, "abcdefghijklmnopqrstuvwxyz0123456789/-_.") ==
-	       strlen(text);
-}
-
-/* Only a file that says it is a gpuplan model is read further: the
- * content of anything else (a text file, /etc/passwd parsed as one long
- * YAML scalar, another program's YAML with its keys) is never quoted. */
-static int check_is_model(struct yread *r, const struct ynode *root)
-{
-	const struct ynode *s = ymap_get(root, "schema");
-	if (s && s->kind == YNODE_SCALAR && strcmp(s->text, MODEL_SCHEMA) == 0)
-		return 0;
-	if (s && s->kind == YNODE_SCALAR && looks_like_schema(s->text))
-		yr_error(r, s, NULL, "expected 'schema: %s', found '%s'",
-			 MODEL_SCHEMA, s->text);
-	else
-		yr_error(r, root, "a model file is a YAML mapping with 'schema: " MODEL_SCHEMA "'",
-			 "not a gpuplan model file");
-	return -1;
-}
-
 int model_read_file(struct model_reader *mr, const char *path,
 		    const char *shown, struct model *m)
 {
@@ -293,7 +267,7 @@ int model_read_file(struct model_reader *mr, const char *path,
 	struct yread saved = mr->r;
 	mr->r = r;
 	int bad = 0;
-	if (check_is_model(&r, t.root) < 0) {
+	if (yr_check_schema(&r, t.root, MODEL_SCHEMA, "model file") < 0) {
 		mr->r = saved;
 		ytree_free(&t);
 		return -1;

@@ -763,11 +763,9 @@ static int read_list(struct wl_ctx *cx, const struct ynode *list)
 static int read_file(struct wl_ctx *cx, const struct ytree *t)
 {
 	struct yread *r = &cx->r;
-	if (!yr_expect_map(r, t->root, "a workload file"))
-		return -1;
 	/* Another kind of file (a catalog, say) would only produce a
 	 * screenful of unknown keys: one error about its schema says it. */
-	if (yr_check_schema(r, t->root, WORKLOAD_SCHEMA) < 0)
+	if (yr_check_schema(r, t->root, WORKLOAD_SCHEMA, "workload file") < 0)
 		return -1;
 	int bad = yr_check_keys(r, t->root, "a workload file", file_fields) > 0;
 	const struct ynode *list = ymap_get(t->root, "workloads");

@@ -24,31 +24,17 @@ no_temps() {
 	[ -z "$left" ] || say "$1: temporary files left: $left"
 }
 
-# wait_stopped PID: until the process is stopped (state T), at most 60 s
-wait_stopped() {
-	for _ in $(seq 600); do
-		[ "$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null)" = T ] && return 0
-		kill -0 "$1" 2>/dev/null || return 1
-		sleep 0.1
-	done
-	return 1
-}
+. "$(dirname "$0")/stop-at-fault.sh"
 
-# bash starts background jobs with SIGINT ignored, and gpuplan rightly
-# keeps an ignored signal ignored (nohup): perl (essential on Debian)
-# restores the default before starting gpuplan.
-# With one thread (OMP_NUM_THREADS/OPENBLAS_NUM_THREADS=1) the signal is
-# handled before any rename: the previous file must be there.  With
-# OpenBLAS's own thread, the signal may be handled there while the main
-# thread renames: the file is then the whole new plan, never a part.
+# With one thread the signal is handled before any rename: the previous
+# file must be there.  With OpenBLAS's own thread (threads=2), the signal
+# may be handled there while the main thread renames: the file is then the
+# whole new plan, never a part (stop-at-fault.sh).
 for run in INT:1 TERM:1 HUP:1 INT:2 TERM:2; do
 	sig=${run%:*} threads=${run#*:}
 	out=$scratch/plan-$sig-$threads.json
 	echo previous >"$out"
-	GPUPLAN_FAULT=before-rename OMP_NUM_THREADS=$threads OPENBLAS_NUM_THREADS=$threads \
-		perl -e '$SIG{INT} = "DEFAULT"; exec @ARGV' \
-		"$gpuplan" plan --format json -o "$out" 2>/dev/null &
-	pid=$!
+	STOP_THREADS=$threads start_stopped before-rename "$gpuplan" plan --format json -o "$out" 2>/dev/null
 	if ! wait_stopped $pid; then
 		say "SIG$sig: gpuplan did not stop at the fault point"
 		kill -9 $pid 2>/dev/null

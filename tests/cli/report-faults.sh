@@ -117,37 +117,11 @@ expect_failure "cairo, a PNG" $? "$work/err" "as PNG: invalid matrix"
 intact "cairo"
 
 # ---- a signal with every file staged and none renamed ---------------------
-# wait_stopped PID: until the process has stopped itself (state T), at most
-# a minute; false if it never does.
-wait_stopped() {
-	for _ in $(seq 600); do
-		[ "$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null)" = T ] && return 0
-		kill -0 "$1" 2>/dev/null || return 1
-		sleep 0.1
-	done
-	return 1
-}
+. "$(dirname "$0")/stop-at-fault.sh"
 
-# finish PID: waits until the process is gone (a first wait may return as
-# it stops); its exit status.
-finish() {
-	local rc
-	wait "$1"
-	rc=$?
-	while kill -0 "$1" 2>/dev/null; do
-		wait "$1"
-		rc=$?
-	done
-	return $rc
-}
-
-# Job control: a background job then keeps SIGINT (a non-interactive shell
-# would start it with SIGINT ignored, and gpuplan keeps what it inherits).
-set -m
 for sig in TERM HUP INT; do
-	GPUPLAN_FAULT=before-rename "$gp" report "$work/plan.json" -o "$work/prev/plan.pdf" \
-		--png "$work/prev/png" 2>/dev/null &
-	pid=$!
+	start_stopped before-rename "$gp" report "$work/plan.json" -o "$work/prev/plan.pdf" \
+		--png "$work/prev/png" 2>/dev/null
 	if ! wait_stopped "$pid"; then
 		say "SIG$sig: the run never reached before-rename"
 		kill -KILL "$pid" 2>/dev/null
@@ -158,7 +132,7 @@ for sig in TERM HUP INT; do
 	[ "$staged" -eq 29 ] || say "SIG$sig: $staged files staged, want 29 (the PDF and 28 PNGs)"
 	kill -"$sig" "$pid"
 	kill -CONT "$pid"
-	finish "$pid"
+	wait "$pid"
 	rc=$?
 	want=$((128 + $(kill -l "$sig")))
 	[ "$rc" = "$want" ] || say "SIG$sig: exit $rc, want $want (death by the signal)"
@@ -167,21 +141,19 @@ done
 
 # plan -o FILE --report, stopped with the JSON and the report staged
 echo previous >"$work/p3.json"
-GPUPLAN_FAULT=before-rename "$gp" plan --format json -o "$work/p3.json" \
-	--report "$work/prev/plan.pdf" 2>/dev/null >/dev/null &
-pid=$!
+start_stopped before-rename "$gp" plan --format json -o "$work/p3.json" \
+	--report "$work/prev/plan.pdf" 2>/dev/null >/dev/null
 if wait_stopped "$pid"; then
 	[ -n "$(find "$work" -maxdepth 1 -name 'p3.json.tmp.*')" ] ||
 		say "plan --report: the plan's JSON was not staged with the report"
 	kill -TERM "$pid"
 	kill -CONT "$pid"
-	finish "$pid"
+	wait "$pid"
 	[ "$(cat "$work/p3.json")" = previous ] || say "plan --report: the previous plan changed"
 	intact "plan --report, SIGTERM"
 else
 	say "plan --report: the run never reached before-rename"
 	kill -KILL "$pid" 2>/dev/null
 fi
-set +m
 
 exit $fail

@@ -33,6 +33,8 @@
  *     problems), on a line that exists when it is one of the input's files;
  *   - every message, as printed, holds no terminal control character;
  *   - the same input loaded twice gives the same messages.
+ * With FUZZ_VERBOSE set in the environment, each load also prints what it
+ * gave (loaded, or its messages), for a person looking at seeds.
  *
  * Ownership: the paths in struct fuzz_files belong to the helper and stay
  * valid until the next fuzz_write_*() call.  The folder is removed at exit.
