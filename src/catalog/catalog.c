@@ -63,6 +63,22 @@ static double per_base(const struct exchange_rates *fx, const char *code)
 	return r ? r->per_base : 0;
 }
 
+int catalog_convert_at(const struct catalog *c, const struct money *m,
+		       const char *to, const struct origin *at,
+		       const char *what, struct money *out, char *why,
+		       size_t len)
+{
+	char inner[384];
+	if (catalog_convert(c, m, to, out, inner, sizeof(inner)) == 0)
+		return 0;
+	if (at && at->file)
+		snprintf(why, len, "%s:%d:%d: %s in %s: %s", at->file, at->line,
+			 at->col > 0 ? at->col : 1, what, m->currency, inner);
+	else
+		snprintf(why, len, "%s in %s: %s", what, m->currency, inner);
+	return -1;
+}
+
 int catalog_convert(const struct catalog *c, const struct money *m,
 		    const char *to, struct money *out, char *why, size_t len)
 {

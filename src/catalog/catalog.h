@@ -140,6 +140,12 @@ struct money catalog_owning_cost_per_hour(const struct instance *inst);
  * Converts m into currency `to` with the catalog's dated rates.  Returns 0,
  * or -1 with a reason when either currency has no rate.
  */
+/* catalog_convert, saying in why where the amount was written (at, a
+ * file position) and what it is ("instance 'p5.48xlarge' is priced"). */
+int catalog_convert_at(const struct catalog *c, const struct money *m,
+		       const char *to, const struct origin *at,
+		       const char *what, struct money *out, char *why,
+		       size_t len);
 int catalog_convert(const struct catalog *c, const struct money *m,
 		    const char *to, struct money *out, char *why, size_t len);
 

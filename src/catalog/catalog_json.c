@@ -4,19 +4,21 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/output.h"
+
 static json_t *origin_to_json(const struct origin *o)
 {
 	char buf[512];
 	snprintf(buf, sizeof(buf), "%s:%d", o->file ? o->file : "?", o->line);
-	return json_string(buf);
+	return json_text(buf);
 }
 
 json_t *money_to_json(const struct money *m)
 {
 	json_t *j = json_object();
 	json_object_set_new(j, "amount", json_number(m->amount));
-	json_object_set_new(j, "currency", json_string(m->currency));
-	json_object_set_new(j, "per", json_string(m->per == MONEY_TOTAL
+	json_object_set_new(j, "currency", json_text(m->currency));
+	json_object_set_new(j, "per", json_text(m->per == MONEY_TOTAL
 							  ? "total"
 							  : money_per_suffix(m->per) + 1));
 	return j;
@@ -25,7 +27,7 @@ json_t *money_to_json(const struct money *m)
 static json_t *link_to_json(const struct link *l)
 {
 	json_t *j = json_object();
-	json_object_set_new(j, "kind", json_string(link_kind_name(l->kind)));
+	json_object_set_new(j, "kind", json_text(link_kind_name(l->kind)));
 	if (l->generation)
 		json_object_set_new(j, "generation",
 				    json_integer(l->generation));
@@ -53,7 +55,7 @@ static json_t *mig_to_json(const struct accelerator *a)
 	for (size_t i = 0; i < a->n_mig; i++) {
 		json_t *m = json_object();
 		json_object_set_new(m, "profile",
-				    json_string(a->mig[i].profile));
+				    json_text(a->mig[i].profile));
 		json_object_set_new(m, "memory_bytes",
 				    json_number(a->mig[i].memory));
 		json_object_set_new(m, "max_instances",
@@ -66,11 +68,11 @@ static json_t *mig_to_json(const struct accelerator *a)
 json_t *accelerator_to_json(const struct accelerator *a)
 {
 	json_t *j = json_object();
-	json_object_set_new(j, "name", json_string(a->name));
-	json_object_set_new(j, "vendor", json_string(a->vendor));
+	json_object_set_new(j, "name", json_text(a->name));
+	json_object_set_new(j, "vendor", json_text(a->vendor));
 	json_object_set_new(j, "architecture",
 			    json_string_or_null(a->architecture));
-	json_object_set_new(j, "form_factor", json_string(a->form_factor));
+	json_object_set_new(j, "form_factor", json_text(a->form_factor));
 	json_object_set_new(j, "memory_bytes", json_number(a->memory));
 	json_object_set_new(j, "memory_type",
 			    json_string_or_null(a->memory_type));
@@ -105,7 +107,7 @@ static json_t *price_to_json(const struct instance *in,
 			     const struct money *spot)
 {
 	json_t *j = json_object();
-	json_object_set_new(j, "currency", json_string(on_demand->currency));
+	json_object_set_new(j, "currency", json_text(on_demand->currency));
 	json_object_set_new(j, "on_demand_per_hour",
 			    json_number(on_demand->amount));
 	json_object_set_new(j, "on_demand_per_gpu_hour",
@@ -133,11 +135,14 @@ static int set_prices(json_t *j, const struct catalog *c,
 {
 	struct money od = in->on_demand, sp = in->spot;
 	if (currency) {
-		if (catalog_convert(c, &in->on_demand, currency, &od, why,
-				    len) < 0)
+		char what[320];
+		snprintf(what, sizeof(what), "instance '%s' is priced", in->name);
+		if (catalog_convert_at(c, &in->on_demand, currency, &in->at,
+				       what, &od, why, len) < 0)
 			return -1;
 		if (in->has_spot &&
-		    catalog_convert(c, &in->spot, currency, &sp, why, len) < 0)
+		    catalog_convert_at(c, &in->spot, currency, &in->at, what,
+				       &sp, why, len) < 0)
 			return -1;
 	}
 	json_object_set_new(j, "price",
@@ -154,9 +159,9 @@ json_t *instance_to_json(const struct catalog *c, const struct instance *in,
 			 const char *currency, char *why, size_t len)
 {
 	json_t *j = json_object();
-	json_object_set_new(j, "name", json_string(in->name));
-	json_object_set_new(j, "provider", json_string(in->provider));
-	json_object_set_new(j, "region", json_string(in->region));
+	json_object_set_new(j, "name", json_text(in->name));
+	json_object_set_new(j, "provider", json_text(in->provider));
+	json_object_set_new(j, "region", json_text(in->region));
 	json_object_set_new(j, "gpus", json_integer(in->gpus));
 	json_object_set_new(j, "vcpus", json_integer(in->vcpus));
 	json_object_set_new(j, "memory_bytes", json_number(in->memory));
@@ -171,7 +176,7 @@ json_t *instance_to_json(const struct catalog *c, const struct instance *in,
 				    purchase_to_json(&in->purchase));
 	json_object_set_new(j, "illustrative", json_boolean(in->illustrative));
 	json_object_set_new(j, "notes", json_string_or_null(in->notes));
-	json_object_set_new(j, "as_of", json_string(in->as_of));
+	json_object_set_new(j, "as_of", json_text(in->as_of));
 	json_object_set_new(j, "source", sources_to_json(&in->sources));
 	json_object_set_new(j, "defined_at", origin_to_json(&in->at));
 	json_object_set_new(j, "accelerator", accelerator_to_json(in->acc));
@@ -181,8 +186,8 @@ json_t *instance_to_json(const struct catalog *c, const struct instance *in,
 json_t *exchange_rates_to_json(const struct exchange_rates *fx)
 {
 	json_t *j = json_object();
-	json_object_set_new(j, "base", json_string(fx->base));
-	json_object_set_new(j, "as_of", json_string(fx->as_of));
+	json_object_set_new(j, "base", json_text(fx->base));
+	json_object_set_new(j, "as_of", json_text(fx->as_of));
 	json_t *rates = json_object();
 	for (size_t i = 0; i < fx->n; i++)
 		json_object_set_new(rates, fx->v[i].code,

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 
 #include "core/suggest.h"
+#include "core/term_safe.h"
 #include "core/xalloc.h"
 #include "catalog_read.h"
 #include "core/yaml_read.h"
@@ -107,7 +108,9 @@ static int load_one(struct catalog *c, const char *path, const char *shown,
 		    struct gp_errors *errs)
 {
 	c->files = xrealloc(c->files, (c->n_files + 1) * sizeof(char *));
-	const char *file = c->files[c->n_files++] = xstrdup(shown);
+	/* The name printed in messages, tables and JSON: a path may hold
+	 * what a terminal obeys or bytes that are not UTF-8 (term_safe.h). */
+	const char *file = c->files[c->n_files++] = term_escape_dup(shown, 0);
 	struct ytree t;
 	if (ytree_load(&t, path, file, errs) < 0) {
 		ytree_free(&t);

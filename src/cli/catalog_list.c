@@ -108,14 +108,18 @@ static int parse_max_price(const struct cmd_spec *s, const char *text,
 			   currency ? "" : " (or give --currency)");
 }
 
-/* Converts m for comparison; a missing rate is reported and fails. */
-static int convert_or_say(const struct catalog *c, const struct money *m,
-			  const char *to, struct money *out)
+/* Converts the instance's price m for comparison; a missing rate is
+ * reported where the price was written, and fails. */
+static int convert_or_say(const struct catalog *c, const struct instance *in,
+			  const struct money *m, const char *to,
+			  struct money *out)
 {
-	char why[256];
-	if (catalog_convert(c, m, to, out, why, sizeof(why)) == 0)
+	char why[1024], what[320];
+	snprintf(what, sizeof(what), "instance '%s' is priced", in->name);
+	if (catalog_convert_at(c, m, to, &in->at, what, out, why,
+			       sizeof(why)) == 0)
 		return 0;
-	fprintf(stderr, "gpuplan: %s\n", why);
+	fprintf(stderr, "%s\n", why);
 	return -1;
 }
 
@@ -129,7 +133,7 @@ static int keep(const struct catalog *c, const struct instance *in,
 		return 0;
 	if (f->has_max_price) {
 		struct money price;
-		if (convert_or_say(c, &in->on_demand, f->max_price.currency,
+		if (convert_or_say(c, in, &in->on_demand, f->max_price.currency,
 				   &price) < 0)
 			return -1;
 		if (price.amount > f->max_price.amount)
@@ -195,9 +199,9 @@ static int build_listing(const struct catalog *c, const struct list_filter *f,
 			continue;
 		const char *to = f->currency ? f->currency
 					     : in->on_demand.currency;
-		if (convert_or_say(c, &in->on_demand, to, &l->od[l->n]) < 0 ||
+		if (convert_or_say(c, in, &in->on_demand, to, &l->od[l->n]) < 0 ||
 		    (in->has_spot &&
-		     convert_or_say(c, &in->spot, to, &l->spot[l->n]) < 0))
+		     convert_or_say(c, in, &in->spot, to, &l->spot[l->n]) < 0))
 			return -1;
 		l->v[l->n++] = in;
 	}
@@ -332,9 +336,9 @@ static int list_json(const struct catalog *c, const struct listing *l,
 {
 	json_t *root = json_object();
 	json_object_set_new(root, "schema",
-			    json_string("gpuplan/catalog-list/v1"));
+			    json_text("gpuplan/catalog-list/v1"));
 	json_object_set_new(root, "currency",
-			    f->currency ? json_string(f->currency) : json_null());
+			    f->currency ? json_text(f->currency) : json_null());
 	if (c->fx.present)
 		json_object_set_new(root, "exchange_rates",
 				    exchange_rates_to_json(&c->fx));

@@ -226,7 +226,7 @@ static int show_json(const struct catalog *c, const struct instance *in,
 		j = accelerator_to_json(a);
 	json_t *root = json_object();
 	json_object_set_new(root, "schema",
-			    json_string("gpuplan/catalog-entry/v1"));
+			    json_text("gpuplan/catalog-entry/v1"));
 	json_object_set_new(root, in ? "instance" : "accelerator", j);
 	json_write(out, root);
 	json_decref(root);

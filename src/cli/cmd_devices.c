@@ -20,6 +20,7 @@
 #include "common.h"
 #include "core/output.h"
 #include "core/table.h"
+#include "core/term_safe.h"
 #include "core/units.h"
 
 /* 2^22 doubles per array: 96 MiB moved, enough to leave the caches of any
@@ -170,13 +171,19 @@ static void devices_table(const struct device_scan *s, FILE *out)
 	}
 	table_print(&t, out);
 	table_free(&t);
+	/* paths come from the environment (GPUPLAN_PLUGIN_DIR): spelled out */
+	char *why = term_escape_dup(s->cuda_why, 0);
+	char *path = term_escape_dup(s->plugin_path, 0);
+	char *info = term_escape_dup(s->build_info, 0);
 	if (!s->cuda_ok)
-		fprintf(out, "\nno CUDA GPU: %s\n", s->cuda_why);
+		fprintf(out, "\nno CUDA GPU: %s\n", why);
 	else if (s->n_gpus == 0)
 		fprintf(out, "\nno CUDA GPU: the driver reports no device\n");
 	else
-		fprintf(out, "\ncuda plugin: %s (%s)\n", s->plugin_path,
-			s->build_info);
+		fprintf(out, "\ncuda plugin: %s (%s)\n", path, info);
+	free(why);
+	free(path);
+	free(info);
 }
 
 /* ---- json ---- */
@@ -184,8 +191,8 @@ static void devices_table(const struct device_scan *s, FILE *out)
 static json_t *cpu_json(const struct cpu_info *c)
 {
 	json_t *j = json_object();
-	json_object_set_new(j, "device", json_string("cpu"));
-	json_object_set_new(j, "name", json_string(c->model));
+	json_object_set_new(j, "device", json_text("cpu"));
+	json_object_set_new(j, "name", json_text(c->model));
 	json_object_set_new(j, "logical_cpus", json_integer(c->logical_cpus));
 	json_object_set_new(j, "memory_bytes",
 			    json_number((double)c->memory_bytes));
@@ -202,7 +209,7 @@ static json_t *cpu_json(const struct cpu_info *c)
 	json_t *isa = json_array();
 	for (uint32_t bit = 1; bit; bit <<= 1)
 		if ((c->isa & bit) && cpu_isa_name(bit))
-			json_array_append_new(isa, json_string(cpu_isa_name(bit)));
+			json_array_append_new(isa, json_text(cpu_isa_name(bit)));
 	json_object_set_new(j, "isa", isa);
 	return j;
 }
@@ -222,17 +229,17 @@ static json_t *gpu_json(int d, const struct gpu_entry *g)
 	json_t *j = json_object();
 	char dev[16];
 	snprintf(dev, sizeof(dev), "cuda:%d", d);
-	json_object_set_new(j, "device", json_string(dev));
+	json_object_set_new(j, "device", json_text(dev));
 	if (g->error[0]) {
-		json_object_set_new(j, "error", json_string(g->error));
+		json_object_set_new(j, "error", json_text(g->error));
 		return j;
 	}
-	json_object_set_new(j, "name", json_string(i->name));
-	json_object_set_new(j, "uuid", valid_or_null(i->valid, GPUPLAN_CUDA_HAS_UUID, json_string(i->uuid)));
-	json_object_set_new(j, "pci_bus_id", valid_or_null(i->valid, GPUPLAN_CUDA_HAS_PCI_BUS_ID, json_string(i->pci_bus_id)));
+	json_object_set_new(j, "name", json_text(i->name));
+	json_object_set_new(j, "uuid", valid_or_null(i->valid, GPUPLAN_CUDA_HAS_UUID, json_text(i->uuid)));
+	json_object_set_new(j, "pci_bus_id", valid_or_null(i->valid, GPUPLAN_CUDA_HAS_PCI_BUS_ID, json_text(i->pci_bus_id)));
 	char cc[16];
 	snprintf(cc, sizeof(cc), "%d.%d", i->cc_major, i->cc_minor);
-	json_object_set_new(j, "compute_capability", json_string(cc));
+	json_object_set_new(j, "compute_capability", json_text(cc));
 	json_object_set_new(j, "sm_count", json_integer(i->sm_count));
 	json_object_set_new(j, "memory_bytes", json_number((double)i->total_mem_bytes));
 	json_object_set_new(j, "memory_bus_width_bits", valid_or_null(i->valid, GPUPLAN_CUDA_HAS_MEM_BUS_WIDTH, json_integer(i->mem_bus_width_bits)));
@@ -243,14 +250,14 @@ static json_t *gpu_json(int d, const struct gpu_entry *g)
 	json_object_set_new(j, "runtime_cuda_version", valid_or_null(i->valid, GPUPLAN_CUDA_HAS_RUNTIME_VERSION, json_integer(i->runtime_version)));
 	if (g->tested) {
 		json_t *t = json_object();
-		json_object_set_new(t, "kernel", json_string("triad a = b + s*c, fp64"));
+		json_object_set_new(t, "kernel", json_text("triad a = b + s*c, fp64"));
 		json_object_set_new(t, "elements", json_number((double)g->test.elements));
 		json_object_set_new(t, "bytes_moved", json_number((double)g->test.bytes_moved));
 		json_object_set_new(t, "kernel_seconds", json_real(g->test.kernel_seconds));
 		json_object_set_new(t, "bytes_per_s", json_real(g->test.bytes_per_s));
 		json_object_set_new(t, "passed", json_boolean(g->test.passed));
 		if (!g->test.passed)
-			json_object_set_new(t, "error", json_string(g->test_error));
+			json_object_set_new(t, "error", json_text(g->test_error));
 		json_object_set_new(j, "check", t);
 	}
 	return j;
@@ -259,7 +266,7 @@ static json_t *gpu_json(int d, const struct gpu_entry *g)
 static void devices_json(const struct device_scan *s, FILE *out)
 {
 	json_t *root = json_object();
-	json_object_set_new(root, "schema", json_string("gpuplan/devices/v1"));
+	json_object_set_new(root, "schema", json_text("gpuplan/devices/v1"));
 	json_t *arr = json_array();
 	if (s->cpu_ok)
 		json_array_append_new(arr, cpu_json(&s->cpu));
@@ -268,9 +275,9 @@ static void devices_json(const struct device_scan *s, FILE *out)
 	json_object_set_new(root, "devices", arr);
 	json_t *cuda = json_object();
 	json_object_set_new(cuda, "available", json_boolean(s->cuda_ok && s->n_gpus > 0));
-	json_object_set_new(cuda, "reason", s->cuda_ok ? json_null() : json_string(s->cuda_why));
-	json_object_set_new(cuda, "plugin", s->cuda_ok ? json_string(s->plugin_path) : json_null());
-	json_object_set_new(cuda, "build_info", s->cuda_ok ? json_string(s->build_info) : json_null());
+	json_object_set_new(cuda, "reason", s->cuda_ok ? json_null() : json_text(s->cuda_why));
+	json_object_set_new(cuda, "plugin", s->cuda_ok ? json_text(s->plugin_path) : json_null());
+	json_object_set_new(cuda, "build_info", s->cuda_ok ? json_text(s->build_info) : json_null());
 	json_object_set_new(root, "cuda", cuda);
 	json_write(out, root);
 	json_decref(root);

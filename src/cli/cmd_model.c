@@ -482,19 +482,6 @@ static json_t *shape_json(const struct shape *s)
 	return a;
 }
 
-/* A JSON string of text that may not be UTF-8 (a file name from the
- * command line): jansson refuses such a string, so it is spelled out. */
-static json_t *json_text(const char *text)
-{
-	json_t *j = json_string(text);
-	if (j)
-		return j;
-	char *safe = term_escape_dup(text, 0);
-	j = json_string(safe);
-	free(safe);
-	return j;
-}
-
 static json_t *op_json(const struct op *o, int e, long batch)
 {
 	json_t *j = json_object();
@@ -504,8 +491,8 @@ static json_t *op_json(const struct op *o, int e, long batch)
 	double rd, wr;
 	op_bytes(o, e, batch, &rd, &wr);
 	json_object_set_new(j, "label", json_text(o->label));
-	json_object_set_new(j, "kind", json_string(op_kind_name(o->kind)));
-	json_object_set_new(j, "class", json_string(op_class_name(op_kind_class(o->kind))));
+	json_object_set_new(j, "kind", json_text(op_kind_name(o->kind)));
+	json_object_set_new(j, "class", json_text(op_class_name(op_kind_class(o->kind))));
 	json_object_set_new(j, "in", shape_json(&o->in));
 	json_object_set_new(j, "out", shape_json(&o->out));
 	json_object_set_new(j, "params", json_number(o->params));
@@ -568,21 +555,21 @@ static void write_with_ops(FILE *out, const json_t *root,
 static json_t *setup_json(const struct model_graph *g, const struct show_setup *s)
 {
 	json_t *j = json_object();
-	json_object_set_new(j, "mode", json_string(s->train ? "training" : "serving"));
+	json_object_set_new(j, "mode", json_text(s->train ? "training" : "serving"));
 	json_object_set_new(j, "batch", json_integer(s->batch));
 	json_object_set_new(j, "seq", g->seq ? json_integer(g->seq) : json_null());
-	json_object_set_new(j, "precision", json_string(precision_name(s->precision)));
+	json_object_set_new(j, "precision", json_text(precision_name(s->precision)));
 	json_object_set_new(j, "dp", json_integer(s->t.dp));
 	json_object_set_new(j, "tp", json_integer(s->t.tp));
 	json_object_set_new(j, "pp", json_integer(s->t.pp));
 	if (s->train) {
-		json_object_set_new(j, "optimizer", json_string(optimizer_name(s->t.optimizer)));
+		json_object_set_new(j, "optimizer", json_text(optimizer_name(s->t.optimizer)));
 		json_object_set_new(j, "zero", json_integer(s->t.zero));
-		json_object_set_new(j, "recompute", json_string(recompute_name(s->t.recompute)));
+		json_object_set_new(j, "recompute", json_text(recompute_name(s->t.recompute)));
 	} else {
 		json_object_set_new(j, "context",
 				    g->seq ? json_integer(s->context) : json_null());
-		json_object_set_new(j, "kv_precision", json_string(precision_name(s->kv_precision)));
+		json_object_set_new(j, "kv_precision", json_text(precision_name(s->kv_precision)));
 	}
 	return j;
 }
@@ -594,7 +581,7 @@ static json_t *memory_json(const struct memory_breakdown *mem)
 		char key[32];
 		snprintf(key, sizeof(key), "%s_bytes", memory_part_name(p));
 		json_object_set_new(j, key, json_number(mem->bytes[p]));
-		json_object_set_new(how, memory_part_name(p), json_string(mem->how[p]));
+		json_object_set_new(how, memory_part_name(p), json_text(mem->how[p]));
 	}
 	json_object_set_new(j, "total_bytes", json_number(mem->total));
 	json_object_set_new(j, "explain", how);
@@ -621,10 +608,10 @@ static void show_json(FILE *out, const struct model *m, const struct model_graph
 {
 	json_t *root = json_object(), *mj = json_object();
 	static const char *const kinds[] = {"transformer", "graph", "block"};
-	json_object_set_new(root, "schema", json_string("gpuplan/model-show/v1"));
-	json_object_set_new(mj, "name", json_string(m->name));
+	json_object_set_new(root, "schema", json_text("gpuplan/model-show/v1"));
+	json_object_set_new(mj, "name", json_text(m->name));
 	json_object_set_new(mj, "file", json_text(m->file));
-	json_object_set_new(mj, "kind", json_string(kinds[m->kind]));
+	json_object_set_new(mj, "kind", json_text(kinds[m->kind]));
 	json_object_set_new(mj, "description", json_string_or_null(m->description));
 	json_object_set_new(mj, "source", sources_to_json(&m->sources));
 	json_object_set_new(root, "model", mj);
@@ -750,8 +737,8 @@ static void list_row(struct table *t, json_t *arr, const struct model *m,
 			     g->seq ? seq : "-", desc};
 	table_add_row(t, row);
 	json_t *j = json_object();
-	json_object_set_new(j, "name", json_string(m->name));
-	json_object_set_new(j, "kind", json_string(kinds[m->kind]));
+	json_object_set_new(j, "name", json_text(m->name));
+	json_object_set_new(j, "kind", json_text(kinds[m->kind]));
 	json_object_set_new(j, "file", json_text(m->file));
 	json_object_set_new(j, "params", json_number(c.params));
 	json_object_set_new(j, "flops_per_sample", json_number(c.flops_per_sample));
@@ -816,7 +803,7 @@ static int model_list(int argc, char **argv)
 		output_open(&o);
 		if (fmt == FORMAT_JSON) {
 			json_t *root = json_object();
-			json_object_set_new(root, "schema", json_string("gpuplan/model-list/v1"));
+			json_object_set_new(root, "schema", json_text("gpuplan/model-list/v1"));
 			json_object_set_new(root, "models", json_incref(arr));
 			json_write(o.f, root);
 			json_decref(root);

@@ -141,8 +141,8 @@ static void training_table(FILE *out, const struct plan_result *r,
 		table_right_align(&t, (size_t)c);
 	for (size_t k = 0; k < top; k++) {
 		const struct plan_option *o = &r->v[idx[k]];
-		char mark[4], inst[96], gpus[64], split[48], tm[32], cost[32],
-			spot[32] = "-", gh[32], mem[32], mfu[16], note[300];
+		char mark[4], inst[320], gpus[320], split[48], tm[32], cost[32],
+			spot[32] = "-", gh[32], mem[32], mfu[16], note[PLAN_REASON_LEN];
 		snprintf(mark, sizeof(mark), "%s%s",
 			 (long)idx[k] == r->recommended ? "*" : "",
 			 o->pareto ? "P" : "");
@@ -177,8 +177,8 @@ static void serving_table(FILE *out, const struct plan_result *r,
 		table_right_align(&t, (size_t)c);
 	for (size_t k = 0; k < top; k++) {
 		const struct plan_option *o = &r->v[idx[k]];
-		char mark[4], inst[96], gpus[64], rep[48], batch[16], p99[32],
-			cost[32], pm[32], mem[32], note[300];
+		char mark[4], inst[320], gpus[320], rep[48], batch[16], p99[32],
+			cost[32], pm[32], mem[32], note[PLAN_REASON_LEN];
 		snprintf(mark, sizeof(mark), "%s%s",
 			 (long)idx[k] == r->recommended ? "*" : "",
 			 o->pareto ? "P" : "");
@@ -220,7 +220,7 @@ static int emit_table(struct emit_ctx *e, const struct plan *p,
 	fprintf(e->out, "== %s  (%s, %s, %s)  %zu options, %zu feasible, costs in %s\n",
 		w->name, workload_kind_name(w->kind), w->model->name,
 		precision_name(w->precision), r->n, feasible, p->settings.currency);
-	fprintf(e->out, "%s\n\n", r->why);
+	fprintf(e->out, "%s\n\n", r->why ? r->why : "");
 	size_t *idx = xcalloc((size_t)p->settings.top + 1, sizeof(size_t));
 	size_t shown = rank_options(r, (size_t)p->settings.top, idx);
 	if (w->kind == WORKLOAD_TRAINING)
@@ -245,7 +245,7 @@ static void emit_csv(struct emit_ctx *e, const struct plan *p,
 	}
 	for (size_t i = 0; i < r->n; i++) {
 		const struct plan_option *o = &r->v[i];
-		char f[8][40], reasons[800] = "";
+		char f[8][40], reasons[PLAN_MAX_REASONS * (PLAN_REASON_LEN + 2)] = "";
 		snprintf(f[0], 40, "%ld", o->nodes);
 		snprintf(f[1], 40, "%ld", o->gpus);
 		snprintf(f[2], 40, "%.6g", o->time_s);
@@ -257,7 +257,7 @@ static void emit_csv(struct emit_ctx *e, const struct plan *p,
 		snprintf(f[6], 40, "%.6g", o->gpu_hours);
 		snprintf(f[7], 40, "%.0f", o->memory_per_gpu);
 		for (int k = 0; k < o->n_reasons; k++) {
-			char buf[300];
+			char buf[PLAN_REASON_LEN];
 			plan_reason_format(o, k, buf, sizeof(buf));
 			size_t len = strlen(reasons);
 			snprintf(reasons + len, sizeof(reasons) - len, "%s%s",

@@ -214,8 +214,8 @@ static void list_json(const struct workload_file *wf, FILE *out)
 {
 	json_t *root = json_object();
 	json_object_set_new(root, "schema",
-			    json_string("gpuplan/workload-list/v1"));
-	json_object_set_new(root, "file", json_string(wf->file));
+			    json_text("gpuplan/workload-list/v1"));
+	json_object_set_new(root, "file", json_text(wf->file));
 	json_t *arr = json_array();
 	for (size_t i = 0; i < wf->n; i++)
 		json_array_append_new(arr, workload_to_json(&wf->v[i]));

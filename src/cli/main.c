@@ -121,12 +121,18 @@ static int print_version(void)
 		printf("cuda plugin: not built (no CUDA Toolkit at build time); GPU measurement unavailable\n");
 	struct cuda_plugin_dirs dirs;
 	cuda_plugin_search_dirs(&dirs);
+	/* folders come from the environment: printed spelled out */
 	printf("plugin search path:");
-	for (size_t i = 0; i < dirs.count; i++)
-		printf("%s %s", i ? "," : "", dirs.dir[i]);
+	for (size_t i = 0; i < dirs.count; i++) {
+		char *shown = term_escape_dup(dirs.dir[i], 0);
+		printf("%s %s", i ? "," : "", shown);
+		free(shown);
+	}
 	printf("%s\n", dirs.count ? "" : " (none: /proc/self/exe unreadable)");
 	char *data = data_dir_find();
-	printf("data folder: %s\n", data ? data : "(not found; set GPUPLAN_DATA_DIR)");
+	char *shown = data ? term_escape_dup(data, 0) : NULL;
+	printf("data folder: %s\n", shown ? shown : "(not found; set GPUPLAN_DATA_DIR)");
+	free(shown);
 	free(data);
 	return 0;
 }

@@ -18,6 +18,7 @@
 
 struct atomic_staged {
 	char *target;	/* the path to rename over */
+	char *canon;	/* the same, its folder's links resolved: to compare */
 	char *tmp;
 	long slot;	/* io_guard registration */
 	FILE *f;	/* a streamed file still open for writing, or NULL */
@@ -107,11 +108,19 @@ int atomic_check_target(const char *path, char *why, size_t whylen)
 }
 
 /* A device or pipe (-o /dev/null, -o /dev/stdout) cannot be replaced by
- * a rename, and must not be: it is written in place. */
+ * a rename, and must not be: it is written in place.  Opened without
+ * blocking, so a FIFO that nobody reads is an error, not a hang. */
 static int write_in_place(const char *path, const void *data, size_t len,
 			  char *why, size_t whylen)
 {
-	int fd = open(path, O_WRONLY | O_TRUNC);
+	int fd = open(path, O_WRONLY | O_TRUNC | O_NONBLOCK);
+	if (fd < 0 && errno == ENXIO) {
+		snprintf(why, whylen, "cannot write '%s': no process reads this pipe",
+			 path);
+		return ATOMIC_FAILED;
+	}
+	if (fd >= 0)
+		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 	if (fd < 0 || write_all(fd, data, len) < 0) {
 		snprintf(why, whylen, "cannot write '%s': %s", path,
 			 strerror(errno));
@@ -144,6 +153,7 @@ static int create_temp(struct atomic_staged *st, const char *target, int *fd,
 	st->tmp = xasprintf("%s.tmp.XXXXXX", target);
 	st->slot = -1;
 	st->f = NULL;
+	st->canon = NULL;
 	mode_t mode = mode_for(target);
 	*fd = mkstemp(st->tmp);
 	if (*fd < 0) {
@@ -217,6 +227,7 @@ static void staged_free(struct atomic_staged *st)
 	io_guard_temp_remove(st->slot);
 	free(st->tmp);
 	free(st->target);
+	free(st->canon);
 }
 
 void atomic_set_init(struct atomic_set *s)
@@ -225,27 +236,68 @@ void atomic_set_init(struct atomic_set *s)
 	s->n = s->cap = 0;
 }
 
-int atomic_set_add(struct atomic_set *s, const char *path, const void *data,
-		   size_t len, char *why, size_t whylen)
+/* target with its folder's links resolved ("./out/r.pdf" and
+ * "out/r.pdf" are one file); target itself when the folder is missing. */
+static char *canonical(const char *target)
+{
+	char *copy = xstrdup(target), *copy2 = xstrdup(target);
+	char dir[PATH_MAX];
+	char *out = realpath(dirname(copy), dir)
+			    ? xasprintf("%s/%s", dir, basename(copy2))
+			    : xstrdup(target);
+	free(copy);
+	free(copy2);
+	return out;
+}
+
+/*
+ * What a write to path must do: ATOMIC_IN_PLACE for a device or pipe
+ * (followed from path itself: /dev/stdout names a pipe, not a file), or
+ * ATOMIC_OK with *target, the file to replace, and *canon; refused when
+ * another file of the set already names it (one output would silently
+ * replace another: `plan -o r.pdf --report r.pdf`).
+ */
+static int prepare(const struct atomic_set *s, const char *path,
+		   char **target, char **canon, char *why, size_t whylen)
 {
 	int rc = atomic_check_target(path, why, whylen);
 	if (rc != ATOMIC_OK)
 		return rc;
-	char *target = resolve_target(path, why, whylen);
-	if (!target)
-		return ATOMIC_FAILED;
 	struct stat st;
-	if (stat(target, &st) == 0 && !S_ISREG(st.st_mode)) {
-		/* A device or pipe: nothing to stage, nothing to undo. */
-		rc = write_in_place(target, data, len, why, whylen);
-		free(target);
-		return rc;
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		return ATOMIC_IN_PLACE;
+	if (!(*target = resolve_target(path, why, whylen)))
+		return ATOMIC_FAILED;
+	*canon = canonical(*target);
+	for (size_t i = 0; i < s->n; i++) {
+		if (strcmp(s->v[i].canon, *canon) == 0) {
+			snprintf(why, whylen,
+				 "two outputs of this run name the same file '%s'",
+				 path);
+			free(*target);
+			free(*canon);
+			return ATOMIC_REFUSED;
+		}
 	}
+	return ATOMIC_OK;
+}
+
+int atomic_set_add(struct atomic_set *s, const char *path, const void *data,
+		   size_t len, char *why, size_t whylen)
+{
+	char *target, *canon;
+	int rc = prepare(s, path, &target, &canon, why, whylen);
+	if (rc == ATOMIC_IN_PLACE)	/* nothing to stage, nothing to undo */
+		return write_in_place(path, data, len, why, whylen);
+	if (rc != ATOMIC_OK)
+		return rc;
 	xgrow((void **)&s->v, &s->cap, s->n + 1, sizeof(*s->v));
 	rc = stage_file(&s->v[s->n], target, data, len, why, whylen);
 	free(target);
 	if (rc == ATOMIC_OK)
-		s->n++;
+		s->v[s->n++].canon = canon;
+	else
+		free(canon);
 	return rc;
 }
 
@@ -253,32 +305,29 @@ int atomic_set_stream(struct atomic_set *s, const char *path, FILE **f,
 		      char *why, size_t whylen)
 {
 	*f = NULL;
-	int rc = atomic_check_target(path, why, whylen);
+	char *target, *canon;
+	int rc = prepare(s, path, &target, &canon, why, whylen);
 	if (rc != ATOMIC_OK)
 		return rc;
-	char *target = resolve_target(path, why, whylen);
-	if (!target)
-		return ATOMIC_FAILED;
-	struct stat st;
-	if (stat(target, &st) == 0 && !S_ISREG(st.st_mode)) {
-		free(target);
-		return ATOMIC_IN_PLACE;
-	}
 	xgrow((void **)&s->v, &s->cap, s->n + 1, sizeof(*s->v));
 	struct atomic_staged *staged = &s->v[s->n];
 	int fd;
 	rc = create_temp(staged, target, &fd, why, whylen);
 	free(target);
-	if (rc != ATOMIC_OK)
+	if (rc != ATOMIC_OK) {
+		free(canon);
 		return rc;
+	}
 	staged->f = fdopen(fd, "w");
 	if (!staged->f) {
 		snprintf(why, whylen, "cannot write '%s': %s", staged->target,
 			 strerror(errno));
 		close(fd);
 		drop_staged(staged);
+		free(canon);
 		return ATOMIC_FAILED;
 	}
+	staged->canon = canon;
 	s->n++;
 	*f = staged->f;
 	return ATOMIC_OK;
@@ -297,12 +346,13 @@ int atomic_set_commit(struct atomic_set *s, char *why, size_t whylen)
 		return rc;
 	}
 	io_guard_fault_point("before-rename");
+	if (!io_guard_commit_begin()) {	/* a fatal signal came first */
+		snprintf(why, whylen, "interrupted");
+		atomic_set_abort(s);
+		return ATOMIC_FAILED;
+	}
 	for (size_t i = 0; i < s->n; i++) {
 		struct atomic_staged *st = &s->v[i];
-		if (rc == ATOMIC_OK && io_guard_interrupted()) {
-			snprintf(why, whylen, "interrupted");
-			rc = ATOMIC_FAILED;
-		}
 		if (rc == ATOMIC_OK && rename(st->tmp, st->target) < 0) {
 			snprintf(why, whylen, "cannot write '%s': %s", st->target,
 				 strerror(errno));
@@ -313,9 +363,12 @@ int atomic_set_commit(struct atomic_set *s, char *why, size_t whylen)
 		else
 			sync_dir(st->target);
 		staged_free(st);
+		if (i == 0 && s->n > 1)
+			io_guard_fault_point("mid-rename");
 	}
 	free(s->v);
 	atomic_set_init(s);
+	io_guard_commit_end();	/* dies here of a signal that came meanwhile */
 	return rc;
 }
 

@@ -1,6 +1,8 @@
 #include "io_guard.h"
 
 #include <signal.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -33,14 +35,36 @@ static size_t n_slots_made;	/* slots ever handed out */
 static size_t *free_slots;	/* a stack of emptied slots */
 static size_t n_free, cap_free;
 
-static struct {
+/* The inputs read, by device and inode: an open-addressing set that
+ * doubles at half full, so any number of inputs is remembered. */
+struct file_id {
 	dev_t dev;
 	ino_t ino;
-} inputs[IO_GUARD_MAX_INPUTS];
-static size_t n_inputs;
+	bool used;
+};
+static struct file_id *inputs;
+static size_t n_inputs, cap_inputs;	/* cap: a power of two, or 0 */
 
-static const int guarded[] = {SIGINT, SIGTERM, SIGHUP};
-static volatile sig_atomic_t interrupted;
+/*
+ * Signals that end the process by default, and so must not leave
+ * temporary files: the terminal's and kill's, a closed pipe, timers,
+ * CPU limits (`ulimit -t`).  SIGXFSZ is ignored instead (see the header).
+ */
+static const int guarded[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE,
+			      SIGALRM, SIGUSR1, SIGUSR2, SIGXCPU, SIGVTALRM,
+			      SIGPROF};
+
+/*
+ * Whoever moves the state first decides: the handler (IDLE -> DYING)
+ * removes the temporary files and the process dies with nothing renamed;
+ * a commit (IDLE -> COMMITTING) renames its whole set, and a signal that
+ * arrives meanwhile, on any thread, is held and re-raised once the set is
+ * in place.  An interrupted run thus leaves the previous files or the
+ * whole new set, never a mix.  Lock-free atomics are safe in a handler.
+ */
+enum { IDLE, COMMITTING, DYING };
+static atomic_int state = IDLE;
+static volatile sig_atomic_t held_signal;
 
 /* Files first, then folders from the last made to the first, so a folder
  * is empty (of this run's files) when its turn comes. */
@@ -63,12 +87,21 @@ static void remove_registered(void)
 	}
 }
 
-static void on_fatal_signal(int sig)
+static void die_of(int sig)
 {
-	interrupted = 1;
 	remove_registered();
 	signal(sig, SIG_DFL);
 	raise(sig);
+}
+
+static void on_fatal_signal(int sig)
+{
+	int expected = IDLE;
+	if (atomic_compare_exchange_strong(&state, &expected, DYING))
+		die_of(sig);
+	else if (expected == COMMITTING)
+		held_signal = sig;	/* re-raised by io_guard_commit_end */
+	/* DYING: another thread is removing the files; the process ends */
 }
 
 void io_guard_install(void)
@@ -166,19 +199,53 @@ void io_guard_dir_remove(long slot)
 	remove_path(slot);
 }
 
-bool io_guard_interrupted(void)
+bool io_guard_commit_begin(void)
 {
-	return interrupted != 0;
+	int expected = IDLE;
+	return atomic_compare_exchange_strong(&state, &expected, COMMITTING);
+}
+
+void io_guard_commit_end(void)
+{
+	atomic_store(&state, IDLE);
+	int sig = held_signal;
+	if (sig) {
+		int expected = IDLE;
+		if (atomic_compare_exchange_strong(&state, &expected, DYING))
+			die_of(sig);
+	}
+}
+
+static size_t id_hash(dev_t dev, ino_t ino)
+{
+	uint64_t h = (uint64_t)ino * 0x9e3779b97f4a7c15u ^ (uint64_t)dev;
+	return (size_t)(h ^ (h >> 29));
+}
+
+/* The slot holding (dev, ino), or the empty one where it would go. */
+static struct file_id *id_slot(struct file_id *v, size_t cap, dev_t dev,
+			       ino_t ino)
+{
+	for (size_t i = id_hash(dev, ino) & (cap - 1);; i = (i + 1) & (cap - 1))
+		if (!v[i].used || (v[i].dev == dev && v[i].ino == ino))
+			return &v[i];
 }
 
 void io_guard_input_add(dev_t dev, ino_t ino)
 {
-	for (size_t i = 0; i < n_inputs; i++)
-		if (inputs[i].dev == dev && inputs[i].ino == ino)
-			return;
-	if (n_inputs < IO_GUARD_MAX_INPUTS) {
-		inputs[n_inputs].dev = dev;
-		inputs[n_inputs].ino = ino;
+	if (2 * (n_inputs + 1) > cap_inputs) {
+		size_t cap = cap_inputs ? 2 * cap_inputs : 64;
+		struct file_id *v = xcalloc(cap, sizeof(*v));
+		for (size_t i = 0; i < cap_inputs; i++)
+			if (inputs[i].used)
+				*id_slot(v, cap, inputs[i].dev, inputs[i].ino) = inputs[i];
+		free(inputs);
+		inputs = v;
+		cap_inputs = cap;
+	}
+	struct file_id *slot = id_slot(inputs, cap_inputs, dev, ino);
+	if (!slot->used) {
+		*slot = (struct file_id){dev, ino, true};
 		n_inputs++;
 	}
 }
@@ -186,12 +253,9 @@ void io_guard_input_add(dev_t dev, ino_t ino)
 bool io_guard_is_input(const char *path)
 {
 	struct stat st;
-	if (stat(path, &st) != 0)
+	if (cap_inputs == 0 || stat(path, &st) != 0)
 		return false;
-	for (size_t i = 0; i < n_inputs; i++)
-		if (inputs[i].dev == st.st_dev && inputs[i].ino == st.st_ino)
-			return true;
-	return false;
+	return id_slot(inputs, cap_inputs, st.st_dev, st.st_ino)->used;
 }
 
 void io_guard_fault_point(const char *point)

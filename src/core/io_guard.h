@@ -9,15 +9,17 @@
  * every loader for one check.
  *
  *   - Temporary files: atomic writes register each temporary file while it
- *     exists; on SIGINT, SIGTERM or SIGHUP the handler removes them (unlink
- *     is async-signal-safe) and the process dies of the signal as it would
- *     have, so an interrupted write leaves no FILE.tmp.XXXXXX and the
- *     previous FILE whole.  Commits check io_guard_interrupted() before
- *     each rename; a signal handled on another thread (OpenBLAS starts
- *     one) while a rename is under way can still let that one rename
- *     finish, so FILE is then the whole new file: never a half of
- *     either.  SIGXFSZ (`ulimit -f`) is ignored, so an
- *     oversized write fails with EFBIG and is reported like a full disk.
+ *     exists (folders a run makes may be registered too).  A signal that
+ *     would end the process (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE,
+ *     SIGALRM, SIGUSR1/2, SIGXCPU, SIGVTALRM, SIGPROF) removes them
+ *     (unlink and rmdir are async-signal-safe) and the process then dies
+ *     of the signal as it would have: an interrupted write leaves no
+ *     FILE.tmp.XXXXXX and the previous FILE whole.  Renaming a staged set
+ *     into place is bracketed by io_guard_commit_begin/_end: a signal that
+ *     comes first wins and nothing is renamed; one that comes during the
+ *     renames waits for them, so a set is never half replaced.  SIGXFSZ
+ *     (`ulimit -f`) is ignored, so an oversized write fails with EFBIG and
+ *     is reported like a full disk.
  *   - Inputs: every file read through file_read_all() is remembered by its
  *     device and inode, so `-o` naming one of the command's own inputs is
  *     refused instead of destroying it, whatever name or link reaches it.
@@ -30,8 +32,6 @@
 
 #include <stdbool.h>
 #include <sys/types.h>
-
-#define IO_GUARD_MAX_INPUTS 4096	/* input files remembered */
 
 /* Installs the handlers (once, from main).  A signal the parent set to be
  * ignored (nohup) stays ignored. */
@@ -49,8 +49,12 @@ void io_guard_temp_remove(long handle);
 long io_guard_dir_add(const char *path);
 void io_guard_dir_remove(long handle);
 
-/* True once a guarded signal has arrived (the process is about to die). */
-bool io_guard_interrupted(void);
+/* Before renaming a staged set: false when a fatal signal is already
+ * being handled (rename nothing: the process is about to die).  After
+ * the renames, io_guard_commit_end() re-raises a signal that came
+ * meanwhile. */
+bool io_guard_commit_begin(void);
+void io_guard_commit_end(void);
 
 /* Remembers a file that was read as input. */
 void io_guard_input_add(dev_t dev, ino_t ino);
@@ -61,7 +65,8 @@ bool io_guard_is_input(const char *path);
  * Test hooks: when the environment variable GPUPLAN_FAULT names `point`,
  * the process stops itself there (SIGSTOP), so a test can look at the
  * files mid-write and send it a signal.  Points: "before-rename" (every
- * temporary file written, none renamed yet).
+ * temporary file written, none renamed yet) and "mid-rename" (the first
+ * file of a set of several renamed, the others not yet).
  */
 void io_guard_fault_point(const char *point);
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "atomic_file.h"
+#include "term_safe.h"
 
 void output_open(struct output *o)
 {
@@ -36,6 +37,7 @@ int output_open_to(struct output *o, const char *path)
 	}
 	if (rc != ATOMIC_OK) {
 		fprintf(stderr, "gpuplan: %s\n", why);
+		atomic_set_abort(&o->file);
 		o->f = NULL;
 		return rc == ATOMIC_REFUSED ? 2 : 1;
 	}
@@ -190,7 +192,22 @@ json_t *json_number(double v)
 	return json_real(v);
 }
 
+json_t *json_text(const char *s)
+{
+	json_t *j = json_string(s);
+	if (!j) {
+		char *spelled = term_escape_dup(s, TERM_KEEP_LINES);
+		j = json_string(spelled);
+		free(spelled);
+	}
+	if (!j) {
+		fprintf(stderr, "gpuplan: out of memory writing JSON\n");
+		abort();
+	}
+	return j;
+}
+
 json_t *json_string_or_null(const char *s)
 {
-	return s ? json_string(s) : json_null();
+	return s ? json_text(s) : json_null();
 }

@@ -79,7 +79,14 @@ void json_stream_end(struct json_stream *s);
  * real: byte counts print as 80000000000, not 8e+10. */
 json_t *json_number(double v);
 
-/* A JSON string, or null for a NULL pointer (an absent optional field). */
+/* A JSON string that is always made: text that is not UTF-8 (a file name
+ * in Latin-1) has each bad byte spelled out ("\\xe4", term_safe.h), where
+ * json_string would return NULL and the key holding it would silently
+ * vanish from the document. */
+json_t *json_text(const char *s);
+
+/* A JSON string (as json_text), or null for a NULL pointer (an absent
+ * optional field). */
 json_t *json_string_or_null(const char *s);
 
 #endif

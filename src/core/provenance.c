@@ -74,10 +74,10 @@ json_t *sources_to_json(const struct sources *s)
 		json_t *o = json_object();
 		json_object_set_new(o, "title", json_string_or_null(src->title));
 		if (src->url)
-			json_object_set_new(o, "url", json_string(src->url));
+			json_object_set_new(o, "url", json_text(src->url));
 		if (src->document)
 			json_object_set_new(o, "document",
-					    json_string(src->document));
+					    json_text(src->document));
 		json_object_set_new(o, "retrieved",
 				    json_string_or_null(src->retrieved));
 		json_array_append_new(a, o);

@@ -13,38 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "utf8.h"
 #include "xalloc.h"
-
-/* Decodes one UTF-8 character of at most avail bytes.  Returns its length
- * and the code point, 0 when the bytes are not UTF-8 (overlong forms and
- * surrogates included), or -1 when they are a valid but unfinished start
- * (more bytes may follow in a stream). */
-static int utf8_decode(const unsigned char *p, size_t avail, uint32_t *cp)
-{
-	int len;
-	uint32_t min;
-	if (p[0] < 0x80) {
-		*cp = p[0];
-		return 1;
-	} else if ((p[0] & 0xe0) == 0xc0) {
-		len = 2, min = 0x80, *cp = p[0] & 0x1f;
-	} else if ((p[0] & 0xf0) == 0xe0) {
-		len = 3, min = 0x800, *cp = p[0] & 0x0f;
-	} else if ((p[0] & 0xf8) == 0xf0) {
-		len = 4, min = 0x10000, *cp = p[0] & 0x07;
-	} else
-		return 0;
-	for (int i = 1; i < len; i++) {
-		if ((size_t)i >= avail)
-			return -1;
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-		*cp = (*cp << 6) | (p[i] & 0x3f);
-	}
-	if (*cp < min || *cp > 0x10ffff || (*cp >= 0xd800 && *cp <= 0xdfff))
-		return 0;
-	return len;
-}
 
 static bool is_bidi_control(uint32_t cp)
 {
@@ -52,18 +22,18 @@ static bool is_bidi_control(uint32_t cp)
 	       cp == 0x200e || cp == 0x200f || cp == 0x061c;
 }
 
-/* What needs escaping at p: 0 none; else the reason.  *len is the
- * character's length (1 for a byte that is not UTF-8). */
+/* What needs escaping at p: NULL for nothing, else the reason.  *len is
+ * the character's length (1 for a byte that is not UTF-8). */
 static const char *classify(const unsigned char *p, size_t avail,
 			    unsigned flags, int *len, uint32_t *cp)
 {
-	int k = utf8_decode(p, avail, cp);
-	if (k <= 0) {
-		*len = 1;
+	unsigned long c;
+	*len = (int)utf8_next((const char *)p, avail, &c);
+	if (c == UTF8_INVALID) {
 		*cp = p[0];
 		return "a byte that is not UTF-8";
 	}
-	*len = k;
+	*cp = (uint32_t)c;
 	if (*cp == '\n' || *cp == '\t')
 		return flags & TERM_KEEP_LINES ? NULL
 		       : *cp == '\n'	       ? "a line break"
@@ -189,12 +159,12 @@ static ssize_t safe_write(void *cookie, const char *buf, size_t size)
 	memcpy(in + s->n_held, buf, size);
 	size_t n = s->n_held + size, whole = n;
 	s->n_held = 0;
-	/* Hold back an unfinished UTF-8 character for the next write. */
+	/* Hold back an unfinished UTF-8 character for the next write: a lead
+	 * byte among the last three whose sequence runs past the end. */
 	for (size_t back = 1; back <= 3 && back <= n; back++) {
-		uint32_t cp;
 		if ((in[n - back] & 0xc0) == 0x80)
 			continue;
-		if (utf8_decode(in + n - back, back, &cp) < 0) {
+		if (utf8_lead_length(in[n - back]) > back) {
 			whole = n - back;
 			memcpy(s->held, in + whole, back);
 			s->n_held = back;

@@ -1,6 +1,7 @@
 #include "units.h"
 
 #include <ctype.h>
+#include <float.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -29,6 +30,7 @@ static const struct unit_def rate_units[] = {
 	{"GB/s", 1e9, false, false}, {"TB/s", 1e12, false, false}, {"KiB/s", KI, false, false}, {"MiB/s", KI * KI, false, false},
 	{"PB/s", 1e15, false, false},
 	{"GiB/s", KI * KI * KI, false, false}, {"TiB/s", KI * KI * KI * KI, false, false},
+	{"PiB/s", KI * KI * KI * KI * KI, false, false},
 	{"bit/s", 1 / 8.0, false, true}, {"kbit/s", 1e3 / 8, false, true},
 	{"Kbit/s", 1e3 / 8, false, true}, {"Mbit/s", 1e6 / 8, false, true},
 	{"Gbit/s", 1e9 / 8, false, true}, {"Tbit/s", 1e12 / 8, false, true},
@@ -43,7 +45,8 @@ static const struct unit_def compute_units[] = {
 	{"FLOP/s", 1, false, false}, {"kFLOP/s", 1e3, false, false}, {"MFLOP/s", 1e6, false, false}, {"GFLOP/s", 1e9, false, false},
 	{"TFLOP/s", 1e12, false, false}, {"PFLOP/s", 1e15, false, false}, {"EFLOP/s", 1e18, false, false},
 	{"FLOPS", 1, false, false}, {"GFLOPS", 1e9, false, false}, {"TFLOPS", 1e12, false, false}, {"PFLOPS", 1e15, false, false},
-	{"OPS", 1, true, false}, {"GOPS", 1e9, true, false}, {"TOPS", 1e12, true, false},
+	{"OPS", 1, true, false}, {"kOPS", 1e3, true, false}, {"MOPS", 1e6, true, false},
+	{"GOPS", 1e9, true, false}, {"TOPS", 1e12, true, false},
 	{"POPS", 1e15, true, false}, {NULL, 0, false, false},
 };
 
@@ -223,7 +226,10 @@ int units_parse(enum unit_kind kind, const char *text, double *si,
 		return unknown_unit(kind, word, ustart, p);
 	}
 	double r = v * u->scale;
-	if (!isfinite(r)) {
+	/* A unit that scales down (ns, bit/s, /h) can take a written number
+	 * that is fine below DBL_MIN: a subnormal figure prints as nothing
+	 * that reads back, and divides into infinities downstream. */
+	if (!isfinite(r) || (r != 0 && fabs(r) < DBL_MIN)) {
 		fail(p, 0, "value out of range%s", "");
 		p->out_of_range = true;
 		return -1;
@@ -328,7 +334,10 @@ static char *format_decimal(double v, const char *const prefixes[],
 	return format_scaled(v, scale, u, buf, len);
 }
 
+/* Every prefix printed is one its kind's table above reads back: counts
+ * say B for a billion ("7B"), as they are written. */
 static const char *const si_prefixes[] = {"", "k", "M", "G", "T", "P", "E"};
+static const char *const count_prefixes[] = {"", "K", "M", "B", "T"};
 static const char *const byte_prefixes[] = {"", "k", "M", "G", "T", "P"};
 
 /* v is a whole number of `step`s (all doubles involved are exact). */
@@ -442,7 +451,7 @@ char *units_format(enum unit_kind kind, double si, const struct unit_detail *d,
 	case UNIT_DURATION:
 		return format_duration(si, buf, len);
 	case UNIT_COUNT:
-		return format_decimal(si, si_prefixes, 4, "", buf, len);
+		return format_decimal(si, count_prefixes, 4, "", buf, len);
 	case UNIT_FREQUENCY:
 		return format_frequency(si, buf, len);
 	}

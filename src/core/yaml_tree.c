@@ -15,6 +15,7 @@ struct builder {
 	const char *name;
 	const char *buf;	/* the input, to place reader errors */
 	size_t len;
+	yaml_mark_t end;	/* where the input ends (mark_at_offset(len)) */
 	struct gp_errors *errs;
 	size_t nodes;
 	int depth;
@@ -38,15 +39,6 @@ void ytree_free(struct ytree *t)
 	free(t->file);
 	t->root = NULL;
 	t->file = NULL;
-}
-
-static struct ynode *new_node(enum ynode_kind kind, const yaml_mark_t *m)
-{
-	struct ynode *n = xcalloc(1, sizeof(*n));
-	n->kind = kind;
-	n->line = (int)m->line + 1;
-	n->col = (int)m->column + 1;
-	return n;
 }
 
 /* The length of the line break at s (LF, CR, CR LF, NEL, LS or PS: the
@@ -92,14 +84,34 @@ static yaml_mark_t mark_at_offset(const struct builder *b, size_t offset)
 	return m;
 }
 
+/* m, or the end of the input when m lies past it (see above). */
+static yaml_mark_t place(const struct builder *b, const yaml_mark_t *m)
+{
+	const yaml_mark_t *e = &b->end;
+	if (m->line > e->line || (m->line == e->line && m->column > e->column))
+		return *e;
+	return *m;
+}
+
 static void err_at(struct builder *b, const yaml_mark_t *m, const char *hint,
 		   const char *msg)
 {
-	yaml_mark_t at = *m, end = mark_at_offset(b, b->len);
-	if (at.line > end.line || (at.line == end.line && at.column > end.column))
-		at = end;	/* past the end: at the end */
+	yaml_mark_t at = place(b, m);
 	gp_errors_add(b->errs, b->name, (int)at.line + 1, (int)at.column + 1,
 		      hint, "%s", msg);
+}
+
+/* A node where libyaml says it starts: an empty document's null root
+ * ("---" and nothing after) starts past the end, and is placed at it. */
+static struct ynode *new_node(const struct builder *b, enum ynode_kind kind,
+			      const yaml_mark_t *m)
+{
+	yaml_mark_t at = place(b, m);
+	struct ynode *n = xcalloc(1, sizeof(*n));
+	n->kind = kind;
+	n->line = (int)at.line + 1;
+	n->col = (int)at.column + 1;
+	return n;
 }
 
 static int next_event(struct builder *b, yaml_event_t *ev)
@@ -256,7 +268,7 @@ static int build_node(struct builder *b, yaml_event_t *ev, struct ynode **out)
 		return -1;
 	switch (ev->type) {
 	case YAML_SCALAR_EVENT: {
-		struct ynode *n = new_node(YNODE_SCALAR, &ev->start_mark);
+		struct ynode *n = new_node(b, YNODE_SCALAR, &ev->start_mark);
 		n->text = xstrndup((const char *)ev->data.scalar.value,
 				   ev->data.scalar.length);
 		if (strlen(n->text) != ev->data.scalar.length) {
@@ -280,7 +292,7 @@ static int build_node(struct builder *b, yaml_event_t *ev, struct ynode **out)
 			return -1;
 		}
 		bool seq = ev->type == YAML_SEQUENCE_START_EVENT;
-		struct ynode *n = new_node(seq ? YNODE_SEQ : YNODE_MAP,
+		struct ynode *n = new_node(b, seq ? YNODE_SEQ : YNODE_MAP,
 					   &ev->start_mark);
 		int rc = build_children(b, n, seq ? YAML_SEQUENCE_END_EVENT
 						  : YAML_MAPPING_END_EVENT);
@@ -347,6 +359,7 @@ int ytree_parse(struct ytree *t, const char *name, const char *buf,
 	t->file = xstrdup(name);
 	t->root = NULL;
 	struct builder b = {.name = name, .buf = buf, .len = len, .errs = errs};
+	b.end = mark_at_offset(&b, len);
 	if (!yaml_parser_initialize(&b.parser)) {
 		gp_errors_add(errs, name, 0, 0, NULL,
 			      "cannot start the YAML parser");

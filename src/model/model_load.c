@@ -11,6 +11,7 @@
 
 #include "core/paths.h"
 #include "core/suggest.h"
+#include "core/term_safe.h"
 #include "core/xalloc.h"
 #include "core/yaml_read.h"
 #include "graph.h"
@@ -294,7 +295,7 @@ const char *model_reader_add_file(struct model_reader *mr, const char *path)
 {
 	struct model *m = mr->root;
 	m->files = xrealloc(m->files, (m->n_files + 1) * sizeof(char *));
-	m->files[m->n_files] = xstrdup(path);
+	m->files[m->n_files] = term_escape_dup(path, 0);	/* printed */
 	return m->files[m->n_files++];
 }
 
@@ -307,7 +308,7 @@ int model_load_named(struct model *m, const char *path, const char *shown,
 		     struct gp_errors *errs)
 {
 	memset(m, 0, sizeof(*m));
-	m->file = xstrdup(shown);
+	m->file = term_escape_dup(shown, 0);	/* printed: see term_safe.h */
 	struct model_reader mr = {.r = {.file = shown, .errs = errs}, .root = m};
 	strmap_init(&mr.block_index);
 	size_t before = gp_errors_count(errs);

@@ -4,6 +4,7 @@
  * fastest within the budget, and one recommendation with the sentence
  * that says why, and why the runner-up lost.
  */
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -247,36 +248,50 @@ static void describe_rig(const struct plan_option *o, char *buf, size_t len)
 		 o->gpus, o->inst->acc->name);
 }
 
+/* Appends to the recommendation, which grows as needed: names may be up
+ * to 256 bytes each, and a fixed buffer would cut one inside a
+ * character (and a running offset past its end would write beyond it). */
+static void why_add(struct plan_result *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void why_add(struct plan_result *r, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *more = xvasprintf(fmt, ap);
+	va_end(ap);
+	char *joined = xasprintf("%s%s", r->why ? r->why : "", more);
+	free(more);
+	free(r->why);
+	r->why = joined;
+}
+
 static void training_sentence(struct plan_result *r, const struct plan_settings *s)
 {
 	const struct workload *w = r->w;
 	const struct plan_option *o = &r->v[r->recommended];
-	char rig[160], t[32], c[80], d[32], b[80];
+	char rig[600], t[32], c[80], d[32], b[80];
 	describe_rig(o, rig, sizeof(rig));
-	int k = snprintf(r->why, sizeof(r->why), "Rent %s for %s: %s on demand",
+	why_add(r, "Rent %s for %s: %s on demand",
 			 rig, units_format(UNIT_DURATION, o->time_s, NULL, t, 32),
 			 money_text(o->cost, s->currency, c, sizeof(c)));
 	if (o->has_spot && w->train.spot)
-		k += snprintf(r->why + k, sizeof(r->why) - k, ", %s on spot",
+		why_add(r, ", %s on spot",
 			      money_text(o->cost_spot, s->currency, c, sizeof(c)));
 	if (w->train.deadline > 0)
-		k += snprintf(r->why + k, sizeof(r->why) - k,
-			      ". It is the cheapest option to rent that meets the %s deadline%s%s%s.",
+		why_add(r, ". It is the cheapest option to rent that meets the %s deadline%s%s%s.",
 			      units_format(UNIT_DURATION, w->train.deadline, NULL, d, 32),
 			      r->budget > 0 ? " within the " : "",
 			      r->budget > 0 ? money_text(r->budget, s->currency, b, sizeof(b)) : "",
 			      r->budget > 0 ? " budget" : "");
 	else
-		k += snprintf(r->why + k, sizeof(r->why) - k,
-			      ". No deadline was given: it is the cheapest option at most twice as slow as the fastest.");
+		why_add(r, ". No deadline was given: it is the cheapest option at most twice as slow as the fastest.");
 	if (r->runner_up < 0)
 		return;
 	const struct plan_option *u = &r->v[r->runner_up];
 	describe_rig(u, rig, sizeof(rig));
 	double dc = o->cost > 0 ? 100 * (u->cost - o->cost) / o->cost : 0;
 	double dt = o->time_s > 0 ? 100 * (o->time_s - u->time_s) / o->time_s : 0;
-	snprintf(r->why + k, sizeof(r->why) - k,
-		 " Runner-up: %s, %s for %s (%+.0f%% cost, %.0f%% %s).", rig,
+	why_add(r, " Runner-up: %s, %s for %s (%+.0f%% cost, %.0f%% %s).", rig,
 		 units_format(UNIT_DURATION, u->time_s, NULL, t, 32),
 		 money_text(u->cost, s->currency, c, sizeof(c)), dc,
 		 dt >= 0 ? dt : -dt, dt >= 0 ? "faster" : "slower");
@@ -286,8 +301,7 @@ static void serving_sentence(struct plan_result *r, const struct plan_settings *
 {
 	const struct plan_option *o = &r->v[r->recommended];
 	char c[80], m[80], p99[32], target[32];
-	int k = snprintf(r->why, sizeof(r->why),
-			 "Serve with %ld x %s (%ld replica%s of batch %ld%s%s): p99 %s against the %s target, %s a month (%s per million requests).",
+	why_add(r, "Serve with %ld x %s (%ld replica%s of batch %ld%s%s): p99 %s against the %s target, %s a month (%s per million requests).",
 			 o->nodes, o->inst->name, o->replicas, o->replicas == 1 ? "" : "s",
 			 o->batch, o->sharing[0] ? " on MIG " : "", o->sharing,
 			 units_format(UNIT_DURATION, o->p99_latency_s, NULL, p99, 32),
@@ -298,8 +312,7 @@ static void serving_sentence(struct plan_result *r, const struct plan_settings *
 		return;
 	const struct plan_option *u = &r->v[r->runner_up];
 	double dc = o->cost > 0 ? 100 * (u->cost - o->cost) / o->cost : 0;
-	snprintf(r->why + k, sizeof(r->why) - k,
-		 " Runner-up: %ld x %s, %s a month (%+.0f%%), p99 %s.",
+	why_add(r, " Runner-up: %ld x %s, %s a month (%+.0f%%), p99 %s.",
 		 u->nodes, u->inst->name, money_text(u->cost, s->currency, c, sizeof(c)),
 		 dc, units_format(UNIT_DURATION, u->p99_latency_s, NULL, p99, 32));
 }
@@ -315,27 +328,24 @@ static void nothing_sentence(struct plan_result *r, const struct plan_settings *
 		    (best < 0 || duration_of(r, &r->v[i]) < duration_of(r, &r->v[best])))
 			best = (long)i;
 	if (best < 0) {
-		snprintf(r->why, sizeof(r->why),
-			 "No instance in the catalog can run %s: every option is out of memory or unpriced (see the reasons per option).",
+		why_add(r, "No instance in the catalog can run %s: every option is out of memory or unpriced (see the reasons per option).",
 			 w->name);
 		return;
 	}
 	const struct plan_option *o = &r->v[best];
-	char rig[160], t[32], c[80];
+	char rig[600], t[32], c[80];
 	describe_rig(o, rig, sizeof(rig));
-	char first[300] = "see its reasons";
+	char first[PLAN_REASON_LEN] = "see its reasons";
 	if (o->n_reasons)
 		plan_reason_format(o, 0, first, sizeof(first));
 	if (w->kind == WORKLOAD_TRAINING)
-		snprintf(r->why, sizeof(r->why),
-			 "No option meets the constraints. The fastest, %s, takes %s for %s: %s.",
+		why_add(r, "No option meets the constraints. The fastest, %s, takes %s for %s: %s.",
 			 rig, units_format(UNIT_DURATION, o->time_s, NULL, t, 32),
 			 money_text(o->cost, s->currency, c, sizeof(c)), first);
 	else
 	{
 		char target[32];
-		snprintf(r->why, sizeof(r->why),
-			 "No option meets the %s p99 target. The closest, %s, reaches %s.",
+		why_add(r, "No option meets the %s p99 target. The closest, %s, reaches %s.",
 			 units_format(UNIT_DURATION, w->infer.p99_latency, NULL, target, 32),
 			 rig, units_format(UNIT_DURATION, o->p99_latency_s, NULL, t, 32));
 	}
@@ -384,6 +394,8 @@ void plan_choose(struct plan_result *r, const struct plan_settings *s)
 	recommend(r, v, n);
 	obvious_alternative(r);
 	free(v);
+	free(r->why);	/* a result chosen again says it once */
+	r->why = NULL;
 	if (r->recommended < 0)
 		nothing_sentence(r, s);
 	else if (r->w->kind == WORKLOAD_TRAINING)

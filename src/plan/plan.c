@@ -83,7 +83,10 @@ static int convert_budget(const struct catalog *c, const struct workload *w,
 	if (w->kind != WORKLOAD_TRAINING || !w->train.has_budget)
 		return 0;
 	struct money b;
-	if (catalog_convert(c, &w->train.budget, s->currency, &b, why, len) < 0)
+	char what[320];
+	snprintf(what, sizeof(what), "the budget of workload '%s' is", w->name);
+	if (catalog_convert_at(c, &w->train.budget, s->currency,
+			       &w->train.budget_at, what, &b, why, len) < 0)
 		return -1;
 	r->budget = b.amount;
 	return 0;
@@ -337,6 +340,7 @@ int plan_run(struct plan *p, const struct catalog *c,
 
 void plan_result_free(struct plan_result *r)
 {
+	free(r->why);
 	free(r->v);
 	free(r->text);
 	free(r->reasons);

@@ -29,7 +29,8 @@
 #include "workload/workload.h"
 
 #define PLAN_MAX_REASONS 4
-#define PLAN_REASON_LEN 400	/* longest reason, formatted */
+#define PLAN_REASON_LEN 1400	/* longest reason, formatted: room for two
+				 * names of YR_NAME_MAX bytes and their words */
 #define PLAN_MAX_NODES 512	/* largest cluster considered: 4096 8-GPU nodes is
 				 * past any deadline's need for the shipped jobs */
 
@@ -161,7 +162,8 @@ struct plan_result {
 	struct {
 		double flops, weight_bytes, act_bytes;
 	} classes[OPC_COUNT];
-	char why[800];			/* the recommendation, in one or two sentences */
+	char *why;			/* the recommendation, in one or two
+					 * sentences (owned; NULL until chosen) */
 	char *text;			/* pool for REASON_TEXT */
 	size_t text_len, text_cap;
 	/* Reasons live here, not in the options: most options have none, and

@@ -2,10 +2,12 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "catalog/catalog_json.h"
 #include "core/output.h"
+#include "core/xalloc.h"
 
 /*
  * Numbers through these, never jansson's directly: json_real() of an
@@ -32,7 +34,7 @@ static json_t *assumption(double value, const char *from)
 {
 	json_t *j = json_object();
 	json_object_set_new(j, "value", real(value));
-	json_object_set_new(j, "from", json_string(from));
+	json_object_set_new(j, "from", json_text(from));
 	return j;
 }
 
@@ -52,6 +54,15 @@ static json_t *assumptions_json(const struct efficiency *e)
 	return j;
 }
 
+/* "FILE:LINE", whatever the length of the path. */
+static json_t *defined_at(const struct origin *at)
+{
+	char *text = xasprintf("%s:%d", at->file, at->line);
+	json_t *j = json_text(text);
+	free(text);
+	return j;
+}
+
 /* Where each accelerator's and instance's figures come from, once, so
  * options can refer to them by name. */
 static json_t *sources_json(const struct catalog *c)
@@ -60,9 +71,7 @@ static json_t *sources_json(const struct catalog *c)
 	for (size_t i = 0; i < c->n_acc; i++) {
 		const struct accelerator *a = &c->acc[i];
 		json_t *j = json_object();
-		char at[300];
-		snprintf(at, sizeof(at), "%s:%d", a->at.file, a->at.line);
-		json_object_set_new(j, "defined_at", json_string(at));
+		json_object_set_new(j, "defined_at", defined_at(&a->at));
 		json_object_set_new(j, "illustrative", json_boolean(a->illustrative));
 		json_object_set_new(j, "memory_bytes", num(a->memory));
 		json_object_set_new(j, "memory_bandwidth_bytes_per_s",
@@ -80,10 +89,8 @@ static json_t *sources_json(const struct catalog *c)
 	for (size_t i = 0; i < c->n_inst; i++) {
 		const struct instance *in = &c->inst[i];
 		json_t *j = json_object();
-		char at[300];
-		snprintf(at, sizeof(at), "%s:%d", in->at.file, in->at.line);
-		json_object_set_new(j, "defined_at", json_string(at));
-		json_object_set_new(j, "price_as_of", json_string(in->as_of));
+		json_object_set_new(j, "defined_at", defined_at(&in->at));
+		json_object_set_new(j, "price_as_of", json_text(in->as_of));
 		json_object_set_new(j, "illustrative", json_boolean(in->illustrative));
 		json_object_set_new(j, "owned", json_boolean(in->owned));
 		json_object_set_new(j, "source", sources_to_json(&in->sources));
@@ -98,8 +105,8 @@ static json_t *sources_json(const struct catalog *c)
 json_t *plan_header_json(const struct plan *p)
 {
 	json_t *j = json_object();
-	json_object_set_new(j, "schema", json_string("gpuplan/plan/v1"));
-	json_object_set_new(j, "currency", json_string(p->settings.currency));
+	json_object_set_new(j, "schema", json_text("gpuplan/plan/v1"));
+	json_object_set_new(j, "currency", json_text(p->settings.currency));
 	json_object_set_new(j, "ranked_by_spot", json_boolean(p->settings.spot));
 	json_object_set_new(j, "assumptions", assumptions_json(&p->settings.eff));
 	if (p->catalog->fx.present)
@@ -123,12 +130,12 @@ static json_t *breakdown_json(const struct time_breakdown *b)
 static json_t *provenance_json(const struct plan_option *o, const char *currency)
 {
 	json_t *j = json_object();
-	json_object_set_new(j, "peak", json_string("datasheet"));
-	json_object_set_new(j, "memory_bandwidth", json_string("datasheet"));
-	json_object_set_new(j, "efficiency", json_string("assumption"));
-	json_object_set_new(j, "memory", json_string("formula (model show)"));
+	json_object_set_new(j, "peak", json_text("datasheet"));
+	json_object_set_new(j, "memory_bandwidth", json_text("datasheet"));
+	json_object_set_new(j, "efficiency", json_text("assumption"));
+	json_object_set_new(j, "memory", json_text("formula (model show)"));
 	json_object_set_new(j, "price",
-			    json_string(o->inst->illustrative ? "illustrative"
+			    json_text(o->inst->illustrative ? "illustrative"
 				       : o->inst->owned ? "derived from purchase"
 							: "catalog"));
 	json_object_set_new(j, "currency_converted",
@@ -144,7 +151,7 @@ static json_t *reason_codes_json(const struct plan_option *o)
 	for (int i = 0; i < o->n_reasons; i++) {
 		const struct plan_reason *r = plan_option_reason_at(o, i);
 		json_t *j = json_object();
-		json_object_set_new(j, "code", json_string(plan_reason_code_name(r->code)));
+		json_object_set_new(j, "code", json_text(plan_reason_code_name(r->code)));
 		json_object_set_new(j, "a", real(r->a));
 		json_object_set_new(j, "b", real(r->b));
 		json_object_set_new(j, "c", real(r->c));
@@ -153,8 +160,8 @@ static json_t *reason_codes_json(const struct plan_option *o)
 		json_object_set_new(j, "s1", json_string_or_null(plan_reason_s1(r)));
 		json_object_set_new(j, "s2", json_string_or_null(plan_reason_s2(r)));
 		if (r->code == REASON_PRECISION) {
-			json_object_set_new(j, "used", json_string(precision_name(r->p_used)));
-			json_object_set_new(j, "wanted", json_string(precision_name(r->p_wanted)));
+			json_object_set_new(j, "used", json_text(precision_name(r->p_used)));
+			json_object_set_new(j, "wanted", json_text(precision_name(r->p_wanted)));
 		}
 		json_array_append_new(a, j);
 	}
@@ -176,9 +183,9 @@ static json_t *reasons_json(const struct plan_option *o)
 {
 	json_t *a = json_array();
 	for (int i = 0; i < o->n_reasons; i++) {
-		char buf[400];
+		char buf[PLAN_REASON_LEN];
 		plan_reason_format(o, i, buf, sizeof(buf));
-		json_array_append_new(a, json_string(buf));
+		json_array_append_new(a, json_text(buf));
 	}
 	return a;
 }
@@ -193,17 +200,17 @@ static json_t *option_json(const struct plan_result *r,
 {
 	json_t *j = json_object();
 	bool training = r->w->kind == WORKLOAD_TRAINING;
-	set(j, "instance", json_string(o->inst->name));
-	set(j, "provider", json_string(o->inst->provider));
-	set(j, "region", json_string(o->inst->region));
-	set(j, "accelerator", json_string(o->inst->acc->name));
+	set(j, "instance", json_text(o->inst->name));
+	set(j, "provider", json_text(o->inst->provider));
+	set(j, "region", json_text(o->inst->region));
+	set(j, "accelerator", json_text(o->inst->acc->name));
 	set(j, "gpus", json_integer(o->gpus));
 	set(j, "nodes", json_integer(o->nodes));
 	set(j, "feasible", json_boolean(o->feasible));
 	set(j, "runnable", json_boolean(o->runnable));
 	set(j, "reasons", reasons_json(o));
 	set(j, "reason_codes", reason_codes_json(o));
-	set(j, "precision", json_string(precision_name(o->precision_used)));
+	set(j, "precision", json_text(precision_name(o->precision_used)));
 	if (training) {
 		set(j, "dp", json_integer(o->dp));
 		set(j, "tp", json_integer(o->tp));
@@ -217,15 +224,15 @@ static json_t *option_json(const struct plan_result *r,
 	} else {
 		set(j, "replicas", json_integer(o->replicas));
 		set(j, "batch", json_integer(o->batch));
-		set(j, "sharing", o->sharing[0] ? json_string(o->sharing) : json_null());
+		set(j, "sharing", o->sharing[0] ? json_text(o->sharing) : json_null());
 		set(j, "batch_latency_s", real(o->batch_latency_s));
 		set(j, "p99_latency_s", real(o->p99_latency_s));
 		set(j, "cost_per_million", real(o->cost_per_million));
 	}
 	set(j, "cost", real(o->cost));
 	set(j, "cost_spot", o->has_spot ? real(o->cost_spot) : json_null());
-	set(j, "cost_period", json_string(training ? "run" : "month"));
-	set(j, "currency", json_string(currency));
+	set(j, "cost_period", json_text(training ? "run" : "month"));
+	set(j, "currency", json_text(currency));
 	set(j, "gpu_hours", real(o->gpu_hours));
 	set(j, "energy_kwh", real(o->energy_kwh));
 	set(j, "memory_per_gpu_bytes", num(o->memory_per_gpu));
@@ -242,15 +249,15 @@ json_t *plan_result_head_json(const struct plan *p, const struct plan_result *r)
 	(void)p;
 	json_t *j = json_object();
 	const struct workload *w = r->w;
-	set(j, "name", json_string(w->name));
-	set(j, "kind", json_string(workload_kind_name(w->kind)));
-	set(j, "model", json_string(w->model->name));
-	set(j, "precision", json_string(precision_name(w->precision)));
+	set(j, "name", json_text(w->name));
+	set(j, "kind", json_text(workload_kind_name(w->kind)));
+	set(j, "model", json_text(w->model->name));
+	set(j, "precision", json_text(precision_name(w->precision)));
 	set(j, "recommended", index_or_null(r->recommended));
 	set(j, "runner_up", index_or_null(r->runner_up));
 	set(j, "cheapest_meeting_deadline", index_or_null(r->cheapest_in_deadline));
 	set(j, "fastest_within_budget", index_or_null(r->fastest_in_budget));
-	set(j, "recommendation", json_string(r->why));
+	set(j, "recommendation", json_text(r->why ? r->why : ""));
 	set(j, "obvious_alternative", index_or_null(r->obvious));
 	set(j, "saving", real(r->saving));
 	json_t *classes = json_object();

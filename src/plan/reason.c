@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "core/units.h"
+#include "core/utf8.h"
 #include "plan.h"
 
 void plan_reason_currency(struct plan_reason *r, int i, const char *code)
@@ -59,7 +60,7 @@ static const char *serve_where(const struct plan_reason *r, char *buf,
 static void serve_reason_format(const struct plan_reason *r, char *buf,
 				size_t len)
 {
-	char x[32], y[32], at[128];
+	char x[32], y[32], at[2 * 256 + 64];
 	switch (r->code) {
 	case REASON_SERVE_MEMORY:
 		snprintf(x, 32, "%.3g GB", r->a / 1e9);
@@ -96,8 +97,8 @@ static void serve_reason_format(const struct plan_reason *r, char *buf,
 	}
 }
 
-void plan_reason_format(const struct plan_option *o, int i, char *buf,
-			size_t len)
+static void format_reason(const struct plan_option *o, int i, char *buf,
+			  size_t len)
 {
 	const struct plan_reason *r = plan_option_reason_at(o, i);
 	char x[32], y[32];
@@ -151,6 +152,13 @@ void plan_reason_format(const struct plan_option *o, int i, char *buf,
 		serve_reason_format(r, buf, len);
 		break;
 	}
+}
+
+void plan_reason_format(const struct plan_option *o, int i, char *buf,
+			size_t len)
+{
+	format_reason(o, i, buf, len);
+	utf8_trim_partial(buf);	/* a cut never leaves half a character */
 }
 
 const char *plan_reason_code_name(enum reason_code c)

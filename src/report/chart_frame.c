@@ -26,7 +26,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "utf8.h"
+#include "core/utf8.h"
 
 /* ---- colours ---------------------------------------------------------------- */
 

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "core/xalloc.h"
-#include "utf8.h"
+#include "core/utf8.h"
 
 /* ---- checking ----------------------------------------------------------- */
 

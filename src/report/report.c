@@ -22,7 +22,7 @@
 #include "i18n.h"
 #include "png_out.h"
 #include "report_charts.h"
-#include "utf8.h"
+#include "core/utf8.h"
 
 #define PAGE_W 595.28		/* A4, points */
 #define PAGE_H 841.89

@@ -19,6 +19,7 @@
 #include "core/suggest.h"
 #include "core/paths.h"
 #include "core/strmap.h"
+#include "core/term_safe.h"
 #include "core/xalloc.h"
 #include "core/yaml_read.h"
 
@@ -489,6 +490,9 @@ static int read_training(struct yread *r, const struct ynode *map,
 				 &t->budget);
 	bad |= budget < 0;
 	t->has_budget = budget == 1;
+	const struct ynode *b = ymap_get(map, "budget");
+	if (b)
+		t->budget_at = (struct origin){r->file, b->line, b->col};
 	bad |= yr_bool(r, map, "spot", &t->spot) < 0;
 	bad |= read_input(r, map, what, t) < 0;
 	t->optimizer = (enum optimizer)opt;
@@ -778,7 +782,7 @@ int workload_file_load_as(struct workload_file *wf, const char *path,
 			  const char *shown, struct gp_errors *errs)
 {
 	memset(wf, 0, sizeof(*wf));
-	wf->file = xstrdup(shown);
+	wf->file = term_escape_dup(shown, 0);	/* printed: see term_safe.h */
 	size_t before = gp_errors_count(errs);
 	struct ytree t;
 	if (ytree_load(&t, path, wf->file, errs) == 0) {
@@ -853,10 +857,10 @@ static json_t *training_to_json(const struct training *t)
 	json_object_set_new(j, "total_tokens", positive_or_null(t->total_tokens));
 	json_object_set_new(j, "steps", json_number(t->steps));
 	json_object_set_new(j, "optimizer",
-			    json_string(optimizer_name(t->optimizer)));
+			    json_text(optimizer_name(t->optimizer)));
 	json_object_set_new(j, "zero_stage", json_integer(t->zero));
 	json_object_set_new(j, "recompute",
-			    json_string(recompute_name(t->recompute)));
+			    json_text(recompute_name(t->recompute)));
 	json_t *par = json_object();
 	json_object_set_new(par, "max_gpus", positive_or_null((double)t->max_gpus));
 	json_object_set_new(par, "max_tp", positive_or_null((double)t->max_tp));
@@ -894,7 +898,7 @@ static json_t *inference_to_json(const struct inference *in)
 	json_object_set_new(j, "hours_per_month",
 			    json_number(in->serving_per_month / 3600));
 	json_object_set_new(j, "kv_precision",
-			    in->has_kv ? json_string(precision_name(in->kv_precision))
+			    in->has_kv ? json_text(precision_name(in->kv_precision))
 				       : json_null());
 	return j;
 }
@@ -903,14 +907,14 @@ json_t *workload_to_json(const struct workload *w)
 {
 	json_t *j = json_object();
 	char at[512];
-	json_object_set_new(j, "name", json_string(w->name));
-	json_object_set_new(j, "kind", json_string(workload_kind_name(w->kind)));
-	json_object_set_new(j, "model", json_string(model_label(w->model)));
-	json_object_set_new(j, "model_file", json_string(w->model_file));
+	json_object_set_new(j, "name", json_text(w->name));
+	json_object_set_new(j, "kind", json_text(workload_kind_name(w->kind)));
+	json_object_set_new(j, "model", json_text(model_label(w->model)));
+	json_object_set_new(j, "model_file", json_text(w->model_file));
 	json_object_set_new(j, "sequence_model",
 			    json_boolean(model_is_sequence(w->model)));
 	json_object_set_new(j, "precision",
-			    json_string(precision_name(w->precision)));
+			    json_text(precision_name(w->precision)));
 	json_t *eff = json_object();
 	json_object_set_new(eff, "compute", w->efficiency_compute > 0
 						    ? json_real(w->efficiency_compute)
@@ -925,6 +929,6 @@ json_t *workload_to_json(const struct workload *w)
 		json_object_set_new(j, "inference",
 				    inference_to_json(&w->infer));
 	snprintf(at, sizeof(at), "%s:%d:%d", w->at.file, w->at.line, w->at.col);
-	json_object_set_new(j, "defined_at", json_string(at));
+	json_object_set_new(j, "defined_at", json_text(at));
 	return j;
 }

@@ -59,6 +59,8 @@ struct training {
 	double deadline;	/* s; 0: none */
 	bool has_budget;
 	struct money budget;	/* a total amount */
+	struct origin budget_at;	/* where it was written: a currency with
+					 * no exchange rate is reported there */
 	bool spot;		/* spot (preemptible) capacity is acceptable */
 	bool has_input;
 	double decode_time_per_sample;	/* s of one CPU core per sample */

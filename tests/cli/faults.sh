@@ -10,7 +10,7 @@
 #
 #   faults.sh GPUPLAN      (run from the source root)
 set -u
-gpuplan=$1
+gpuplan=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 scratch=$(mktemp -d /tmp/gpuplan-faults.XXXXXX)
 trap 'rm -rf "$scratch"' EXIT
 fail=0
@@ -26,11 +26,9 @@ no_temps() {
 
 . "$(dirname "$0")/stop-at-fault.sh"
 
-# With one thread the signal is handled before any rename: the previous
-# file must be there.  With OpenBLAS's own thread (threads=2), the signal
-# may be handled there while the main thread renames: the file is then the
-# whole new plan, never a part (stop-at-fault.sh).
-for run in INT:1 TERM:1 HUP:1 INT:2 TERM:2; do
+# A signal before the renames wins, on whichever thread it is handled
+# (OpenBLAS starts its own with threads=2): the previous file must be there.
+for run in INT:1 TERM:1 HUP:1 QUIT:1 PIPE:1 ALRM:1 USR1:1 XCPU:1 INT:2 TERM:2; do
 	sig=${run%:*} threads=${run#*:}
 	out=$scratch/plan-$sig-$threads.json
 	echo previous >"$out"
@@ -47,12 +45,7 @@ for run in INT:1 TERM:1 HUP:1 INT:2 TERM:2; do
 	rc=$?
 	want=$((128 + $(kill -l $sig)))
 	[ $rc = $want ] || say "SIG$sig: exit $rc, want $want (death by the signal)"
-	if [ $threads = 1 ]; then
-		[ "$(cat "$out")" = previous ] || say "SIG$sig: the previous file changed"
-	else
-		[ "$(cat "$out")" = previous ] || jq -e .schema "$out" >/dev/null ||
-			say "SIG$sig: neither the previous file nor a whole new one"
-	fi
+	[ "$(cat "$out")" = previous ] || say "SIG$sig ($threads threads): the previous file changed"
 	no_temps "SIG$sig"
 done 2>/dev/null	# bash's "Hangup" notices
 
@@ -94,5 +87,63 @@ check_input_refused "$scratch/prices.yaml" catalog list --catalog "$scratch/pric
 check_input_refused "$scratch/w.yaml" workload list --workload "$scratch/w.yaml" -o "$scratch/w.yaml"
 check_input_refused "$scratch/w.yaml" plan --workload "$scratch/w.yaml" -o "$scratch/w.yaml"
 no_temps "inputs"
+
+# A signal while a set is being renamed waits for the renames: the whole
+# new set, then death by the signal (the report's PDF, PNGs and the plan
+# all new, never the new PDF with the old charts).
+mkdir -p "$scratch/set"
+echo previous >"$scratch/set/plan.json"
+"$gpuplan" plan --format json -o "$scratch/set/old.json" --report "$scratch/set/r.pdf" 2>/dev/null
+old_pdf=$(md5sum <"$scratch/set/r.pdf")
+start_stopped mid-rename "$gpuplan" plan --format json -o "$scratch/set/plan.json" \
+	--report "$scratch/set/r.pdf" --title "new" 2>/dev/null >/dev/null
+if wait_stopped $pid; then
+	kill -s TERM $pid
+	kill -s CONT $pid
+	wait $pid
+	rc=$?
+	[ $rc = 143 ] || say "mid-rename: exit $rc, want 143"
+	jq -e .schema "$scratch/set/plan.json" >/dev/null || say "mid-rename: the plan is not the new one"
+	[ "$(md5sum <"$scratch/set/r.pdf")" != "$old_pdf" ] || say "mid-rename: the PDF is not the new one"
+	no_temps "mid-rename"
+else
+	say "mid-rename: gpuplan did not stop at the fault point"
+	kill -9 $pid 2>/dev/null
+fi 2>/dev/null
+
+# Two outputs of one run naming one file, however spelled: exit 2, nothing
+# written.
+(cd "$scratch" && mkdir -p twice && "$gpuplan" plan -o ./twice/r.pdf --report twice/r.pdf) \
+	>/dev/null 2>"$scratch/err"
+rc=$?
+[ $rc = 2 ] || say "-o and --report one file: exit $rc, want 2"
+grep -q "name the same file" "$scratch/err" || say "-o and --report one file: $(cat "$scratch/err")"
+[ -z "$(ls -A "$scratch/twice")" ] || say "-o and --report one file: wrote $(ls "$scratch/twice")"
+
+# A pipe nobody reads is an error, not a hang; /dev/stdout on a pipe works.
+mkfifo "$scratch/fifo"
+timeout 20 "$gpuplan" catalog list -o "$scratch/fifo" 2>"$scratch/err"
+rc=$?
+[ $rc = 1 ] || say "-o FIFO without a reader: exit $rc, want 1"
+grep -q "no process reads this pipe" "$scratch/err" || say "-o FIFO: $(cat "$scratch/err")"
+n=$("$gpuplan" catalog list --format csv -o /dev/stdout | wc -l)
+[ "$n" -gt 1 ] || say "-o /dev/stdout into a pipe: $n lines"
+
+# Paths are printed, not obeyed: a file name holding an escape sequence
+# (clear screen, set the window title) reaches no output raw.
+esc=$(printf '\033]0;pwned\007\033[2J')
+cp profiles/models/tiny-cnn.yaml "$scratch/${esc}m.yaml"
+sed "s|\.\./models/|$PWD/profiles/models/|" profiles/workloads/default.yaml >"$scratch/${esc}w.yaml"
+check_spelled() {
+	"$gpuplan" "$@" >"$scratch/out" 2>"$scratch/err"
+	if grep -q "$(printf '\033')" "$scratch/out" "$scratch/err"; then
+		say "'$*': an escape character reached the terminal raw"
+	fi
+	grep -qF '\x1b]0;pwned' "$scratch/out" "$scratch/err" || say "'$*': the path is not shown spelled out"
+}
+check_spelled model show "$scratch/${esc}m.yaml"
+check_spelled workload list --format table --workload "$scratch/${esc}w.yaml"
+check_spelled catalog validate "$scratch/${esc}m.yaml"
+GPUPLAN_PLUGIN_DIR="$scratch/$esc" check_spelled devices --format table
 
 exit $fail

@@ -20,8 +20,9 @@
 #   NAME.dict          the dictionary
 #   NAME.log           libFuzzer's output
 #   findings/NAME-*    crash-*, leak-*, timeout-*, oom-* reproducers
-# Limits per input: -timeout (default 10 s; FUZZ_TIMEOUT) and
-# -rss_limit_mb (default 2048; FUZZ_RSS_MB), so a run away loop or a memory
+# Limits per input: -timeout (the harness's TIMEOUT in CMakeLists.txt,
+# 10 s unless it says more; FUZZ_TIMEOUT overrides it for all) and
+# -rss_limit_mb (default 2048; FUZZ_RSS_MB), so a runaway loop or a memory
 # blow-up is a finding, not a stuck CI job.  Extra libFuzzer flags:
 # FUZZ_FLAGS.  Reproduce a finding with
 #   BUILD/tests/fuzz/fuzz_NAME FILE
@@ -35,17 +36,16 @@ while getopts b:j:k opt; do
 	b) build=$OPTARG ;;
 	j) jobs=$OPTARG ;;
 	k) keep_going=1 ;;
-	*) sed -n '2,12p' "$0" >&2; exit 2 ;;
+	*) sed -n '2,12s/^# \{0,1\}//p' "$0" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
 if [ $# -lt 1 ] || ! [[ $1 =~ ^[0-9]+$ ]]; then
-	sed -n '2,12p' "$0" >&2
+	sed -n '2,12s/^# \{0,1\}//p' "$0" >&2
 	exit 2
 fi
 seconds=$1
 shift
-timeout=${FUZZ_TIMEOUT:-10}
 rss=${FUZZ_RSS_MB:-2048}
 
 # clang with its libFuzzer runtime, and OpenMP for clang (the core's CPU
@@ -61,10 +61,13 @@ if [ ! -f "$build/CMakeCache.txt" ]; then
 	cmake -S . -B "$build" -DCMAKE_C_COMPILER="$cc" -DGPUPLAN_FUZZ=ON \
 		-DGPUPLAN_CUDA=OFF -DGPUPLAN_WERROR=OFF >/dev/null
 fi
-cmake --build "$build" -j "$((jobs > 2 ? jobs : 2))" --target fuzzers >/dev/null
-
 out=$build/fuzz
 mkdir -p "$out/findings" "$out/tmp"
+if ! cmake --build "$build" -j "$((jobs > 2 ? jobs : 2))" --target fuzzers >"$out/build.log" 2>&1; then
+	tail -n 40 "$out/build.log" >&2
+	echo "run-fuzzers: the build failed (all of it in $out/build.log)" >&2
+	exit 1
+fi
 names=("$@")
 if [ ${#names[@]} -eq 0 ]; then
 	for env in "$build"/tests/fuzz/*.env; do
@@ -78,7 +81,7 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
 # fuzz NAME: one harness for $seconds; 0 when it found nothing.
 fuzz() {
 	local name=$1 env=$build/tests/fuzz/$1.env
-	local program="" max_len="" mode=""
+	local program="" max_len="" mode="" timeout=10
 	[ -f "$env" ] || { echo "run-fuzzers: no harness '$name'" >&2; return 1; }
 	# shellcheck disable=SC1090
 	source "$env"
@@ -95,7 +98,7 @@ fuzz() {
 	local rc=0
 	# shellcheck disable=SC2086
 	TMPDIR=$out/tmp "$program" -max_total_time="$seconds" \
-		-timeout="$timeout" -rss_limit_mb="$rss" -max_len="$max_len" \
+		-timeout="${FUZZ_TIMEOUT:-$timeout}" -rss_limit_mb="$rss" -max_len="$max_len" \
 		-dict="$out/$name.dict" -artifact_prefix="$out/findings/$name-" \
 		-print_final_stats=1 ${FUZZ_FLAGS:-} \
 		"$out/corpus/$name" "$out/seeds/$name" </dev/null >>"$out/$name.log" 2>&1 || rc=$?
@@ -139,7 +142,7 @@ while [ $running -gt 0 ]; do
 done
 rm -rf "$out/tmp"
 if [ ${#failed[@]} -gt 0 ]; then
-	echo "run-fuzzers: findings in: ${failed[*]} (reproducers in $out/findings/)" >&2
+	echo "run-fuzzers: failed: ${failed[*]} (reproducers in $out/findings/)" >&2
 	exit 1
 fi
 echo "run-fuzzers: ${#names[@]} harnesses clean for ${seconds}s each"

@@ -205,6 +205,29 @@ static void test_interrupted_set(const char *dir)
 	CHECK(access(sub, F_OK) != 0);	/* its files, then the folder */
 }
 
+/* Every input is remembered, however many: the 5,000th file read is as
+ * safe from -o as the first. */
+static void test_many_inputs(const char *dir)
+{
+	char why[256], path[400];
+	for (int i = 0; i < 5000; i++) {
+		snprintf(path, sizeof(path), "%s/in-%d.yaml", dir, i);
+		write_file(path, "x\n");
+		char *data;
+		size_t len;
+		CHECK(file_read_all(path, 16, &data, &len) == FILE_READ_OK || !"read");
+		free(data);
+	}
+	snprintf(path, sizeof(path), "%s/in-4999.yaml", dir);
+	CHECK(atomic_check_target(path, why, sizeof(why)) == ATOMIC_REFUSED);
+	snprintf(path, sizeof(path), "%s/in-0.yaml", dir);
+	CHECK(atomic_check_target(path, why, sizeof(why)) == ATOMIC_REFUSED);
+	for (int i = 0; i < 5000; i++) {
+		snprintf(path, sizeof(path), "%s/in-%d.yaml", dir, i);
+		unlink(path);
+	}
+}
+
 int main(void)
 {
 	char dir[] = "/tmp/gpuplan-atomic-XXXXXX";
@@ -262,6 +285,7 @@ int main(void)
 	/* last: inputs are remembered by inode, which a later file in the
 	 * same folder could reuse once the input is deleted */
 	test_inputs_refused(dir);
+	test_many_inputs(dir);
 	CHECK(count_entries(dir) == 0);
 	rmdir(dir);
 	return check_summary("atomic_file");

@@ -13,7 +13,7 @@
 
 #include "check.h"
 #include "report/text.h"
-#include "report/utf8.h"
+#include "core/utf8.h"
 
 static const char en_para[] =
 	"The recommended instance is the cheapest option that finishes "
@@ -325,7 +325,7 @@ static void sample_page(const struct report_font *f, const char *para,
 }
 
 /*
- * Text as cairo accepts it (report/utf8.h): each malformed byte and each
+ * Text as cairo accepts it (core/utf8.h): each malformed byte and each
  * noncharacter becomes one replacement, valid text passes unchanged.
  * cairo refuses U+FDD0..U+FDEF and U+xFFFE/U+xFFFF with an error that
  * blanks the rest of a page, so the cleaned text must also draw: each

@@ -1,5 +1,7 @@
 /*
- * utf8.h - text as cairo will draw it.
+ * utf8.h - UTF-8 decoded one way for the whole program: text as cairo will
+ * draw it, as JSON will hold it (output.h, json_text) and as a terminal
+ * will show it (term_safe.h).
  *
  * cairo checks every string it is given (show_text, text_extents, a font
  * family, PDF metadata) and refuses, with a context or surface error that
@@ -12,8 +14,8 @@
  * chart wants plain ASCII), and valid text passes unchanged.
  * Ownership: nothing is kept; the _dup function returns a malloc'd copy.
  */
-#ifndef GPUPLAN_REPORT_UTF8_H
-#define GPUPLAN_REPORT_UTF8_H
+#ifndef GPUPLAN_CORE_UTF8_H
+#define GPUPLAN_CORE_UTF8_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -33,6 +35,14 @@ bool utf8_noncharacter(unsigned long cp);
  * sequence is consumed.  So *cp is always what a cleaned copy draws.
  */
 size_t utf8_next(const char *s, size_t n, unsigned long *cp);
+
+/* Cuts s before a last character that a fixed buffer cut short (snprintf
+ * truncates bytes, not characters), so the text stays UTF-8. */
+void utf8_trim_partial(char *s);
+
+/* The length of the sequence the byte b leads (1 for ASCII, 2 to 4), or
+ * 0 when b cannot lead one (a continuation byte, 0xf8 and above). */
+size_t utf8_lead_length(unsigned char b);
 
 /* Writes the UTF-8 form of cp (a valid code point) to out (4 bytes of
  * room); returns its length, 1 to 4. */

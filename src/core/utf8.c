@@ -1,11 +1,11 @@
 /*
- * utf8.c - decoding and cleaning text for cairo; see utf8.h.
+ * utf8.c - decoding and cleaning UTF-8 text; see utf8.h.
  */
 #include "utf8.h"
 
 #include <string.h>
 
-#include "core/xalloc.h"
+#include "xalloc.h"
 
 bool utf8_noncharacter(unsigned long cp)
 {
@@ -32,6 +32,25 @@ static size_t lead(unsigned char b, unsigned long *c, unsigned long *min)
 		return 4;
 	}
 	return 0;
+}
+
+void utf8_trim_partial(char *s)
+{
+	size_t n = strlen(s);
+	for (size_t back = 1; back <= 3 && back <= n; back++) {
+		unsigned char b = (unsigned char)s[n - back];
+		if ((b & 0xc0) == 0x80)
+			continue;
+		if (utf8_lead_length(b) > back)
+			s[n - back] = '\0';
+		return;
+	}
+}
+
+size_t utf8_lead_length(unsigned char b)
+{
+	unsigned long c, min;
+	return b < 0x80 ? 1 : lead(b, &c, &min);
 }
 
 size_t utf8_next(const char *s, size_t n, unsigned long *cp)
