@@ -31,7 +31,9 @@ int profile_read_node_number(struct yread *r, const struct ynode *n,
 	char *end;
 	errno = 0;
 	double v = strtod(n->text, &end);
-	if (*end || errno == ERANGE || !isfinite(v) || v < 0) {
+	/* decimal notation only: strtod would also take hex ("0x1p-6") */
+	bool decimal = strspn(n->text, "0123456789.eE+-") == strlen(n->text);
+	if (!decimal || *end || errno == ERANGE || !isfinite(v) || v < 0) {
 		yr_error(r, n, NULL,
 			 "'%s' expects a finite number >= 0, found '%.60s'",
 			 what, n->text);

@@ -158,10 +158,7 @@ static int parse_model_options(const struct parsed *p, struct bench_request *q)
 		return usage_error(&bench_spec, "--%s applies to --model, which was not given",
 				   seq ? "seq" : prec ? "precision" : "memory-limit");
 	if (seq) {
-		char *end;
-		errno = 0;
-		q->seq = strtol(seq, &end, 10);
-		if (!*seq || *end || errno || q->seq < 1 || q->seq > 1L << 24)
+		if (!opt_whole(seq, 1, 1L << 24, &q->seq))
 			return usage_error(&bench_spec,
 					   "--seq '%s': expected a whole number of tokens from 1 to %ld",
 					   seq, 1L << 24);
@@ -194,10 +191,8 @@ static int parse_request(const struct parsed *p, struct bench_request *q)
 	q->quick = opt_flag(p, &bench_spec, "quick");
 	const char *t = opt_value(p, &bench_spec, "threads");
 	if (t) {
-		char *end;
-		errno = 0;
-		long v = strtol(t, &end, 10);
-		if (!*t || *end || errno || v < 1 || v > MAX_THREADS)
+		long v;
+		if (!opt_whole(t, 1, MAX_THREADS, &v))
 			return usage_error(&bench_spec,
 					   "--threads '%s': expected a whole number from 1 to %d",
 					   t, MAX_THREADS);

@@ -76,12 +76,9 @@ static int read_long(const struct parsed *p, const char *name, long min,
 	*out = dflt;
 	if (!v)
 		return 0;
-	char *end;
-	long n = strtol(v, &end, 10);
-	if (*v == '\0' || *end || n < min || n > max)
+	if (!opt_whole(v, min, max, out))
 		return usage_error(&show_spec, "--%s expects a whole number from %ld to %ld, found '%s'",
 				   name, min, max, v);
-	*out = n;
 	return 0;
 }
 

@@ -61,12 +61,9 @@ static int read_settings(const struct parsed *p, struct plan_settings *s)
 	s->spot = opt_flag(p, &plan_spec, "spot");
 	const char *top = opt_value(p, &plan_spec, "top");
 	if (top) {
-		char *end;
-		long n = strtol(top, &end, 10);
-		if (*top == '\0' || *end || n < 1 || n > 100000)
+		if (!opt_whole(top, 1, 100000, &s->top))
 			return usage_error(&plan_spec, "--top expects a whole number from 1 to 100000, found '%s'",
 					   top);
-		s->top = n;
 	}
 	return 0;
 }
@@ -116,6 +113,16 @@ static const char *status_of(const struct plan_option *o, char *buf, size_t len)
 	return buf;
 }
 
+/* No price in the plan currency (no exchange rate): its costs are not 0,
+ * they are unknown. */
+static bool unpriced(const struct plan_option *o)
+{
+	for (int i = 0; i < o->n_reasons; i++)
+		if (plan_option_reason_at(o, i)->code == REASON_NO_RATE)
+			return true;
+	return false;
+}
+
 /* Whole units from 100, cents below; from 1e15 (costs the accepted
  * extremes of a catalog can reach) three significant digits, as choose.c
  * words them, so a cell never outgrows its buffer. */
@@ -154,6 +161,8 @@ static void training_table(FILE *out, const struct plan_result *r,
 		money_cell(o->cost, cost, sizeof(cost));
 		if (o->has_spot)
 			money_cell(o->cost_spot, spot, sizeof(spot));
+		if (unpriced(o))
+			snprintf(cost, sizeof(cost), "-");
 		snprintf(gh, sizeof(gh), o->gpu_hours >= 1e15 ? "%.3g" : "%.0f",
 			 o->gpu_hours);
 		units_format(UNIT_BYTES, o->memory_per_gpu, NULL, mem, sizeof(mem));
@@ -190,6 +199,10 @@ static void serving_table(FILE *out, const struct plan_result *r,
 		units_format(UNIT_DURATION, o->p99_latency_s, NULL, p99, sizeof(p99));
 		money_cell(o->cost, cost, sizeof(cost));
 		money_cell(o->cost_per_million, pm, sizeof(pm));
+		if (unpriced(o)) {
+			snprintf(cost, sizeof(cost), "-");
+			snprintf(pm, sizeof(pm), "-");
+		}
 		units_format(UNIT_BYTES, o->memory_per_gpu, NULL, mem, sizeof(mem));
 		const char *row[] = {mark, inst, gpus, rep, batch, p99, cost, pm, mem,
 				     status_of(o, note, sizeof(note))};

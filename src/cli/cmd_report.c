@@ -278,9 +278,8 @@ int report_options_read(const struct parsed *p, const struct cmd_spec *s,
 		return usage_error(s, "--title may not hold %s", what);
 	const char *rows = opt_value(p, s, "rows");
 	if (rows) {
-		char *end;
-		long n = strtol(rows, &end, 10);
-		if (*rows == '\0' || *end || n < 1 || n > 100000)
+		long n;
+		if (!opt_whole(rows, 1, 100000, &n))
 			return usage_error(s, "--rows expects a whole number from 1 to 100000, found '%s'",
 					   rows);
 		o->table_rows = (size_t)n;

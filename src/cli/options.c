@@ -231,6 +231,18 @@ void opts_free(struct parsed *p)
 	p->args = NULL;
 }
 
+bool opt_whole(const char *text, long min, long max, long *out)
+{
+	size_t n = strspn(text, "0123456789");
+	if (n == 0 || n > 18 || text[n] != '\0')
+		return false;
+	long v = strtol(text, NULL, 10);
+	if (v < min || v > max)
+		return false;
+	*out = v;
+	return true;
+}
+
 const struct opt_result *opt_find(const struct parsed *p,
 				  const struct cmd_spec *s, const char *name)
 {

@@ -71,6 +71,10 @@ bool opt_flag(const struct parsed *p, const struct cmd_spec *s,
 const char *opt_value(const struct parsed *p, const struct cmd_spec *s,
 		      const char *name);
 
+/* An option's whole number: decimal digits only (no sign, no spaces, no
+ * "1e3"), from min to max.  True with the value in *out. */
+bool opt_whole(const char *text, long min, long max, long *out);
+
 /* Prints "gpuplan: MSG" and "Try 'gpuplan PATH --help'." on stderr and
  * returns OPTS_USAGE_ERROR. */
 int usage_error(const struct cmd_spec *s, const char *fmt, ...)

@@ -41,8 +41,16 @@ static int check_transformer_seq(const struct model *m, long seq,
 	}
 	const char *what;
 	double w = transformer_widest(&m->tf, &what);
-	if ((double)seq * w <= MODEL_MAX_TENSOR_ELEMENTS)
-		return 0;
+	double scores = (double)m->tf.heads * (double)seq * (double)seq;
+	if ((double)seq * w <= MODEL_MAX_TENSOR_ELEMENTS) {
+		if (scores <= MODEL_MAX_SCORE_ELEMENTS)
+			return 0;
+		gp_errors_add(errs, m->file, 0, 0, NULL,
+			      "sequence length %ld makes the attention score matrix of %s %.3g elements per sample (%ld heads x %ld x %ld), beyond the %.3g gpuplan handles",
+			      seq, m->name, scores, m->tf.heads, seq, seq,
+			      MODEL_MAX_SCORE_ELEMENTS);
+		return -1;
+	}
 	gp_errors_add(errs, m->file, 0, 0, NULL,
 		      "sequence length %ld makes %s of %s %.3g elements per sample (%ld x %.0f), beyond the %.3g gpuplan handles",
 		      seq, what, m->name, (double)seq * w, seq, w,

@@ -375,6 +375,13 @@ static bool append_attention(struct builder *b, const struct op_spec *s,
 			heads, d, kv);
 		return false;
 	}
+	double scores = (double)heads * (double)in->d[0] * (double)in->d[0];
+	if (scores > MODEL_MAX_SCORE_ELEMENTS) {
+		fail_at(b, s, NULL,
+			"attention over %ld tokens with %ld heads makes a score matrix of %.3g elements per sample (heads x tokens x tokens), beyond the %.3g gpuplan handles",
+			in->d[0], heads, scores, MODEL_MAX_SCORE_ELEMENTS);
+		return false;
+	}
 	long kv_dim = kv * (d / heads);
 	struct op_params lp = {.out = d + 2 * kv_dim, .bias = s->p.bias};
 	struct shape qkv = {SHAPE_SEQ, {in->d[0], d + 2 * kv_dim, 0}};

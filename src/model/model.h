@@ -48,6 +48,10 @@
  * real model, and small enough that no count below overflows a long or
  * loses a double's precision. */
 #define MODEL_MAX_TENSOR_ELEMENTS 1099511627776.0
+/* Attention's heads x S x S score matrix, counted as an unfused kernel's
+ * scratch: 2^50, so 32 heads reach 5.9 million tokens (a fused kernel
+ * never holds it; the memory model counts it, and must stay finite). */
+#define MODEL_MAX_SCORE_ELEMENTS 1125899906842624.0
 /* An expanded op count past every limit (counts saturate here). */
 #define MODEL_OPS_MANY UINT64_MAX
 

@@ -112,6 +112,13 @@ static int check_tf_sizes(struct yread *r, const struct ynode *n,
 		{"max_seq", "the position embedding", "",
 		 tf->positions == POS_LEARNED ? (double)tf->max_seq * d : 0},
 	};
+	double seq = (double)tf->max_seq;
+	if ((double)tf->heads * seq * seq > MODEL_MAX_SCORE_ELEMENTS) {
+		yr_error(r, ymap_get(n, "max_seq"), NULL,
+			 "'max_seq' makes the attention score matrix %.3g elements per sample (heads x max_seq x max_seq), beyond the %.3g gpuplan handles",
+			 (double)tf->heads * seq * seq, MODEL_MAX_SCORE_ELEMENTS);
+		return -1;
+	}
 	int bad = 0;
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
 		if (t[i].elems <= MODEL_MAX_TENSOR_ELEMENTS)

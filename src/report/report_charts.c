@@ -195,6 +195,10 @@ static struct acc_series *group_points(const struct r_workload *w,
 	}
 	strmap_free(&seen[0]);
 	strmap_free(&seen[1]);
+	if (*na == 0) {		/* no option with a cost: no points to hold */
+		free(series);
+		return as;
+	}
 	/* one block of points; each series a slice of it, filled in order */
 	double *xs = xcalloc(m + 1, sizeof(double)), *ys = xcalloc(m + 1, sizeof(double));
 	bool *mu = xcalloc(m + 1, sizeof(bool)), *hl = xcalloc(m + 1, sizeof(bool));

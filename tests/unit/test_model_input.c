@@ -484,7 +484,8 @@ static void tensor_bounds(void)
 }
 
 /* llama-2-7b's widest tensor is its output head, 32,000 wide:
- * 2^40 / 32000 = 34,359,738.4 tokens at most. */
+ * 2^40 / 32000 = 34,359,738.4 tokens at most; its score matrix, 32 heads
+ * x S x S, holds S to sqrt(2^50 / 32) = 5,931,641.6 tokens. */
 static void transformer_bounds(void)
 {
 	char path[1024];
@@ -495,13 +496,16 @@ static void transformer_bounds(void)
 	gp_errors_init(&e);
 	CHECK(model_load(&m, path, &e) == 0);
 	struct model_graph g;
-	CHECK(model_build(&m, 34359738, &g, &e) == 0);
+	CHECK(model_build(&m, 5931641, &g, &e) == 0);
+	model_graph_free(&g);
+	CHECK(model_build(&m, 5931642, &g, &e) == -1);
 	model_graph_free(&g);
 	CHECK(model_build(&m, 34359739, &g, &e) == -1);
 	model_graph_free(&g);
 	struct loaded l;
 	memset(&l, 0, sizeof(l));
 	collect(&l, &e);
+	CHECK_HAS(l.msgs, "sequence length 5931642 makes the attention score matrix of llama-2-7b 1.13e+15 elements per sample (32 heads x 5931642 x 5931642)");
 	CHECK_HAS(l.msgs, "sequence length 34359739 makes the output head of llama-2-7b 1.1e+12 elements per sample");
 	gp_errors_free(&e);
 	model_free(&m);

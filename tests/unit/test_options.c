@@ -20,8 +20,47 @@ static int parse(int argc, const char **argv, struct parsed *p)
 	return opts_parse(&spec, argc, (char **)argv, p);
 }
 
+/* Whole numbers on the command line: digits only, within the range. */
+static void test_whole(void)
+{
+	static const struct {
+		const char *text;
+		bool ok;
+		long want;
+	} cases[] = {
+		{"5", true, 5}, {"100000", true, 100000}, {"1", true, 1},
+		{"0", false, 0}, {"100001", false, 0}, {" 5", false, 0},
+		{"+5", false, 0}, {"-5", false, 0}, {"5 ", false, 0},
+		{"1e3", false, 0}, {"0x10", false, 0}, {"", false, 0},
+		{"99999999999999999999", false, 0}, {"0005", true, 5},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		long v = -1;
+		CHECK(opt_whole(cases[i].text, 1, 100000, &v) == cases[i].ok);
+		if (cases[i].ok)
+			CHECK(v == cases[i].want);
+	}
+}
+
+/* Empty values name nothing: usage errors before any work. */
+static void test_empty_values(void)
+{
+	struct parsed p;
+	const char *a[] = {"cmd", "-o", ""};
+	CHECK(parse(3, a, &p) == OPTS_USAGE_ERROR);
+	opts_free(&p);
+	const char *b[] = {"cmd", "--output="};
+	CHECK(parse(2, b, &p) == OPTS_USAGE_ERROR);
+	opts_free(&p);
+	const char *c[] = {"cmd", "--catalog", "a.yaml", ""};
+	CHECK(parse(4, c, &p) == OPTS_USAGE_ERROR);
+	opts_free(&p);
+}
+
 int main(void)
 {
+	test_whole();
+	test_empty_values();
 	struct parsed p;
 	const char *a1[] = {"cmd", "--catalog", "a.yaml", "b.yaml", "--spot",
 			    "-o", "x.json", "--currency=CNY", "-c", "c.yaml"};

@@ -308,6 +308,8 @@ static void bad_inputs(void)
 		{"median_s: 0.", "median_s: 1", "does not follow from samples_s"},
 		{"    value: ", "    value: 1", "is not work / time"},
 		{"samples_s: [", "samples_s: [-1, ", "expects a finite number >= 0"},
+		{"samples_s: [", "samples_s: [0x1p-6, ", "expects a finite number >= 0, found '0x1p-6'"},
+		{"samples_s: [", "samples_s: [1e-320, ", "expects a finite number >= 0, found '1e-320'"},
 		{"when: \"", "when: \"x", "'when' expects a UTC time"},
 		{"  - suite: gemm", "  - suite: gem", "unknown suite 'gem'"},
 		{"    work: 15032385536\n", "    work: 15032385537\n", "work 15032385537 is not the gemm rule for these parameters (15032385536)"},
