@@ -269,37 +269,20 @@ static void check_marks(struct yread *r, const struct ynode *items,
 					 bench_fault_kind_name(kinds[k]));
 }
 
-/* throttled against the samples labelled with the figure: one map from
- * label to figure, so the check is linear in samples plus figures. */
+/* Each figure's throttled mark agrees with the samples taken while it
+ * ran. */
 static void check_throttled(struct yread *r, const struct ynode *items,
 			    const struct bench_profile *p)
 {
-	size_t n = p->figures.n;
-	char (*labels)[BENCH_LABEL_MAX] = xcalloc(n ? n : 1, sizeof(*labels));
-	bool *slowed = xcalloc(n ? n : 1, sizeof(bool));
-	struct strmap map;
-	strmap_init(&map);
-	for (size_t i = 0; i < n; i++) {
-		bench_figure_label(&p->figures.v[i], labels[i], sizeof(labels[i]));
-		strmap_put(&map, labels[i], i, NULL);
-	}
-	for (size_t i = 0; i < p->samples.n; i++) {
-		const struct gpu_sample *s = &p->samples.v[i];
-		size_t at;
-		if ((s->throttle & GPU_THROTTLE_SLOWING) &&
-		    strmap_get(&map, s->during, &at))
-			slowed[at] = true;
-	}
-	for (size_t i = 0; i < n; i++)
-		if (slowed[i] != p->figures.v[i].throttled)
+	uint64_t *slow = profile_slowing_per_figure(p);
+	for (size_t i = 0; i < p->figures.n; i++)
+		if ((slow[i] != 0) != p->figures.v[i].throttled)
 			yr_error(r, items->items[i], NULL,
 				 "figure '%s' is %smarked throttled but %s sample taken while it ran shows a slowing reason",
 				 p->figures.v[i].name,
 				 p->figures.v[i].throttled ? "" : "not ",
-				 slowed[i] ? "a" : "no");
-	strmap_free(&map);
-	free(slowed);
-	free(labels);
+				 slow[i] ? "a" : "no");
+	free(slow);
 }
 
 /* p2p and allreduce figures name GPUs of the host. */

@@ -323,7 +323,7 @@ void profile_read_sampling(struct yread *r, const struct ynode *root,
 
 /* Per figure, the slowing reasons of the samples labelled with it: one map
  * from label to figure, so this is linear in samples plus figures. */
-static uint64_t *slowing_per_figure(const struct bench_profile *p)
+uint64_t *profile_slowing_per_figure(const struct bench_profile *p)
 {
 	size_t n = p->figures.n;
 	char (*labels)[BENCH_LABEL_MAX] = xcalloc(n ? n : 1, sizeof(*labels));
@@ -376,7 +376,7 @@ void bench_profile_mark_throttled(struct bench_profile *p)
 {
 	if (!p->samples.throttled || !p->figures.n)
 		return;
-	uint64_t *slow = slowing_per_figure(p);
+	uint64_t *slow = profile_slowing_per_figure(p);
 	for (size_t s = 0; s < p->n_suites; s++)	/* in the order they ran */
 		mark_suite(p, p->suites[s], slow);
 	free(slow);

@@ -50,11 +50,12 @@ int profile_read_number(struct yread *r, const struct ynode *map,
 	return n ? profile_read_node_number(r, n, key, out) : 0;
 }
 
-int profile_read_text(struct yread *r, const struct ynode *map,
-		     const char *key, char *buf, size_t size)
+/* key's text (a name when `name`), copied into buf of size bytes. */
+static int read_into(struct yread *r, const struct ynode *map, const char *key,
+		     bool name, char *buf, size_t size)
 {
 	char *s = NULL;
-	int rc = yr_string(r, map, key, &s);
+	int rc = name ? yr_name(r, map, key, &s) : yr_string(r, map, key, &s);
 	if (rc <= 0)
 		return rc;
 	if (strlen(s) >= size) {
@@ -68,22 +69,16 @@ int profile_read_text(struct yread *r, const struct ynode *map,
 	return rc;
 }
 
+int profile_read_text(struct yread *r, const struct ynode *map,
+		     const char *key, char *buf, size_t size)
+{
+	return read_into(r, map, key, false, buf, size);
+}
+
 int profile_read_name(struct yread *r, const struct ynode *map,
 		      const char *key, char *buf, size_t size)
 {
-	char *s = NULL;
-	int rc = yr_name(r, map, key, &s);
-	if (rc <= 0)
-		return rc;
-	if (strlen(s) >= size) {
-		yr_error(r, ymap_get(map, key), NULL,
-			 "'%s' is longer than %zu bytes", key, size - 1);
-		rc = -1;
-	} else {
-		memcpy(buf, s, strlen(s) + 1);
-	}
-	free(s);
-	return rc;
+	return read_into(r, map, key, true, buf, size);
 }
 
 bool profile_has_suite(const struct bench_profile *p, const char *suite)

@@ -70,6 +70,11 @@ void profile_check_figures(struct yread *r, const struct ynode *root,
 /* True when options.suites lists suite. */
 bool profile_has_suite(const struct bench_profile *p, const char *suite);
 
+/* Per figure, the slowing throttle reasons of the NVML samples labelled
+ * with it (GPU_THROTTLE_SLOWING bits; 0: never slowed).  Linear in samples
+ * plus figures.  The caller frees the array. */
+uint64_t *profile_slowing_per_figure(const struct bench_profile *p);
+
 /* One figure of `figures:`.  Returns 0 with f filled, or -1 after
  * reporting (f->time.samples may still need measure_result_free). */
 int profile_read_figure(struct yread *r, const struct ynode *n,

@@ -511,7 +511,7 @@ static int load_model(const struct bench_request *q, struct model *m,
 	memset(g, 0, sizeof(*g));
 	if (!q->model)
 		return 0;
-	int rc = cli_load_model(q->model, q->seq, m, g);
+	int rc = cli_load_model(q->model, q->seq, 0, m, g);
 	if (rc == 0) {
 		struct model_sweep_options s = model_sweep_defaults(q->quick);
 		snprintf(p->model_name, sizeof(p->model_name), "%s", m->name);

@@ -157,21 +157,7 @@ static int read_setup(const struct parsed *p, struct show_setup *s)
 static int load_and_build(const char *arg, struct show_setup *s,
 			  struct model *m, struct model_graph *g)
 {
-	struct gp_errors errs;
-	gp_errors_init(&errs);
-	char *shown;
-	char *path = model_find(arg, &shown);
-	int rc = model_load_named(m, path, shown, &errs) < 0 ||
-			 (s->ops && model_check_op_count(m, SHOW_MAX_OPS, "--ops lists",
-							 "leave out --ops for the totals",
-							 &errs) < 0) ||
-			 model_build(m, s->seq, g, &errs) < 0
-		 ? 2 : 0;
-	free(path);
-	free(shown);
-	if (rc)
-		cli_report_problems(&errs);
-	gp_errors_free(&errs);
+	int rc = cli_load_model(arg, s->seq, s->ops ? SHOW_MAX_OPS : 0, m, g);
 	if (rc == 0) {
 		s->seq = g->seq;
 		if (!s->context)

@@ -104,7 +104,7 @@ int cli_load_workloads(const char *file, struct workload_file *wf)
 	return rc;
 }
 
-int cli_load_model(const char *arg, long seq, struct model *m,
+int cli_load_model(const char *arg, long seq, long list_ops, struct model *m,
 		   struct model_graph *g)
 {
 	struct gp_errors errs;
@@ -112,6 +112,10 @@ int cli_load_model(const char *arg, long seq, struct model *m,
 	char *shown;
 	char *path = model_find(arg, &shown);
 	int rc = model_load_named(m, path, shown, &errs) < 0 ||
+			 (list_ops > 0 &&
+			  model_check_op_count(m, (uint64_t)list_ops, "--ops lists",
+					       "leave out --ops for the totals",
+					       &errs) < 0) ||
 			 model_build(m, seq, g, &errs) < 0
 		 ? 2 : 0;
 	free(path);

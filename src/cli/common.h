@@ -50,10 +50,12 @@ int cli_load_workloads(const char *file, struct workload_file *wf);
 /*
  * Loads a model given as a path, or by the name of a shipped one
  * ("resnet-50": profiles/models/resnet-50.yaml), and builds it for seq
- * tokens (0: its own length).  Returns 0; 2 after printing every problem.
+ * tokens (0: its own length).  With list_ops > 0, a model that expands to
+ * more ops than `model show --ops` lists is refused from its description,
+ * before any op is built.  Returns 0; 2 after printing every problem.
  * m and g are the caller's to free either way.
  */
-int cli_load_model(const char *arg, long seq, struct model *m,
+int cli_load_model(const char *arg, long seq, long list_ops, struct model *m,
 		   struct model_graph *g);
 
 #endif

@@ -19,25 +19,9 @@ trap '[ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
 
 # ---- generators: gen_KIND N FILE ----------------------------------------
 
-# N instances cycling through the shipped ones, renamed (catalog list's
-# JSON re-emitted as a catalog file).
+# N instances cycling through the shipped ones, renamed.
 gen_catalog() {
-	"$gpuplan" catalog list --format json | jq -r --argjson n "$1" '
-	  .instances as $all | ($all | length) as $k |
-	  "schema: gpuplan/catalog/v1", "instances:",
-	  (range(0; $n) as $i | $all[$i % $k] as $x |
-	   "  - name: \($x.name)-\($i)",
-	   "    provider: \($x.provider)",
-	   "    region: \($x.region)",
-	   "    accelerator: \($x.accelerator.name)",
-	   "    gpus: \($x.gpus)",
-	   "    vcpus: \($x.vcpus)",
-	   "    memory: \($x.memory_bytes)B",
-	   "    intra_node_link: {kind: \($x.intra_node_link.kind)\(if $x.intra_node_link.kind == "none" then "" else ", bandwidth: \($x.intra_node_link.bandwidth_bytes_per_s)B/s" end)}",
-	   "    network: {bandwidth: \($x.network.bandwidth_bytes_per_s)B/s, rdma: \($x.network.rdma)}",
-	   "    price: {on_demand: \($x.price.on_demand_per_hour) \($x.price.currency)/h}",
-	   "    source: {title: generated for the scale benchmark, url: https://example.com, retrieved: 2026-11-30}",
-	   "    as_of: 2026-11-30")' >"$2"
+	"$root/tests/perf/gen-catalog.sh" "$gpuplan" "$1" >"$2"
 }
 
 # N workloads: the shipped defaults renamed, with absolute model paths.

@@ -17,24 +17,8 @@ work=$(mktemp -d /tmp/gpuplan-scale.XXXXXX)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
 echo "work folder: $work" >&2
 
-# Instances: the shipped ones as JSON, re-emitted as YAML under new names.
-"$gpuplan" catalog list --format json | jq -r --argjson n "$n_inst" '
-  .instances as $all | ($all | length) as $k |
-  "schema: gpuplan/catalog/v1", "instances:",
-  (range(0; $n) as $i | $all[$i % $k] as $x |
-   (1 + (($i * 37) % 41 - 20) / 100) as $f |
-   "  - name: \($x.name)-\($i)",
-   "    provider: \($x.provider)",
-   "    region: \($x.region)",
-   "    accelerator: \($x.accelerator.name)",
-   "    gpus: \($x.gpus)",
-   "    vcpus: \($x.vcpus)",
-   "    memory: \($x.memory_bytes)B",
-   "    intra_node_link: {kind: \($x.intra_node_link.kind)\(if $x.intra_node_link.kind == "none" then "" else ", bandwidth: \($x.intra_node_link.bandwidth_bytes_per_s)B/s" end)}",
-   "    network: {bandwidth: \($x.network.bandwidth_bytes_per_s)B/s, rdma: \($x.network.rdma)}",
-   "    price: {on_demand: \($x.price.on_demand_per_hour * $f) \($x.price.currency)/h\(if $x.price.spot_per_hour then ", spot: \($x.price.spot_per_hour * $f) \($x.price.currency)/h" else "" end)}",
-   "    source: {title: generated for the scale benchmark, url: https://example.com, retrieved: 2026-11-30}",
-   "    as_of: 2026-11-30")' >"$work/catalog.yaml"
+# Instances: the shipped ones re-emitted under new names (gen-catalog.sh).
+"$root/tests/perf/gen-catalog.sh" "$gpuplan" "$n_inst" >"$work/catalog.yaml"
 
 # Workloads: the shipped defaults, renamed, with absolute model paths.
 {
