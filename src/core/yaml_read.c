@@ -474,9 +474,11 @@ int yr_check_schema(struct yread *r, const struct ynode *root,
 			 s->text);
 		return -1;
 	}
+	/* the file as a whole, at its start: an empty document's root sits
+	 * at the end, where nothing is to be seen */
 	char hint[160];
 	snprintf(hint, sizeof(hint), "a %s is a YAML mapping with 'schema: %s'",
 		 what, want);
-	yr_error(r, root, hint, "not a gpuplan %s", what);
+	gp_errors_add(r->errs, r->file, 1, 1, hint, "not a gpuplan %s", what);
 	return -1;
 }

@@ -12,7 +12,10 @@ name="" program=""
 # shellcheck disable=SC1090
 source "$env_file"
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/gpuplan-replay.XXXXXX")
-bash tests/fuzz/seeds.sh "$env_file" "$scratch"
+if ! bash tests/fuzz/seeds.sh "$env_file" "$scratch"; then
+	rm -rf "$scratch"
+	exit 1
+fi
 inputs=("$scratch"/seeds/* tests/fuzz/findings/"$name"-*)
 # the loaders never read standard input; a path that names it must not wait
 TMPDIR=$scratch "$program" "${inputs[@]}" </dev/null >"$scratch/log" 2>&1 || {

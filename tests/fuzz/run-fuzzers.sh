@@ -6,7 +6,8 @@
 #   tests/fuzz/run-fuzzers.sh [-b BUILD] [-j JOBS] [-k] SECONDS [HARNESS...]
 #
 #   SECONDS   how long each harness runs (libFuzzer's -max_total_time)
-#   HARNESS   units, catalog, model, workload, profile, plan (default: all)
+#   HARNESS   units, catalog, model, workload, profile, plan, planner
+#             (default: every harness tests/fuzz/CMakeLists.txt names)
 #   -b BUILD  the build folder (default build-fuzz-lf); configured here
 #             with -DGPUPLAN_FUZZ=ON -DCMAKE_C_COMPILER=clang when needed
 #   -j JOBS   harnesses run at once, one core each (default 1), and the
@@ -36,12 +37,12 @@ while getopts b:j:k opt; do
 	b) build=$OPTARG ;;
 	j) jobs=$OPTARG ;;
 	k) keep_going=1 ;;
-	*) sed -n '2,12s/^# \{0,1\}//p' "$0" >&2; exit 2 ;;
+	*) sed -n '2,15s/^# \{0,1\}//p' "$0" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
 if [ $# -lt 1 ] || ! [[ $1 =~ ^[0-9]+$ ]]; then
-	sed -n '2,12s/^# \{0,1\}//p' "$0" >&2
+	sed -n '2,15s/^# \{0,1\}//p' "$0" >&2
 	exit 2
 fi
 seconds=$1
@@ -60,6 +61,10 @@ fi
 if [ ! -f "$build/CMakeCache.txt" ]; then
 	cmake -S . -B "$build" -DCMAKE_C_COMPILER="$cc" -DGPUPLAN_FUZZ=ON \
 		-DGPUPLAN_CUDA=OFF -DGPUPLAN_WERROR=OFF >/dev/null
+fi
+if ! grep -q '^GPUPLAN_FUZZ:BOOL=ON' "$build/CMakeCache.txt"; then
+	echo "run-fuzzers: $build is not a fuzz build (configure it with -DCMAKE_C_COMPILER=clang -DGPUPLAN_FUZZ=ON, or name a new folder)" >&2
+	exit 2
 fi
 out=$build/fuzz
 mkdir -p "$out/findings" "$out/tmp"
@@ -81,11 +86,10 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
 # fuzz NAME: one harness for $seconds; 0 when it found nothing.
 fuzz() {
 	local name=$1 env=$build/tests/fuzz/$1.env
-	local program="" max_len="" mode="" timeout=10
+	local program="" max_len="" timeout=10
 	[ -f "$env" ] || { echo "run-fuzzers: no harness '$name'" >&2; return 1; }
 	# shellcheck disable=SC1090
 	source "$env"
-	[ "$mode" = libfuzzer ] || { echo "run-fuzzers: $build is not a GPUPLAN_FUZZ build" >&2; return 1; }
 	bash tests/fuzz/seeds.sh "$env" "$out/prep-$name" 2>"$out/$name.log" || {
 		cat "$out/$name.log" >&2; return 1; }
 	rm -rf "$out/seeds/$name"

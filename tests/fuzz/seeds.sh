@@ -27,6 +27,7 @@ name="" style="" follow="" keys=() seeds=() commands=() gpuplan="" build=""
 source "$env_file"
 rm -rf "$out/seeds"
 mkdir -p "$out/seeds"
+source_root=$(pwd -P)	# as realpath spells it
 
 # refs FILE: the files FILE names under a FOLLOW key, as paths that exist.
 refs() {
@@ -40,7 +41,7 @@ refs() {
 		case $ref in /*) continue ;; esac
 		[ -f "$dir/$ref" ] || continue
 		ref=$(realpath "$dir/$ref")
-		[[ $ref == "$PWD"/* ]] && echo "$ref"
+		[[ $ref == "$source_root"/* ]] && echo "$ref"
 	done
 	return 0
 }
