@@ -9,9 +9,10 @@
 #
 # bash starts background jobs with SIGINT and SIGQUIT ignored, and gpuplan
 # rightly keeps an ignored signal ignored (nohup): perl (essential on
-# Debian) restores the defaults first.  The thread count does not change
-# the outcome (a signal before the renames wins on any thread, io_guard.h);
-# the scripts run both.
+# Debian) restores the defaults first.  With one thread, a signal sent
+# while stopped is taken as the process resumes, before any rename; with
+# more, another thread may take it once the renames began, and it then
+# waits for them (io_guard.h).
 start_stopped() {
 	local point=$1
 	shift
