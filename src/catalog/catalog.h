@@ -70,8 +70,11 @@ struct instance {
 	int gpus, vcpus;
 	double memory;			/* host RAM, B */
 	struct link intra;		/* kind and bandwidth only */
-	double network_bandwidth;	/* B/s */
-	bool network_rdma;
+	double network_bandwidth;	/* B/s, the node's total over all NICs */
+	int network_nics;		/* NICs the bandwidth is spread over, >= 1 */
+	bool network_rdma;		/* RDMA (InfiniBand, RoCE, EFA) */
+	bool network_gpudirect;		/* GPUDirect RDMA: NICs read and write
+					 * GPU memory without a host copy */
 	char *network_name;		/* may be NULL */
 	struct money on_demand;		/* per hour, whole instance */
 	bool has_spot;

@@ -113,7 +113,10 @@ struct plan_option {
 	long gpus;			/* GPUs in use (nodes x GPUs each, or MIG slices) */
 	/* training */
 	long dp, tp, pp;
-	int zero;
+	int zero;			/* the stage used (chosen when zero: auto) */
+	enum recompute recompute;	/* the one used */
+	long interleave;		/* virtual stages per GPU; 1: plain 1F1B */
+	bool sequence_parallel;
 	long micro_batch, accumulation;	/* per GPU; micro-steps per step */
 	double step_s;			/* one optimizer step */
 	double time_s;			/* the whole run, wall clock */
@@ -235,6 +238,22 @@ struct train_prep *train_prepare(const struct catalog *c,
 				 struct gp_errors *errs);
 void train_prep_free(struct train_prep *p);
 const struct model_graph *train_prep_graph(const struct train_prep *p);
+/* FLOPs of one forward pass of one sample (the graph's sum). */
+double train_prep_forward_flops(const struct train_prep *p);
+/*
+ * The estimate on exactly `nodes` instances like `in` (the backtest's
+ * question, and a workload that fixes its cluster): the workload's layout
+ * where it fixes one, the fastest layout that fits otherwise.  Appends one
+ * option to r and returns it (infeasible, with its reasons, when nothing
+ * fits), or NULL with a reason in why when no layout can use that many
+ * GPUs (more data-parallel ranks than samples, a fixed layout that does
+ * not divide the GPUs).
+ */
+struct plan_option *plan_training_at(struct train_prep *p,
+				     const struct instance *in, long nodes,
+				     const struct plan_settings *s,
+				     struct plan_result *r, char *why,
+				     size_t whylen);
 void plan_training(struct train_prep *p, const struct instance *in,
 		   const struct plan_settings *s, struct plan_result *r);
 /* The inference estimator is in serve.h (plan_inference()). */

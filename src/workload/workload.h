@@ -41,6 +41,25 @@ enum workload_kind { WORKLOAD_TRAINING, WORKLOAD_INFERENCE };
 const char *workload_kind_name(enum workload_kind k);	/* "training" */
 /* enum optimizer and enum recompute, with their names, are model/memory.h's. */
 
+/*
+ * `layout:` in a training workload (or an outcome record): how the work is
+ * split, where the team has fixed it.  0 (LAYOUT_UNSET for the flags) in a
+ * field: left to the planner's layout search.
+ */
+enum layout_flag { LAYOUT_UNSET, LAYOUT_OFF, LAYOUT_ON };
+
+struct train_layout {
+	long tp, pp, dp;	/* tensor, pipeline, data parallel degrees */
+	long micro_batch;	/* samples per GPU per micro-step */
+	long interleave;	/* virtual pipeline stages per GPU (v) */
+	enum layout_flag sequence_parallel;	/* with tp > 1 (Korthikanti
+						 * et al. 2022) */
+	enum layout_flag overlap_grad_reduce;	/* off: gradients reduced
+						 * after the backward pass;
+						 * on: bucketed, overlapped */
+	struct origin at;	/* the `layout:` map; line 0: not given */
+};
+
 struct training {
 	bool by_tokens;		/* `tokens:` was given, else `samples:` */
 	double tokens;		/* as written; 0 when by samples */
@@ -53,9 +72,19 @@ struct training {
 	double total_tokens;	/* total_samples x seq; 0 for non-sequence */
 	double steps;		/* optimizer steps: ceil(total_samples / batch) */
 	enum optimizer optimizer;
-	int zero;		/* ZeRO stage, 0..3 */
-	enum recompute recompute;
+	int zero;		/* ZeRO stage, 0..3; see zero_auto */
+	enum recompute recompute;	/* see recompute_auto */
+	bool zero_auto;		/* `zero: auto`: the planner chooses the stage */
+	bool recompute_auto;	/* `recompute: auto`: the planner chooses */
 	long max_gpus, max_tp, max_pp;	/* 0: no limit given */
+	/* `instance: NAME` fixes the instance type (case-blind, as `plan
+	 * --instance`); NULL: every instance of the catalog. */
+	char *instance;
+	struct origin instance_at;
+	/* `gpus: N` or `nodes: N` fixes the cluster size ("how long on the
+	 * 2,048 GPUs we have"); 0: searched.  At most one is given. */
+	long fixed_gpus, fixed_nodes;
+	struct train_layout layout;	/* `layout:`; zeros: left to the planner */
 	double deadline;	/* s; 0: none */
 	bool has_budget;
 	struct money budget;	/* a total amount */
