@@ -137,6 +137,21 @@ static void money_csv(double v, char *buf, size_t len)
 	snprintf(buf, len, v >= 1e15 ? "%.6g" : "%.2f", v);
 }
 
+/* "dp 8 tp 8 pp 4x2 mb 1 zero 1 full": pipeline stages x interleaving;
+ * the ZeRO stage and recomputation only when used. */
+static void split_cell(const struct plan_option *o, char *buf, size_t len)
+{
+	char v[24] = "", zero[16] = "", rc[16] = "";
+	if (o->interleave > 1)
+		snprintf(v, sizeof(v), "x%ld", o->interleave);
+	if (o->zero)
+		snprintf(zero, sizeof(zero), " zero %d", o->zero);
+	if (o->recompute != RECOMPUTE_NONE)
+		snprintf(rc, sizeof(rc), " %s", recompute_name(o->recompute));
+	snprintf(buf, len, "dp %ld tp %ld pp %ld%s mb %ld%s%s", o->dp, o->tp,
+		 o->pp, v, o->micro_batch, zero, rc);
+}
+
 static void training_table(FILE *out, const struct plan_result *r,
 			   const size_t *idx, size_t top)
 {
@@ -148,15 +163,14 @@ static void training_table(FILE *out, const struct plan_result *r,
 		table_right_align(&t, (size_t)c);
 	for (size_t k = 0; k < top; k++) {
 		const struct plan_option *o = &r->v[idx[k]];
-		char mark[4], inst[320], gpus[320], split[48], tm[32], cost[32],
+		char mark[4], inst[320], gpus[320], split[96], tm[32], cost[32],
 			spot[32] = "-", gh[32], mem[32], mfu[16], note[PLAN_REASON_LEN];
 		snprintf(mark, sizeof(mark), "%s%s",
 			 (long)idx[k] == r->recommended ? "*" : "",
 			 o->pareto ? "P" : "");
 		snprintf(inst, sizeof(inst), "%ld x %s", o->nodes, o->inst->name);
 		snprintf(gpus, sizeof(gpus), "%ld x %s", o->gpus, o->inst->acc->name);
-		snprintf(split, sizeof(split), "dp %ld tp %ld pp %ld mb %ld", o->dp,
-			 o->tp, o->pp, o->micro_batch);
+		split_cell(o, split, sizeof(split));
 		units_format(UNIT_DURATION, o->time_s, NULL, tm, sizeof(tm));
 		money_cell(o->cost, cost, sizeof(cost));
 		if (o->has_spot)

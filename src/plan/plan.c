@@ -301,7 +301,14 @@ static int plan_one(struct plan *p, const struct workload *w,
 		for (size_t i = 0; i < c->n_inst; i++)
 			plan_training(tp, &c->inst[i], &settings, r);
 		class_totals(train_prep_graph(tp), precision_bytes(w->precision), r);
+		int bad = check_figures(w, r, why, len);
+		if (bad == 0) {
+			plan_choose(r, &settings);
+			plan_training_layouts(tp, &settings, r);
+		}
 		train_prep_free(tp);
+		gp_errors_free(&errs);
+		return bad;
 	} else {
 		char reason[256];
 		struct serve_prep *sp = serve_prepare(w, reason, sizeof(reason));
@@ -341,6 +348,7 @@ int plan_run(struct plan *p, const struct catalog *c,
 void plan_result_free(struct plan_result *r)
 {
 	free(r->why);
+	free(r->layouts);
 	free(r->v);
 	free(r->text);
 	free(r->reasons);

@@ -146,6 +146,29 @@ struct plan_option {
 	enum precision precision_used;	/* the peak used (bf16 may run as fp16) */
 };
 
+/*
+ * A layout the search weighed for the recommended option: the best of each
+ * tensor x pipeline x interleaving split (its micro-batch, ZeRO stage and
+ * recomputation chosen), so a reader sees what else was possible and why
+ * it lost (plan_layout_why()).
+ */
+struct plan_layout {
+	long tp, pp, dp, micro_batch, interleave;
+	int zero;
+	enum recompute recompute;
+	bool sequence_parallel;
+	bool fits;
+	double memory_per_gpu;		/* bytes */
+	double step_s;			/* valid when fits */
+	/* the step by mechanism, s: they add up to step_s */
+	double compute, bubble, tp_comm, pp_comm, dp_comm, optimizer, input;
+};
+
+/* Why l lost to `chosen` (the first of the list), as a sentence
+ * fragment; "chosen" for the chosen one. */
+void plan_layout_why(const struct plan_layout *l, const struct plan_layout *chosen,
+		     double capacity, char *buf, size_t len);
+
 struct plan_result {
 	const struct workload *w;
 	double budget;			/* the workload's budget in the plan
@@ -165,6 +188,10 @@ struct plan_result {
 	struct {
 		double flops, weight_bytes, act_bytes;
 	} classes[OPC_COUNT];
+	/* training: the layouts weighed for the recommended option, the
+	 * chosen first, then by step time (fitting ones before the rest) */
+	struct plan_layout *layouts;
+	size_t n_layouts;
 	char *why;			/* the recommendation, in one or two
 					 * sentences (owned; NULL until chosen) */
 	char *text;			/* pool for REASON_TEXT */
@@ -256,6 +283,10 @@ struct plan_option *plan_training_at(struct train_prep *p,
 				     size_t whylen);
 void plan_training(struct train_prep *p, const struct instance *in,
 		   const struct plan_settings *s, struct plan_result *r);
+/* Fills r->layouts for r's recommended option (nothing when there is
+ * none). */
+void plan_training_layouts(struct train_prep *p, const struct plan_settings *s,
+			   struct plan_result *r);
 /* The inference estimator is in serve.h (plan_inference()). */
 
 /* Pareto front, the cheapest within the deadline, the fastest within the

@@ -216,6 +216,9 @@ static json_t *option_json(const struct plan_result *r,
 		set(j, "tp", json_integer(o->tp));
 		set(j, "pp", json_integer(o->pp));
 		set(j, "zero", json_integer(o->zero));
+		set(j, "recompute", json_string(recompute_name(o->recompute)));
+		set(j, "interleave", json_integer(o->interleave));
+		set(j, "sequence_parallel", json_boolean(o->sequence_parallel));
 		set(j, "micro_batch", json_integer(o->micro_batch));
 		set(j, "accumulation", json_integer(o->accumulation));
 		set(j, "step_s", real(o->step_s));
@@ -242,6 +245,33 @@ static json_t *option_json(const struct plan_result *r,
 	set(j, "pareto", json_boolean(o->pareto));
 	set(j, "provenance", provenance_json(o, currency));
 	return j;
+}
+
+/* The recommended option's layouts, each with why it lost. */
+static json_t *layouts_json(const struct plan_result *r)
+{
+	json_t *a = json_array();
+	double capacity = r->recommended >= 0 ? r->v[r->recommended].memory_capacity : 0;
+	for (size_t i = 0; i < r->n_layouts; i++) {
+		const struct plan_layout *l = &r->layouts[i];
+		json_t *j = json_object();
+		char why[256];
+		plan_layout_why(l, &r->layouts[0], capacity, why, sizeof(why));
+		set(j, "tp", json_integer(l->tp));
+		set(j, "pp", json_integer(l->pp));
+		set(j, "interleave", json_integer(l->interleave));
+		set(j, "dp", json_integer(l->dp));
+		set(j, "micro_batch", json_integer(l->micro_batch));
+		set(j, "zero", json_integer(l->zero));
+		set(j, "recompute", json_string(recompute_name(l->recompute)));
+		set(j, "sequence_parallel", json_boolean(l->sequence_parallel));
+		set(j, "fits", json_boolean(l->fits));
+		set(j, "memory_per_gpu_bytes", num(l->memory_per_gpu));
+		set(j, "step_s", l->fits ? real(l->step_s) : json_null());
+		set(j, "why", json_string(why));
+		json_array_append_new(a, j);
+	}
+	return a;
 }
 
 json_t *plan_result_head_json(const struct plan *p, const struct plan_result *r)
@@ -272,6 +302,7 @@ json_t *plan_result_head_json(const struct plan *p, const struct plan_result *r)
 	if (w->kind == WORKLOAD_TRAINING) {
 		set(j, "deadline_s", w->train.deadline > 0 ? real(w->train.deadline) : json_null());
 		set(j, "budget", r->budget > 0 ? real(r->budget) : json_null());
+		set(j, "layouts_considered", layouts_json(r));
 	} else {
 		set(j, "p99_target_s", real(w->infer.p99_latency));
 		set(j, "request_rate_per_s", real(w->infer.request_rate));

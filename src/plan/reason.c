@@ -182,3 +182,44 @@ const char *plan_reason_code_name(enum reason_code c)
 	};
 	return names[c];
 }
+
+/*
+ * Why a layout lost: it does not fit, or the mechanism that costs it most
+ * against the chosen one (the part of the step that grew the most).
+ */
+void plan_layout_why(const struct plan_layout *l, const struct plan_layout *chosen,
+		     double capacity, char *buf, size_t len)
+{
+	char need[32], have[32];
+	if (!l->fits) {
+		units_format(UNIT_BYTES, l->memory_per_gpu, NULL, need, sizeof(need));
+		units_format(UNIT_BYTES, capacity, NULL, have, sizeof(have));
+		snprintf(buf, len, "does not fit: needs %s per GPU, %s available",
+			 need, have);
+		return;
+	}
+	if (l == chosen || l->step_s <= chosen->step_s) {
+		snprintf(buf, len, "chosen");
+		return;
+	}
+	const struct { const char *what; double a, b; } parts[] = {
+		{"compute (smaller or thinner matrix work, more recomputation)",
+		 l->compute, chosen->compute},
+		{"pipeline bubble", l->bubble, chosen->bubble},
+		{"tensor-parallel collectives", l->tp_comm, chosen->tp_comm},
+		{"activation sends between pipeline stages", l->pp_comm, chosen->pp_comm},
+		{"data-parallel traffic not hidden by the backward pass",
+		 l->dp_comm, chosen->dp_comm},
+		{"optimizer step", l->optimizer, chosen->optimizer},
+		{"data loading", l->input, chosen->input},
+	};
+	size_t worst = 0;
+	for (size_t i = 1; i < sizeof(parts) / sizeof(parts[0]); i++)
+		if (parts[i].a - parts[i].b > parts[worst].a - parts[worst].b)
+			worst = i;
+	char more[32];
+	units_format(UNIT_DURATION, parts[worst].a - parts[worst].b, NULL, more,
+		     sizeof(more));
+	snprintf(buf, len, "%.0f%% slower: %s more %s per step",
+		 100 * (l->step_s / chosen->step_s - 1), more, parts[worst].what);
+}

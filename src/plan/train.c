@@ -461,3 +461,98 @@ struct plan_option *plan_training_at(struct train_prep *p,
 		return NULL;
 	return add_option(p, in, &pr, nodes, &best, s, r);
 }
+
+/* ---- the layouts weighed for the recommendation ---- */
+
+struct layout_list {
+	struct plan_layout *v;
+	size_t n, cap;
+};
+
+static struct plan_layout layout_row(const struct layout_try *t)
+{
+	const struct layout *l = &t->l;
+	const struct step *st = &t->st;
+	double m = (double)l->accumulation;
+	struct plan_layout row = {
+		.tp = l->tp, .pp = l->pp, .dp = l->dp, .micro_batch = l->micro,
+		.interleave = l->v, .zero = l->zero, .recompute = l->recompute,
+		.sequence_parallel = l->sp, .fits = t->fits,
+		.memory_per_gpu = t->memory,
+	};
+	if (!t->fits)
+		return row;
+	row.step_s = st->total;
+	row.compute = m * st->stage_compute;
+	row.tp_comm = m * st->tp_comm;
+	row.pp_comm = m * st->pp_comm;
+	row.bubble = st->bubble;
+	row.dp_comm = st->dp_exposed;
+	row.optimizer = st->optimizer;
+	row.input = st->exposed_input;
+	return row;
+}
+
+static bool row_better(const struct plan_layout *a, const struct plan_layout *b)
+{
+	if (a->fits != b->fits)
+		return a->fits;
+	return a->fits ? a->step_s < b->step_s : a->memory_per_gpu < b->memory_per_gpu;
+}
+
+/* Keeps the best of each tp x pp x interleaving split. */
+static void collect_layout(void *arg, const struct layout_try *t)
+{
+	struct layout_list *list = arg;
+	struct plan_layout row = layout_row(t);
+	for (size_t i = 0; i < list->n; i++) {
+		struct plan_layout *o = &list->v[i];
+		if (o->tp == row.tp && o->pp == row.pp && o->interleave == row.interleave) {
+			if (row_better(&row, o))
+				*o = row;
+			return;
+		}
+	}
+	if (list->n == list->cap)
+		list->v = xrealloc(list->v, (list->cap = list->cap ? 2 * list->cap : 16) *
+						    sizeof(*list->v));
+	list->v[list->n++] = row;
+}
+
+static int compare_rows(const void *a, const void *b)
+{
+	const struct plan_layout *x = a, *y = b;
+	if (row_better(x, y))
+		return -1;
+	if (row_better(y, x))
+		return 1;
+	/* ties in enumeration order: fewer splits first */
+	if (x->tp != y->tp)
+		return x->tp < y->tp ? -1 : 1;
+	if (x->pp != y->pp)
+		return x->pp < y->pp ? -1 : 1;
+	return x->interleave < y->interleave ? -1 : x->interleave > y->interleave;
+}
+
+void plan_training_layouts(struct train_prep *p, const struct plan_settings *s,
+			   struct plan_result *r)
+{
+	if (r->recommended < 0)
+		return;
+	const struct plan_option *o = &r->v[r->recommended];
+	const struct instance *in = o->inst;
+	struct coll_fabric fabric;
+	coll_fabric_of(in, &s->eff, &fabric);
+	struct step_job job = {p->w, in, o->nodes, &fabric, &s->eff, p->mm.params,
+			       p->edge_share};
+	struct forward_arg fa = {p, in->acc, s};
+	struct layout_list list = {0};
+	struct layout_ctx ctx = {&job, &p->mm, in->acc->memory, forward, &fa,
+				 collect_layout, &list};
+	struct layout_try best;
+	char why[256];
+	train_layout_search(&ctx, o->gpus, &best, why, sizeof(why));
+	qsort(list.v, list.n, sizeof(*list.v), compare_rows);
+	r->layouts = list.v;
+	r->n_layouts = list.n;
+}
