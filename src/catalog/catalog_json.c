@@ -124,6 +124,9 @@ static json_t *network_to_json(const struct instance *in)
 	json_object_set_new(j, "bandwidth_bytes_per_s",
 			    json_number(in->network_bandwidth));
 	json_object_set_new(j, "rdma", json_boolean(in->network_rdma));
+	json_object_set_new(j, "nics", json_integer(in->network_nics));
+	json_object_set_new(j, "gpudirect",
+			    json_boolean(in->network_gpudirect));
 	json_object_set_new(j, "name", json_string_or_null(in->network_name));
 	return j;
 }

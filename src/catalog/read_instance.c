@@ -42,13 +42,33 @@ static int read_intra(struct yread *r, const struct ynode *map,
 }
 
 static const struct yfield network_fields[] = {
-	{"bandwidth", true}, {"rdma", true}, {"name", false}, {NULL, false},
+	{"bandwidth", true}, {"rdma", true}, {"nics", false},
+	{"gpudirect", false}, {"name", false}, {NULL, false},
 };
+
+/* `nics` (1..64, default 1) and `gpudirect` (default false; GPUDirect RDMA
+ * is RDMA, so it needs `rdma: true`). */
+static int read_nics_gpudirect(struct yread *r, const struct ynode *n,
+			       const char *what, struct instance *in)
+{
+	long nics = 1;
+	int bad = yr_int(r, n, "nics", 1, 64, &nics) < 0;
+	in->network_nics = (int)nics;
+	bad |= yr_bool(r, n, "gpudirect", &in->network_gpudirect) < 0;
+	if (!bad && in->network_gpudirect && !in->network_rdma) {
+		yr_error(r, ymap_get(n, "gpudirect"), NULL,
+			 "%s has 'gpudirect: true' without 'rdma: true': GPUDirect RDMA needs RDMA",
+			 what);
+		bad = 1;
+	}
+	return bad ? -1 : 0;
+}
 
 static int read_network(struct yread *r, const struct ynode *map,
 			const char *owner, struct instance *in)
 {
 	const struct ynode *n = ymap_get(map, "network");
+	in->network_nics = 1;
 	if (!n)
 		return 0;
 	char what[160];
@@ -58,7 +78,11 @@ static int read_network(struct yread *r, const struct ynode *map,
 	int bad = yr_check_keys(r, n, what, network_fields);
 	bad |= yr_quantity_in(r, n, "bandwidth", Q_BANDWIDTH,
 			      &in->network_bandwidth, NULL) < 0;
-	bad |= yr_bool(r, n, "rdma", &in->network_rdma) < 0;
+	int rdma_bad = yr_bool(r, n, "rdma", &in->network_rdma) < 0;
+	bad |= rdma_bad;
+	if (rdma_bad)
+		in->network_rdma = true;	/* no second error on gpudirect */
+	bad |= read_nics_gpudirect(r, n, what, in) < 0;
 	bad |= yr_name(r, n, "name", &in->network_name) < 0;
 	return bad ? -1 : 0;
 }

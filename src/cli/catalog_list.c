@@ -240,7 +240,11 @@ static void list_table_row(struct table *t, const struct listing *l,
 	struct unit_detail bits = {.bits = true};
 	char nbw[32];
 	units_format(UNIT_RATE, in->network_bandwidth, &bits, nbw, sizeof(nbw));
-	snprintf(net, sizeof(net), "%s%s", nbw, in->network_rdma ? " RDMA" : "");
+	char nics[16] = "";
+	if (in->network_nics > 1)
+		snprintf(nics, sizeof(nics), " %d NICs", in->network_nics);
+	snprintf(net, sizeof(net), "%s%s%s", nbw, nics,
+		 in->network_gpudirect ? " GDR" : in->network_rdma ? " RDMA" : "");
 	const char *mark = in->illustrative ? " *" : in->owned ? " =" : "";
 	price_text(&l->od[i], mark, od, sizeof(od));
 	if (in->has_spot)
@@ -300,13 +304,14 @@ static void list_csv(const struct listing *l, FILE *out)
 		"instance", "provider", "region", "accelerator", "gpus",
 		"gpu_memory_bytes", "vcpus", "memory_bytes", "intra_node_link",
 		"intra_node_bandwidth_bytes_per_s", "network_bytes_per_s",
-		"rdma", "currency", "on_demand_per_hour", "spot_per_hour",
-		"on_demand_per_gpu_hour", "illustrative", "owned", "as_of"};
+		"rdma", "network_nics", "gpudirect", "currency",
+		"on_demand_per_hour", "spot_per_hour", "on_demand_per_gpu_hour",
+		"illustrative", "owned", "as_of"};
 	struct table t;
-	table_init(&t, 19, header);
+	table_init(&t, 21, header);
 	for (size_t i = 0; i < l->n; i++) {
 		const struct instance *in = l->v[i];
-		char f[8][32];
+		char f[9][32];
 		snprintf(f[0], 32, "%d", in->gpus);
 		snprintf(f[1], 32, "%.15g", in->acc->memory);
 		snprintf(f[2], 32, "%d", in->vcpus);
@@ -315,13 +320,15 @@ static void list_csv(const struct listing *l, FILE *out)
 		snprintf(f[5], 32, "%.15g", in->network_bandwidth);
 		snprintf(f[6], 32, "%.15g", l->od[i].amount);
 		snprintf(f[7], 32, "%.15g", l->od[i].amount / in->gpus);
+		snprintf(f[8], 32, "%d", in->network_nics);
 		char spot[32] = "";
 		if (in->has_spot)
 			snprintf(spot, sizeof(spot), "%.15g", l->spot[i].amount);
 		const char *row[] = {
 			in->name, in->provider, in->region, in->acc->name,
 			f[0], f[1], f[2], f[3], link_kind_name(in->intra.kind),
-			f[4], f[5], in->network_rdma ? "true" : "false",
+			f[4], f[5], in->network_rdma ? "true" : "false", f[8],
+			in->network_gpudirect ? "true" : "false",
 			l->od[i].currency, f[6], spot, f[7],
 			in->illustrative ? "true" : "false",
 			in->owned ? "true" : "false", in->as_of};

@@ -176,10 +176,12 @@ static void show_instance(FILE *out, const struct catalog *c,
 		show_field(out, "gpu link", buf);
 	}
 	struct unit_detail bits = {.bits = true};
-	snprintf(buf, sizeof(buf), "%s%s%s%s",
+	snprintf(buf, sizeof(buf), "%s over %d NIC%s%s%s%s%s",
 		 units_format(UNIT_RATE, in->network_bandwidth, &bits, r,
 			      sizeof(r)),
+		 in->network_nics, in->network_nics == 1 ? "" : "s",
 		 in->network_rdma ? ", RDMA" : ", no RDMA",
+		 in->network_gpudirect ? ", GPUDirect" : "",
 		 in->network_name ? ", " : "",
 		 in->network_name ? in->network_name : "");
 	show_field(out, "network", buf);

@@ -23,6 +23,7 @@
 #define GPUPLAN_PLAN_COLLECTIVE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "catalog/catalog.h"
 #include "efficiency.h"
@@ -52,7 +53,9 @@ struct coll_level {
 	double bandwidth;	/* B/s per direction: per GPU inside a node, per
 				 * node (all its NICs together) across nodes */
 	double efficiency;	/* share of it that collectives sustain */
-	double latency;		/* s per algorithm step on this level */
+	double latency;		/* s per ring step on this level */
+	double tree_latency;	/* s per tree step on this level (NCCL's
+				 * Simple-protocol tree step is a whole chunk) */
 };
 
 struct coll_fabric {
@@ -90,5 +93,32 @@ struct coll_cost {
 void collective_time(const struct coll_fabric *f, enum coll_op op,
 		     double bytes, const struct coll_group *g,
 		     struct coll_cost *out);
+
+/*
+ * Measured all-reduce curve: points as bench's allreduce suite records them
+ * (figure.h: `bytes` is nccl-tests' size S per GPU, `busbw` the figure's
+ * value in B/s, all at `gpus` GPUs of one node).
+ */
+struct coll_point {
+	double bytes;		/* B per GPU */
+	double busbw;		/* B/s, nccl-tests' bus bandwidth */
+};
+
+/*
+ * Replaces the intra-node level's efficiency and latencies by a fit of the
+ * measured curve: each point is turned back into a time,
+ * t = S x 2(n-1)/n / busbw, and t = a + b S is fitted by least squares on
+ * relative errors (weights 1/t^2, so the small sizes fix the latency and the
+ * large ones the bandwidth).  Then efficiency = 2(n-1)/n / (b x bandwidth)
+ * (above 1 where NVLink SHARP reduces inside the switch), latency =
+ * (a - the ring's base latency) / 2(n-1) (not below 0), and tree_latency
+ * moves in the same proportion.  The network level is left as it was.
+ * `from` then names the measurement.  Returns 0, or -1 with a reason in why
+ * (fewer than two distinct sizes, gpus < 2, a value not positive, a curve
+ * that does not rise with size) and f unchanged.
+ */
+int coll_fabric_measured(struct coll_fabric *f, long gpus,
+			 const struct coll_point *pts, size_t n, char *why,
+			 size_t len);
 
 #endif
