@@ -223,7 +223,7 @@ static void list_table_row(struct table *t, const struct listing *l,
 			   size_t i)
 {
 	const struct instance *in = l->v[i];
-	char gpus[96], gmem[32], ram[32], link[48], net[48], od[64], sp[64],
+	char gpus[96], gmem[32], ram[32], link[48], net[64], od[64], sp[64],
 		per_gpu[64], vcpus[16];
 	snprintf(gpus, sizeof(gpus), "%d x %s", in->gpus, in->acc->name);
 	units_format(UNIT_BYTES, in->acc->memory, NULL, gmem, sizeof(gmem));
@@ -240,7 +240,7 @@ static void list_table_row(struct table *t, const struct listing *l,
 	struct unit_detail bits = {.bits = true};
 	char nbw[32];
 	units_format(UNIT_RATE, in->network_bandwidth, &bits, nbw, sizeof(nbw));
-	char nics[16] = "";
+	char nics[24] = "";
 	if (in->network_nics > 1)
 		snprintf(nics, sizeof(nics), " %d NICs", in->network_nics);
 	snprintf(net, sizeof(net), "%s%s%s", nbw, nics,
