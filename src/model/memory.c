@@ -107,12 +107,19 @@ static void model_state(const struct memory_model *mm,
  * where 34 = 11 (attention) + 4 (two norms) + 19 (a GELU MLP of width 4h:
  * 3 + 4 f / h).  A SwiGLU MLP keeps gate, up and their product: 3 + 8 f / h.
  * So the constant here is 15 + the MLP term (34 for BERT, 39.5 for
- * Llama-2-7B).  Selective recomputation drops the 5 a s / h term (the
- * attention scores); full recomputation keeps only each layer's 2 s b h
- * byte input, plus one layer's full working set while it is recomputed.
+ * Llama-2-7B).  Without sequence parallelism 10 s b h of it (the norms' and
+ * dropouts' inputs) is held whole by every tensor-parallel rank:
+ *   s b h (10 + (k - 10) / t + 5 a s / (h t))   (their equation 2).
+ * Selective recomputation drops the 5 a s / h term (the attention scores);
+ * full recomputation keeps only each layer's 2 s b h byte input, plus one
+ * layer's full working set while it is recomputed.
  * Under the 1F1B pipeline schedule the first stage holds p micro-batches
- * of L/p layers, i.e. L layers' worth whatever p is; the last stage holds
- * one micro-batch of its L/p layers and the fp32 logits (4 s b V / t).
+ * of L/p layers, i.e. L layers' worth whatever p is; with v interleaved
+ * stages per GPU Megatron-LM's schedule warms up 2 (p - 1) + (v - 1) p
+ * chunks of L / (p v) layers on the first stage (schedules.py,
+ * forward_backward_pipelining_with_interleaving), so with the one in
+ * flight it holds L (1 + (p - 1) / (p v)).  The last stage holds one
+ * micro-batch of its L/p layers and the fp32 logits (4 s b V / t).
  */
 static double sbh_constant(const struct transformer_config *tf)
 {
@@ -130,7 +137,11 @@ static void transformer_activations(const struct memory_model *mm,
 	double s = (double)mm->seq, b = (double)t->micro_batch, h = (double)tf->hidden;
 	double a = (double)tf->heads, L = (double)tf->layers, k = sbh_constant(tf);
 	double scale = precision_bytes(t->precision) / 2.0;	/* 16-bit basis */
-	double whole = s * b * h * (k + 5 * a * s / h) / t->tp;	/* one layer */
+	double tp = (double)t->tp;
+	bool sp = t->sequence_parallel || t->tp == 1;
+	/* what every tensor-parallel rank holds of the k s b h */
+	double kept = sp ? k / tp : 10 + (k - 10) / tp;
+	double whole = s * b * h * (kept + 5 * a * s / (h * tp));	/* one layer */
 	double per_layer;
 	char formula[96];
 	switch (t->recompute) {
@@ -139,15 +150,21 @@ static void transformer_activations(const struct memory_model *mm,
 		snprintf(formula, sizeof(formula), "2 s b h");
 		break;
 	case RECOMPUTE_SELECTIVE:
-		per_layer = k * s * b * h / t->tp;
-		snprintf(formula, sizeof(formula), "%g s b h / t", k);
+		per_layer = kept * s * b * h;
+		snprintf(formula, sizeof(formula),
+			 sp ? "%g s b h / t" : "s b h (10 + %g / t)", sp ? k : k - 10);
 		break;
 	default:
 		per_layer = whole;
-		snprintf(formula, sizeof(formula), "s b h (%g + 5 a s / h) / t", k);
+		snprintf(formula, sizeof(formula),
+			 sp ? "s b h (%g + 5 a s / h) / t"
+			    : "s b h (10 + (%g + 5 a s / h) / t)", sp ? k : k - 10);
 		break;
 	}
-	double first = per_layer * L * scale;
+	double in_flight = 1;
+	if (t->pp > 1 && t->interleave > 1)
+		in_flight += (double)(t->pp - 1) / ((double)t->pp * t->interleave);
+	double first = per_layer * L * in_flight * scale;
 	if (t->recompute == RECOMPUTE_FULL)
 		first += whole * scale;		/* the layer being recomputed */
 	double logits = tf->arch == TF_DECODER ? 4 * s * b * tf->vocab / t->tp : 0;
@@ -158,8 +175,10 @@ static void transformer_activations(const struct memory_model *mm,
 		return;
 	char q1[32], q2[32], q3[32];
 	snprintf(out->how[MEM_ACTIVATIONS], sizeof(out->how[0]),
-		 "Korthikanti et al. 2022 with sequence parallelism, recompute %s: %s per layer (s=%g b=%g h=%g a=%g t=%ld) x %g layers%s%s = %s; fp32 logits 4 s b V / t = %s%s; %s",
-		 recompute_name(t->recompute), formula, s, b, h, a, t->tp, L,
+		 "Korthikanti et al. 2022 %s sequence parallelism, recompute %s: %s per layer (s=%g b=%g h=%g a=%g t=%ld) x %g layers%s%s%s = %s; fp32 logits 4 s b V / t = %s%s; %s",
+		 sp ? "with" : "without", recompute_name(t->recompute), formula,
+		 s, b, h, a, t->tp, L,
+		 in_flight > 1 ? " x (1 + (p - 1) / (p v)) interleaved" : "",
 		 scale != 1 ? " x element size / 2" : "",
 		 t->recompute == RECOMPUTE_FULL ? " + one layer recomputed" : "",
 		 gb(first, q1), gb(logits, q2),

@@ -35,6 +35,10 @@ struct train_setup {
 	long dp, tp, pp;		/* parallel degrees, each >= 1 */
 	long micro_batch;		/* samples per GPU per micro-step */
 	enum recompute recompute;
+	long interleave;		/* virtual pipeline stages per GPU;
+					 * 0 or 1: plain 1F1B */
+	bool sequence_parallel;		/* with tp > 1: norms and dropouts
+					 * split over tp too */
 };
 
 struct serve_setup {
@@ -54,7 +58,7 @@ const char *memory_part_name(enum memory_part p);	/* "weights", ... */
 
 struct memory_breakdown {
 	double bytes[MEM_PARTS];
-	char how[MEM_PARTS][400];	/* the formula, with its numbers */
+	char how[MEM_PARTS][512];	/* the formula, with its numbers */
 	double total;
 };
 

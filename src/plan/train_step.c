@@ -1,0 +1,245 @@
+#include "train_step.h"
+
+#include <string.h>
+
+/*
+ * Gradient buckets: PyTorch DistributedDataParallel reduces gradients in
+ * buckets of bucket_cap_mb = 25 MiB (the documented default), launched as
+ * each fills during backward.  The last bucket cannot start before the
+ * backward pass ends, so its reduction is never hidden.
+ */
+#define GRAD_BUCKET_BYTES (25.0 * 1024 * 1024)
+
+int train_grad_bytes(enum precision p)
+{
+	return p == PREC_FP32 || p == PREC_TF32 ? 4 : 2;
+}
+
+static double max2(double a, double b)
+{
+	return a > b ? a : b;
+}
+
+static double min2(double a, double b)
+{
+	return a < b ? a : b;
+}
+
+static double coll(const struct step_job *j, enum coll_op op, double bytes,
+		   struct coll_group g)
+{
+	struct coll_cost c;
+	if (bytes <= 0 || g.ranks <= 1)
+		return 0;
+	collective_time(j->fabric, op, bytes, &g, &c);
+	return c.time;
+}
+
+/*
+ * Megatron-LM's rank order puts a tensor-parallel group's ranks next to
+ * each other, then data-parallel, then pipeline (tp innermost), so tensor
+ * parallelism stays inside a node and a data-parallel group has
+ * min(dp, GPUs per node / tp) members in each node.  All GPUs of a node
+ * run their data-parallel collective at the same time and share its NICs.
+ */
+static struct coll_group tp_group(const struct step_job *j, const struct layout *l)
+{
+	long gpn = j->in->gpus;
+	long per_node = l->tp < gpn ? l->tp : gpn;
+	return (struct coll_group){l->tp, per_node, gpn / per_node};
+}
+
+static struct coll_group dp_group(const struct step_job *j, const struct layout *l)
+{
+	long gpn = j->in->gpus;
+	long per_node = l->dp;
+	if (j->nodes > 1)
+		per_node = l->tp >= gpn ? 1 : (l->dp < gpn / l->tp ? l->dp : gpn / l->tp);
+	return (struct coll_group){l->dp, per_node, gpn / per_node > 1 ? gpn / per_node : 1};
+}
+
+/* Adjacent pipeline stages are tp x dp ranks apart: in the same node only
+ * when that is less than a node. */
+static struct coll_group pp_pair(const struct step_job *j, const struct layout *l)
+{
+	long gpn = j->in->gpus;
+	bool same = j->nodes == 1 || l->tp * l->dp < gpn;
+	return (struct coll_group){2, same ? 2 : 1, same ? (gpn > 2 ? gpn / 2 : 1) : gpn};
+}
+
+/* Bytes of one micro-batch's activations at a layer boundary on one rank:
+ * s b h elements; with tensor parallelism each rank sends its 1/t (Megatron
+ * 2021's scatter/gather; sequence parallelism holds 1/t already). */
+static double boundary_bytes(const struct step_job *j, const struct layout *l)
+{
+	const struct model *m = j->w->model;
+	if (m->kind != MODEL_TRANSFORMER)
+		return 0;
+	return (double)j->w->train.seq * l->micro * m->tf.hidden *
+	       precision_bytes(j->w->precision);
+}
+
+/*
+ * Tensor parallelism (Shoeybi et al. 2019): each layer all-reduces its
+ * activations twice in forward and twice in backward, and twice more when
+ * the forward is recomputed.  Sequence parallelism (Korthikanti et al.
+ * 2022) replaces each all-reduce by a reduce-scatter and an all-gather of
+ * the same bytes, which take the same time.  On the critical path.
+ */
+static double tp_time(const struct step_job *j, const struct layout *l)
+{
+	if (l->tp <= 1 || j->w->model->kind != MODEL_TRANSFORMER)
+		return 0;
+	double bytes = boundary_bytes(j, l);
+	struct coll_group g = tp_group(j, l);
+	double once = l->sp ? coll(j, COLL_REDUCE_SCATTER, bytes, g) +
+				      coll(j, COLL_ALL_GATHER, bytes, g)
+			    : coll(j, COLL_ALL_REDUCE, bytes, g);
+	double per_layer = l->recompute == RECOMPUTE_FULL ? 6 : 4;
+	double layers = (double)j->w->model->tf.layers / l->pp;
+	return layers * per_layer * once;
+}
+
+/* Activations forward and their gradients back, once per chunk (v per
+ * micro-batch with interleaving), between adjacent stages. */
+static double pp_time(const struct step_job *j, const struct layout *l)
+{
+	if (l->pp <= 1)
+		return 0;
+	double bytes = boundary_bytes(j, l) / l->tp;
+	return 2.0 * l->v * coll(j, COLL_SEND_RECV, bytes, pp_pair(j, l));
+}
+
+/* One stage's share of the forward: its layers, and on the end stages the
+ * embedding or the output head (the slower end stage paces the pipeline). */
+static double stage_share(const struct step_job *j, long pp)
+{
+	if (pp <= 1)
+		return 1;
+	return (1 - j->edge_share) / pp + j->edge_share;
+}
+
+static double stage_compute(const struct layout *l, const struct roofline *fwd,
+			    double f)
+{
+	double c = 3 * f;	/* backward: twice the forward (Kaplan et al. 2020) */
+	if (l->recompute == RECOMPUTE_FULL)
+		c += f;
+	else if (l->recompute == RECOMPUTE_SELECTIVE)
+		c += fwd->class_time[OPC_ATTENTION] / l->pp;
+	return c;
+}
+
+/* Model state one GPU updates and reduces: its tp x pp share. */
+static double local_params(const struct step_job *j, const struct layout *l)
+{
+	return j->params / ((double)l->tp * l->pp);
+}
+
+/*
+ * Data parallelism and ZeRO, per step: the traffic, and what is left
+ * exposed once overlap has hidden what it can.
+ *   ZeRO-0: all-reduce of the gradients, bucketed during the backward pass
+ *           of the last micro-batch (the others accumulate locally).
+ *   ZeRO-1/2: reduce-scatter of the gradients the same way, then after the
+ *           optimizer an all-gather of the updated parameters, which can
+ *           hide behind the next step's first forward (Megatron-LM's
+ *           overlapped parameter gather).
+ *   ZeRO-3: every micro-batch all-gathers the parameters for forward and
+ *           again for backward and reduce-scatters the gradients
+ *           (Rajbhandari et al. 2020, 1.5x ZeRO-0's traffic); prefetching
+ *           hides it behind that micro-batch's compute.
+ * Without overlap everything is exposed.
+ */
+static void dp_time(const struct step_job *j, const struct layout *l,
+		    struct step *st)
+{
+	if (l->dp <= 1)
+		return;
+	struct coll_group g = dp_group(j, l);
+	double bytes = local_params(j, l) * train_grad_bytes(j->w->precision);
+	double bucket = min2(bytes, GRAD_BUCKET_BYTES);
+	double tail = coll(j, l->zero >= 1 ? COLL_REDUCE_SCATTER : COLL_ALL_REDUCE,
+			   bucket, g);
+	double backward = st->stage_compute - st->stage_forward;
+	if (l->zero == 3) {
+		double per_micro = 2 * coll(j, COLL_ALL_GATHER, bytes, g) +
+				   coll(j, COLL_REDUCE_SCATTER, bytes, g);
+		st->dp_comm = per_micro * l->accumulation;
+		double hidden = l->overlap ? st->stage_compute : 0;
+		st->dp_exposed = max2(per_micro - hidden, tail) * l->accumulation;
+		return;
+	}
+	double reduce = coll(j, l->zero >= 1 ? COLL_REDUCE_SCATTER : COLL_ALL_REDUCE,
+			     bytes, g);
+	double gather = l->zero >= 1 ? coll(j, COLL_ALL_GATHER, bytes, g) : 0;
+	st->dp_comm = reduce + gather;
+	if (!l->overlap) {
+		st->dp_exposed = st->dp_comm;
+		return;
+	}
+	st->dp_exposed = max2(reduce - backward, tail) +
+			 max2(gather - st->stage_forward, 0);
+}
+
+/*
+ * The optimizer step reads and writes every state it keeps (master weights
+ * and moments: model/memory.c's bytes per parameter), reads the gradients
+ * and writes the 16-bit weights: memory-bound, on the share of the
+ * parameters this GPU updates (1/dp of them from ZeRO-1 on).
+ */
+static double optimizer_time(const struct step_job *j, const struct layout *l)
+{
+	const struct accelerator *a = j->in->acc;
+	bool full = train_grad_bytes(j->w->precision) == 4;
+	bool sgd = j->w->train.optimizer == OPTIMIZER_SGD;
+	double state = full ? (sgd ? 4 : 8) + 4 : (sgd ? 8 : 12);
+	double per_param = 2 * state + train_grad_bytes(j->w->precision) +
+			   (full ? 0 : 2);
+	double n = local_params(j, l) / (l->zero >= 1 ? l->dp : 1);
+	double bw = a->memory_bandwidth * j->eff->memory;
+	return bw > 0 ? n * per_param / bw : 0;
+}
+
+/* Decoding on all vCPUs of a node and copying each GPU's share over its
+ * host link, overlapped with compute; only what is left over stalls. */
+static double input_time(const struct step_job *j, const struct layout *l)
+{
+	const struct training *t = &j->w->train;
+	if (!t->has_input)
+		return 0;
+	double per_node = (double)t->global_batch / j->nodes;
+	double decode = per_node * t->decode_time_per_sample / j->in->vcpus;
+	double link = j->in->acc->host_interface.bandwidth / 2 * j->eff->host_link;
+	double local = (double)l->micro * l->accumulation;
+	double copy = link > 0 ? local * t->bytes_per_sample / link : 0;
+	return max2(decode, copy);
+}
+
+void train_step_time(const struct step_job *j, const struct layout *l,
+		     const struct roofline *fwd, struct step *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->fwd = *fwd;
+	double share = stage_share(j, l->pp);
+	st->stage_forward = fwd->time * share;
+	st->stage_compute = stage_compute(l, fwd, st->stage_forward);
+	st->tp_comm = tp_time(j, l);
+	st->pp_comm = pp_time(j, l);
+	double slot = st->stage_compute + st->tp_comm + st->pp_comm;
+	double slots = (double)l->accumulation + (double)(l->pp - 1) / l->v;
+	st->pipeline = slots * slot;
+	st->bubble = (double)(l->pp - 1) / l->v * slot;
+	dp_time(j, l, st);
+	st->optimizer = optimizer_time(j, l);
+	st->input = input_time(j, l);
+	st->exposed_input = max2(st->input - st->pipeline, 0);
+	st->total = st->pipeline + st->dp_exposed + st->optimizer + st->exposed_input;
+	/* what bounds it: communication on the critical path, then the
+	 * compute slots split as the roofline split the forward */
+	st->communication = slots * (st->tp_comm + st->pp_comm) + st->dp_exposed;
+	double work = slots * st->stage_compute;
+	double bound = fwd->time > 0 ? fwd->compute_bound / fwd->time : 1;
+	st->compute = work * bound;
+	st->memory = work - st->compute + st->optimizer;
+}
