@@ -547,8 +547,7 @@ static int read_layout(struct yread *r, const struct ynode *rec,
 	o->w->train.layout = layout;
 	if (bad || !ready)
 		return bad ? -1 : 0;
-	o->w->train.fixed_nodes = o->nodes;
-	o->w->train.fixed_gpus = o->gpus;
+	o->w->train.fixed_gpus = o->gpus;	/* at most one: workload.h */
 	return workload_check_layout(r, l, o->w, o->gpus,
 				     "the hardware's 'gpus'");
 }
