@@ -450,7 +450,7 @@ static int read_measured(struct yread *r, const struct ynode *rec,
 	}
 	if (given == 0) {
 		yr_error(r, n, NULL,
-			 "%s is empty: expected at least one of step_time, flops_per_gpu, tokens_per_s, mfu, gpu_hours or days",
+			 "%s holds no measurement: expected at least one of step_time, flops_per_gpu, tokens_per_s, mfu, gpu_hours or days",
 			 ctx);
 		bad = 1;
 	}
