@@ -32,6 +32,13 @@ int read_instance(struct yread *r, const struct ynode *n, size_t index,
 		  struct instance *in);
 void free_instance(struct instance *in);
 
+/* `intra_node_link:` and `network:` of map into in, as read_instance()
+ * reads them: for an instance described outside a catalog (an outcome's
+ * inline hardware, src/backtest/outcome.c, the one user outside
+ * src/catalog/). */
+int read_instance_links(struct yread *r, const struct ynode *map,
+			const char *owner, struct instance *in);
+
 int read_fx(struct yread *r, const struct ynode *n, struct exchange_rates *fx);
 /* Orders rates by currency code (fx->sorted; bsearch with it too). */
 int rate_by_code(const void *a, const void *b);

@@ -253,3 +253,16 @@ void free_instance(struct instance *in)
 	free(in->network_name);
 	free_sources(&in->sources);
 }
+
+/*
+ * An instance described somewhere else than a catalog (an outcome
+ * record's inline hardware): its `intra_node_link:` and `network:` read
+ * exactly as an instance's.
+ */
+int read_instance_links(struct yread *r, const struct ynode *map,
+			const char *owner, struct instance *in)
+{
+	int bad = read_intra(r, map, owner, &in->intra) < 0;
+	bad |= read_network(r, map, owner, in) < 0;
+	return bad ? -1 : 0;
+}

@@ -26,6 +26,8 @@ static const struct opt_spec plan_opts[] = {
 	 "read these catalog files instead of the shipped ones"},
 	{"currency", 0, OPT_VALUE, "CODE",
 	 "costs in this currency, at the catalog's dated rate (default USD)"},
+	{"instance", 'i', OPT_LIST, "NAME",
+	 "plan only these instance types (repeatable, or a comma list; case-blind)"},
 	{"spot", 0, OPT_FLAG, NULL,
 	 "rank training by spot prices where the workload allows spot"},
 	{"top", 'n', OPT_VALUE, "N", "options per workload in the table (default 5)"},
@@ -66,6 +68,64 @@ static int read_settings(const struct parsed *p, struct plan_settings *s)
 					   top);
 	}
 	return 0;
+}
+
+/*
+ * --instance NAME (repeatable, each a comma list) into names, owned by
+ * *buf (the caller frees both).  An empty name is a usage error.
+ */
+static int read_instances(const struct parsed *p, char **buf,
+			  const char ***names, size_t *n)
+{
+	const struct opt_result *r = opt_find(p, &plan_spec, "instance");
+	size_t len = 1, most = 1;
+	*buf = NULL;
+	*names = NULL;
+	*n = 0;
+	if (!r || !r->set)
+		return 0;
+	for (size_t i = 0; i < r->nlist; i++) {
+		len += strlen(r->list[i]) + 1;
+		for (const char *c = r->list[i]; *c; c++)
+			most += *c == ',';
+		most++;
+	}
+	char *b = *buf = xcalloc(len, 1);
+	*names = xcalloc(most, sizeof(**names));
+	for (size_t i = 0; i < r->nlist; i++) {
+		strcpy(b, r->list[i]);
+		char *item = b;
+		b += strlen(b) + 1;
+		for (;;) {
+			char *comma = strchr(item, ',');
+			if (comma)
+				*comma = '\0';
+			if (!item[0])
+				return usage_error(&plan_spec,
+						   "--instance expects instance names, found '%s'",
+						   r->list[i]);
+			(*names)[(*n)++] = item;
+			if (!comma)
+				break;
+			item = comma + 1;
+		}
+	}
+	return 0;
+}
+
+/* The names of --instance and of the workloads' `instance:` in the
+ * catalog: 0, or 2 after printing every problem. */
+static int check_instances(const struct catalog *c,
+			   const struct workload_file *wf,
+			   const struct plan_settings *s)
+{
+	struct gp_errors errs;
+	gp_errors_init(&errs);
+	int rc = plan_check_instances(c, wf, s->only, s->n_only, &errs)
+			 ? cli_report_problems(&errs)
+			 : 0;
+	gp_errors_free(&errs);
+	return rc;
 }
 
 /* ---- table ---- */
@@ -492,19 +552,25 @@ int cmd_plan(int argc, char **argv)
 	struct workload_file wf;
 	struct plan_settings s;
 	struct report_options ro;
-	char *png_dir = NULL;
+	char *png_dir = NULL, *names_buf = NULL;
+	const char **names = NULL;
 	catalog_init(&c);
 	memset(&wf, 0, sizeof(wf));
 	int rc = opts_parse(&plan_spec, argc, argv, &p);
 	if (rc != OPTS_OK || (rc = cli_format(&p, &plan_spec, &fmt)) ||
 	    (rc = read_report_options(&p, &ro, &png_dir)) ||
 	    (rc = read_settings(&p, &s)) ||
+	    (rc = read_instances(&p, &names_buf, &names, &s.n_only)) ||
 	    (rc = cli_load_catalog(&p, &plan_spec, &c)) ||
-	    (rc = cli_load_workloads(opt_value(&p, &plan_spec, "workload"), &wf)) ||
-	    (rc = check_targets(&p, &ro)))
+	    (rc = cli_load_workloads(opt_value(&p, &plan_spec, "workload"), &wf)))
+		goto out;
+	s.only = names;
+	if ((rc = check_instances(&c, &wf, &s)) || (rc = check_targets(&p, &ro)))
 		goto out;
 	rc = run(&p, fmt, &c, &wf, &s, &ro);
 out:
+	free(names);
+	free(names_buf);
 	free(png_dir);
 	workload_file_free(&wf);
 	catalog_free(&c);

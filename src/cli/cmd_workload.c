@@ -155,8 +155,12 @@ static void csv_training(const struct training *t, char cell[][32])
 	num(cell, CSV_TOTAL_TOKENS, t->total_tokens);
 	num(cell, CSV_STEPS, t->steps);
 	snprintf(cell[CSV_OPTIMIZER], 32, "%s", optimizer_name(t->optimizer));
-	snprintf(cell[CSV_ZERO], 32, "%d", t->zero);
-	snprintf(cell[CSV_RECOMPUTE], 32, "%s", recompute_name(t->recompute));
+	if (t->zero_auto)
+		snprintf(cell[CSV_ZERO], 32, "auto");
+	else
+		snprintf(cell[CSV_ZERO], 32, "%d", t->zero);
+	snprintf(cell[CSV_RECOMPUTE], 32, "%s",
+		 t->recompute_auto ? "auto" : recompute_name(t->recompute));
 	num(cell, CSV_MAX_GPUS, (double)t->max_gpus);
 	num(cell, CSV_MAX_TP, (double)t->max_tp);
 	num(cell, CSV_MAX_PP, (double)t->max_pp);

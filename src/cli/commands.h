@@ -17,6 +17,7 @@ struct command {
 	const char *help;	/* one line */
 };
 
+int cmd_backtest(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_catalog(int argc, char **argv);
 int cmd_devices(int argc, char **argv);

@@ -22,6 +22,7 @@ static int cmd_help(int argc, char **argv);
 
 static const struct command commands[] = {
 	{"plan", cmd_plan, "which instance, how many, how long and at what cost, per workload"},
+	{"backtest", cmd_backtest, "the planner against recorded outcomes of real runs: predicted vs measured"},
 	{"report", cmd_report, "a plan as a PDF report and PNG/SVG charts, in English or Chinese"},
 	{"catalog", cmd_catalog, "list, show and validate instance and accelerator catalogs"},
 	{"model", cmd_model, "parameters, FLOPs, bytes and memory of a model, derived from its description"},

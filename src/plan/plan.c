@@ -6,7 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
+#include "core/suggest.h"
 #include "core/xalloc.h"
 #include "plan.h"
 #include "serve.h"
@@ -17,6 +19,71 @@ void plan_settings_default(struct plan_settings *s)
 	memcpy(s->currency, "USD", 4);
 	s->top = 5;
 	efficiency_default(&s->eff);
+}
+
+/* ---- which instances ---- */
+
+static bool named_in(const char *name, const char *const *names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcasecmp(name, names[i]) == 0)
+			return true;
+	return false;
+}
+
+bool plan_instance_wanted(const struct plan_settings *s,
+			  const struct workload *w, const struct instance *in)
+{
+	if (s->n_only && !named_in(in->name, s->only, s->n_only))
+		return false;
+	if (w->kind == WORKLOAD_TRAINING && w->train.instance &&
+	    strcasecmp(w->train.instance, in->name) != 0)
+		return false;
+	return true;
+}
+
+/* "did you mean 'X'?" among the catalog's instance names, or NULL. */
+static const char *instance_hint(const struct catalog *c, const char *name,
+				 char *buf, size_t len)
+{
+	const char **names = xcalloc(c->n_inst + 1, sizeof(*names));
+	for (size_t i = 0; i < c->n_inst; i++)
+		names[i] = c->inst[i].name;
+	const char *h = suggest_hint(name, names, c->n_inst, buf, len);
+	free(names);
+	return h;
+}
+
+int plan_check_instances(const struct catalog *c,
+			 const struct workload_file *wf,
+			 const char *const *only, size_t n_only,
+			 struct gp_errors *errs)
+{
+	size_t before = gp_errors_count(errs);
+	char hint[320];
+	for (size_t i = 0; i < n_only; i++)
+		if (!catalog_find_instance(c, only[i]))
+			gp_errors_add(errs, NULL, 0, 0,
+				      instance_hint(c, only[i], hint, sizeof(hint)),
+				      "--instance: no instance '%s' in the catalog",
+				      only[i]);
+	for (size_t i = 0; wf && i < wf->n; i++) {
+		const struct workload *w = &wf->v[i];
+		const struct origin *at = &w->train.instance_at;
+		if (w->kind != WORKLOAD_TRAINING || !w->train.instance)
+			continue;
+		if (!catalog_find_instance(c, w->train.instance))
+			gp_errors_add(errs, at->file, at->line, at->col,
+				      instance_hint(c, w->train.instance, hint,
+						    sizeof(hint)),
+				      "workload '%s' names instance '%s', which is not in the catalog",
+				      w->name, w->train.instance);
+		else if (n_only && !named_in(w->train.instance, only, n_only))
+			gp_errors_add(errs, at->file, at->line, at->col, NULL,
+				      "workload '%s' runs on instance '%s' only, which --instance leaves out",
+				      w->name, w->train.instance);
+	}
+	return (int)(gp_errors_count(errs) - before);
 }
 
 struct plan_option *plan_result_add(struct plan_result *r)
@@ -299,7 +366,8 @@ static int plan_one(struct plan *p, const struct workload *w,
 			return -1;
 		}
 		for (size_t i = 0; i < c->n_inst; i++)
-			plan_training(tp, &c->inst[i], &settings, r);
+			if (plan_instance_wanted(&settings, w, &c->inst[i]))
+				plan_training(tp, &c->inst[i], &settings, r);
 		class_totals(train_prep_graph(tp), precision_bytes(w->precision), r);
 		int bad = check_figures(w, r, why, len);
 		if (bad == 0) {
@@ -318,7 +386,9 @@ static int plan_one(struct plan *p, const struct workload *w,
 			return -1;
 		}
 		for (size_t i = 0; i < c->n_inst; i++)
-			plan_inference(c, &c->inst[i], w, sp, &settings, r);
+			if (plan_instance_wanted(&settings, w, &c->inst[i]))
+				plan_inference(c, &c->inst[i], w, sp,
+					       &settings, r);
 		serve_prep_free(sp);
 		serving_details(w, r);
 	}

@@ -39,6 +39,11 @@ struct plan_settings {
 	bool spot;		/* --spot: rank by spot price where the workload allows */
 	long top;		/* options per workload in the table view */
 	struct efficiency eff;	/* defaults, see efficiency.h */
+	/* --instance: plan only these instance types (names as given,
+	 * compared case-blind); n_only 0: every instance.  Checked against
+	 * the catalog first (plan_check_instances()).  Not owned. */
+	const char *const *only;
+	size_t n_only;
 };
 
 /* Seconds per training step (or per inference batch), split by what
@@ -211,6 +216,24 @@ struct plan {
 };
 
 void plan_settings_default(struct plan_settings *s);
+
+/*
+ * Every instance name the planning will filter by, against catalog c:
+ * each of `only` (--instance; an unknown one is a problem without a file,
+ * with a did-you-mean) and each training workload's `instance:` (reported
+ * at its instance_at, with a did-you-mean; one that `only` leaves out is a
+ * problem too: nothing would be planned for it).  Returns the number of
+ * problems added to errs.
+ */
+int plan_check_instances(const struct catalog *c,
+			 const struct workload_file *wf,
+			 const char *const *only, size_t n_only,
+			 struct gp_errors *errs);
+
+/* Whether in is planned for w under s: within s->only, and w's own
+ * `instance:` when it names one (both case-blind). */
+bool plan_instance_wanted(const struct plan_settings *s,
+			  const struct workload *w, const struct instance *in);
 
 /*
  * Plans every workload against every instance of the catalog.  Returns 0,

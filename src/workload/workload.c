@@ -44,6 +44,10 @@ struct wl_ctx {
 	struct strmap model_index;	/* path -> index in models_seen */
 	struct workload_model **models_seen;
 	size_t n_seen, cap_seen;
+	/* a training item inside another kind of file (workload_reader):
+	 * no name or kind, no cluster keys, the run's length optional */
+	bool embedded;
+	const char *noun;	/* "workload", or "outcome" for an embedded item */
 };
 
 /* ---- names ---- */
@@ -186,16 +190,17 @@ static int read_model(struct wl_ctx *cx, const struct ynode *map,
 	}
 	if (!wm->found)
 		yr_error(&cx->r, n, NULL,
-			 "model file '%s' of workload '%s' not found (looked for %s)",
-			 w->model_path, w->name ? w->name : "?", wm->path);
+			 "model file '%s' of %s '%s' not found (looked for %s)",
+			 w->model_path, cx->noun, w->name ? w->name : "?",
+			 wm->path);
 	else if (wm->block)
 		yr_error(&cx->r, n, NULL,
-			 "'%s' is a block of ops for 'include:', not a model: workload '%s' needs a transformer or graph model",
-			 w->model_path, w->name ? w->name : "?");
+			 "'%s' is a block of ops for 'include:', not a model: %s '%s' needs a transformer or graph model",
+			 w->model_path, cx->noun, w->name ? w->name : "?");
 	else
 		yr_error(&cx->r, n, NULL,
-			 "workload '%s' needs model '%s', which does not load (its problems are listed above)",
-			 w->name ? w->name : "?", w->model_path);
+			 "%s '%s' needs model '%s', which does not load (its problems are listed above)",
+			 cx->noun, w->name ? w->name : "?", w->model_path);
 	return -1;
 }
 
@@ -221,8 +226,8 @@ static const char *const common_keys[] = {"name", "kind", "model",
 					  "precision", "efficiency", NULL};
 static const char *const training_keys[] = {
 	"tokens", "samples", "epochs", "seq", "global_batch", "optimizer",
-	"zero", "recompute", "parallelism", "deadline", "budget", "spot",
-	"input", NULL};
+	"zero", "recompute", "parallelism", "instance", "gpus", "nodes",
+	"layout", "deadline", "budget", "spot", "input", NULL};
 static const char *const inference_keys[] = {
 	"request_rate", "prompt_tokens", "output_tokens", "p99_latency",
 	"hours_per_month", "kv_precision", NULL};
@@ -433,7 +438,7 @@ static int read_input(struct yread *r, const struct ynode *map,
 
 /* tokens or samples (x epochs), one of them, and a batch that fits. */
 static int read_amount(struct yread *r, const struct ynode *map,
-		       const char *what, struct training *t)
+		       const char *what, bool optional, struct training *t)
 {
 	int has_tokens = read_whole_count(r, map, "tokens", Q_TOKENS,
 					  &t->tokens);
@@ -449,7 +454,8 @@ static int read_amount(struct yread *r, const struct ynode *map,
 		yr_error(r, ymap_get(map, "samples"), NULL,
 			 "%s gives both 'tokens' and 'samples': give one", what);
 		bad = 1;
-	} else if (!ymap_get(map, "tokens") && !ymap_get(map, "samples")) {
+	} else if (!ymap_get(map, "tokens") && !ymap_get(map, "samples") &&
+		   !optional) {
 		yr_error(r, map, NULL,
 			 "%s needs 'tokens' (sequence models) or 'samples' (with 'epochs')",
 			 what);
@@ -465,25 +471,253 @@ static int read_amount(struct yread *r, const struct ynode *map,
 	return bad ? -1 : 0;
 }
 
+/* ---- layout ---- */
+
+static const struct yfield layout_fields[] = {
+	{"tp", false}, {"pp", false}, {"dp", false}, {"micro_batch", false},
+	{"interleave", false}, {"sequence_parallel", false},
+	{"overlap_grad_reduce", false}, {NULL, false},
+};
+
+static int read_flag(struct yread *r, const struct ynode *map,
+		     const char *key, enum layout_flag *out)
+{
+	bool v = false;
+	int rc = yr_bool(r, map, key, &v);
+	if (rc == 1)
+		*out = v ? LAYOUT_ON : LAYOUT_OFF;
+	return rc;
+}
+
+int workload_read_layout(struct yread *r, const struct ynode *n,
+			 const char *owner, struct train_layout *l)
+{
+	memset(l, 0, sizeof(*l));
+	l->at = (struct origin){r->file, n->line, n->col};
+	if (!yr_expect_map(r, n, owner))
+		return -1;
+	int bad = yr_check_keys(r, n, owner, layout_fields) > 0;
+	bad |= yr_int(r, n, "tp", 1, 1024, &l->tp) < 0;
+	bad |= yr_int(r, n, "pp", 1, 1024, &l->pp) < 0;
+	bad |= yr_int(r, n, "dp", 1, 1000000, &l->dp) < 0;
+	bad |= yr_int(r, n, "micro_batch", 1, 1000000000, &l->micro_batch) < 0;
+	bad |= yr_int(r, n, "interleave", 1, 1024, &l->interleave) < 0;
+	bad |= read_flag(r, n, "sequence_parallel", &l->sequence_parallel) < 0;
+	bad |= read_flag(r, n, "overlap_grad_reduce",
+			 &l->overlap_grad_reduce) < 0;
+	if (!bad && l->interleave > 1 && l->pp == 1) {
+		yr_error(r, ymap_get(n, "interleave"), NULL,
+			 "'interleave' of %ld virtual stages per GPU needs a pipeline, but 'pp' is 1",
+			 l->interleave);
+		bad = 1;
+	}
+	return bad ? -1 : 0;
+}
+
+/* The global batch split evenly: micro_batch and dp within it, and
+ * dp x micro_batch (or dp alone) dividing it. */
+static int check_layout_batch(struct yread *r, const struct ynode *n,
+			      const struct train_layout *l, long batch)
+{
+	if (l->micro_batch > batch) {
+		yr_error(r, ymap_get(n, "micro_batch"), NULL,
+			 "'micro_batch' of %ld samples is more than 'global_batch' (%ld)",
+			 l->micro_batch, batch);
+		return -1;
+	}
+	if (l->dp > batch) {
+		yr_error(r, ymap_get(n, "dp"), NULL,
+			 "'dp' of %ld ranks is more than 'global_batch' (%ld samples): a rank would have none",
+			 l->dp, batch);
+		return -1;
+	}
+	if (l->dp && l->micro_batch && batch % (l->dp * l->micro_batch)) {
+		yr_error(r, ymap_get(n, "micro_batch"), NULL,
+			 "'global_batch' of %ld samples is not a whole number of dp x micro_batch = %ld x %ld",
+			 batch, l->dp, l->micro_batch);
+		return -1;
+	}
+	if (l->dp && batch % l->dp) {
+		yr_error(r, ymap_get(n, "dp"), NULL,
+			 "'global_batch' of %ld samples does not divide evenly among %ld data-parallel ranks",
+			 batch, l->dp);
+		return -1;
+	}
+	return 0;
+}
+
+/* The degrees within the workload's `parallelism:` limits. */
+static int check_layout_limits(struct yread *r, const struct ynode *n,
+			       const struct train_layout *l,
+			       const struct training *t)
+{
+	int bad = 0;
+	if (t->max_tp && l->tp > t->max_tp) {
+		yr_error(r, ymap_get(n, "tp"), NULL,
+			 "'tp' is %ld but 'parallelism' allows at most %ld (max_tp)",
+			 l->tp, t->max_tp);
+		bad = 1;
+	}
+	if (t->max_pp && l->pp > t->max_pp) {
+		yr_error(r, ymap_get(n, "pp"), NULL,
+			 "'pp' is %ld but 'parallelism' allows at most %ld (max_pp)",
+			 l->pp, t->max_pp);
+		bad = 1;
+	}
+	long all = l->tp * l->pp * l->dp;
+	if (t->max_gpus && all > t->max_gpus) {
+		yr_error(r, n, NULL,
+			 "the layout's tp x pp x dp is %ld GPUs but 'parallelism' allows at most %ld (max_gpus)",
+			 all, t->max_gpus);
+		bad = 1;
+	}
+	return bad ? -1 : 0;
+}
+
+/* The degrees against the cluster: all three make exactly its GPUs; any
+ * of them divides its GPUs. */
+static int check_layout_gpus(struct yread *r, const struct ynode *n,
+			     const struct train_layout *l, long gpus,
+			     const char *gpus_what)
+{
+	if (gpus <= 0)
+		return 0;
+	long tp = l->tp ? l->tp : 1, pp = l->pp ? l->pp : 1;
+	long dp = l->dp ? l->dp : 1;
+	if (l->tp && l->pp && l->dp && tp * pp * dp != gpus) {
+		yr_error(r, n, NULL,
+			 "the layout's tp x pp x dp is %ld x %ld x %ld = %ld GPUs, but %s is %ld",
+			 tp, pp, dp, tp * pp * dp, gpus_what, gpus);
+		return -1;
+	}
+	if (gpus % (tp * pp * dp)) {
+		yr_error(r, n, NULL,
+			 "%s (%ld) is not a multiple of the layout's tp x pp x dp = %ld (the degrees given)",
+			 gpus_what, gpus, tp * pp * dp);
+		return -1;
+	}
+	return 0;
+}
+
+/* A transformer's shape bounds the split: tensor parallelism divides
+ * heads, and each (virtual) pipeline stage holds at least one layer. */
+static int check_layout_model(struct yread *r, const struct ynode *n,
+			      const struct train_layout *l,
+			      const struct model *m)
+{
+	if (m->kind != MODEL_TRANSFORMER)
+		return 0;
+	if (l->tp > m->tf.heads) {
+		yr_error(r, ymap_get(n, "tp"), NULL,
+			 "'tp' of %ld is more than the %ld attention heads of model '%s'",
+			 l->tp, m->tf.heads, model_label(m));
+		return -1;
+	}
+	long stages = (l->pp ? l->pp : 1) * (l->interleave ? l->interleave : 1);
+	if (stages > m->tf.layers) {
+		yr_error(r, ymap_get(n, l->interleave > 1 ? "interleave" : "pp"),
+			 NULL,
+			 "the layout's pp x interleave is %ld pipeline stages but model '%s' has %ld layers",
+			 stages, model_label(m), m->tf.layers);
+		return -1;
+	}
+	return 0;
+}
+
+int workload_check_layout(struct yread *r, const struct ynode *n,
+			  const struct workload *w, long gpus,
+			  const char *gpus_what)
+{
+	const struct train_layout *l = &w->train.layout;
+	if (!n || n->kind != YNODE_MAP)
+		return 0;
+	if (check_layout_batch(r, n, l, w->train.global_batch) < 0 ||
+	    check_layout_limits(r, n, l, &w->train) < 0 ||
+	    check_layout_gpus(r, n, l, gpus, gpus_what) < 0 ||
+	    (w->model && check_layout_model(r, n, l, w->model) < 0))
+		return -1;
+	return 0;
+}
+
+/* `zero:` a ZeRO stage 0 to 3, or `auto` (the planner chooses). */
+static int read_zero(struct yread *r, const struct ynode *map,
+		     struct training *t)
+{
+	const struct ynode *n = ymap_get(map, "zero");
+	if (n && n->kind == YNODE_SCALAR && !n->quoted &&
+	    strcmp(n->text, "auto") == 0) {
+		t->zero_auto = true;
+		return 1;
+	}
+	if (n && n->kind == YNODE_SCALAR &&
+	    strspn(n->text, "0123456789") != strlen(n->text)) {
+		yr_error(r, n, NULL,
+			 "'zero' is a ZeRO stage: expected 0, 1, 2, 3 or auto, found '%.60s'",
+			 n->text);
+		return -1;
+	}
+	long zero = 0;
+	int rc = yr_int(r, map, "zero", 0, 3, &zero);
+	t->zero = (int)zero;
+	return rc;
+}
+
+/* `instance:`, and `gpus:` or `nodes:` (not both): the cluster a team
+ * already has.  Whether the instance exists is checked with the catalog
+ * (plan_check_instances()). */
+static int read_cluster(struct yread *r, const struct ynode *map,
+			const char *what, struct training *t)
+{
+	int bad = yr_name(r, map, "instance", &t->instance) < 0;
+	const struct ynode *n = ymap_get(map, "instance");
+	if (n)
+		t->instance_at = (struct origin){r->file, n->line, n->col};
+	int gpus = yr_int(r, map, "gpus", 1, 1000000, &t->fixed_gpus);
+	int nodes = yr_int(r, map, "nodes", 1, 1000000, &t->fixed_nodes);
+	bad |= gpus < 0 || nodes < 0;
+	if (ymap_get(map, "gpus") && ymap_get(map, "nodes")) {
+		yr_error(r, ymap_get(map, "nodes"), NULL,
+			 "%s gives both 'gpus' and 'nodes': give one", what);
+		bad = 1;
+	}
+	if (gpus == 1 && t->max_gpus && t->fixed_gpus > t->max_gpus) {
+		yr_error(r, ymap_get(map, "gpus"), NULL,
+			 "'gpus' is %ld but 'parallelism' allows at most %ld (max_gpus)",
+			 t->fixed_gpus, t->max_gpus);
+		bad = 1;
+	}
+	n = ymap_get(map, "layout");
+	if (n) {
+		char owner[160];
+		snprintf(owner, sizeof(owner), "'layout' of %s", what);
+		bad |= workload_read_layout(r, n, owner, &t->layout) < 0;
+	}
+	return bad ? -1 : 0;
+}
+
 static int read_training(struct yread *r, const struct ynode *map,
-			 const char *what, struct training *t)
+			 const char *what, bool embedded, struct training *t)
 {
 	const char *optimizer_names[] = {optimizer_name(OPTIMIZER_ADAMW),
 					 optimizer_name(OPTIMIZER_ADAM),
 					 optimizer_name(OPTIMIZER_SGD)};
 	const char *recompute_names[] = {recompute_name(RECOMPUTE_NONE),
 					 recompute_name(RECOMPUTE_SELECTIVE),
-					 recompute_name(RECOMPUTE_FULL)};
+					 recompute_name(RECOMPUTE_FULL), "auto"};
 	int opt = OPTIMIZER_ADAMW, rec = RECOMPUTE_NONE;
-	long zero = 0;
-	int bad = read_amount(r, map, what, t) < 0;
+	int bad = read_amount(r, map, what, embedded, t) < 0;
 	bad |= yr_int(r, map, "seq", 1, 100000000, &t->seq) < 0;
 	bad |= read_choice(r, map, "optimizer", optimizer_names, 3,
 			   "adamw, adam or sgd", &opt) < 0;
-	bad |= yr_int(r, map, "zero", 0, 3, &zero) < 0;
-	bad |= read_choice(r, map, "recompute", recompute_names, 3,
-			   "none, selective or full", &rec) < 0;
+	bad |= read_zero(r, map, t) < 0;
+	bad |= read_choice(r, map, "recompute", recompute_names, 4,
+			   "none, selective, full or auto", &rec) < 0;
+	t->recompute_auto = rec == 3;
+	if (t->recompute_auto)
+		rec = RECOMPUTE_NONE;
 	bad |= read_parallelism(r, map, what, t) < 0;
+	if (!embedded)
+		bad |= read_cluster(r, map, what, t) < 0;
 	bad |= yr_quantity_in(r, map, "deadline", Q_DEADLINE, &t->deadline,
 			      NULL) < 0;
 	int budget = yr_money_in(r, map, "budget", MONEY_TOTAL, Q_BUDGET,
@@ -497,7 +731,6 @@ static int read_training(struct yread *r, const struct ynode *map,
 	bad |= read_input(r, map, what, t) < 0;
 	t->optimizer = (enum optimizer)opt;
 	t->recompute = (enum recompute)rec;
-	t->zero = (int)zero;
 	return bad ? -1 : 0;
 }
 
@@ -528,6 +761,8 @@ static int check_training(struct yread *r, const struct ynode *map,
 		t->seq = limit;
 	if (bad || !fields_ok)
 		return bad ? -1 : 0;
+	if (t->tokens == 0 && t->samples == 0)
+		return 0;	/* an outcome's run of unstated length */
 	t->total_samples = t->by_tokens ? t->tokens / (double)t->seq
 					: t->samples * (double)t->epochs;
 	t->total_tokens = t->total_samples * (double)t->seq;
@@ -663,6 +898,38 @@ static void entry_name(const struct ynode *n, size_t index, char *buf,
 		snprintf(buf, len, "workload #%zu", index + 1);
 }
 
+/*
+ * What a workload holds besides its name and kind: efficiency, model,
+ * precision and the fields of its kind, with the checks that need the
+ * model and, for training, the layout's checks.
+ */
+static int read_body(struct wl_ctx *cx, const struct ynode *n,
+		     const char *what, struct workload *w)
+{
+	struct yread *r = &cx->r;
+	int bad = read_efficiency(r, n, what, w) < 0;
+	bad |= read_model(cx, n, w) < 0;
+	bool infer = w->kind == WORKLOAD_INFERENCE;
+	bad |= read_precision(r, n, "precision", infer, true,
+			      &w->precision) < 0;
+	int fields = infer ? read_inference(r, n, &w->infer)
+			   : read_training(r, n, what, cx->embedded, &w->train);
+	if (!w->model)
+		return -1;
+	/* The model's checks run even after other problems, so a file is
+	 * reported whole; they use only fields that were read. */
+	if (infer)
+		bad |= check_inference(r, n, what, w->model, w->precision,
+				       &w->infer) < 0;
+	else
+		bad |= check_training(r, n, what, w->model, fields == 0,
+				      &w->train) < 0;
+	if (!infer && !bad && fields == 0 && !cx->embedded)
+		bad |= workload_check_layout(r, ymap_get(n, "layout"), w,
+					     w->train.fixed_gpus, "'gpus'") < 0;
+	return bad || fields < 0 ? -1 : 0;
+}
+
 static int read_workload(struct wl_ctx *cx, const struct ynode *n,
 			 size_t index, struct workload *w)
 {
@@ -677,32 +944,125 @@ static int read_workload(struct wl_ctx *cx, const struct ynode *n,
 			      "training or inference", &kind) < 0;
 	bad |= check_keys(r, n, what, kind);
 	bad |= yr_name(r, n, "name", &w->name) < 0;
-	bad |= read_efficiency(r, n, what, w) < 0;
-	bad |= read_model(cx, n, w) < 0;
-	if (kind < 0)
+	if (kind < 0) {
+		/* the rest is still read, so its problems are reported */
+		read_efficiency(r, n, what, w);
+		read_model(cx, n, w);
 		return -1;
+	}
 	w->kind = (enum workload_kind)kind;
-	bool infer = w->kind == WORKLOAD_INFERENCE;
-	bad |= read_precision(r, n, "precision", infer, true,
-			      &w->precision) < 0;
-	int fields = infer ? read_inference(r, n, &w->infer)
-			   : read_training(r, n, what, &w->train);
-	if (!w->model)
+	return read_body(cx, n, what, w) < 0 || bad ? -1 : 0;
+}
+
+/* ---- training items inside other files ---- */
+
+/* Said by the outer file itself (an outcome's `hardware:` and `layout:`). */
+static const char *const cluster_keys[] = {"instance", "gpus", "nodes",
+					   "layout", NULL};
+static const char *const embedded_common[] = {"model", "precision",
+					      "efficiency", NULL};
+static const char *const embedded_required[] = {"model", "precision",
+						"global_batch", NULL};
+
+static int check_embedded_keys(struct yread *r, const struct ynode *map,
+			       const char *what)
+{
+	const char *names[40];
+	size_t nn = add_names(names, 0, embedded_common);
+	for (const char *const *k = training_keys; *k; k++)
+		if (!in_list(cluster_keys, *k))
+			names[nn++] = *k;
+	names[nn] = NULL;
+	int bad = 0;
+	for (size_t i = 0; i < map->n; i++) {
+		const struct ynode *k = map->items[2 * i];
+		if (in_list(names, k->text))
+			continue;
+		bad = 1;
+		if (in_list(cluster_keys, k->text)) {
+			yr_error(r, k, NULL,
+				 "'%s' does not go in %s: the cluster is the record's 'hardware:', its split the record's 'layout:'",
+				 k->text, what);
+			continue;
+		}
+		char hint[128];
+		const char *h = gp_errors_full(r->errs) ? NULL
+			: suggest_hint(k->text, names, nn, hint, sizeof(hint));
+		yr_error(r, k, h, "unknown key '%.100s' in %s", k->text, what);
+	}
+	for (const char *const *k = embedded_required; *k; k++)
+		if (ymap_get(map, *k) == NULL) {
+			yr_error(r, map, NULL, "missing required key '%s' in %s",
+				 *k, what);
+			bad = 1;
+		}
+	return bad;
+}
+
+struct workload_reader {
+	struct wl_ctx cx;
+	size_t most;
+};
+
+struct workload_reader *workload_reader_open(struct workload_file *wf,
+					     const char *path,
+					     const char *shown, size_t most,
+					     struct gp_errors *errs)
+{
+	memset(wf, 0, sizeof(*wf));
+	wf->file = term_escape_dup(shown, 0);	/* printed: see term_safe.h */
+	wf->v = xcalloc(most + 1, sizeof(*wf->v));
+	struct workload_reader *wr = xcalloc(1, sizeof(*wr));
+	wr->cx = (struct wl_ctx){
+		.r = {.file = wf->file, .errs = errs},
+		.wf = wf,
+		.dir = path_dir(path),
+		.shown_dir = path_dir(shown),
+		.embedded = true,
+		.noun = "outcome",
+	};
+	strmap_init(&wr->cx.model_index);
+	wr->most = most;
+	return wr;
+}
+
+int workload_reader_training(struct workload_reader *wr,
+			     const struct ynode *map, const char *name,
+			     const char *what, struct workload **out)
+{
+	struct wl_ctx *cx = &wr->cx;
+	if (cx->wf->n >= wr->most) {
+		fprintf(stderr, "gpuplan: workload_reader_training: more items than the %zu announced\n",
+			wr->most);
+		abort();
+	}
+	struct workload *w = &cx->wf->v[cx->wf->n++];
+	*out = w;
+	w->name = xstrdup(name);
+	w->kind = WORKLOAD_TRAINING;
+	w->at = (struct origin){cx->wf->file, map->line, map->col};
+	if (!yr_expect_map(&cx->r, map, what))
 		return -1;
-	/* The model's checks run even after other problems, so a file is
-	 * reported whole; they use only fields that were read. */
-	if (infer)
-		bad |= check_inference(r, n, what, w->model, w->precision,
-				       &w->infer) < 0;
-	else
-		bad |= check_training(r, n, what, w->model, fields == 0,
-				      &w->train) < 0;
-	return bad || fields < 0 ? -1 : 0;
+	int bad = check_embedded_keys(&cx->r, map, what);
+	bad |= read_body(cx, map, what, w) < 0;
+	return bad ? -1 : 0;
+}
+
+void workload_reader_close(struct workload_reader *wr)
+{
+	if (!wr)
+		return;
+	strmap_free(&wr->cx.model_index);
+	free(wr->cx.models_seen);
+	free(wr->cx.dir);
+	free(wr->cx.shown_dir);
+	free(wr);
 }
 
 static void free_workload(struct workload *w)
 {
 	free(w->name);
+	free(w->train.instance);
 	free(w->model_path);
 	free(w->model_file);
 }
@@ -791,6 +1151,7 @@ int workload_file_load_as(struct workload_file *wf, const char *path,
 			.wf = wf,
 			.dir = path_dir(path),
 			.shown_dir = path_dir(shown),
+			.noun = "workload",
 		};
 		strmap_init(&cx.model_index);
 		read_file(&cx, &t);
@@ -843,6 +1204,28 @@ static json_t *positive_or_null(double v)
 	return v > 0 ? json_number(v) : json_null();
 }
 
+static json_t *flag_json(enum layout_flag f)
+{
+	return f == LAYOUT_UNSET ? json_null() : json_boolean(f == LAYOUT_ON);
+}
+
+json_t *workload_layout_json(const struct train_layout *l)
+{
+	json_t *j = json_object();
+	json_object_set_new(j, "tp", positive_or_null((double)l->tp));
+	json_object_set_new(j, "pp", positive_or_null((double)l->pp));
+	json_object_set_new(j, "dp", positive_or_null((double)l->dp));
+	json_object_set_new(j, "micro_batch",
+			    positive_or_null((double)l->micro_batch));
+	json_object_set_new(j, "interleave",
+			    positive_or_null((double)l->interleave));
+	json_object_set_new(j, "sequence_parallel",
+			    flag_json(l->sequence_parallel));
+	json_object_set_new(j, "overlap_grad_reduce",
+			    flag_json(l->overlap_grad_reduce));
+	return j;
+}
+
 static json_t *training_to_json(const struct training *t)
 {
 	json_t *j = json_object();
@@ -858,14 +1241,26 @@ static json_t *training_to_json(const struct training *t)
 	json_object_set_new(j, "steps", json_number(t->steps));
 	json_object_set_new(j, "optimizer",
 			    json_text(optimizer_name(t->optimizer)));
-	json_object_set_new(j, "zero_stage", json_integer(t->zero));
+	json_object_set_new(j, "zero_stage", t->zero_auto
+						     ? json_null()
+						     : json_integer(t->zero));
+	json_object_set_new(j, "zero_auto", json_boolean(t->zero_auto));
 	json_object_set_new(j, "recompute",
-			    json_text(recompute_name(t->recompute)));
+			    json_text(t->recompute_auto
+					      ? "auto"
+					      : recompute_name(t->recompute)));
 	json_t *par = json_object();
 	json_object_set_new(par, "max_gpus", positive_or_null((double)t->max_gpus));
 	json_object_set_new(par, "max_tp", positive_or_null((double)t->max_tp));
 	json_object_set_new(par, "max_pp", positive_or_null((double)t->max_pp));
 	json_object_set_new(j, "parallelism", par);
+	json_object_set_new(j, "instance", json_string_or_null(t->instance));
+	json_object_set_new(j, "gpus", positive_or_null((double)t->fixed_gpus));
+	json_object_set_new(j, "nodes",
+			    positive_or_null((double)t->fixed_nodes));
+	json_object_set_new(j, "layout", t->layout.at.line
+						 ? workload_layout_json(&t->layout)
+						 : json_null());
 	json_object_set_new(j, "deadline_s", positive_or_null(t->deadline));
 	json_object_set_new(j, "budget", t->has_budget
 						 ? money_to_json(&t->budget)

@@ -29,6 +29,7 @@
 #include "core/precision.h"
 #include "core/provenance.h"
 #include "core/units.h"
+#include "core/yaml_read.h"
 #include "model/memory.h"
 #include "model/model.h"
 
@@ -151,6 +152,60 @@ void workload_file_free(struct workload_file *wf);
 /* Case-blind lookup by name, or NULL. */
 const struct workload *workload_find(const struct workload_file *wf,
 				     const char *name);
+
+/*
+ * Training workloads inside another kind of file: an outcome record's
+ * `training:` (src/backtest/outcome.h).  Such a map holds a training
+ * workload's keys less `name` and `kind`, and less what the outer file
+ * says itself: `instance`, `gpus`, `nodes` and `layout` are refused there
+ * with a pointer to the record's `hardware:` and `layout:`.  `tokens` and
+ * `samples` are optional (neither: the run's totals and steps are 0).
+ * `model:` paths are relative to the folder of `path`; a model file named
+ * by several items is loaded once.
+ *
+ * workload_reader_open() empties wf and names it `shown` (wf->file is
+ * then the string every origin of the outer file may point at too); it
+ * holds room for `most` items, so the pointers workload_reader_training()
+ * hands out stay valid.  Each call appends one workload named `name`
+ * (described as `what` in messages) and returns 0, or -1 after adding its
+ * problems to errs (the workload is kept, partly filled: free it with wf).
+ * Close the reader when done; wf stays the caller's to free.
+ */
+struct workload_reader;
+struct workload_reader *workload_reader_open(struct workload_file *wf,
+					     const char *path,
+					     const char *shown, size_t most,
+					     struct gp_errors *errs);
+int workload_reader_training(struct workload_reader *wr,
+			     const struct ynode *map, const char *name,
+			     const char *what, struct workload **out);
+void workload_reader_close(struct workload_reader *wr);
+
+/*
+ * A `layout:` map (n) into l; owner names it in messages.  Each degree is
+ * optional and read in its range (tp, pp, interleave 1..1024; dp
+ * 1..1,000,000; micro_batch 1..1e9); interleave > 1 needs pp > 1.
+ * Returns 0, or -1 after recording problems.
+ */
+int workload_read_layout(struct yread *r, const struct ynode *n,
+			 const char *owner, struct train_layout *l);
+/*
+ * What is certain about w's layout (read from map n; NULL: nothing to
+ * check) before any catalog is known: micro_batch and dp within the global
+ * batch, which divides evenly among dp x micro_batch; the degrees within
+ * `parallelism:`; tp x pp x dp equal to `gpus` (when all three and gpus >
+ * 0 are given; gpus_what names it in messages, "'gpus'") and dividing it
+ * otherwise; tp at most the model's heads and pp x interleave at most its
+ * layers (transformers).  Returns 0, or -1 after recording the first
+ * problem.
+ */
+int workload_check_layout(struct yread *r, const struct ynode *n,
+			  const struct workload *w, long gpus,
+			  const char *gpus_what);
+
+/* A layout's degrees (null where left to the planner) and flags (null
+ * when unset).  A new reference. */
+json_t *workload_layout_json(const struct train_layout *l);
 
 /* Every field, SI units named in the keys (deadline_s, p99_latency_s,
  * request_rate_per_s, ...); absent optional fields are null.  A new

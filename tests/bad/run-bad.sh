@@ -6,6 +6,8 @@
 #   model     gpuplan model show FILE -o OUT
 #   workload  gpuplan workload validate FILE; gpuplan workload list --workload FILE -o OUT
 #   report    gpuplan report FILE -o OUT (the file is NAME.json: a plan)
+#   outcome   gpuplan backtest FILE; gpuplan backtest FILE -o OUT (against
+#             the shipped catalogs)
 #
 #   run-bad.sh GPUPLAN KIND NAME      (run from the source root)
 #
@@ -60,6 +62,9 @@ model)
 workload)
 	expect_stderr workload validate "$file"
 	expect_no_output workload list --workload "$file" ;;
+outcome)
+	expect_stderr backtest "$file"
+	expect_no_output backtest --format json "$file" ;;
 report)
 	expect_stderr report "$file" -o "$scratch/report.pdf" --png "$scratch/png"
 	expect_no_output report "$file"

@@ -1,0 +1,362 @@
+/*
+ * backtest.c - each outcome record predicted on its own hardware, and
+ * each of its measurements compared with the prediction; the summary
+ * over all of them; the JSON form.
+ */
+#include "backtest.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/output.h"
+#include "core/xalloc.h"
+
+/* ---- FLOP counts ---- */
+
+double backtest_megatron_flops(double batch, double seq, double layers,
+			       double hidden, double vocab)
+{
+	return 96 * batch * seq * layers * hidden * hidden *
+	       (1 + seq / (6 * hidden) + vocab / (16 * layers * hidden));
+}
+
+double backtest_step_flops(const struct outcome *o, double forward,
+			   enum recompute used)
+{
+	const struct workload *w = o->w;
+	double batch = (double)w->train.global_batch;
+	switch (o->counted) {
+	case COUNT_MEGATRON_2021: {
+		const struct transformer_config *tf = &w->model->tf;
+		return backtest_megatron_flops(batch, (double)w->train.seq,
+					       (double)tf->layers,
+					       (double)tf->hidden,
+					       (double)tf->vocab);
+	}
+	case COUNT_MODEL:
+		return 3 * forward * batch;
+	case COUNT_HARDWARE:
+		return (used == RECOMPUTE_FULL ? 4 : 3) * forward * batch;
+	}
+	return 0;
+}
+
+/* ---- one record ---- */
+
+/* The settings for o's workload: the defaults, with its own efficiencies
+ * where it gives them (as plan.c plans a workload). */
+static struct plan_settings settings_for(const struct workload *w)
+{
+	struct plan_settings s;
+	plan_settings_default(&s);
+	if (w->efficiency_compute > 0) {
+		s.eff.compute = w->efficiency_compute;
+		s.eff.compute_from = "the workload's own efficiency: compute";
+	}
+	if (w->efficiency_memory > 0) {
+		s.eff.memory = w->efficiency_memory;
+		s.eff.memory_from = "the workload's own efficiency: memory";
+	}
+	return s;
+}
+
+/* Why an option cannot stand for the run (it does not fit, or a figure
+ * is out of range), into why; false when it can. */
+static bool cannot_run(const struct plan_option *opt, char *why, size_t len)
+{
+	for (int i = 0; i < opt->n_reasons; i++) {
+		enum reason_code c = plan_option_reason_at(opt, i)->code;
+		if (c == REASON_MEMORY || c == REASON_OUT_OF_RANGE) {
+			plan_reason_format(opt, i, why, len);
+			return true;
+		}
+	}
+	if (!isfinite(opt->step_s) || opt->step_s <= 0) {
+		snprintf(why, len, "the planner's step time is out of range");
+		return true;
+	}
+	return false;
+}
+
+/*
+ * The planner's option for o, into *bp, with its per-sample forward FLOPs
+ * in *forward.  Returns false with a reason in why when there is none.
+ */
+static bool predict(const struct catalog *c, const struct outcome *o,
+		    struct backtest_plan *bp, double *forward, char *why,
+		    size_t len)
+{
+	/* A copy: a record of unstated length is planned as one step, its
+	 * totals then unused (gpu_hours and days need the length). */
+	struct workload w = *o->w;
+	if (w.train.total_samples <= 0) {
+		w.train.total_samples = (double)w.train.global_batch;
+		w.train.total_tokens = w.train.total_samples * (double)w.train.seq;
+		w.train.steps = 1;
+	}
+	struct plan_settings s = settings_for(&w);
+	struct gp_errors errs;
+	gp_errors_init(&errs);
+	struct train_prep *tp = train_prepare(c, &w, &errs);
+	if (!tp) {
+		snprintf(why, len, "%s", errs.n ? errs.v[0].msg
+					       : "the model does not build");
+		gp_errors_free(&errs);
+		return false;
+	}
+	gp_errors_free(&errs);
+	*forward = train_prep_forward_flops(tp);
+	struct plan_result r;
+	memset(&r, 0, sizeof(r));
+	r.w = &w;
+	const struct plan_option *opt =
+		plan_training_at(tp, o->inst, o->nodes, &s, &r, why, len);
+	bool ok = opt && !cannot_run(opt, why, len);
+	if (ok) {
+		*bp = (struct backtest_plan){
+			.tp = opt->tp, .pp = opt->pp, .dp = opt->dp,
+			.micro_batch = opt->micro_batch,
+			.interleave = opt->interleave,
+			.sequence_parallel = opt->sequence_parallel,
+			.zero = opt->zero, .recompute = opt->recompute,
+			.step_s = opt->step_s,
+			.time_s = o->w->train.total_samples > 0 ? opt->time_s : 0,
+			.gpu_hours = o->w->train.total_samples > 0
+					     ? opt->gpu_hours : 0,
+			.mfu = opt->mfu,
+		};
+	}
+	plan_result_free(&r);
+	train_prep_free(tp);
+	return ok;
+}
+
+/* The row's comparison, from the record's measurement and the plan. */
+static void compare(struct backtest_row *row, double forward)
+{
+	const struct outcome *o = row->o;
+	const struct backtest_plan *bp = &row->plan;
+	const struct training *t = &o->w->train;
+	double tokens = (double)t->global_batch * (double)t->seq;
+	row->measured_cmp = row->measured;
+	switch (row->m) {
+	case MEASURE_STEP_TIME:
+		row->predicted_cmp = bp->step_s;
+		break;
+	case MEASURE_FLOPS_PER_GPU:
+		row->step_flops = backtest_step_flops(o, forward, bp->recompute);
+		row->measured_cmp = row->step_flops / (row->measured * (double)o->gpus);
+		row->predicted_cmp = bp->step_s;
+		break;
+	case MEASURE_TOKENS_PER_S:
+		row->predicted_cmp = tokens / bp->step_s;
+		break;
+	case MEASURE_MFU:
+		row->predicted_cmp = bp->mfu;
+		break;
+	case MEASURE_GPU_HOURS:
+		row->predicted_cmp = bp->gpu_hours;
+		break;
+	case MEASURE_DAYS:
+		row->predicted_cmp = bp->time_s / 86400;
+		break;
+	case MEASURE_COUNT:
+		break;
+	}
+	row->predicted_own = row->m == MEASURE_FLOPS_PER_GPU
+		? row->step_flops / (bp->step_s * (double)o->gpus)
+		: row->predicted_cmp;
+	row->error = row->predicted_cmp / row->measured_cmp - 1;
+	row->within = fabs(row->error) <= o->tolerance;
+}
+
+static struct backtest_row *add_row(struct backtest *bt)
+{
+	xgrow((void **)&bt->v, &bt->cap, bt->n + 1, sizeof(*bt->v));
+	struct backtest_row *row = &bt->v[bt->n++];
+	memset(row, 0, sizeof(*row));
+	return row;
+}
+
+static void backtest_record(struct backtest *bt, const struct catalog *c,
+			    const struct outcome *o)
+{
+	struct backtest_plan bp;
+	memset(&bp, 0, sizeof(bp));
+	double forward = 0;
+	char why[PLAN_REASON_LEN] = "";
+	bool ok = predict(c, o, &bp, &forward, why, sizeof(why));
+	for (int m = 0; m < MEASURE_COUNT; m++) {
+		if (!o->m[m].has)
+			continue;
+		struct backtest_row *row = add_row(bt);
+		row->o = o;
+		row->m = (enum measure)m;
+		row->measured = o->m[m].v;
+		row->predicted = ok;
+		if (!ok) {
+			snprintf(row->reason, sizeof(row->reason), "%s", why);
+			continue;
+		}
+		row->plan = bp;
+		compare(row, forward);
+	}
+}
+
+static void summarise(struct backtest *bt)
+{
+	double sum = 0;
+	bt->n_predicted = bt->n_within = bt->n_failed = 0;
+	bt->max_abs_error = 0;
+	bt->max_row = -1;
+	for (size_t i = 0; i < bt->n; i++) {
+		const struct backtest_row *row = &bt->v[i];
+		if (!row->predicted) {
+			bt->n_failed++;
+			continue;
+		}
+		double e = fabs(row->error);
+		bt->n_predicted++;
+		bt->n_within += row->within;
+		sum += e;
+		if (bt->max_row < 0 || e > bt->max_abs_error) {
+			bt->max_abs_error = e;
+			bt->max_row = (long)i;
+		}
+	}
+	bt->mean_abs_error = bt->n_predicted ? sum / (double)bt->n_predicted : 0;
+}
+
+void backtest_file(struct backtest *bt, const struct catalog *c,
+		   const struct outcome_file *f)
+{
+	for (size_t i = 0; i < f->n; i++)
+		backtest_record(bt, c, &f->v[i]);
+	summarise(bt);
+}
+
+void backtest_free(struct backtest *bt)
+{
+	free(bt->v);
+	memset(bt, 0, sizeof(*bt));
+}
+
+/* ---- JSON ---- */
+
+/* "step_time_s", ...: the measurement's key with its SI unit. */
+static const char *measure_key(enum measure m)
+{
+	static const char *const keys[MEASURE_COUNT] = {
+		"step_time_s", "flops_per_gpu_flop_per_s", "tokens_per_s",
+		"mfu_fraction", "gpu_hours", "days"};
+	return keys[m];
+}
+
+static json_t *layout_json(const struct backtest_row *row)
+{
+	const struct train_layout *l = &row->o->w->train.layout;
+	const struct backtest_plan *p = &row->plan;
+	json_t *j = json_object();
+	const char *keys[] = {"tp", "pp", "dp", "micro_batch", "interleave"};
+	long given[] = {l->tp, l->pp, l->dp, l->micro_batch, l->interleave};
+	long used[] = {p->tp, p->pp, p->dp, p->micro_batch, p->interleave};
+	json_t *from = json_object();
+	for (int i = 0; i < 5; i++) {
+		json_object_set_new(j, keys[i], row->predicted
+					 ? json_integer(used[i]) : json_null());
+		json_object_set_new(from, keys[i],
+				    json_string(given[i] ? "record" : "planner"));
+	}
+	json_object_set_new(j, "sequence_parallel",
+			    row->predicted ? json_boolean(p->sequence_parallel)
+					   : json_null());
+	json_object_set_new(j, "zero_stage", row->predicted
+					 ? json_integer(p->zero) : json_null());
+	json_object_set_new(j, "recompute",
+			    row->predicted ? json_text(recompute_name(p->recompute))
+					   : json_null());
+	json_object_set_new(j, "from", from);
+	return j;
+}
+
+static json_t *row_json(const struct backtest_row *row)
+{
+	const struct outcome *o = row->o;
+	json_t *j = json_object();
+	char at[600];
+	json_object_set_new(j, "record", json_text(o->name));
+	snprintf(at, sizeof(at), "%s:%d:%d", o->at.file, o->at.line, o->at.col);
+	json_object_set_new(j, "defined_at", json_text(at));
+	json_object_set_new(j, "instance", o->is_inline ? json_null()
+							: json_text(o->inst->name));
+	json_object_set_new(j, "accelerator", json_text(o->inst->acc->name));
+	json_object_set_new(j, "gpus", json_integer(o->gpus));
+	json_object_set_new(j, "nodes", json_integer(o->nodes));
+	json_object_set_new(j, "layout", layout_json(row));
+	json_object_set_new(j, "quantity", json_string(measure_name(row->m)));
+	json_object_set_new(j, "unit_key", json_string(measure_key(row->m)));
+	json_object_set_new(j, "flops_counted",
+			    row->m == MEASURE_FLOPS_PER_GPU
+				    ? json_string(flops_counting_name(o->counted))
+				    : json_null());
+	json_object_set_new(j, "measured", json_number(row->measured));
+	json_object_set_new(j, "measured_as_written",
+			    json_text(o->m[row->m].text));
+	bool step = row->m == MEASURE_FLOPS_PER_GPU;
+	json_object_set_new(j, "compared_as",
+			    json_string(step ? "step_time_s"
+					     : measure_key(row->m)));
+	json_object_set_new(j, "step_flops", step && row->predicted
+					 ? json_number(row->step_flops)
+					 : json_null());
+	json_object_set_new(j, "measured_compared", row->predicted
+					 ? json_number(row->measured_cmp)
+					 : json_null());
+	json_object_set_new(j, "predicted", row->predicted
+					? json_number(row->predicted_own)
+					: json_null());
+	json_object_set_new(j, "predicted_compared", row->predicted
+					 ? json_number(row->predicted_cmp)
+					 : json_null());
+	json_object_set_new(j, "predicted_step_s", row->predicted
+					 ? json_number(row->plan.step_s)
+					 : json_null());
+	json_object_set_new(j, "error", row->predicted
+				       ? json_real(row->error) : json_null());
+	json_object_set_new(j, "tolerance", json_real(o->tolerance));
+	json_object_set_new(j, "within_tolerance", json_boolean(row->within));
+	json_object_set_new(j, "reason", row->predicted ? json_null()
+							: json_text(row->reason));
+	return j;
+}
+
+json_t *backtest_json(const struct backtest *bt)
+{
+	json_t *j = json_object();
+	json_object_set_new(j, "schema", json_string("gpuplan/backtest/v1"));
+	json_t *rows = json_array();
+	for (size_t i = 0; i < bt->n; i++)
+		json_array_append_new(rows, row_json(&bt->v[i]));
+	json_object_set_new(j, "rows", rows);
+	json_t *s = json_object();
+	json_object_set_new(s, "rows", json_integer((json_int_t)bt->n));
+	json_object_set_new(s, "predicted",
+			    json_integer((json_int_t)bt->n_predicted));
+	json_object_set_new(s, "within_tolerance",
+			    json_integer((json_int_t)bt->n_within));
+	json_object_set_new(s, "not_predicted",
+			    json_integer((json_int_t)bt->n_failed));
+	json_object_set_new(s, "mean_abs_error", bt->n_predicted
+					 ? json_real(bt->mean_abs_error)
+					 : json_null());
+	json_object_set_new(s, "largest_abs_error", bt->max_row >= 0
+					    ? json_real(bt->max_abs_error)
+					    : json_null());
+	json_object_set_new(s, "largest_record", bt->max_row >= 0
+				 ? json_text(bt->v[bt->max_row].o->name)
+				 : json_null());
+	json_object_set_new(j, "summary", s);
+	return j;
+}

@@ -1,0 +1,109 @@
+/*
+ * outcome.h - records of completed training runs (`schema:
+ * gpuplan/outcome/v1`): what was trained, on what hardware, split how,
+ * what was measured, and where it was published.  `gpuplan backtest`
+ * holds the planner against them (backtest.h); the format is documented in
+ * README.md, section "Backtest".
+ *
+ * Loading is strict, as for every gpuplan file: every problem is reported
+ * with file:line:column, and the load fails.  The catalog is needed to
+ * load (an outcome names a catalog instance, or an accelerator of the
+ * catalog for hardware described inline), and must outlive the file.
+ *
+ * Units: measurements are SI (seconds, FLOP/s, tokens per second, a
+ * fraction for MFU); gpu_hours and days are counts of hours and days, as
+ * written.
+ *
+ * Ownership: a struct outcome_file owns its records, their strings, their
+ * training workloads and the models those name (in wf).  Free with
+ * outcome_file_free(), also after a failed load.
+ */
+#ifndef GPUPLAN_BACKTEST_OUTCOME_H
+#define GPUPLAN_BACKTEST_OUTCOME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "catalog/catalog.h"
+#include "core/error.h"
+#include "core/provenance.h"
+#include "workload/workload.h"
+
+#define OUTCOME_SCHEMA "gpuplan/outcome/v1"
+#define OUTCOME_DEFAULT_TOLERANCE 0.15	/* a fraction: 15% */
+
+/* What a record measured; the order is the order rows are printed in. */
+enum measure {
+	MEASURE_STEP_TIME,	/* s per optimizer step */
+	MEASURE_FLOPS_PER_GPU,	/* FLOP/s per GPU, counted as `flops_counted` */
+	MEASURE_TOKENS_PER_S,	/* tokens per second, whole cluster */
+	MEASURE_MFU,		/* a fraction of the datasheet peak */
+	MEASURE_GPU_HOURS,	/* GPU-hours of the whole run (a count) */
+	MEASURE_DAYS,		/* days of the whole run (a count) */
+	MEASURE_COUNT
+};
+
+/* "step_time", ...: the key in the file and in the JSON. */
+const char *measure_name(enum measure m);
+
+/* How a published FLOP/s figure was counted. */
+enum flops_counting {
+	COUNT_MEGATRON_2021,	/* Narayanan et al. 2021, eq. (3) */
+	COUNT_MODEL,		/* 3 x forward FLOPs of the model's graph */
+	COUNT_HARDWARE,		/* 4 x forward under full recompute, else 3x */
+};
+const char *flops_counting_name(enum flops_counting c);
+
+struct outcome_source {
+	char *title, *url, *where, *retrieved;	/* where may be NULL */
+};
+
+struct outcome_value {
+	bool has;
+	double v;		/* SI, or a count (see enum measure) */
+	struct origin at;	/* the value as written */
+	char *text;		/* as written, for messages and tables */
+};
+
+struct outcome {
+	char *name;
+	struct origin at;		/* the list item */
+	struct outcome_source *sources;
+	size_t n_sources;
+	char *notes;			/* may be NULL */
+	struct workload *w;		/* `training:`, owned by the file's wf;
+					 * fixed_gpus/fixed_nodes and layout
+					 * are set from hardware and layout */
+	/* hardware */
+	const struct instance *inst;	/* the catalog's, or &inline_inst */
+	bool is_inline;
+	struct instance inline_inst;	/* accelerator from the catalog; no
+					 * price, no source */
+	long gpus, nodes;		/* both set: gpus = nodes x inst->gpus */
+	bool has_layout;		/* `layout:` given (w->train.layout) */
+	/* measured */
+	struct outcome_value m[MEASURE_COUNT];
+	enum flops_counting counted;	/* with MEASURE_FLOPS_PER_GPU */
+	double tolerance;		/* a fraction; the default when not given */
+};
+
+struct outcome_file {
+	char *file;			/* as shown in messages */
+	struct workload_file wf;	/* the records' training workloads */
+	struct outcome *v;
+	size_t n;
+};
+
+/*
+ * Loads path against catalog c.  Every problem is added to errs; returns
+ * 0 when there were none, else -1 (of must then only be freed).
+ */
+int outcome_file_load(struct outcome_file *of, const char *path,
+		      const struct catalog *c, struct gp_errors *errs);
+/* The same, naming the file `shown` in messages. */
+int outcome_file_load_as(struct outcome_file *of, const char *path,
+			 const char *shown, const struct catalog *c,
+			 struct gp_errors *errs);
+void outcome_file_free(struct outcome_file *of);
+
+#endif

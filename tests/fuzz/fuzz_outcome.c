@@ -1,0 +1,91 @@
+/*
+ * fuzz_outcome.c - an outcome file (gpuplan/outcome/v1) and the model
+ * files its records name, loaded as `gpuplan backtest` loads it, against
+ * the planner harness's small price list (tests/fuzz/data/catalogs/:
+ * p4de.24xlarge, A100-SXM-80GB and others).  A file that loads is then
+ * backtested, and every row predicted must hold finite figures (the
+ * loader's promise that what it accepts plans), with a JSON that writes.
+ */
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "backtest/backtest.h"
+#include "backtest/outcome.h"
+#include "catalog/catalog.h"
+#include "core/output.h"
+#include "fuzz.h"
+
+#define FIXTURE GPUPLAN_SOURCE_DIR "/tests/fuzz/data/catalogs"
+
+static const struct catalog *price_list(void)
+{
+	static struct catalog c;
+	static bool loaded;
+	if (loaded)
+		return &c;
+	const char *files[] = {FIXTURE "/accelerators.yaml",
+			       FIXTURE "/currency.yaml",
+			       FIXTURE "/instances.yaml"};
+	struct gp_errors errs;
+	gp_errors_init(&errs);
+	catalog_init(&c);
+	if (catalog_load(&c, files, 3, NULL, &errs) != 0) {
+		gp_errors_print(&errs, stderr);
+		fuzz_fail("catalog_load", "the outcome harness's price list in %s does not load (above)",
+			  FIXTURE);
+	}
+	gp_errors_free(&errs);
+	loaded = true;	/* kept for the whole run */
+	return &c;
+}
+
+static int load(const struct fuzz_files *f, struct gp_errors *errs)
+{
+	struct outcome_file of;
+	int rc = outcome_file_load(&of, f->path[0], price_list(), errs);
+	outcome_file_free(&of);
+	return rc;
+}
+
+/* What loaded backtests to finite figures. */
+static void check_backtest(const struct fuzz_files *f)
+{
+	struct outcome_file of;
+	struct gp_errors errs;
+	gp_errors_init(&errs);
+	if (outcome_file_load(&of, f->path[0], price_list(), &errs) == 0) {
+		struct backtest bt = {0};
+		backtest_file(&bt, price_list(), &of);
+		for (size_t i = 0; i < bt.n; i++) {
+			const struct backtest_row *r = &bt.v[i];
+			if (r->predicted &&
+			    (!isfinite(r->error) || !isfinite(r->predicted_own) ||
+			     !isfinite(r->measured_cmp)))
+				fuzz_fail("backtest_file", "row %zu (%s): a figure is not finite",
+					  i, measure_name(r->m));
+		}
+		json_t *j = backtest_json(&bt);
+		FILE *null = fopen("/dev/null", "w");
+		if (null) {
+			json_write(null, j);
+			fclose(null);
+		}
+		json_decref(j);
+		backtest_free(&bt);
+	}
+	outcome_file_free(&of);
+	gp_errors_free(&errs);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct fuzz_files f;
+	fuzz_write_files(data, size, "outcome.yaml", &f);
+	fuzz_link_shipped_models();
+	fuzz_check_loader("outcome_file_load", load, &f);
+	check_backtest(&f);
+	return 0;
+}
