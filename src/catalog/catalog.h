@@ -47,6 +47,7 @@ struct accelerator {
 	struct link interconnect;	/* GPU to GPU */
 	struct link host_interface;	/* GPU to host */
 	double tdp;			/* W */
+	long sms;			/* streaming multiprocessors; 0: not given */
 	struct mig_profile *mig;
 	size_t n_mig;
 	bool illustrative;

@@ -100,7 +100,8 @@ static const struct yfield accelerator_fields[] = {
 	{"form_factor", true}, {"memory", true}, {"memory_type", false},
 	{"memory_bandwidth", true}, {"peak_dense", true},
 	{"interconnect", true}, {"host_interface", true}, {"tdp", true},
-	{"mig", false}, {"illustrative", false}, {"notes", false},
+	{"sms", false}, {"mig", false}, {"illustrative", false},
+	{"notes", false},
 	{"source", true}, {NULL, false},
 };
 
@@ -126,6 +127,8 @@ int read_accelerator(struct yread *r, const struct ynode *n,
 			      &a->memory_bandwidth, NULL) < 0;
 	bad |= yr_quantity_in(r, n, "tdp", Q_POWER, &a->tdp, NULL) < 0;
 	bad |= yr_bool(r, n, "illustrative", &a->illustrative) < 0;
+	/* optional: 0 when absent (the planner then assumes a default) */
+	bad |= yr_int(r, n, "sms", 1, 1000, &a->sms) < 0;
 	bad |= read_peaks(r, n, what, a) < 0;
 	bad |= read_link(r, n, "interconnect", what, &a->interconnect) < 0;
 	bad |= read_link(r, n, "host_interface", what, &a->host_interface) < 0;

@@ -91,6 +91,27 @@ struct op_params {
 	long kv_heads;		/* attention: grouped-query (0: = heads) */
 };
 
+/*
+ * A matrix product of an op as a GPU library runs it: `count` independent
+ * GEMMs, each of m x n outputs reduced over k (m x n x k multiply-adds),
+ * per sample.  A batch of b samples either stacks its rows into the same
+ * GEMMs (m x b: a linear layer's tokens, a convolution's output pixels)
+ * or adds GEMMs (count x b: attention's per-head products).  Tensor
+ * parallelism divides one of n (column-parallel layers), k (row-parallel
+ * layers: attention out, FFN down) or count (attention heads).  Planners
+ * turn these dimensions into an efficiency (src/plan/matrix_eff.h).
+ */
+enum gemm_split { GEMM_SPLIT_N, GEMM_SPLIT_K, GEMM_SPLIT_COUNT };
+
+struct gemm_dims {
+	double m, n, k;		/* per sample: rows, columns, reduction */
+	double count;		/* independent products per sample */
+	bool batch_in_count;	/* the batch adds products, not rows */
+	enum gemm_split split;	/* what tensor parallelism divides */
+};
+
+#define OP_MAX_GEMMS 2
+
 /* One op of a built model. */
 struct op {
 	enum op_kind kind;
@@ -108,10 +129,13 @@ struct op {
 	double scratch;		/* attention scores written and read again */
 	double shared_weights;	/* weights read but owned by another op (a
 				 * tied output head reads the embedding) */
+	/* the matrix products of conv, linear and attention (0 for others) */
+	struct gemm_dims gemm[OP_MAX_GEMMS];
+	int n_gemm;
 };
 
-/* Fills params/macs/flops/act_read/act_written/scratch of o from its kind,
- * parameters and shapes.  extra_elems: the elements of inputs beyond the
+/* Fills params/macs/flops/act_read/act_written/scratch and the GEMM
+ * dimensions of o from its kind, parameters and shapes.  extra_elems: the elements of inputs beyond the
  * first (add, mul, concat). */
 void op_cost(struct op *o, double extra_elems);
 

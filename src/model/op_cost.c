@@ -138,6 +138,9 @@ static double last_dim(const struct shape *s)
 	return s->kind == SHAPE_SEQ ? (double)s->d[1] : (double)s->d[0];
 }
 
+/* Convolution as an implicit GEMM (cuDNN's formulation): one row per
+ * output pixel, one column per output channel, a reduction over the input
+ * channels of a group times the kernel window; one GEMM per group. */
 static void conv_cost(struct op *o)
 {
 	double cin = (double)o->in.d[0] / o->p.groups;
@@ -146,14 +149,24 @@ static void conv_cost(struct op *o)
 	o->params = o->out.d[0] * cin * k2 + (o->p.bias ? o->out.d[0] : 0);
 	o->macs = outputs * cin * k2;
 	o->flops = 2 * o->macs + (o->p.bias ? outputs : 0);
+	o->gemm[0] = (struct gemm_dims){
+		.m = (double)o->out.d[1] * o->out.d[2],
+		.n = (double)o->out.d[0] / o->p.groups, .k = cin * k2,
+		.count = (double)o->p.groups, .split = GEMM_SPLIT_N};
+	o->n_gemm = 1;
 }
 
+/* A linear layer: one row per token, one column per output feature. */
 static void linear_cost(struct op *o)
 {
 	double in = last_dim(&o->in), out = last_dim(&o->out);
 	o->params = in * out + (o->p.bias ? out : 0);
 	o->macs = rows_of(&o->in) * in * out;
 	o->flops = 2 * o->macs + (o->p.bias ? rows_of(&o->in) * out : 0);
+	o->gemm[0] = (struct gemm_dims){.m = rows_of(&o->in), .n = out,
+					.k = in, .count = 1,
+					.split = GEMM_SPLIT_N};
+	o->n_gemm = 1;
 }
 
 /*
@@ -172,6 +185,16 @@ static void attention_cost(struct op *o)
 	o->flops = 2 * o->macs + kinds[OP_SOFTMAX].flops_per_element * scores;
 	/* scores written, read by softmax, written, read by the V product */
 	o->scratch = 4 * scores;
+	/* per head: scores S x S over the head dimension, then S x head dim
+	 * over the S keys; heads (and samples) are a batch of products */
+	double heads = (double)o->p.heads, hd = d / heads;
+	o->gemm[0] = (struct gemm_dims){.m = s, .n = s, .k = hd,
+					.count = heads, .batch_in_count = true,
+					.split = GEMM_SPLIT_COUNT};
+	o->gemm[1] = (struct gemm_dims){.m = s, .n = hd, .k = s,
+					.count = heads, .batch_in_count = true,
+					.split = GEMM_SPLIT_COUNT};
+	o->n_gemm = 2;
 }
 
 /* Pooling: one comparison or add per window element per output. */
@@ -191,6 +214,7 @@ static void norm_params(struct op *o)
 void op_cost(struct op *o, double extra_elems)
 {
 	o->params = o->macs = o->flops = o->scratch = 0;
+	o->n_gemm = 0;
 	o->act_read = shape_elements(&o->in) + extra_elems;
 	o->act_written = shape_elements(&o->out);
 	o->flops = kinds[o->kind].flops_per_element * o->act_written;

@@ -22,19 +22,30 @@ struct tb {
 	long s, d;		/* tokens, hidden */
 };
 
-static void add(struct tb *t, enum op_kind kind, long in_features,
-		long out_features, double extra, const struct op_params *p,
-		const char *label)
+static struct op *add(struct tb *t, enum op_kind kind, long in_features,
+		       long out_features, double extra,
+		       const struct op_params *p, const char *label)
 {
 	struct shape in = {SHAPE_SEQ, {t->s, in_features, 0}};
 	struct shape out = {SHAPE_SEQ, {t->s, out_features, 0}};
-	model_graph_append(t->g, kind, &in, &out, p, extra, &t->at, label);
+	return model_graph_append(t->g, kind, &in, &out, p, extra, &t->at,
+				  label);
 }
 
 static void linear(struct tb *t, long in, long out, const char *label)
 {
 	struct op_params p = {.out = out, .bias = t->m->tf.bias};
 	add(t, OP_LINEAR, in, out, 0, &p, label);
+}
+
+/* A row-parallel layer (Megatron-LM, Shoeybi et al. 2019: attention out
+ * and FFN down take the split activations of the layer before): tensor
+ * parallelism divides its reduction, not its outputs. */
+static void row_parallel(struct tb *t, long in, long out, const char *label)
+{
+	struct op_params p = {.out = out, .bias = t->m->tf.bias};
+	struct op *o = add(t, OP_LINEAR, in, out, 0, &p, label);
+	o->gemm[0].split = GEMM_SPLIT_K;
 }
 
 static enum op_kind norm_kind(const struct transformer_config *tf)
@@ -82,7 +93,7 @@ static void attention_block(struct tb *t, long layer)
 	snprintf(label, sizeof(label), "layer %ld attention", layer);
 	add(t, OP_ATTENTION, t->d + 2 * kv_dim, t->d, 0, &ap, label);
 	snprintf(label, sizeof(label), "layer %ld attention out", layer);
-	linear(t, t->d, t->d, label);
+	row_parallel(t, t->d, t->d, label);
 	snprintf(label, sizeof(label), "layer %ld residual", layer);
 	add(t, OP_ADD, t->d, t->d, (double)t->s * t->d, NULL, label);
 }
@@ -110,7 +121,7 @@ static void ffn_block(struct tb *t, long layer)
 		add(t, OP_GELU, f, f, 0, NULL, label);
 	}
 	snprintf(label, sizeof(label), "layer %ld ffn down", layer);
-	linear(t, f, t->d, label);
+	row_parallel(t, f, t->d, label);
 	snprintf(label, sizeof(label), "layer %ld residual", layer);
 	add(t, OP_ADD, t->d, t->d, (double)t->s * t->d, NULL, label);
 }

@@ -9,10 +9,19 @@
 #ifndef GPUPLAN_PLAN_EFFICIENCY_H
 #define GPUPLAN_PLAN_EFFICIENCY_H
 
+#include "matrix_eff.h"
+
 struct efficiency {
-	/* Fraction of the dense tensor peak that matrix ops (GEMM, conv,
-	 * attention products) sustain. */
+	/* The large-GEMM ceiling: the fraction of the dense tensor peak that
+	 * cuBLAS sustains on large, well-shaped GEMMs.  A matrix op (GEMM,
+	 * conv, attention products) runs at this times the shape factor of
+	 * `matrix` (matrix_eff.h); the other ops' FLOPs run at this fraction
+	 * of the fp32 peak.  A workload's `efficiency: {compute: X}`
+	 * replaces this ceiling, not the shape factor. */
 	double compute;
+	/* How a matrix op's shape takes it below the ceiling; a fitted
+	 * curve replaces the default here. */
+	struct matrix_eff matrix;
 	/* Fraction of datasheet memory bandwidth that streaming ops sustain. */
 	double memory;
 	/* Fraction of a GPU-to-GPU link's (NVLink, PCIe) rate collectives reach. */

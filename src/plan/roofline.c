@@ -1,5 +1,6 @@
 #include "roofline.h"
 
+#include <stdbool.h>
 #include <string.h>
 
 /* Where to look when a part lacks the precision asked for: the next
@@ -40,6 +41,12 @@ static double vector_peak(const struct accelerator *a)
 	return roofline_matrix_peak(a, PREC_FP32, &used);
 }
 
+/*
+ * Matrix ops run at the tensor peak x the large-GEMM ceiling (e->compute)
+ * x their shape factor (matrix_eff.h: their GEMMs' tiles in waves over
+ * the SMs `fraction` of the part has, and the length of their
+ * reductions); the other ops' FLOPs at the fp32 peak x the ceiling.
+ */
 void roofline_forward(const struct model_graph *g, long batch,
 		      const struct accelerator *a, enum precision p,
 		      double share, double fraction,
@@ -50,6 +57,7 @@ void roofline_forward(const struct model_graph *g, long batch,
 	double matrix = roofline_matrix_peak(a, p, &used) * e->compute * fraction;
 	double vector = vector_peak(a) * e->compute * fraction;
 	double bandwidth = a->memory_bandwidth * e->memory * fraction;
+	long sms = matrix_eff_sms(&e->matrix, a, fraction);
 	int elem = precision_bytes(used);
 	for (size_t i = 0; i < g->n; i++) {
 		const struct op *o = &g->ops[i];
@@ -58,7 +66,10 @@ void roofline_forward(const struct model_graph *g, long batch,
 		double bytes = (op_weight_reads(o) +
 				(o->act_read + o->act_written + o->scratch) * batch) *
 			       elem * share;
-		double peak = c == OPC_GEMM || c == OPC_ATTENTION ? matrix : vector;
+		bool mat = c == OPC_GEMM || c == OPC_ATTENTION;
+		double peak = mat ? matrix * matrix_eff_op(&e->matrix, o, batch,
+							   share, sms)
+				  : vector;
 		double tc = peak > 0 ? flops / peak : 0;
 		double tm = bandwidth > 0 ? bytes / bandwidth : 0;
 		if (tc >= tm)

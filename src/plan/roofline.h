@@ -5,7 +5,9 @@
  * efficiency), and its memory time, bytes / (bandwidth x memory
  * efficiency) (Williams, Waterman and Patterson's roofline, per op).
  * Matrix ops (GEMM, convolution, attention products) run at the tensor
- * peak of the precision; the rest run at the fp32 (CUDA core) peak.
+ * peak of the precision, at the large-GEMM ceiling times the shape factor
+ * of their GEMMs (matrix_eff.h); the rest run at the fp32 (CUDA core)
+ * peak.
  */
 #ifndef GPUPLAN_PLAN_ROOFLINE_H
 #define GPUPLAN_PLAN_ROOFLINE_H
@@ -40,6 +42,9 @@ double roofline_matrix_peak(const struct accelerator *a, enum precision want,
  * One forward pass of `batch` samples of g on a, with `share` of the work
  * (1/tp with tensor parallelism) and `fraction` of the device (1 for a
  * whole GPU; a MIG slice's share of compute and bandwidth otherwise).
+ * The batch sets each GEMM's rows (or its count of products), the share
+ * divides the dimension tensor parallelism splits, and the fraction the
+ * SMs the tiles spread over.
  */
 void roofline_forward(const struct model_graph *g, long batch,
 		      const struct accelerator *a, enum precision p,

@@ -60,7 +60,9 @@ struct serve_device {
 	const struct accelerator *acc;
 	enum precision used;	/* the peak used, see roofline_matrix_peak() */
 	int elem;		/* bytes per weight or activation element */
-	double matrix, vector;	/* FLOP/s after efficiency and fraction */
+	double matrix, vector;	/* FLOP/s after the ceiling and fraction */
+	long sms;		/* SMs of the fraction, for the shape factor */
+	const struct matrix_eff *shape;	/* the efficiency's curve */
 	double bandwidth;	/* B/s after efficiency and fraction */
 	long tp;		/* tensor-parallel degree */
 	double link;		/* B/s one way between GPUs, after efficiency */

@@ -40,26 +40,39 @@ static int by_intensity(const void *pa, const void *pb)
 	return (a->x > b->x) - (a->x < b->x);
 }
 
+static bool is_matrix(const struct op *o)
+{
+	enum op_class c = op_kind_class(o->kind);
+	return c == OPC_GEMM || c == OPC_ATTENTION;
+}
+
+/* How a matrix curve's FLOPs are shaped: NULL for the vector ops. */
+struct shaping {
+	const struct matrix_eff *p;
+	double share;		/* 1 / tp */
+	long sms;
+};
+
 /*
- * The ops of g in one class group (matrix: GEMM and attention; vector: the
- * rest, at the fp32 peak, as roofline_forward() runs them) for `batch`
- * samples: FLOPs and elements as roofline_forward() counts them, before
- * the element size and the tensor-parallel share.
+ * The ops[0..n) for `batch` samples, FLOPs and elements as
+ * roofline_forward() counts them, before the element size and the
+ * tensor-parallel share; a matrix op's FLOPs divided by its shape factor
+ * (sh) so that FLOPs / (peak x ceiling) is its compute time.
  */
-static void curve_build(struct op_curve *cv, const struct model_graph *g,
-			long batch, bool matrix, struct op_point *tmp)
+static void curve_build(struct op_curve *cv, const struct op *ops, size_t n_ops,
+			long batch, const struct shaping *sh,
+			struct op_point *tmp)
 {
 	size_t n = 0;
-	for (size_t i = 0; i < g->n; i++) {
-		const struct op *o = &g->ops[i];
-		enum op_class c = op_kind_class(o->kind);
-		if ((c == OPC_GEMM || c == OPC_ATTENTION) != matrix)
-			continue;
+	for (size_t i = 0; i < n_ops; i++) {
+		const struct op *o = &ops[i];
 		double f = o->flops * batch;
 		double e = op_weight_reads(o) +
 			   (o->act_read + o->act_written + o->scratch) * batch;
 		if (f <= 0 && e <= 0)
 			continue;
+		if (sh)
+			f /= matrix_eff_op(sh->p, o, batch, sh->share, sh->sms);
 		tmp[n++] = (struct op_point){e > 0 ? f / e : HUGE_VAL, f, e};
 	}
 	qsort(tmp, n, sizeof(*tmp), by_intensity);
@@ -128,31 +141,114 @@ static void curve_time(const struct op_curve *cv, double peak, double rate,
 	*memory += cv->ce[j] / rate;
 }
 
+/* The vector ops' curves per batch size, and a copy of the matrix ops. */
 static void pass_build(struct serve_pass *p, const struct model_graph *g)
 {
 	struct op_point *tmp = xmalloc((g->n ? g->n : 1) * sizeof(*tmp));
-	for (int b = 0; b < SERVE_BATCHES; b++) {
-		curve_build(&p->curve[b][0], g, 1L << b, true, tmp);
-		curve_build(&p->curve[b][1], g, 1L << b, false, tmp);
+	struct op *vec = xmalloc((g->n ? g->n : 1) * sizeof(*vec));
+	size_t nv = 0;
+	p->mops = xmalloc((g->n ? g->n : 1) * sizeof(*p->mops));
+	p->n_mops = 0;
+	for (size_t i = 0; i < g->n; i++) {
+		if (is_matrix(&g->ops[i]))
+			p->mops[p->n_mops++] = g->ops[i];
+		else
+			vec[nv++] = g->ops[i];
 	}
+	for (int b = 0; b < SERVE_BATCHES; b++)
+		curve_build(&p->vector[b], vec, nv, 1L << b, NULL, tmp);
+	free(vec);
 	free(tmp);
 }
 
 static void pass_free(struct serve_pass *p)
 {
 	for (int b = 0; b < SERVE_BATCHES; b++)
-		for (int k = 0; k < 2; k++)
-			curve_free(&p->curve[b][k]);
+		curve_free(&p->vector[b]);
+	free(p->mops);
 }
 
-/* One forward pass of batch 2^b on d, tensor-parallel share 1/tp. */
-static void pass_time(const struct serve_pass *p, int b,
+/* ---- matrix curves per SM count ---- */
+
+static void shaped_build(struct serve_shaped *set, const struct serve_prep *sp,
+			 const struct matrix_eff *params, long sms)
+{
+	const struct serve_pass *pass[2] = {&sp->prefill, &sp->decode};
+	set->sms = sms;
+	for (int k = 0; k < 2; k++) {
+		const struct serve_pass *p = pass[k];
+		bool used = k == 0 || sp->decoder;
+		struct op_point *tmp = xmalloc((p->n_mops ? p->n_mops : 1) *
+					       sizeof(*tmp));
+		for (int t = 0; t < SERVE_TPS; t++)
+			for (int b = 0; b < SERVE_BATCHES; b++) {
+				struct shaping sh = {params, 1.0 / (1L << t),
+						     sms};
+				curve_build(&set->curve[k][t][b], p->mops,
+					    used ? p->n_mops : 0, 1L << b, &sh,
+					    tmp);
+			}
+		free(tmp);
+	}
+}
+
+static void shaped_free(struct serve_shaped *set)
+{
+	for (int k = 0; k < 2; k++)
+		for (int t = 0; t < SERVE_TPS; t++)
+			for (int b = 0; b < SERVE_BATCHES; b++)
+				curve_free(&set->curve[k][t][b]);
+}
+
+static void shapes_clear(struct serve_shapes *sh)
+{
+	for (size_t i = 0; i < sh->n; i++)
+		shaped_free(&sh->sets[i]);
+	sh->n = 0;
+}
+
+/*
+ * The matrix curves for d's SM count and curve, built the first time they
+ * are asked for (a catalog has a handful of SM counts: whole parts and
+ * their MIG slices).  Curves built with other parameters are dropped.
+ */
+static const struct serve_shaped *shaped_for(const struct serve_prep *sp,
+					     const struct serve_device *d)
+{
+	struct serve_shapes *sh = sp->shapes;
+	if (!matrix_eff_equal(&sh->params, d->shape)) {
+		shapes_clear(sh);
+		sh->params = *d->shape;
+	}
+	for (size_t i = 0; i < sh->n; i++)
+		if (sh->sets[i].sms == d->sms)
+			return &sh->sets[i];
+	xgrow((void **)&sh->sets, &sh->cap, sh->n + 1, sizeof(*sh->sets));
+	struct serve_shaped *set = &sh->sets[sh->n++];
+	shaped_build(set, sp, &sh->params, d->sms);
+	return set;
+}
+
+/* The index t with 2^t = tp (the largest below, for another tp). */
+static int tp_index(long tp)
+{
+	int t = 0;
+	while (t + 1 < SERVE_TPS && (1L << (t + 1)) <= tp)
+		t++;
+	return t;
+}
+
+/* One forward pass (k: 0 prefill, 1 decode) of batch 2^b on d,
+ * tensor-parallel share 1/tp. */
+static void pass_time(const struct serve_prep *sp, int k, int b,
 		      const struct serve_device *d, double *compute,
 		      double *memory)
 {
+	const struct serve_pass *p = k == 0 ? &sp->prefill : &sp->decode;
+	const struct serve_shaped *set = shaped_for(sp, d);
 	double c = 0, m = 0, rate = d->bandwidth / d->elem;
-	curve_time(&p->curve[b][0], d->matrix, rate, &c, &m);
-	curve_time(&p->curve[b][1], d->vector, rate, &c, &m);
+	curve_time(&set->curve[k][tp_index(d->tp)][b], d->matrix, rate, &c, &m);
+	curve_time(&p->vector[b], d->vector, rate, &c, &m);
 	*compute = c / d->tp;
 	*memory = m / d->tp;
 }
@@ -225,6 +321,8 @@ struct serve_prep *serve_prepare(const struct workload *w, char *why,
 {
 	const struct model *m = w->model;
 	struct serve_prep *sp = xcalloc(1, sizeof(*sp));
+	sp->shapes = xcalloc(1, sizeof(*sp->shapes));
+	matrix_eff_default(&sp->shapes->params);
 	sp->w = w;
 	sp->decoder = m->kind == MODEL_TRANSFORMER && m->tf.arch == TF_DECODER;
 	sp->transformer = m->kind == MODEL_TRANSFORMER;
@@ -237,6 +335,7 @@ struct serve_prep *serve_prepare(const struct workload *w, char *why,
 	struct model_graph g;
 	if (build(w, sp->prompt, &g, why, whylen) < 0) {
 		model_graph_free(&g);
+		free(sp->shapes);
 		free(sp);
 		return NULL;
 	}
@@ -315,11 +414,12 @@ const struct serve_hw *serve_cache_find(struct serve_prep *sp,
 {
 	struct serve_cache *c = &sp->cache;
 	if (c->compute != e->compute || c->memory != e->memory ||
-	    c->link != e->link) {
+	    c->link != e->link || !matrix_eff_equal(&c->matrix, &e->matrix)) {
 		cache_clear(c);
 		c->compute = e->compute;
 		c->memory = e->memory;
 		c->link = e->link;
+		c->matrix = e->matrix;
 	}
 	if (c->cap == 0)
 		return NULL;
@@ -367,6 +467,9 @@ void serve_prep_free(struct serve_prep *sp)
 	if (!sp)
 		return;
 	cache_clear(&sp->cache);
+	shapes_clear(sp->shapes);
+	free(sp->shapes->sets);
+	free(sp->shapes);
 	pass_free(&sp->prefill);
 	if (sp->decoder)
 		pass_free(&sp->decode);
@@ -378,7 +481,8 @@ void serve_prep_free(struct serve_prep *sp)
 /*
  * As roofline_forward(): the matrix peak of the precision (or the nearest
  * the part has), the fp32 peak for the rest, both at the compute
- * efficiency; the bandwidth at the memory efficiency.  A MIG slice has its
+ * efficiency (the large-GEMM ceiling; matrix ops' shape factors are in
+ * their curves); the bandwidth at the memory efficiency.  A MIG slice has its
  * own shares of compute and bandwidth.  The GPU-to-GPU link: a catalog
  * bandwidth is the bidirectional total, so one direction carries half,
  * at the link efficiency.
@@ -395,6 +499,8 @@ void serve_device_init(struct serve_device *d, const struct accelerator *a,
 		    compute_fraction;
 	d->vector = roofline_matrix_peak(a, PREC_FP32, &fp32) * e->compute *
 		    compute_fraction;
+	d->sms = matrix_eff_sms(&e->matrix, a, compute_fraction);
+	d->shape = &e->matrix;
 	d->elem = precision_bytes(d->used);
 	d->bandwidth = a->memory_bandwidth * e->memory * bandwidth_fraction;
 	d->tp = tp;
@@ -433,14 +539,14 @@ void serve_batch_time(const struct serve_prep *sp, const struct serve_device *d,
 {
 	double b = (double)(1L << bi), pc, pm;
 	memset(out, 0, sizeof(*out));
-	pass_time(&sp->prefill, bi, d, &pc, &pm);
+	pass_time(sp, 0, bi, d, &pc, &pm);
 	out->prefill = pc + pm;
 	out->comm = allreduces(sp, d, b * (sp->seq > 0 ? sp->seq : 1));
 	out->split.compute = pc;
 	out->split.memory = pm;
 	if (sp->decoder && sp->output > 0) {
 		double dc, dm;
-		pass_time(&sp->decode, bi, d, &dc, &dm);
+		pass_time(sp, 1, bi, d, &dc, &dm);
 		long kv_split = d->tp;
 		if (kv_split > sp->w->model->tf.kv_heads)
 			kv_split = sp->w->model->tf.kv_heads;

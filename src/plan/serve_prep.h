@@ -28,9 +28,30 @@ struct op_curve {
 	double *cf, *ce;	/* FLOPs and elements of ops [0, i); n + 1 */
 };
 
-/* One graph: per batch size 2^b, the matrix [0] and vector [1] ops. */
+/* One graph: per batch size 2^b, the vector ops (at the fp32 peak); and
+ * its matrix ops, whose curves depend on the SMs and the tensor-parallel
+ * degree too (struct serve_shaped). */
 struct serve_pass {
-	struct op_curve curve[SERVE_BATCHES][2];
+	struct op_curve vector[SERVE_BATCHES];
+	struct op *mops;	/* copies of the graph's matrix ops */
+	size_t n_mops;
+};
+
+/*
+ * The matrix curves for one SM count: per pass (prefill, decode), tensor-
+ * parallel degree 2^t and batch 2^b, each op's FLOPs divided by its shape
+ * factor (matrix_eff.h), so that a curve's FLOPs over peak x ceiling is
+ * its time.  Built the first time a device with that SM count asks.
+ */
+struct serve_shaped {
+	long sms;
+	struct op_curve curve[2][SERVE_TPS][SERVE_BATCHES];
+};
+
+struct serve_shapes {
+	struct serve_shaped *sets;
+	size_t n, cap;
+	struct matrix_eff params;	/* the curve they were built with */
 };
 
 /*
@@ -58,6 +79,7 @@ struct serve_cache {
 	struct plan_result options;
 	/* the efficiencies they were found with; others empty the cache */
 	double compute, memory, link;
+	struct matrix_eff matrix;
 };
 
 struct serve_prep {
@@ -75,6 +97,9 @@ struct serve_prep {
 	 * [tp 2^t][batch 2^b] */
 	double memory[4][SERVE_TPS][SERVE_BATCHES];
 	struct serve_cache cache;	/* filled by plan_inference() */
+	/* Filled as devices ask (serve_batch_time() takes sp const: this
+	 * is a cache of what sp determines, not a change to it). */
+	struct serve_shapes *shapes;
 };
 
 /*

@@ -115,7 +115,7 @@ const char *tr_assumption(enum report_lang lang, const char *key,
 {
 	/* the value is printed beside it, so no figures here */
 	static const struct { const char *key, *zh; } notes[] = {
-		{"compute_efficiency", "假设：矩阵运算达到稠密峰值的比例，按 Megatron-LM 在 A100 上端到端 44–52% 的结果校准（Narayanan 等，2021）"},
+		{"compute_efficiency", "基准：大型 GEMM 能达到的稠密峰值比例（Bekman《Machine Learning Engineering》的最大可达矩阵乘 FLOPS 表）；每个矩阵运算再按其形状降低：输出分块按波次分布到各 SM 上（分块量化与波次量化），短归约另有折减（假设）"},
 		{"memory_efficiency", "假设：达到规格表显存带宽的比例"},
 		{"link_efficiency", "假设：节点内 NVLink/PCIe 达到标称速率的比例"},
 		{"network_efficiency_rdma", "假设：支持 RDMA 的网络达到线速的比例"},

@@ -527,7 +527,7 @@ static void roofline(cairo_t *cr, struct rect area, const struct r_plan *p,
 	if (!a)
 		return;
 	double peak = peak_for(a, w->precision);
-	double ce = r_plan_assumption(p, "compute_efficiency", 0.6);
+	double ce = r_plan_assumption(p, "compute_efficiency", 0.8);
 	double me = r_plan_assumption(p, "memory_efficiency", 0.8);
 	/* intensity at the batch one GPU runs: the micro-batch when training */
 	long batch = w->training ? rec->micro : rec->batch;
