@@ -32,6 +32,7 @@ void efficiency_default(struct efficiency *e)
 	e->overlap = 0.50;
 	e->spot_overhead = 0.10;
 	e->host_link = 0.80;
+	e->fused_attention = true;
 	e->compute_from = "benchmark: large-GEMM ceiling 80% of the dense peak (Bekman, ML Engineering, Maximum Achievable Matmul FLOPS: A100 SXM 85.9%, H100 SXM 80.1%); each matrix op below it by its shape: 256x128 tiles in waves over the SMs, k/(k+64) for short reductions (assumption)";
 	e->memory_from = "assumption: 80% of datasheet memory bandwidth";
 	e->network_from = "assumption: 80% of line rate with RDMA, 50% without; 80% of NVLink/PCIe";

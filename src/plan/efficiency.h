@@ -37,6 +37,12 @@ struct efficiency {
 	double spot_overhead;
 	/* Share of the host link's rate host-to-device copies reach. */
 	double host_link;
+	/* Attention runs as one fused kernel (FlashAttention, cuDNN's fused
+	 * attention, PyTorch's scaled_dot_product_attention): the S x S
+	 * scores never reach memory.  false: the unfused path of earlier
+	 * frameworks, a score product, a softmax kernel and a value product
+	 * one after another, the scores written and read between them. */
+	bool fused_attention;
 	const char *compute_from, *memory_from, *network_from, *spot_from;
 };
 

@@ -41,6 +41,38 @@ static double vector_peak(const struct accelerator *a)
 	return roofline_matrix_peak(a, PREC_FP32, &used);
 }
 
+/* Kernel times of one op: compute and memory, added into out. */
+static void add_kernel(struct roofline *out, enum op_class c, double tc, double tm)
+{
+	if (tc >= tm)
+		out->compute_bound += tc;
+	else
+		out->memory_bound += tm;
+	out->class_time[c] += tc >= tm ? tc : tm;
+}
+
+/*
+ * Unfused attention runs as three kernels one after another, each bounded
+ * by itself: the score product (reading Q and K, writing the S x S
+ * scores), the softmax (reading and writing the scores), and the value
+ * product (reading the probabilities and V, writing the output).  The
+ * op's scratch is those four passes over the scores (op_cost.c).  tc is
+ * the two products' compute time, split evenly (both are 2 S^2 d
+ * multiply-adds per head); softmax_tc the softmax's on the vector units.
+ */
+static void unfused_attention(struct roofline *out, const struct op *o,
+			      double batch_share, double elem, double bandwidth,
+			      double tc, double softmax_tc)
+{
+	double scores = o->scratch / 4 * batch_share * elem;
+	double qk = o->act_read * batch_share * elem * 2 / 3;
+	double v_out = (o->act_read / 3 + o->act_written) * batch_share * elem;
+	double bw = bandwidth > 0 ? bandwidth : 1e300;
+	add_kernel(out, OPC_ATTENTION, tc / 2, (qk + scores) / bw);
+	add_kernel(out, OPC_ATTENTION, softmax_tc, 2 * scores / bw);
+	add_kernel(out, OPC_ATTENTION, tc / 2, (scores + v_out) / bw);
+}
+
 /*
  * Matrix ops run at the tensor peak x the large-GEMM ceiling (e->compute)
  * x their shape factor (matrix_eff.h: their GEMMs' tiles in waves over
@@ -63,8 +95,10 @@ void roofline_forward(const struct model_graph *g, long batch,
 		const struct op *o = &g->ops[i];
 		enum op_class c = op_kind_class(o->kind);
 		double flops = o->flops * batch * share;
+		bool fused = o->kind != OP_ATTENTION || e->fused_attention;
+		double scratch = fused && o->kind == OP_ATTENTION ? 0 : o->scratch;
 		double bytes = (op_weight_reads(o) +
-				(o->act_read + o->act_written + o->scratch) * batch) *
+				(o->act_read + o->act_written + scratch) * batch) *
 			       elem * share;
 		bool mat = c == OPC_GEMM || c == OPC_ATTENTION;
 		double peak = mat ? matrix * matrix_eff_op(&e->matrix, o, batch,
@@ -72,13 +106,17 @@ void roofline_forward(const struct model_graph *g, long batch,
 				  : vector;
 		double tc = peak > 0 ? flops / peak : 0;
 		double tm = bandwidth > 0 ? bytes / bandwidth : 0;
-		if (tc >= tm)
-			out->compute_bound += tc;
-		else
-			out->memory_bound += tm;
-		out->class_time[c] += tc >= tm ? tc : tm;
 		out->flops += flops;
 		out->bytes += bytes;
+		if (!fused) {
+			double mat_flops = 2 * o->macs * batch * share;
+			double tc_mat = peak > 0 ? mat_flops / peak : 0;
+			double tc_soft = vector > 0 ? (flops - mat_flops) / vector : 0;
+			unfused_attention(out, o, (double)batch * share, elem,
+					  bandwidth, tc_mat, tc_soft);
+			continue;
+		}
+		add_kernel(out, c, tc, tm);
 	}
 	out->time = out->compute_bound + out->memory_bound;
 }
