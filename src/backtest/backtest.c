@@ -202,6 +202,14 @@ static void backtest_record(struct backtest *bt, const struct catalog *c,
 		}
 		row->plan = bp;
 		compare(row, forward);
+		if (!isfinite(row->error) || !isfinite(row->predicted_own) ||
+		    !(row->measured_cmp > 0)) {
+			/* a model of no FLOPs counted as `model`, say */
+			row->predicted = row->within = false;
+			snprintf(row->reason, sizeof(row->reason),
+				 "the comparison is out of range (the measurement in the compared terms is %g)",
+				 row->measured_cmp);
+		}
 	}
 }
 

@@ -299,6 +299,13 @@ static int read_size(struct yread *r, const struct ynode *n, const char *ctx,
 	}
 	if (per_node <= 0)
 		return 0;	/* the instance did not read */
+	if (g == 1 && o->is_inline && o->gpus < per_node) {
+		/* part of one machine (1 GPU of a DGX): planned as a node of
+		 * the GPUs used, with the machine's links */
+		o->inline_inst.gpus = (int)o->gpus;
+		o->nodes = 1;
+		return 0;
+	}
 	if (g == 1 && o->gpus % per_node) {
 		yr_error(r, ymap_get(n, "gpus"), NULL,
 			 "'gpus' of %ld is not a whole number of %s instances of %ld GPUs",
