@@ -146,7 +146,7 @@ static int read_setup(const struct parsed *p, struct show_setup *s)
 					   serve_only[i]);
 	s->t = (struct train_setup){s->precision, (enum optimizer)optim, (int)zero,
 				    s->t.dp, s->t.tp, s->t.pp, s->batch,
-				    (enum recompute)rec, 1, true};
+				    (enum recompute)rec, 1, true, true};
 	return 0;
 }
 

@@ -282,6 +282,7 @@ static const struct quantity_range ranges[Q_COUNT_OF_QUANTITIES] = {
 	[Q_LATENCY] = {UNIT_DURATION, 1e-6, DAY, "1 us to 1 d"},
 	[Q_SERVING_TIME] = {UNIT_DURATION, 3600, 744 * 3600.0, "1 h to 744 h (a 31-day month)"},
 	[Q_EFFICIENCY] = {UNIT_COUNT, 1e-3, 1, "0.001 to 1"},
+	[Q_PROBABILITY] = {UNIT_COUNT, 0, 0.99, "0 to 0.99"},
 };
 
 const struct quantity_range *quantity_range(enum quantity q)

@@ -104,6 +104,7 @@ enum quantity {
 	Q_LATENCY,		/* a p99 target: s */
 	Q_SERVING_TIME,		/* s of service a month */
 	Q_EFFICIENCY,		/* a fraction of a datasheet figure */
+	Q_PROBABILITY,		/* dropout: 0 (none) to below 1 */
 	Q_COUNT_OF_QUANTITIES
 };
 

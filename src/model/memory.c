@@ -141,7 +141,12 @@ static void transformer_activations(const struct memory_model *mm,
 	bool sp = t->sequence_parallel || t->tp == 1;
 	/* what every tensor-parallel rank holds of the k s b h */
 	double kept = sp ? k / tp : 10 + (k - 10) / tp;
-	double whole = s * b * h * (kept + 5 * a * s / (h * tp));	/* one layer */
+	/* the scores' softmax output, and with attention dropout its keep
+	 * mask and output: 5 a s / h (2 a s / h without dropout), none of
+	 * them stored by a fused attention kernel */
+	double per_score = tf->attention_dropout > 0 ? 5 : 2;
+	double scores = t->fused_attention ? 0 : per_score * a * s / (h * tp);
+	double whole = s * b * h * (kept + scores);	/* one layer */
 	double per_layer;
 	char formula[96];
 	switch (t->recompute) {
@@ -156,9 +161,16 @@ static void transformer_activations(const struct memory_model *mm,
 		break;
 	default:
 		per_layer = whole;
-		snprintf(formula, sizeof(formula),
-			 sp ? "s b h (%g + 5 a s / h) / t"
-			    : "s b h (10 + (%g + 5 a s / h) / t)", sp ? k : k - 10);
+		if (t->fused_attention)
+			snprintf(formula, sizeof(formula),
+				 sp ? "%g s b h / t (fused attention)"
+				    : "s b h (10 + %g / t) (fused attention)",
+				 sp ? k : k - 10);
+		else
+			snprintf(formula, sizeof(formula),
+				 sp ? "s b h (%g + %g a s / h) / t"
+				    : "s b h (10 + (%g + %g a s / h) / t)",
+				 sp ? k : k - 10, per_score);
 		break;
 	}
 	double in_flight = 1;

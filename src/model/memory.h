@@ -39,6 +39,8 @@ struct train_setup {
 					 * 0 or 1: plain 1F1B */
 	bool sequence_parallel;		/* with tp > 1: norms and dropouts
 					 * split over tp too */
+	bool fused_attention;		/* the S x S scores are never stored
+					 * (FlashAttention) */
 };
 
 struct serve_setup {

@@ -69,6 +69,9 @@ struct transformer_config {
 	enum norm_kind norm;
 	enum pos_kind positions;
 	bool tied_embeddings, bias, pooler;
+	/* dropout probabilities (0: none): on the attention probabilities
+	 * and on the hidden states after attention and after the MLP */
+	double attention_dropout, hidden_dropout;
 };
 
 enum spec_kind { SPEC_OP, SPEC_REPEAT, SPEC_RESIDUAL, SPEC_INCLUDE };

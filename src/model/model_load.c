@@ -51,6 +51,7 @@ static const struct yfield transformer_fields[] = {
 	{"ffn_kind", true}, {"vocab", true}, {"tied_embeddings", false},
 	{"norm", true}, {"bias", false}, {"positions", true},
 	{"max_seq", true}, {"type_vocab", false}, {"pooler", false},
+	{"attention_dropout", false}, {"hidden_dropout", false},
 	{NULL, false},
 };
 
@@ -158,6 +159,10 @@ static int read_transformer(struct yread *r, const struct ynode *root,
 	bad |= yr_bool(r, n, "tied_embeddings", &tf->tied_embeddings) < 0;
 	bad |= yr_bool(r, n, "bias", &tf->bias) < 0;
 	bad |= yr_bool(r, n, "pooler", &tf->pooler) < 0;
+	bad |= yr_number_in(r, n, "attention_dropout", Q_PROBABILITY,
+			    &tf->attention_dropout) < 0;
+	bad |= yr_number_in(r, n, "hidden_dropout", Q_PROBABILITY,
+			    &tf->hidden_dropout) < 0;
 	if (kv == 0)
 		tf->kv_heads = tf->heads;
 	if (bad || tf->heads == 0 || tf->kv_heads == 0)

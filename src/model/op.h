@@ -89,6 +89,7 @@ struct op_params {
 	bool cls_token;		/* to_tokens */
 	long vocab, dim;	/* embedding */
 	long kv_heads;		/* attention: grouped-query (0: = heads) */
+	bool dropout;		/* attention: dropout on the probabilities */
 };
 
 /*

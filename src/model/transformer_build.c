@@ -79,6 +79,18 @@ static void embeddings(struct tb *t)
 		add(t, norm_kind(tf), t->d, t->d, 0, NULL, "embedding norm");
 }
 
+/*
+ * The residual add reads the branch and the residual.  With hidden
+ * dropout it is Megatron-LM's fused bias-dropout-add, which also writes a
+ * one-byte keep mask per element: counted as half an element of a 16-bit
+ * tensor.
+ */
+static double residual_reads(const struct tb *t)
+{
+	double extra = t->m->tf.hidden_dropout > 0 ? 0.5 : 0;
+	return (1 + extra) * (double)t->s * t->d;
+}
+
 static void attention_block(struct tb *t, long layer)
 {
 	const struct transformer_config *tf = &t->m->tf;
@@ -89,13 +101,14 @@ static void attention_block(struct tb *t, long layer)
 	snprintf(label, sizeof(label), "layer %ld q/k/v", layer);
 	linear(t, t->d, t->d + 2 * kv_dim, label);
 	struct op_params ap = {.heads = tf->heads, .kv_heads = tf->kv_heads,
-			       .causal = tf->arch == TF_DECODER};
+			       .causal = tf->arch == TF_DECODER,
+			       .dropout = tf->attention_dropout > 0};
 	snprintf(label, sizeof(label), "layer %ld attention", layer);
 	add(t, OP_ATTENTION, t->d + 2 * kv_dim, t->d, 0, &ap, label);
 	snprintf(label, sizeof(label), "layer %ld attention out", layer);
 	row_parallel(t, t->d, t->d, label);
 	snprintf(label, sizeof(label), "layer %ld residual", layer);
-	add(t, OP_ADD, t->d, t->d, (double)t->s * t->d, NULL, label);
+	add(t, OP_ADD, t->d, t->d, residual_reads(t), NULL, label);
 }
 
 static void ffn_block(struct tb *t, long layer)
@@ -123,7 +136,7 @@ static void ffn_block(struct tb *t, long layer)
 	snprintf(label, sizeof(label), "layer %ld ffn down", layer);
 	row_parallel(t, f, t->d, label);
 	snprintf(label, sizeof(label), "layer %ld residual", layer);
-	add(t, OP_ADD, t->d, t->d, (double)t->s * t->d, NULL, label);
+	add(t, OP_ADD, t->d, t->d, residual_reads(t), NULL, label);
 }
 
 static void head(struct tb *t)

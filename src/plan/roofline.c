@@ -59,6 +59,10 @@ static void add_kernel(struct roofline *out, enum op_class c, double tc, double 
  * op's scratch is those four passes over the scores (op_cost.c).  tc is
  * the two products' compute time, split evenly (both are 2 S^2 d
  * multiply-adds per head); softmax_tc the softmax's on the vector units.
+ * Dropout on the probabilities is a fourth kernel before the value
+ * product: it reads them, writes them dropped and writes a one-byte keep
+ * mask per score (Megatron-LM fuses the scaling and masking into the
+ * softmax, not the dropout).
  */
 static void unfused_attention(struct roofline *out, const struct op *o,
 			      double batch_share, double elem, double bandwidth,
@@ -70,6 +74,8 @@ static void unfused_attention(struct roofline *out, const struct op *o,
 	double bw = bandwidth > 0 ? bandwidth : 1e300;
 	add_kernel(out, OPC_ATTENTION, tc / 2, (qk + scores) / bw);
 	add_kernel(out, OPC_ATTENTION, softmax_tc, 2 * scores / bw);
+	if (o->p.dropout)
+		add_kernel(out, OPC_ATTENTION, 0, (2 * scores + scores / elem) / bw);
 	add_kernel(out, OPC_ATTENTION, tc / 2, (scores + v_out) / bw);
 }
 

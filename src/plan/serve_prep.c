@@ -67,8 +67,12 @@ static void curve_build(struct op_curve *cv, const struct op *ops, size_t n_ops,
 	for (size_t i = 0; i < n_ops; i++) {
 		const struct op *o = &ops[i];
 		double f = o->flops * batch;
+		/* serving engines run attention fused (vLLM's paged attention,
+		 * TensorRT-LLM's fused MHA): the scores stay on chip, as
+		 * roofline_forward() counts them with fused_attention */
+		double scratch = o->kind == OP_ATTENTION ? 0 : o->scratch;
 		double e = op_weight_reads(o) +
-			   (o->act_read + o->act_written + o->scratch) * batch;
+			   (o->act_read + o->act_written + scratch) * batch;
 		if (f <= 0 && e <= 0)
 			continue;
 		if (sh)

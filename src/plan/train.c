@@ -134,8 +134,17 @@ static bool power_of_two(long v)
 struct forward_arg {
 	struct train_prep *p;
 	const struct accelerator *a;
-	const struct plan_settings *s;
+	struct efficiency eff;	/* the settings', with the workload's kernels */
 };
+
+static struct forward_arg forward_arg_of(struct train_prep *p,
+					 const struct accelerator *a,
+					 const struct plan_settings *s)
+{
+	struct forward_arg fa = {p, a, s->eff};
+	fa.eff.fused_attention = p->w->train.fused_attention;
+	return fa;
+}
 
 /* One forward pass of `micro` samples on a, split over tp: computed once
  * per accelerator, micro-batch and tp, whatever instance carries it. */
@@ -156,7 +165,7 @@ static const struct roofline *forward(void *arg, long micro, long tp)
 	}
 	struct roofline *r = cr ? &cr->r : &p->scratch;
 	roofline_forward(&p->g, micro, f->a, p->w->precision, 1.0 / tp, 1.0,
-			 &f->s->eff, r);
+			 &f->eff, r);
 	if (cr)
 		cr->valid = true;
 	return r;
@@ -172,7 +181,7 @@ static bool search_layout(struct train_prep *p, const struct instance *in,
 	coll_fabric_of(in, &s->eff, &fabric);
 	struct step_job job = {p->w, in, nodes, &fabric, &s->eff, p->mm.params,
 			       p->edge_share};
-	struct forward_arg fa = {p, in->acc, s};
+	struct forward_arg fa = forward_arg_of(p, in->acc, s);
 	struct layout_ctx ctx = {&job, &p->mm, in->acc->memory, forward, &fa,
 				 NULL, NULL};
 	bool ok = train_layout_search(&ctx, nodes * in->gpus, best, why, whylen);
@@ -545,7 +554,7 @@ void plan_training_layouts(struct train_prep *p, const struct plan_settings *s,
 	coll_fabric_of(in, &s->eff, &fabric);
 	struct step_job job = {p->w, in, o->nodes, &fabric, &s->eff, p->mm.params,
 			       p->edge_share};
-	struct forward_arg fa = {p, in->acc, s};
+	struct forward_arg fa = forward_arg_of(p, in->acc, s);
 	struct layout_list list = {0};
 	struct layout_ctx ctx = {&job, &p->mm, in->acc->memory, forward, &fa,
 				 collect_layout, &list};

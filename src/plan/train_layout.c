@@ -135,7 +135,8 @@ static void measure_memory(const struct layout_ctx *c, struct layout_try *t)
 	const struct layout *l = &t->l;
 	struct train_setup s = {c->job->w->precision, c->job->w->train.optimizer,
 				l->zero, l->dp, l->tp, l->pp, l->micro,
-				l->recompute, l->v, l->sp};
+				l->recompute, l->v, l->sp,
+				c->job->w->train.fused_attention};
 	struct memory_breakdown mb;
 	memory_training_of(c->mm, &s, false, &mb);
 	t->memory = mb.total;

@@ -119,13 +119,20 @@ static double stage_share(const struct step_job *j, long pp)
 	return (1 - j->edge_share) / pp + j->edge_share;
 }
 
-static double stage_compute(const struct layout *l, const struct roofline *fwd,
-			    double f)
+/*
+ * Forward, a backward of twice the forward (Kaplan et al. 2020), and what
+ * is computed again: the whole forward under full recomputation; the
+ * attention core under selective recomputation, and whenever attention is
+ * fused, as FlashAttention's backward recomputes the scores it never
+ * stored (Dao et al. 2022).
+ */
+static double stage_compute(const struct step_job *j, const struct layout *l,
+			    const struct roofline *fwd, double f)
 {
-	double c = 3 * f;	/* backward: twice the forward (Kaplan et al. 2020) */
+	double c = 3 * f;
 	if (l->recompute == RECOMPUTE_FULL)
 		c += f;
-	else if (l->recompute == RECOMPUTE_SELECTIVE)
+	if (l->recompute == RECOMPUTE_SELECTIVE || j->w->train.fused_attention)
 		c += fwd->class_time[OPC_ATTENTION] / l->pp;
 	return c;
 }
@@ -223,7 +230,7 @@ void train_step_time(const struct step_job *j, const struct layout *l,
 	st->fwd = *fwd;
 	double share = stage_share(j, l->pp);
 	st->stage_forward = fwd->time * share;
-	st->stage_compute = stage_compute(l, fwd, st->stage_forward);
+	st->stage_compute = stage_compute(j, l, fwd, st->stage_forward);
 	st->tp_comm = tp_time(j, l);
 	st->pp_comm = pp_time(j, l);
 	double slot = st->stage_compute + st->tp_comm + st->pp_comm;

@@ -227,7 +227,8 @@ static const char *const common_keys[] = {"name", "kind", "model",
 static const char *const training_keys[] = {
 	"tokens", "samples", "epochs", "seq", "global_batch", "optimizer",
 	"zero", "recompute", "parallelism", "instance", "gpus", "nodes",
-	"layout", "deadline", "budget", "spot", "input", NULL};
+	"layout", "fused_attention", "deadline", "budget", "spot", "input",
+	NULL};
 static const char *const inference_keys[] = {
 	"request_rate", "prompt_tokens", "output_tokens", "p99_latency",
 	"hours_per_month", "kv_precision", NULL};
@@ -728,6 +729,8 @@ static int read_training(struct yread *r, const struct ynode *map,
 	if (b)
 		t->budget_at = (struct origin){r->file, b->line, b->col};
 	bad |= yr_bool(r, map, "spot", &t->spot) < 0;
+	t->fused_attention = true;
+	bad |= yr_bool(r, map, "fused_attention", &t->fused_attention) < 0;
 	bad |= read_input(r, map, what, t) < 0;
 	t->optimizer = (enum optimizer)opt;
 	t->recompute = (enum recompute)rec;
@@ -1266,6 +1269,7 @@ static json_t *training_to_json(const struct training *t)
 						 ? money_to_json(&t->budget)
 						 : json_null());
 	json_object_set_new(j, "spot", json_boolean(t->spot));
+	json_object_set_new(j, "fused_attention", json_boolean(t->fused_attention));
 	json_t *in = json_null();
 	if (t->has_input) {
 		in = json_object();

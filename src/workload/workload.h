@@ -86,6 +86,10 @@ struct training {
 	 * 2,048 GPUs we have"); 0: searched.  At most one is given. */
 	long fixed_gpus, fixed_nodes;
 	struct train_layout layout;	/* `layout:`; zeros: left to the planner */
+	/* `fused_attention:` (default true): the framework runs attention as
+	 * one fused kernel (FlashAttention and its kind); false for the
+	 * unfused path of earlier frameworks (see plan/efficiency.h). */
+	bool fused_attention;
 	double deadline;	/* s; 0: none */
 	bool has_budget;
 	struct money budget;	/* a total amount */

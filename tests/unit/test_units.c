@@ -201,6 +201,7 @@ static const struct range_case range_cases[] = {
 	{Q_LATENCY, "1us", "1d", "1 us to 1 d"},
 	{Q_SERVING_TIME, "1h", "744h", "1 h to 744 h (a 31-day month)"},
 	{Q_EFFICIENCY, "0.001", "1", "0.001 to 1"},
+	{Q_PROBABILITY, "0", "0.99", "0 to 0.99"},
 };
 
 static void test_ranges(void)
@@ -211,11 +212,12 @@ static void test_ranges(void)
 		const struct range_case *c = &range_cases[i];
 		const struct quantity_range *r = quantity_range(c->q);
 		CHECK(isfinite(r->min) && isfinite(r->max));
-		CHECK(r->min > 0 && r->min < r->max);
+		/* only a probability may be 0 (no dropout) */
+		CHECK((r->min > 0 || c->q == Q_PROBABILITY) && r->min < r->max);
 		CHECK_STR(r->range, c->range);
 		CHECK(quantity_in_range(c->q, r->min));
 		CHECK(quantity_in_range(c->q, r->max));
-		CHECK(!quantity_in_range(c->q, nextafter(r->min, 0)));
+		CHECK(!quantity_in_range(c->q, nextafter(r->min, -INFINITY)));
 		CHECK(!quantity_in_range(c->q, nextafter(r->max, INFINITY)));
 		CHECK(!quantity_in_range(c->q, NAN));
 		CHECK(!quantity_in_range(c->q, INFINITY));
