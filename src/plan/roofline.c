@@ -85,10 +85,23 @@ static void unfused_attention(struct roofline *out, const struct op *o,
  * the SMs `fraction` of the part has, and the length of their
  * reductions); the other ops' FLOPs at the fp32 peak x the ceiling.
  */
-void roofline_forward(const struct model_graph *g, long batch,
-		      const struct accelerator *a, enum precision p,
-		      double share, double fraction,
-		      const struct efficiency *e, struct roofline *out)
+/*
+ * Under tensor parallelism (Shoeybi et al. 2019) the matrix products and
+ * the element-wise work between them (the MLP's activation, attention's
+ * softmax) are split over the ranks; the norms, residual adds and
+ * position embeddings outside them are done whole by every rank unless
+ * sequence parallelism splits them too (Korthikanti et al. 2022).
+ */
+static bool replicated(const struct op *o)
+{
+	return op_kind_class(o->kind) == OPC_NORM || o->kind == OP_ADD ||
+	       o->kind == OP_POSITION_EMBEDDING;
+}
+
+static void forward_split(const struct model_graph *g, long batch,
+			  const struct accelerator *a, enum precision p,
+			  double share, double replicated_share, double fraction,
+			  const struct efficiency *e, struct roofline *out)
 {
 	memset(out, 0, sizeof(*out));
 	enum precision used;
@@ -100,29 +113,48 @@ void roofline_forward(const struct model_graph *g, long batch,
 	for (size_t i = 0; i < g->n; i++) {
 		const struct op *o = &g->ops[i];
 		enum op_class c = op_kind_class(o->kind);
-		double flops = o->flops * batch * share;
+		double sh = replicated(o) ? replicated_share : share;
+		double flops = o->flops * batch * sh;
 		bool fused = o->kind != OP_ATTENTION || e->fused_attention;
 		double scratch = fused && o->kind == OP_ATTENTION ? 0 : o->scratch;
 		double bytes = (op_weight_reads(o) +
 				(o->act_read + o->act_written + scratch) * batch) *
-			       elem * share;
+			       elem * sh;
 		bool mat = c == OPC_GEMM || c == OPC_ATTENTION;
 		double peak = mat ? matrix * matrix_eff_op(&e->matrix, o, batch,
-							   share, sms)
+							   sh, sms)
 				  : vector;
 		double tc = peak > 0 ? flops / peak : 0;
 		double tm = bandwidth > 0 ? bytes / bandwidth : 0;
 		out->flops += flops;
 		out->bytes += bytes;
 		if (!fused) {
-			double mat_flops = 2 * o->macs * batch * share;
+			double mat_flops = 2 * o->macs * batch * sh;
 			double tc_mat = peak > 0 ? mat_flops / peak : 0;
 			double tc_soft = vector > 0 ? (flops - mat_flops) / vector : 0;
-			unfused_attention(out, o, (double)batch * share, elem,
+			unfused_attention(out, o, (double)batch * sh, elem,
 					  bandwidth, tc_mat, tc_soft);
 			continue;
 		}
 		add_kernel(out, c, tc, tm);
 	}
 	out->time = out->compute_bound + out->memory_bound;
+}
+
+void roofline_forward(const struct model_graph *g, long batch,
+		      const struct accelerator *a, enum precision p,
+		      double share, double fraction,
+		      const struct efficiency *e, struct roofline *out)
+{
+	forward_split(g, batch, a, p, share, share, fraction, e, out);
+}
+
+void roofline_forward_tp(const struct model_graph *g, long batch,
+			 const struct accelerator *a, enum precision p, long tp,
+			 bool sequence_parallel, const struct efficiency *e,
+			 struct roofline *out)
+{
+	double share = 1.0 / (double)tp;
+	forward_split(g, batch, a, p, share, sequence_parallel ? share : 1, 1,
+		      e, out);
 }

@@ -51,4 +51,15 @@ void roofline_forward(const struct model_graph *g, long batch,
 		      double share, double fraction,
 		      const struct efficiency *e, struct roofline *out);
 
+/*
+ * The same for one of tp tensor-parallel ranks (a whole GPU): the matrix
+ * work and the element-wise work inside attention and the MLP split over
+ * tp; the norms and residual adds split only with sequence parallelism,
+ * else done whole by every rank.
+ */
+void roofline_forward_tp(const struct model_graph *g, long batch,
+			 const struct accelerator *a, enum precision p, long tp,
+			 bool sequence_parallel, const struct efficiency *e,
+			 struct roofline *out);
+
 #endif

@@ -58,7 +58,7 @@ struct train_prep {
 	struct memory_model mm;
 	double forward_flops;		/* per sample */
 	double edge_share;		/* of the forward FLOPs outside the layers */
-	struct cached_roofline *cache;	/* accelerators x micro x tp */
+	struct cached_roofline *cache;	/* accelerators x micro x tp x sp */
 	struct roofline scratch;	/* a micro-batch or tp not a power of 2 */
 	struct cached_step *steps;	/* open addressing, by signature */
 	size_t n_steps, cap_steps;	/* cap: a power of two */
@@ -93,7 +93,7 @@ struct train_prep *train_prepare(const struct catalog *c,
 		p->forward_flops += p->g.ops[i].flops;
 	p->edge_share = w->model->kind == MODEL_TRANSFORMER
 				? edge_share_of(&p->g, p->forward_flops) : 0;
-	p->cache = xcalloc(c->n_acc * LOG_MICRO_SLOTS * LOG_TP_SLOTS + 1,
+	p->cache = xcalloc(c->n_acc * LOG_MICRO_SLOTS * LOG_TP_SLOTS * 2 + 1,
 			   sizeof(*p->cache));
 	return p;
 }
@@ -146,9 +146,10 @@ static struct forward_arg forward_arg_of(struct train_prep *p,
 	return fa;
 }
 
-/* One forward pass of `micro` samples on a, split over tp: computed once
- * per accelerator, micro-batch and tp, whatever instance carries it. */
-static const struct roofline *forward(void *arg, long micro, long tp)
+/* One forward pass of `micro` samples on a, split over tp (with or
+ * without sequence parallelism): computed once per accelerator,
+ * micro-batch and split, whatever instance carries it. */
+static const struct roofline *forward(void *arg, long micro, long tp, bool sp)
 {
 	struct forward_arg *f = arg;
 	struct train_prep *p = f->p;
@@ -157,15 +158,14 @@ static const struct roofline *forward(void *arg, long micro, long tp)
 	struct cached_roofline *cr = NULL;
 	if (cacheable) {
 		size_t ai = (size_t)(f->a - p->c->acc);
-		size_t k = (ai * LOG_MICRO_SLOTS + (size_t)log2_of(micro)) *
-				   LOG_TP_SLOTS + (size_t)log2_of(tp);
+		size_t k = ((ai * LOG_MICRO_SLOTS + (size_t)log2_of(micro)) *
+				    LOG_TP_SLOTS + (size_t)log2_of(tp)) * 2 + sp;
 		cr = &p->cache[k];
 		if (cr->valid)
 			return &cr->r;
 	}
 	struct roofline *r = cr ? &cr->r : &p->scratch;
-	roofline_forward(&p->g, micro, f->a, p->w->precision, 1.0 / tp, 1.0,
-			 &f->eff, r);
+	roofline_forward_tp(&p->g, micro, f->a, p->w->precision, tp, sp, &f->eff, r);
 	if (cr)
 		cr->valid = true;
 	return r;

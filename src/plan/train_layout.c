@@ -188,7 +188,7 @@ static void consider(struct search *s, struct layout_try *t)
 static void try_split(struct search *s, struct layout l)
 {
 	const struct layout_ctx *c = s->c;
-	const struct roofline *fwd = c->forward(c->forward_arg, l.micro, l.tp);
+	const struct roofline *fwd = c->forward(c->forward_arg, l.micro, l.tp, l.sp);
 	if (cannot_win(s, &l, fwd))
 		return;
 	struct choices zeros, recomputes;

@@ -36,8 +36,9 @@ struct layout_ctx {
 	const struct step_job *job;
 	const struct memory_model *mm;
 	double capacity;	/* bytes per GPU */
-	/* one forward of `micro` samples at tensor parallelism tp */
-	const struct roofline *(*forward)(void *arg, long micro, long tp);
+	/* one forward of `micro` samples at tensor parallelism tp, with or
+	 * without sequence parallelism */
+	const struct roofline *(*forward)(void *arg, long micro, long tp, bool sp);
 	void *forward_arg;
 	/* Called for every layout tried (fitting or not), when set; the
 	 * search then prunes nothing, so every loser is seen. */
