@@ -17,7 +17,7 @@
  * reductions), the memory-bound ops and communication.
  *
  * memory 0.80, link 0.80, networks 0.80 with RDMA and 0.50 without,
- * overlap 0.50, host link 0.80, spot overhead 10%: assumptions, not
+ * host link 0.80, spot overhead 10%: assumptions, not
  * measurements; `gpuplan bench` (memory copy, transfer and all-reduce
  * suites) is how a team replaces them with its own figures.
  */
@@ -29,7 +29,7 @@ void efficiency_default(struct efficiency *e)
 	e->link = 0.80;
 	e->network_rdma = 0.80;
 	e->network_tcp = 0.50;
-	e->overlap = 0.50;
+	e->grad_bucket = 25.0 * 1024 * 1024;
 	e->spot_overhead = 0.10;
 	e->host_link = 0.80;
 	e->fused_attention = true;

@@ -2,14 +2,6 @@
 
 #include <string.h>
 
-/*
- * Gradient buckets: PyTorch DistributedDataParallel reduces gradients in
- * buckets of bucket_cap_mb = 25 MiB (the documented default), launched as
- * each fills during backward.  The last bucket cannot start before the
- * backward pass ends, so its reduction is never hidden.
- */
-#define GRAD_BUCKET_BYTES (25.0 * 1024 * 1024)
-
 int train_grad_bytes(enum precision p)
 {
 	return p == PREC_FP32 || p == PREC_TF32 ? 4 : 2;
@@ -165,7 +157,7 @@ static void dp_time(const struct step_job *j, const struct layout *l,
 		return;
 	struct coll_group g = dp_group(j, l);
 	double bytes = local_params(j, l) * train_grad_bytes(j->w->precision);
-	double bucket = min2(bytes, GRAD_BUCKET_BYTES);
+	double bucket = min2(bytes, j->eff->grad_bucket);
 	double tail = coll(j, l->zero >= 1 ? COLL_REDUCE_SCATTER : COLL_ALL_REDUCE,
 			   bucket, g);
 	double backward = st->stage_compute - st->stage_forward;

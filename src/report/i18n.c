@@ -120,7 +120,7 @@ const char *tr_assumption(enum report_lang lang, const char *key,
 		{"link_efficiency", "假设：节点内 NVLink/PCIe 达到标称速率的比例"},
 		{"network_efficiency_rdma", "假设：支持 RDMA 的网络达到线速的比例"},
 		{"network_efficiency_tcp", "假设：无 RDMA（TCP）的网络达到线速的比例"},
-		{"overlap_with_backward", "假设：梯度 all-reduce 被反向传播掩盖的比例"},
+		{"gradient_bucket_bytes", "梯度分桶大小（PyTorch DDP 默认 25 MiB）：最后一个微批次反向传播时逐桶归约，只有最后一桶无法被掩盖"},
 		{"spot_overhead", "假设：竞价实例因抢占和从检查点重启而多用的时间比例"},
 		{"host_link_efficiency", "假设：锁页内存的主机到设备拷贝达到 PCIe 速率的比例"},
 	};
