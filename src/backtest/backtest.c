@@ -335,6 +335,9 @@ static json_t *row_json(const struct backtest_row *row)
 				       ? json_real(row->error) : json_null());
 	json_object_set_new(j, "tolerance", json_real(o->tolerance));
 	json_object_set_new(j, "within_tolerance", json_boolean(row->within));
+	json_object_set_new(j, "known_miss", o->known_miss
+					       ? json_string(o->known_miss)
+					       : json_null());
 	json_object_set_new(j, "reason", row->predicted ? json_null()
 							: json_text(row->reason));
 	return j;

@@ -508,7 +508,8 @@ static int check_measured(struct yread *r, const struct outcome *o,
 static const struct yfield record_fields[] = {
 	{"name", true}, {"source", true}, {"notes", false},
 	{"training", true}, {"hardware", true}, {"layout", false},
-	{"measured", true}, {"tolerance", false}, {NULL, false},
+	{"measured", true}, {"tolerance", false}, {"known_miss", false},
+	{NULL, false},
 };
 
 static void record_label(const struct ynode *n, size_t index, char *buf,
@@ -572,6 +573,7 @@ static int read_record(struct oc_ctx *cx, const struct ynode *n, size_t index,
 	bad |= yr_name(r, n, "name", &o->name) < 0;
 	bad |= read_outcome_sources(r, n, what, o) < 0;
 	bad |= yr_string(r, n, "notes", &o->notes) < 0;
+	bad |= yr_string(r, n, "known_miss", &o->known_miss) < 0;
 	int tr = read_training(cx, n, what, o);
 	int hw = read_hardware(cx, n, what, o);
 	bad |= tr < 0 || hw < 0;
@@ -598,6 +600,7 @@ static void free_record(struct outcome *o)
 	}
 	free(o->sources);
 	free(o->notes);
+	free(o->known_miss);
 	free(o->inline_inst.name);
 	free(o->inline_inst.provider);
 	free(o->inline_inst.accelerator_name);
