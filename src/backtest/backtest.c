@@ -215,8 +215,8 @@ static void backtest_record(struct backtest *bt, const struct catalog *c,
 
 static void summarise(struct backtest *bt)
 {
-	double sum = 0;
-	bt->n_predicted = bt->n_within = bt->n_failed = 0;
+	double sum = 0, held = 0;
+	bt->n_predicted = bt->n_within = bt->n_failed = bt->n_held = 0;
 	bt->max_abs_error = 0;
 	bt->max_row = -1;
 	for (size_t i = 0; i < bt->n; i++) {
@@ -229,12 +229,17 @@ static void summarise(struct backtest *bt)
 		bt->n_predicted++;
 		bt->n_within += row->within;
 		sum += e;
+		if (!row->o->known_miss) {
+			bt->n_held++;
+			held += e;
+		}
 		if (bt->max_row < 0 || e > bt->max_abs_error) {
 			bt->max_abs_error = e;
 			bt->max_row = (long)i;
 		}
 	}
 	bt->mean_abs_error = bt->n_predicted ? sum / (double)bt->n_predicted : 0;
+	bt->mean_abs_error_held = bt->n_held ? held / (double)bt->n_held : 0;
 }
 
 void backtest_file(struct backtest *bt, const struct catalog *c,
@@ -362,6 +367,10 @@ json_t *backtest_json(const struct backtest *bt)
 	json_object_set_new(s, "mean_abs_error", bt->n_predicted
 					 ? json_real(bt->mean_abs_error)
 					 : json_null());
+	json_object_set_new(s, "held", json_integer((json_int_t)bt->n_held));
+	json_object_set_new(s, "mean_abs_error_held", bt->n_held
+					      ? json_real(bt->mean_abs_error_held)
+					      : json_null());
 	json_object_set_new(s, "largest_abs_error", bt->max_row >= 0
 					    ? json_real(bt->max_abs_error)
 					    : json_null());

@@ -68,6 +68,8 @@ struct backtest {
 	size_t n, cap;
 	size_t n_predicted, n_within, n_failed;	/* failed: error rows */
 	double mean_abs_error;		/* over predicted rows (0: none) */
+	size_t n_held;			/* predicted rows not marked known_miss */
+	double mean_abs_error_held;	/* over those (0: none) */
 	double max_abs_error;
 	long max_row;			/* the row of max_abs_error; -1: none */
 };

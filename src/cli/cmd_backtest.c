@@ -240,6 +240,11 @@ static void print_summary(FILE *out, const struct backtest *bt)
 	if (bt->n_failed)
 		fprintf(out, "; %zu not predicted", bt->n_failed);
 	fprintf(out, ")\n");
+	if (bt->n_held < bt->n_predicted) {
+		pct(bt->mean_abs_error_held, false, a, sizeof(a));
+		fprintf(out, "mean |error| of the %zu rows held to their tolerance (known misses aside): %s\n",
+			bt->n_held, bt->n_held ? a : "-");
+	}
 	const struct backtest_row *m = &bt->v[bt->max_row];
 	pct(bt->max_abs_error, false, a, sizeof(a));
 	fprintf(out, "largest |error|: %s (%s, %s)\n", a, m->o->name,
