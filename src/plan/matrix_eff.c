@@ -147,6 +147,36 @@ double matrix_eff_op(const struct matrix_eff *p, const struct op *o,
 	return time > 0 ? work / time : 1;
 }
 
+static bool same_gemm(const struct gemm_dims *a, const struct gemm_dims *b)
+{
+	return a->m == b->m && a->n == b->n && a->k == b->k &&
+	       a->count == b->count && a->batch_in_count == b->batch_in_count &&
+	       a->split == b->split;
+}
+
+double matrix_eff_op_memo(struct matrix_eff_memo *memo,
+			  const struct matrix_eff *p, const struct op *o,
+			  long batch, double share, long sms)
+{
+	int cls = (int)op_kind_class(o->kind);
+	for (int i = 0; i < memo->n; i++) {
+		bool same = memo->v[i].cls == cls && memo->v[i].n_gemm == o->n_gemm;
+		for (int k = 0; same && k < o->n_gemm; k++)
+			same = same_gemm(&memo->v[i].g[k], &o->gemm[k]);
+		if (same)
+			return memo->v[i].factor;
+	}
+	double f = matrix_eff_op(p, o, batch, share, sms);
+	if (memo->n < MATRIX_EFF_MEMO) {
+		memo->v[memo->n].cls = cls;
+		memo->v[memo->n].n_gemm = o->n_gemm;
+		for (int k = 0; k < o->n_gemm; k++)
+			memo->v[memo->n].g[k] = o->gemm[k];
+		memo->v[memo->n++].factor = f;
+	}
+	return f;
+}
+
 long matrix_eff_sms(const struct matrix_eff *p, const struct accelerator *a,
 		    double fraction)
 {

@@ -91,6 +91,29 @@ double matrix_eff_gemm(const struct matrix_eff *p, enum matrix_class c,
 double matrix_eff_op(const struct matrix_eff *p, const struct op *o,
 		     long batch, double share, long sms);
 
+/*
+ * A model repeats the same products layer after layer: a memo of the
+ * shape factors already worked out for one pass over a graph (one batch,
+ * share and SM count).  Zero it (= {0}) before each pass.
+ */
+#define MATRIX_EFF_MEMO 32
+
+struct matrix_eff_memo {
+	int n;
+	struct {
+		int cls;	/* enum op_class */
+		int n_gemm;
+		struct gemm_dims g[OP_MAX_GEMMS];
+		double factor;
+	} v[MATRIX_EFF_MEMO];
+};
+
+/* matrix_eff_op() through the memo: the same for an op whose products
+ * were seen before in this pass. */
+double matrix_eff_op_memo(struct matrix_eff_memo *memo,
+			  const struct matrix_eff *p, const struct op *o,
+			  long batch, double share, long sms);
+
 /* The SMs `fraction` of accelerator a has (a MIG slice: its share), at
  * least 1; default_sms where the catalog does not say. */
 long matrix_eff_sms(const struct matrix_eff *p, const struct accelerator *a,

@@ -110,6 +110,7 @@ static void forward_split(const struct model_graph *g, long batch,
 	double bandwidth = a->memory_bandwidth * e->memory * fraction;
 	long sms = matrix_eff_sms(&e->matrix, a, fraction);
 	int elem = precision_bytes(used);
+	struct matrix_eff_memo memo = {0};
 	for (size_t i = 0; i < g->n; i++) {
 		const struct op *o = &g->ops[i];
 		enum op_class c = op_kind_class(o->kind);
@@ -121,8 +122,8 @@ static void forward_split(const struct model_graph *g, long batch,
 				(o->act_read + o->act_written + scratch) * batch) *
 			       elem * sh;
 		bool mat = c == OPC_GEMM || c == OPC_ATTENTION;
-		double peak = mat ? matrix * matrix_eff_op(&e->matrix, o, batch,
-							   sh, sms)
+		double peak = mat ? matrix * matrix_eff_op_memo(&memo, &e->matrix, o,
+								 batch, sh, sms)
 				  : vector;
 		double tc = peak > 0 ? flops / peak : 0;
 		double tm = bandwidth > 0 ? bytes / bandwidth : 0;

@@ -64,6 +64,7 @@ static void curve_build(struct op_curve *cv, const struct op *ops, size_t n_ops,
 			struct op_point *tmp)
 {
 	size_t n = 0;
+	struct matrix_eff_memo memo = {0};
 	for (size_t i = 0; i < n_ops; i++) {
 		const struct op *o = &ops[i];
 		double f = o->flops * batch;
@@ -76,7 +77,8 @@ static void curve_build(struct op_curve *cv, const struct op *ops, size_t n_ops,
 		if (f <= 0 && e <= 0)
 			continue;
 		if (sh)
-			f /= matrix_eff_op(sh->p, o, batch, sh->share, sh->sms);
+			f /= matrix_eff_op_memo(&memo, sh->p, o, batch, sh->share,
+						sh->sms);
 		tmp[n++] = (struct op_point){e > 0 ? f / e : HUGE_VAL, f, e};
 	}
 	qsort(tmp, n, sizeof(*tmp), by_intensity);
