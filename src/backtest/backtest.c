@@ -49,17 +49,9 @@ double backtest_step_flops(const struct outcome *o, double forward,
  * where it gives them (as plan.c plans a workload). */
 static struct plan_settings settings_for(const struct workload *w)
 {
-	struct plan_settings s;
-	plan_settings_default(&s);
-	if (w->efficiency_compute > 0) {
-		s.eff.compute = w->efficiency_compute;
-		s.eff.compute_from = "the workload's own efficiency: compute";
-	}
-	if (w->efficiency_memory > 0) {
-		s.eff.memory = w->efficiency_memory;
-		s.eff.memory_from = "the workload's own efficiency: memory";
-	}
-	return s;
+	struct plan_settings base;
+	plan_settings_default(&base);
+	return plan_settings_for(&base, w);
 }
 
 /* Why an option cannot stand for the run (it does not fit, or a figure

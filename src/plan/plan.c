@@ -159,12 +159,10 @@ static int convert_budget(const struct catalog *c, const struct workload *w,
 	return 0;
 }
 
-/* The settings for one workload: its own efficiencies, if it gives them,
- * replace the defaults (a team that has measured its kernels). */
-static struct plan_settings settings_for(const struct plan *p,
-					 const struct workload *w)
+struct plan_settings plan_settings_for(const struct plan_settings *base,
+				       const struct workload *w)
 {
-	struct plan_settings s = p->settings;
+	struct plan_settings s = *base;
 	if (w->efficiency_compute > 0) {
 		s.eff.compute = w->efficiency_compute;
 		s.eff.compute_from = "the workload's own efficiency: compute";
@@ -344,7 +342,7 @@ static int plan_one(struct plan *p, const struct workload *w,
 		    struct plan_result *r, char *why, size_t len)
 {
 	const struct catalog *c = p->catalog;
-	struct plan_settings settings = settings_for(p, w);
+	struct plan_settings settings = plan_settings_for(&p->settings, w);
 	r->w = w;
 	if (convert_budget(c, w, &settings, r, why, len) < 0)
 		return -1;

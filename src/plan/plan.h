@@ -217,6 +217,12 @@ struct plan {
 
 void plan_settings_default(struct plan_settings *s);
 
+/* The settings for one workload: its own efficiencies (`efficiency:`),
+ * if it gives them, replace base's (a team that has measured its
+ * kernels). */
+struct plan_settings plan_settings_for(const struct plan_settings *base,
+				       const struct workload *w);
+
 /*
  * Every instance name the planning will filter by, against catalog c:
  * each of `only` (--instance; an unknown one is a problem without a file,

@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "catalog/catalog.h"
 #include "core/term_safe.h"
 
 #define ROOT_MAX 512
@@ -342,4 +343,28 @@ void fuzz_check_loader(const char *what, fuzz_loader load,
 	free(b);
 	gp_errors_free(&first);
 	gp_errors_free(&second);
+}
+
+#define PRICE_LIST GPUPLAN_SOURCE_DIR "/tests/fuzz/data/catalogs"
+
+const struct catalog *fuzz_price_list(const char *harness)
+{
+	static struct catalog c;
+	static bool loaded;
+	if (loaded)
+		return &c;
+	const char *files[] = {PRICE_LIST "/accelerators.yaml",
+			       PRICE_LIST "/currency.yaml",
+			       PRICE_LIST "/instances.yaml"};
+	struct gp_errors errs;
+	gp_errors_init(&errs);
+	catalog_init(&c);
+	if (catalog_load(&c, files, 3, NULL, &errs) != 0) {
+		gp_errors_print(&errs, stderr);
+		fuzz_fail("catalog_load", "the %s harness's price list in %s does not load (above)",
+			  harness, PRICE_LIST);
+	}
+	gp_errors_free(&errs);
+	loaded = true;	/* kept for the whole run */
+	return &c;
 }

@@ -87,6 +87,12 @@ typedef int (*fuzz_loader)(const struct fuzz_files *f, struct gp_errors *errs);
 void fuzz_check_loader(const char *what, fuzz_loader load,
 		       const struct fuzz_files *f);
 
+struct catalog;
+/* The small price list of tests/fuzz/data/catalogs, loaded once and kept
+ * for the whole run (the harnesses that plan need one); a load failure is
+ * a broken harness: fuzz_fail() names `harness`. */
+const struct catalog *fuzz_price_list(const char *harness);
+
 /* Prints "fuzz: WHAT: broken invariant: ..." and aborts (libFuzzer then
  * saves the input as a crash). */
 void fuzz_fail(const char *what, const char *fmt, ...)

@@ -17,34 +17,10 @@
 #include "core/output.h"
 #include "fuzz.h"
 
-#define FIXTURE GPUPLAN_SOURCE_DIR "/tests/fuzz/data/catalogs"
-
-static const struct catalog *price_list(void)
-{
-	static struct catalog c;
-	static bool loaded;
-	if (loaded)
-		return &c;
-	const char *files[] = {FIXTURE "/accelerators.yaml",
-			       FIXTURE "/currency.yaml",
-			       FIXTURE "/instances.yaml"};
-	struct gp_errors errs;
-	gp_errors_init(&errs);
-	catalog_init(&c);
-	if (catalog_load(&c, files, 3, NULL, &errs) != 0) {
-		gp_errors_print(&errs, stderr);
-		fuzz_fail("catalog_load", "the outcome harness's price list in %s does not load (above)",
-			  FIXTURE);
-	}
-	gp_errors_free(&errs);
-	loaded = true;	/* kept for the whole run */
-	return &c;
-}
-
 static int load(const struct fuzz_files *f, struct gp_errors *errs)
 {
 	struct outcome_file of;
-	int rc = outcome_file_load(&of, f->path[0], price_list(), errs);
+	int rc = outcome_file_load(&of, f->path[0], fuzz_price_list("outcome"), errs);
 	outcome_file_free(&of);
 	return rc;
 }
@@ -55,9 +31,9 @@ static void check_backtest(const struct fuzz_files *f)
 	struct outcome_file of;
 	struct gp_errors errs;
 	gp_errors_init(&errs);
-	if (outcome_file_load(&of, f->path[0], price_list(), &errs) == 0) {
+	if (outcome_file_load(&of, f->path[0], fuzz_price_list("outcome"), &errs) == 0) {
 		struct backtest bt = {0};
-		backtest_file(&bt, price_list(), &of);
+		backtest_file(&bt, fuzz_price_list("outcome"), &of);
 		for (size_t i = 0; i < bt.n; i++) {
 			const struct backtest_row *r = &bt.v[i];
 			if (r->predicted &&

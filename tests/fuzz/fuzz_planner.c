@@ -29,30 +29,6 @@
 #include "report/report_data.h"
 #include "workload/workload.h"
 
-#define FIXTURE GPUPLAN_SOURCE_DIR "/tests/fuzz/data/catalogs"
-
-static const struct catalog *price_list(void)
-{
-	static struct catalog c;
-	static bool loaded;
-	if (loaded)
-		return &c;
-	const char *files[] = {FIXTURE "/accelerators.yaml",
-			       FIXTURE "/currency.yaml",
-			       FIXTURE "/instances.yaml"};
-	struct gp_errors errs;
-	gp_errors_init(&errs);
-	catalog_init(&c);
-	if (catalog_load(&c, files, 3, NULL, &errs) != 0) {
-		gp_errors_print(&errs, stderr);
-		fuzz_fail("catalog_load", "the planner harness's price list in %s does not load (above)",
-			  FIXTURE);
-	}
-	gp_errors_free(&errs);
-	loaded = true;	/* kept for the whole run */
-	return &c;
-}
-
 static void check_figure(const struct plan_option *o, const char *what,
 			 double v)
 {
@@ -136,7 +112,7 @@ static void read_back(const json_t *doc)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	const struct catalog *c = price_list();
+	const struct catalog *c = fuzz_price_list("planner");
 	struct fuzz_files f;
 	fuzz_write_files(data, size, "workload.yaml", &f);
 	fuzz_link_shipped_models();
