@@ -138,7 +138,15 @@ static void membw_order(void)
 		bench_figures_free(&l);
 	}
 	CHECK(ran);
+#ifdef __SANITIZE_ADDRESS__
+	/* AddressSanitizer checks every access of the kernel against its
+	 * shadow memory, which costs a cache-resident loop more than a
+	 * memory-bound one: the ordering is a property of the uninstrumented
+	 * kernel, so it is printed here and checked in the plain build. */
+	(void)ordered;
+#else
 	CHECK(ordered);
+#endif
 }
 
 static void membw_check(void)
