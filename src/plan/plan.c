@@ -11,6 +11,7 @@
 #include "core/suggest.h"
 #include "core/xalloc.h"
 #include "plan.h"
+#include "prep_cache.h"
 #include "serve.h"
 
 void plan_settings_default(struct plan_settings *s)
@@ -356,7 +357,7 @@ static int plan_one(struct plan *p, const struct workload *w,
 	xgrow((void **)&r->reasons, &r->cap_reasons, expected,
 	      sizeof(*r->reasons));
 	if (w->kind == WORKLOAD_TRAINING) {
-		struct train_prep *tp = train_prepare(c, w, &errs);
+		struct train_prep *tp = prep_cache_training(p->preps, c, w, &errs);
 		if (!tp) {
 			snprintf(why, len, "workload '%s': %s", w->name,
 				 errs.n ? errs.v[0].msg : "cannot build the model");
@@ -372,12 +373,12 @@ static int plan_one(struct plan *p, const struct workload *w,
 			plan_choose(r, &settings);
 			plan_training_layouts(tp, &settings, r);
 		}
-		train_prep_free(tp);
 		gp_errors_free(&errs);
 		return bad;
 	} else {
 		char reason[256];
-		struct serve_prep *sp = serve_prepare(w, reason, sizeof(reason));
+		struct serve_prep *sp = prep_cache_serving(p->preps, w, reason,
+							   sizeof(reason));
 		if (!sp) {
 			snprintf(why, len, "workload '%s': %s", w->name, reason);
 			gp_errors_free(&errs);
@@ -387,7 +388,6 @@ static int plan_one(struct plan *p, const struct workload *w,
 			if (plan_instance_wanted(&settings, w, &c->inst[i]))
 				plan_inference(c, &c->inst[i], w, sp,
 					       &settings, r);
-		serve_prep_free(sp);
 		serving_details(w, r);
 	}
 	gp_errors_free(&errs);
@@ -407,10 +407,13 @@ int plan_run(struct plan *p, const struct catalog *c,
 	p->settings = *s;
 	p->results = xcalloc(wf->n + 1, sizeof(*p->results));
 	p->n = wf->n;
-	for (size_t i = 0; i < wf->n; i++)
-		if (plan_one(p, &wf->v[i], &p->results[i], why, whylen) < 0)
-			return -1;
-	return 0;
+	p->preps = prep_cache_new();
+	int rc = 0;
+	for (size_t i = 0; i < wf->n && rc == 0; i++)
+		rc = plan_one(p, &wf->v[i], &p->results[i], why, whylen);
+	prep_cache_free(p->preps);
+	p->preps = NULL;
+	return rc;
 }
 
 void plan_result_free(struct plan_result *r)
@@ -441,17 +444,19 @@ int plan_run_each(struct plan *p, const struct catalog *c,
 	p->catalog = c;
 	p->workloads = wf;
 	p->settings = *s;
-	for (size_t i = 0; i < wf->n; i++) {
+	p->preps = prep_cache_new();
+	int rc = 0;
+	for (size_t i = 0; i < wf->n && rc == 0; i++) {
 		struct plan_result r;
 		memset(&r, 0, sizeof(r));
-		int rc = plan_one(p, &wf->v[i], &r, why, whylen);
+		rc = plan_one(p, &wf->v[i], &r, why, whylen);
 		if (rc == 0 && emit(ctx, p, &r) != 0) {
 			snprintf(why, whylen, "cannot write the plan");
 			rc = -1;
 		}
 		plan_result_free(&r);
-		if (rc < 0)
-			return -1;
 	}
-	return 0;
+	prep_cache_free(p->preps);
+	p->preps = NULL;
+	return rc < 0 ? -1 : 0;
 }

@@ -207,7 +207,10 @@ struct plan_result {
 	size_t n_reasons, cap_reasons;
 };
 
+struct prep_cache;
+
 struct plan {
+	struct prep_cache *preps;	/* prep_cache.h, during a run */
 	const struct catalog *catalog;
 	const struct workload_file *workloads;
 	struct plan_settings settings;
@@ -293,6 +296,10 @@ struct train_prep *train_prepare(const struct catalog *c,
 				 const struct workload *w,
 				 struct gp_errors *errs);
 void train_prep_free(struct train_prep *p);
+/* Points p at w, a workload with the same step as the one p was made for
+ * (prep_cache.c says which fields): its run length, deadline, budget and
+ * limits are w's from now on. */
+void train_prep_rebind(struct train_prep *p, const struct workload *w);
 const struct model_graph *train_prep_graph(const struct train_prep *p);
 /* FLOPs of one forward pass of one sample (the graph's sum). */
 double train_prep_forward_flops(const struct train_prep *p);

@@ -36,6 +36,9 @@ struct serve_prep;
 struct serve_prep *serve_prepare(const struct workload *w, char *why,
 				 size_t whylen);
 void serve_prep_free(struct serve_prep *sp);
+/* Points sp at w, a workload with the same model, precisions and token
+ * counts as the one sp was made for (prep_cache.c). */
+void serve_prep_rebind(struct serve_prep *sp, const struct workload *w);
 
 /*
  * Every sensible way to serve w on instance type `in`, appended to r: one

@@ -322,6 +322,11 @@ static int build(const struct workload *w, long seq, struct model_graph *g,
  * serve_batch_time()).  Everything else is one forward pass at the prompt
  * length (0: the model's own length, or an image model).
  */
+void serve_prep_rebind(struct serve_prep *sp, const struct workload *w)
+{
+	sp->w = w;
+}
+
 struct serve_prep *serve_prepare(const struct workload *w, char *why,
 				 size_t whylen)
 {

@@ -103,6 +103,11 @@ const struct model_graph *train_prep_graph(const struct train_prep *p)
 	return &p->g;
 }
 
+void train_prep_rebind(struct train_prep *p, const struct workload *w)
+{
+	p->w = w;
+}
+
 double train_prep_forward_flops(const struct train_prep *p)
 {
 	return p->forward_flops;

@@ -416,6 +416,32 @@ static void out_of_range_figures(void)
 	unload(&f);
 }
 
+/*
+ * Variants of one job share a preparation (prep_cache.c): what they share
+ * (the step) is the same, what they do not (the run's length, the
+ * deadline) is each one's own; a variant with another batch is planned
+ * afresh.
+ */
+static void variants(void)
+{
+	struct fixture f;
+	if (!load_files(&f, "tests/unit/data/plan/catalog.yaml",
+			"tests/unit/data/plan/variants.yaml") ||
+	    !run_plan(&f, "USD"))
+		return unload(&f);
+	const struct plan_result *a = &f.p.results[0], *b = &f.p.results[1],
+				 *c = &f.p.results[2];
+	CHECK(a->n == b->n && a->n > 0);
+	for (size_t i = 0; i < a->n && i < b->n; i++) {
+		CHECK(a->v[i].step_s == b->v[i].step_s);
+		CHECK_NEAR(b->v[i].time_s, 2 * a->v[i].time_s, 1e-9);
+	}
+	CHECK(!a->v[0].feasible && b->v[0].feasible);	/* 5 s against 1 h */
+	CHECK(c->n > 0 && c->v[0].micro_batch == 512);
+	CHECK(c->v[0].step_s < a->v[0].step_s);
+	unload(&f);
+}
+
 int main(void)
 {
 	hand_case();
@@ -426,5 +452,6 @@ int main(void)
 	no_rate_reason();
 	reason_words();
 	out_of_range_figures();
+	variants();
 	return check_summary("plan");
 }
