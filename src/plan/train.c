@@ -445,6 +445,18 @@ static void node_range(const struct training *t, long gpus, long *first,
 	}
 }
 
+/* The most GPUs one data-parallel rank can be spread over: its tensor
+ * and pipeline degrees at their largest (the layout's, the workload's
+ * limits, a node's GPUs, the model's layers). */
+static long most_split(const struct workload *w, const struct instance *in)
+{
+	const struct training *t = &w->train;
+	bool tf = w->model->kind == MODEL_TRANSFORMER;
+	long tp = t->layout.tp ? t->layout.tp : t->max_tp ? t->max_tp : tf ? in->gpus : 1;
+	long pp = t->layout.pp ? t->layout.pp : t->max_pp ? t->max_pp : tf ? w->model->tf.layers : 1;
+	return tp * pp;
+}
+
 void plan_training(struct train_prep *p, const struct instance *in,
 		   const struct plan_settings *s, struct plan_result *r)
 {
@@ -456,10 +468,12 @@ void plan_training(struct train_prep *p, const struct instance *in,
 		if (t->max_gpus && nodes * in->gpus > t->max_gpus && !t->fixed_gpus &&
 		    !t->fixed_nodes)
 			break;
+		if (nodes * in->gpus > t->global_batch * most_split(p->w, in))
+			break;	/* every rank needs a sample: more cannot help */
 		const struct cached_step *cs = cached_step(p, in, nodes, s);
-		if (!cs->ok)
-			break;	/* more GPUs than the batch can use: more cannot help */
-		add_option(p, in, &pr, nodes, &cs->best, s, r);
+		if (cs->ok)	/* else no layout uses this many (a fixed one
+				 * may need more GPUs) */
+			add_option(p, in, &pr, nodes, &cs->best, s, r);
 	}
 }
 
