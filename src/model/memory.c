@@ -42,21 +42,21 @@ static const char *gb(double bytes, char *buf)
  * momentum keeps the master copy and one moment (8).  Training in fp32 or
  * tf32 needs no master copy: 4 + 4 and 8 (Adam) or 4 (SGD).
  */
-struct state_bytes {
-	double weights, gradients, optimizer;
-	const char *optimizer_what;
-};
+struct state_bytes memory_state_bytes(enum precision p, enum optimizer o)
+{
+	bool full = p == PREC_FP32 || p == PREC_TF32;
+	bool sgd = o == OPTIMIZER_SGD;
+	if (full)
+		return (struct state_bytes){4, 4, sgd ? 4 : 8, false,
+			sgd ? "fp32 momentum" : "fp32 first and second moments"};
+	return (struct state_bytes){2, 2, sgd ? 8 : 12, true,
+		sgd ? "fp32 master weights + momentum"
+		    : "fp32 master weights + two fp32 moments"};
+}
 
 static struct state_bytes state_per_param(const struct train_setup *t)
 {
-	bool full = t->precision == PREC_FP32 || t->precision == PREC_TF32;
-	bool sgd = t->optimizer == OPTIMIZER_SGD;
-	if (full)
-		return (struct state_bytes){4, 4, sgd ? 4 : 8,
-			sgd ? "fp32 momentum" : "fp32 first and second moments"};
-	return (struct state_bytes){2, 2, sgd ? 8 : 12,
-		sgd ? "fp32 master weights + momentum"
-		    : "fp32 master weights + two fp32 moments"};
+	return memory_state_bytes(t->precision, t->optimizer);
 }
 
 static void model_state(const struct memory_model *mm,

@@ -43,6 +43,17 @@ struct train_setup {
 					 * (FlashAttention) */
 };
 
+/* Bytes of model state per parameter in training (memory.c says whose
+ * figures): the weights, their gradients and the optimizer's state, which
+ * holds an fp32 master copy of the weights under mixed precision. */
+struct state_bytes {
+	double weights, gradients, optimizer;
+	bool master_copy;		/* the optimizer state includes fp32 weights */
+	const char *optimizer_what;
+};
+
+struct state_bytes memory_state_bytes(enum precision p, enum optimizer o);
+
 struct serve_setup {
 	enum precision precision;	/* weights and activations */
 	enum precision kv_precision;

@@ -66,12 +66,13 @@ struct train_prep {
 
 /* The embedding and the output head sit outside the repeated layers: a
  * pipeline's end stages carry them on top of their layers.  Counted by
- * FLOPs, as the ops of a transformer's layers are labelled "layer N ...". */
-static double edge_share_of(const struct model_graph *g, double total)
+ * FLOPs; a transformer's layers are its blocks 1 .. layers
+ * (transformer_build.c), the embedding block 0 and the head the last. */
+static double edge_share_of(const struct model_graph *g, long layers, double total)
 {
 	double edge = 0;
 	for (size_t i = 0; i < g->n; i++)
-		if (strncmp(g->ops[i].label, "layer ", 6) != 0)
+		if (g->ops[i].block < 1 || g->ops[i].block > layers)
 			edge += g->ops[i].flops;
 	return total > 0 ? edge / total : 0;
 }
@@ -92,7 +93,8 @@ struct train_prep *train_prepare(const struct catalog *c,
 	for (size_t i = 0; i < p->g.n; i++)
 		p->forward_flops += p->g.ops[i].flops;
 	p->edge_share = w->model->kind == MODEL_TRANSFORMER
-				? edge_share_of(&p->g, p->forward_flops) : 0;
+				? edge_share_of(&p->g, w->model->tf.layers,
+						p->forward_flops) : 0;
 	p->cache = xcalloc(c->n_acc * LOG_MICRO_SLOTS * LOG_TP_SLOTS * 2 + 1,
 			   sizeof(*p->cache));
 	return p;
@@ -176,25 +178,40 @@ static const struct roofline *forward(void *arg, long micro, long tp, bool sp)
 	return r;
 }
 
+/* What one layout search on nodes x in reads: the fabric, the job, the
+ * forward rooflines.  Its pointers point into itself: it stays where it
+ * was set up. */
+struct search_env {
+	struct coll_fabric fabric;
+	struct step_job job;
+	struct forward_arg fa;
+	struct layout_ctx ctx;
+};
+
+static void search_env_init(struct search_env *e, struct train_prep *p,
+			    const struct instance *in, long nodes,
+			    const struct plan_settings *s,
+			    void (*each)(void *, const struct layout_try *),
+			    void *each_arg)
+{
+	coll_fabric_of(in, &s->eff, &e->fabric);
+	e->job = (struct step_job){p->w, in, nodes, &e->fabric, &s->eff,
+				   p->mm.params, p->edge_share};
+	e->fa = forward_arg_of(p, in->acc, s);
+	e->ctx = (struct layout_ctx){&e->job, &p->mm, in->acc->memory, forward,
+				     &e->fa, each, each_arg};
+}
+
 /* The fastest fitting layout of nodes x in, or the smallest that does not
  * fit; false when none can use that many GPUs. */
 static bool search_layout(struct train_prep *p, const struct instance *in,
 			  long nodes, const struct plan_settings *s,
 			  struct layout_try *best, char *why, size_t whylen)
 {
-	struct coll_fabric fabric;
-	coll_fabric_of(in, &s->eff, &fabric);
-	struct step_job job = {p->w, in, nodes, &fabric, &s->eff, p->mm.params,
-			       p->edge_share};
-	struct forward_arg fa = forward_arg_of(p, in->acc, s);
-	struct layout_ctx ctx = {&job, &p->mm, in->acc->memory, forward, &fa,
-				 NULL, NULL};
-	bool ok = train_layout_search(&ctx, nodes * in->gpus, best, why, whylen);
-	/* the step's job pointed at locals: nothing of it is kept */
-	return ok;
+	struct search_env e;
+	search_env_init(&e, p, in, nodes, s, NULL, NULL);
+	return train_layout_search(&e.ctx, nodes * in->gpus, best, why, whylen);
 }
-
-/* ---- one option ---- */
 
 static void note_memory(struct plan_option *o, const struct instance *in,
 			const struct layout_try *t)
@@ -568,18 +585,12 @@ void plan_training_layouts(struct train_prep *p, const struct plan_settings *s,
 	if (r->recommended < 0)
 		return;
 	const struct plan_option *o = &r->v[r->recommended];
-	const struct instance *in = o->inst;
-	struct coll_fabric fabric;
-	coll_fabric_of(in, &s->eff, &fabric);
-	struct step_job job = {p->w, in, o->nodes, &fabric, &s->eff, p->mm.params,
-			       p->edge_share};
-	struct forward_arg fa = forward_arg_of(p, in->acc, s);
 	struct layout_list list = {0};
-	struct layout_ctx ctx = {&job, &p->mm, in->acc->memory, forward, &fa,
-				 collect_layout, &list};
+	struct search_env e;
+	search_env_init(&e, p, o->inst, o->nodes, s, collect_layout, &list);
 	struct layout_try best;
 	char why[256];
-	train_layout_search(&ctx, o->gpus, &best, why, sizeof(why));
+	train_layout_search(&e.ctx, o->gpus, &best, why, sizeof(why));
 	qsort(list.v, list.n, sizeof(*list.v), compare_rows);
 	r->layouts = list.v;
 	r->n_layouts = list.n;

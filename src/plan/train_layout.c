@@ -157,10 +157,7 @@ static bool cannot_win(const struct search *s, const struct layout *l,
 {
 	if (s->c->each || !s->any || !s->best->fits)
 		return false;
-	double edge = s->c->job->edge_share;
-	double f = fwd->time * (l->pp > 1 ? (1 - edge) / l->pp + edge : 1);
-	double slots = (double)l->accumulation + (double)(l->pp - 1) / l->v;
-	return slots * 3 * f >= s->best->st.total;
+	return train_step_lower_bound(s->c->job, l, fwd) >= s->best->st.total;
 }
 
 static void consider(struct search *s, struct layout_try *t)

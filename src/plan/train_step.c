@@ -2,11 +2,6 @@
 
 #include <string.h>
 
-int train_grad_bytes(enum precision p)
-{
-	return p == PREC_FP32 || p == PREC_TF32 ? 4 : 2;
-}
-
 static double max2(double a, double b)
 {
 	return a > b ? a : b;
@@ -156,13 +151,16 @@ static void dp_time(const struct step_job *j, const struct layout *l,
 	if (l->dp <= 1)
 		return;
 	struct coll_group g = dp_group(j, l);
-	double bytes = local_params(j, l) * train_grad_bytes(j->w->precision);
+	struct state_bytes per = memory_state_bytes(j->w->precision,
+						    j->w->train.optimizer);
+	double bytes = local_params(j, l) * per.gradients;
+	double weights = local_params(j, l) * per.weights;	/* gathered */
 	double bucket = min2(bytes, j->eff->grad_bucket);
 	double tail = coll(j, l->zero >= 1 ? COLL_REDUCE_SCATTER : COLL_ALL_REDUCE,
 			   bucket, g);
 	double backward = st->stage_compute - st->stage_forward;
 	if (l->zero == 3) {
-		double per_micro = 2 * coll(j, COLL_ALL_GATHER, bytes, g) +
+		double per_micro = 2 * coll(j, COLL_ALL_GATHER, weights, g) +
 				   coll(j, COLL_REDUCE_SCATTER, bytes, g);
 		st->dp_comm = per_micro * l->accumulation;
 		double hidden = l->overlap ? st->stage_compute : 0;
@@ -171,7 +169,7 @@ static void dp_time(const struct step_job *j, const struct layout *l,
 	}
 	double reduce = coll(j, l->zero >= 1 ? COLL_REDUCE_SCATTER : COLL_ALL_REDUCE,
 			     bytes, g);
-	double gather = l->zero >= 1 ? coll(j, COLL_ALL_GATHER, bytes, g) : 0;
+	double gather = l->zero >= 1 ? coll(j, COLL_ALL_GATHER, weights, g) : 0;
 	st->dp_comm = reduce + gather;
 	if (!l->overlap) {
 		st->dp_exposed = st->dp_comm;
@@ -182,19 +180,19 @@ static void dp_time(const struct step_job *j, const struct layout *l,
 }
 
 /*
- * The optimizer step reads and writes every state it keeps (master weights
- * and moments: model/memory.c's bytes per parameter), reads the gradients
- * and writes the 16-bit weights: memory-bound, on the share of the
- * parameters this GPU updates (1/dp of them from ZeRO-1 on).
+ * The optimizer step reads and writes every state it keeps (model/memory.h:
+ * the moments, and under mixed precision the fp32 master weights), reads
+ * the gradients, and writes the weights (reading them too when they are
+ * the master copy): memory-bound, on the share of the parameters this GPU
+ * updates (1/dp of them from ZeRO-1 on).
  */
 static double optimizer_time(const struct step_job *j, const struct layout *l)
 {
 	const struct accelerator *a = j->in->acc;
-	bool full = train_grad_bytes(j->w->precision) == 4;
-	bool sgd = j->w->train.optimizer == OPTIMIZER_SGD;
-	double state = full ? (sgd ? 4 : 8) + 4 : (sgd ? 8 : 12);
-	double per_param = 2 * state + train_grad_bytes(j->w->precision) +
-			   (full ? 0 : 2);
+	struct state_bytes b = memory_state_bytes(j->w->precision,
+						  j->w->train.optimizer);
+	double per_param = 2 * b.optimizer + b.gradients +
+			   (b.master_copy ? 1 : 2) * b.weights;
 	double n = local_params(j, l) / (l->zero >= 1 ? l->dp : 1);
 	double bw = a->memory_bandwidth * j->eff->memory;
 	return bw > 0 ? n * per_param / bw : 0;
@@ -215,6 +213,18 @@ static double input_time(const struct step_job *j, const struct layout *l)
 	return max2(decode, copy);
 }
 
+/* Micro-batch slots of one stage in the 1F1B schedule, bubble included. */
+static double slots_of(const struct layout *l)
+{
+	return (double)l->accumulation + (double)(l->pp - 1) / l->v;
+}
+
+double train_step_lower_bound(const struct step_job *j, const struct layout *l,
+			      const struct roofline *fwd)
+{
+	return slots_of(l) * 3 * fwd->time * stage_share(j, l->pp);
+}
+
 void train_step_time(const struct step_job *j, const struct layout *l,
 		     const struct roofline *fwd, struct step *st)
 {
@@ -226,7 +236,7 @@ void train_step_time(const struct step_job *j, const struct layout *l,
 	st->tp_comm = tp_time(j, l);
 	st->pp_comm = pp_time(j, l);
 	double slot = st->stage_compute + st->tp_comm + st->pp_comm;
-	double slots = (double)l->accumulation + (double)(l->pp - 1) / l->v;
+	double slots = slots_of(l);
 	st->pipeline = slots * slot;
 	st->bubble = (double)(l->pp - 1) / l->v * slot;
 	dp_time(j, l, st);

@@ -81,8 +81,9 @@ struct step {
 void train_step_time(const struct step_job *j, const struct layout *l,
 		     const struct roofline *fwd, struct step *out);
 
-/* Bytes of gradients (and of parameters) per element in the reduction:
- * 2 for 16-bit training, 4 for fp32/tf32. */
-int train_grad_bytes(enum precision p);
+/* What no step of layout l can beat: its pipeline's forward and backward
+ * compute alone, without recomputation, communication or the optimizer. */
+double train_step_lower_bound(const struct step_job *j, const struct layout *l,
+			      const struct roofline *fwd);
 
 #endif
