@@ -30,3 +30,8 @@ int precision_bytes(enum precision p)
 {
 	return bytes[p];
 }
+
+int precision_training_activation_bytes(enum precision p)
+{
+	return p == PREC_FP8 ? precision_bytes(PREC_BF16) : precision_bytes(p);
+}

@@ -30,5 +30,10 @@ int precision_from_name(const char *name);
 bool precision_is_integer(enum precision p);
 /* Bytes per stored element: tf32 is stored as fp32 (4), fp8 and int8 as 1. */
 int precision_bytes(enum precision p);
+/* Bytes per activation element of a training run at p: FP8 training keeps
+ * activations at 16 bits and runs only its linear layers' products in FP8
+ * (src/plan/roofline.c says whose practice that is); an upper bound, as
+ * the FP8 copies of linear inputs kept for the backward pass are smaller. */
+int precision_training_activation_bytes(enum precision p);
 
 #endif

@@ -136,7 +136,7 @@ static void transformer_activations(const struct memory_model *mm,
 	const struct transformer_config *tf = &mm->m->tf;
 	double s = (double)mm->seq, b = (double)t->micro_batch, h = (double)tf->hidden;
 	double a = (double)tf->heads, L = (double)tf->layers, k = sbh_constant(tf);
-	double scale = precision_bytes(t->precision) / 2.0;	/* 16-bit basis */
+	double scale = precision_training_activation_bytes(t->precision) / 2.0;	/* 16-bit basis */
 	double tp = (double)t->tp;
 	bool sp = t->sequence_parallel || t->tp == 1;
 	/* what every tensor-parallel rank holds of the k s b h */
@@ -249,7 +249,7 @@ static void graph_activations(const struct memory_model *mm,
 			      struct memory_breakdown *out)
 {
 	double elems = mm->kept[t->recompute];
-	int e = precision_bytes(t->precision);
+	int e = precision_training_activation_bytes(t->precision);
 	double total = elems * e * t->micro_batch;
 	out->bytes[MEM_ACTIVATIONS] = total;
 	if (!explain)

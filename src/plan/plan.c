@@ -367,7 +367,7 @@ static int plan_one(struct plan *p, const struct workload *w,
 		for (size_t i = 0; i < c->n_inst; i++)
 			if (plan_instance_wanted(&settings, w, &c->inst[i]))
 				plan_training(tp, &c->inst[i], &settings, r);
-		class_totals(train_prep_graph(tp), precision_bytes(w->precision), r);
+		class_totals(train_prep_graph(tp), precision_training_activation_bytes(w->precision), r);
 		int bad = check_figures(w, r, why, len);
 		if (bad == 0) {
 			plan_choose(r, &settings);

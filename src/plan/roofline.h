@@ -52,12 +52,15 @@ void roofline_forward(const struct model_graph *g, long batch,
 		      const struct efficiency *e, struct roofline *out);
 
 /*
- * The same for one of tp tensor-parallel ranks (a whole GPU): the matrix
- * work and the element-wise work inside attention and the MLP split over
- * tp; the norms and residual adds split only with sequence parallelism,
- * else done whole by every rank.
+ * The same for one of tp tensor-parallel ranks of a training run (a whole
+ * GPU): the matrix work and the element-wise work inside attention and the
+ * MLP split over tp; the norms and residual adds split only with sequence
+ * parallelism, else done whole by every rank.  Training in FP8 runs only
+ * the linear layers of blocks 1 .. layers in FP8 (all of them when layers
+ * is 0), everything else at 16 bits, and quantises their inputs
+ * (roofline.c says why).
  */
-void roofline_forward_tp(const struct model_graph *g, long batch,
+void roofline_forward_tp(const struct model_graph *g, long layers, long batch,
 			 const struct accelerator *a, enum precision p, long tp,
 			 bool sequence_parallel, const struct efficiency *e,
 			 struct roofline *out);

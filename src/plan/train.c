@@ -172,7 +172,9 @@ static const struct roofline *forward(void *arg, long micro, long tp, bool sp)
 			return &cr->r;
 	}
 	struct roofline *r = cr ? &cr->r : &p->scratch;
-	roofline_forward_tp(&p->g, micro, f->a, p->w->precision, tp, sp, &f->eff, r);
+	long layers = p->w->model->kind == MODEL_TRANSFORMER ? p->w->model->tf.layers : 0;
+	roofline_forward_tp(&p->g, layers, micro, f->a, p->w->precision, tp, sp,
+			    &f->eff, r);
 	if (cr)
 		cr->valid = true;
 	return r;

@@ -63,7 +63,7 @@ static double boundary_bytes(const struct step_job *j, const struct layout *l)
 	if (m->kind != MODEL_TRANSFORMER)
 		return 0;
 	return (double)j->w->train.seq * l->micro * m->tf.hidden *
-	       precision_bytes(j->w->precision);
+	       precision_training_activation_bytes(j->w->precision);
 }
 
 /*
