@@ -44,6 +44,9 @@ struct accelerator {
 	double memory_bandwidth;	/* B/s */
 	double peak[PREC_COUNT];	/* dense op/s; valid where has_peak */
 	bool has_peak[PREC_COUNT];
+	bool lacks[PREC_COUNT];		/* no such format in hardware (`lacks:`);
+					 * a precision neither here nor in
+					 * has_peak has no sourced peak */
 	struct link interconnect;	/* GPU to GPU */
 	struct link host_interface;	/* GPU to host */
 	double tdp;			/* W */

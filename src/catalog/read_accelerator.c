@@ -51,6 +51,48 @@ static int read_peaks(struct yread *r, const struct ynode *map,
 	return bad ? -1 : 0;
 }
 
+/*
+ * `lacks: [fp8]`: precisions the part does not have at all (no such
+ * tensor-core format), as opposed to a precision whose peak the catalog
+ * could not source.  The planner says "has no fp8" only for these.
+ */
+static int read_lacks(struct yread *r, const struct ynode *map,
+		      const char *owner, struct accelerator *a)
+{
+	const struct ynode *n = ymap_get(map, "lacks");
+	if (!n)
+		return 0;
+	char what[160];
+	snprintf(what, sizeof(what), "'lacks' of %s", owner);
+	if (!yr_expect_seq(r, n, what))
+		return -1;
+	int bad = 0;
+	for (size_t i = 0; i < n->n; i++) {
+		const struct ynode *item = n->items[i];
+		char *name = NULL;
+		if (yr_node_name(r, item, what, &name) < 0) {
+			bad = 1;
+			continue;
+		}
+		int p = precision_from_name(name);
+		if (p < 0) {
+			yr_error(r, item, NULL,
+				 "unknown precision '%.40s' in %s: expected one of fp64, fp64_tensor, fp32, tf32, fp16, bf16, fp8, int8",
+				 name, what);
+			bad = 1;
+		} else if (a->has_peak[p]) {
+			yr_error(r, item, NULL,
+				 "%s lacks %s, yet 'peak_dense' gives it a peak",
+				 owner, name);
+			bad = 1;
+		} else {
+			a->lacks[p] = true;
+		}
+		free(name);
+	}
+	return bad ? -1 : 0;
+}
+
 static const struct yfield mig_fields[] = {
 	{"profile", true}, {"memory", true}, {"max_instances", true},
 	{NULL, false},
@@ -100,7 +142,8 @@ static const struct yfield accelerator_fields[] = {
 	{"form_factor", true}, {"memory", true}, {"memory_type", false},
 	{"memory_bandwidth", true}, {"peak_dense", true},
 	{"interconnect", true}, {"host_interface", true}, {"tdp", true},
-	{"sms", false}, {"mig", false}, {"illustrative", false},
+	{"sms", false}, {"lacks", false}, {"mig", false},
+	{"illustrative", false},
 	{"notes", false},
 	{"source", true}, {NULL, false},
 };
@@ -130,6 +173,7 @@ int read_accelerator(struct yread *r, const struct ynode *n,
 	/* optional: 0 when absent (the planner then assumes a default) */
 	bad |= yr_int(r, n, "sms", 1, 1000, &a->sms) < 0;
 	bad |= read_peaks(r, n, what, a) < 0;
+	bad |= read_lacks(r, n, what, a) < 0;
 	bad |= read_link(r, n, "interconnect", what, &a->interconnect) < 0;
 	bad |= read_link(r, n, "host_interface", what, &a->host_interface) < 0;
 	bad |= read_mig(r, n, what, a) < 0;

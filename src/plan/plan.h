@@ -66,7 +66,9 @@ enum reason_code {
 	REASON_DEADLINE,	/* a: run time s, b: deadline s */
 	REASON_BUDGET,		/* a: cost, b: budget, currency[0]: the plan's */
 	REASON_ILLUSTRATIVE,	/* the price is not from a published source */
-	REASON_PRECISION,	/* p_used runs for p_wanted on s1 (accelerator) */
+	REASON_PRECISION,	/* p_used runs for p_wanted on s1 (accelerator);
+				 * n1: 1 when s1 lacks p_wanted in hardware,
+				 * 0 when the catalog has no sourced peak */
 	REASON_STARVE,		/* a: input s per step, b: compute s, c: idle share */
 	REASON_NO_RATE,		/* currency[0] -> currency[1]: no rate */
 	/* inference (serve.c) */

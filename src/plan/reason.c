@@ -126,8 +126,15 @@ static void format_reason(const struct plan_option *o, int i, char *buf,
 		snprintf(buf, len, "price is illustrative (not from a published source)");
 		break;
 	case REASON_PRECISION:
-		snprintf(buf, len, "runs as %s: %s has no %s",
-			 precision_name(r->p_used), r->s1, precision_name(r->p_wanted));
+		if (r->n1)
+			snprintf(buf, len, "runs as %s: %s has no %s",
+				 precision_name(r->p_used), r->s1,
+				 precision_name(r->p_wanted));
+		else
+			snprintf(buf, len,
+				 "runs as %s: the catalog has no sourced %s peak for %s",
+				 precision_name(r->p_used),
+				 precision_name(r->p_wanted), r->s1);
 		break;
 	case REASON_STARVE:
 		snprintf(buf, len,

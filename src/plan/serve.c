@@ -220,6 +220,7 @@ static void notes(const struct serve_ctx *x, struct plan_option *o)
 		struct plan_reason r = {.code = REASON_PRECISION,
 					.p_used = o->precision_used,
 					.p_wanted = x->w->precision,
+					.n1 = x->a->lacks[x->w->precision],
 					.s1 = x->a->name};
 		plan_option_code(o, &r);
 	}

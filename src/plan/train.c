@@ -332,6 +332,7 @@ static void fill_option(struct train_prep *p, const struct instance *in,
 		struct plan_reason r = {.code = REASON_PRECISION,
 					.p_used = (int)o->precision_used,
 					.p_wanted = (int)w->precision,
+					.n1 = in->acc->lacks[w->precision],
 					.s1 = in->acc->name};
 		plan_option_code(o, &r);
 	}

@@ -217,9 +217,14 @@ char *tr_reason(enum report_lang lang, const struct plan_reason_figures *r,
 			 tr_money(r->b, currency, y, sizeof(y)));
 	else if (!strcmp(c, "illustrative_price"))
 		snprintf(buf, len, zh ? "价格为示意值（无公开来源）" : "price is illustrative (no published source)");
-	else if (!strcmp(c, "precision"))
+	else if (!strcmp(c, "precision") && r->n1)
 		snprintf(buf, len, zh ? "以 %s 运行：%s 不支持 %s" : "runs as %s: %s has no %s",
 			 r->used ? r->used : "", r->s1 ? r->s1 : "", r->wanted ? r->wanted : "");
+	else if (!strcmp(c, "precision"))
+		snprintf(buf, len, zh ? "以 %s 运行：目录中没有 %s 的 %s 峰值（无可靠来源）"
+				      : "runs as %s: the catalog has no sourced %s peak for %s",
+			 r->used ? r->used : "", zh ? (r->s1 ? r->s1 : "") : (r->wanted ? r->wanted : ""),
+			 zh ? (r->wanted ? r->wanted : "") : (r->s1 ? r->s1 : ""));
 	else if (!strcmp(c, "input_starvation"))
 		snprintf(buf, len, zh ? "数据加载不足：GPU 空闲 %.0f%%" : "data loading starves the GPUs: %.0f%% idle",
 			 100 * r->c);

@@ -348,6 +348,14 @@ static void reason_words(void)
 		 "the estimate is out of range (time_s is not a finite, non-negative number): check the figures of the catalog and the workload"},
 		{{.code = REASON_DEADLINE, .a = 1.1e35, .b = 100 * 365 * 86400.0},
 		 "takes 1.27e+30 d, past the 100 y deadline"},
+		/* a format the part lacks (catalog `lacks:`) ... */
+		{{.code = REASON_PRECISION, .p_used = PREC_FP16,
+		  .p_wanted = PREC_BF16, .n1 = 1, .s1 = "T4"},
+		 "runs as fp16: T4 has no bf16"},
+		/* ... and one whose peak the catalog could not source */
+		{{.code = REASON_PRECISION, .p_used = PREC_FP32,
+		  .p_wanted = PREC_INT8, .n1 = 0, .s1 = "A10G"},
+		 "runs as fp32: the catalog has no sourced int8 peak for A10G"},
 	};
 	struct plan_result r = {0};
 	char buf[PLAN_REASON_LEN];

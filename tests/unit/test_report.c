@@ -285,8 +285,31 @@ static void glyphs(json_t *doc)
 	}
 }
 
+/* The precision reason in both languages: a format the part lacks, and a
+ * peak the catalog could not source (n1 0), which must not read as a
+ * missing hardware feature. */
+static void precision_reasons(void)
+{
+	char buf[256];
+	struct plan_reason_figures lacks = {.code = "precision", .s1 = "T4",
+					    .used = "fp16", .wanted = "bf16",
+					    .n1 = 1};
+	struct plan_reason_figures unsourced = {.code = "precision",
+						.s1 = "A10G", .used = "fp32",
+						.wanted = "int8"};
+	CHECK_STR(tr_reason(LANG_EN, &lacks, "USD", buf, sizeof(buf)),
+		  "runs as fp16: T4 has no bf16");
+	CHECK_STR(tr_reason(LANG_EN, &unsourced, "USD", buf, sizeof(buf)),
+		  "runs as fp32: the catalog has no sourced int8 peak for A10G");
+	CHECK_STR(tr_reason(LANG_ZH, &lacks, "USD", buf, sizeof(buf)),
+		  "以 fp16 运行：T4 不支持 bf16");
+	CHECK_STR(tr_reason(LANG_ZH, &unsourced, "USD", buf, sizeof(buf)),
+		  "以 fp32 运行：目录中没有 A10G 的 int8 峰值（无可靠来源）");
+}
+
 int main(void)
 {
+	precision_reasons();
 	struct catalog c;
 	struct workload_file wf;
 	struct gp_errors e;
