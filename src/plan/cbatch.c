@@ -1,0 +1,295 @@
+#include "cbatch.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/xalloc.h"
+
+/* A live sequence: its request, how much of the prompt is cached, how
+ * many tokens it has generated, and what this iteration gives it. */
+struct seq {
+	long req;
+	long prefilled, generated;
+	long chunk;		/* prompt tokens this iteration */
+	bool decoding;		/* generating a token this iteration */
+};
+
+struct sim {
+	const struct cb_engine *e;
+	const struct cb_load *l;
+	double *arrive, *first, *finish;	/* per request, s */
+	struct seq *live;
+	long n_live, next_arrival, next_admit, finished;
+	long blocks_total, blocks_free, blocks_per_request, blocks_peak;
+	long peak_live;
+	double t;
+	double decodes_sum;
+	long iterations;
+	bool saturated;
+};
+
+/* ---- arrivals ---- */
+
+static uint64_t splitmix64(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15u);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+	return z ^ (z >> 31);
+}
+
+/* Poisson arrivals: exponential gaps of mean 1 / rate, from u in (0, 1]. */
+static void arrivals(double *at, long n, double rate, uint64_t seed)
+{
+	uint64_t s = seed;
+	double t = 0;
+	for (long i = 0; i < n; i++) {
+		double u = ((double)(splitmix64(&s) >> 11) + 1) * 0x1.0p-53;
+		t += -log(u) / rate;
+		at[i] = t;
+	}
+}
+
+/* ---- one iteration ---- */
+
+static void take_chunk(const struct sim *s, struct seq *q, long *budget,
+		       struct cb_iteration *it)
+{
+	long left = s->l->prompt - q->prefilled;
+	long c = left < *budget ? left : *budget;
+	if (c <= 0)
+		return;
+	q->chunk = c;
+	*budget -= c;
+	double p = (double)q->prefilled;
+	it->prefill_tokens += c;
+	it->prefill_context += p;
+	it->prefill_pairs += (double)c * (p + ((double)c + 1) / 2);
+}
+
+/* Whether the next waiting request can be admitted now. */
+static bool can_admit(const struct sim *s)
+{
+	return s->next_admit < s->next_arrival &&
+	       s->n_live < s->e->max_seqs &&
+	       s->blocks_free >= s->blocks_per_request;
+}
+
+/*
+ * The work of the next iteration: decodes first, then the prompts already
+ * started, then new requests while the budget, max_seqs and the cache
+ * allow.
+ */
+static void plan_iteration(struct sim *s, struct cb_iteration *it)
+{
+	long budget = s->e->token_budget;
+	memset(it, 0, sizeof(*it));
+	for (long i = 0; i < s->n_live; i++) {
+		struct seq *q = &s->live[i];
+		q->chunk = 0;
+		q->decoding = q->prefilled == s->l->prompt;
+		if (q->decoding) {
+			it->decodes++;
+			it->decode_context += (double)(s->l->prompt + q->generated);
+			budget--;
+		}
+	}
+	for (long i = 0; i < s->n_live && budget > 0; i++)
+		if (!s->live[i].decoding)
+			take_chunk(s, &s->live[i], &budget, it);
+	while (budget > 0 && can_admit(s)) {
+		struct seq *q = &s->live[s->n_live++];
+		*q = (struct seq){.req = s->next_admit++};
+		s->blocks_free -= s->blocks_per_request;
+		take_chunk(s, q, &budget, it);
+	}
+	long used = s->blocks_total - s->blocks_free;
+	if (used > s->blocks_peak)
+		s->blocks_peak = used;
+	if (s->n_live > s->peak_live)
+		s->peak_live = s->n_live;
+}
+
+/* Tokens out at the end of the iteration; finished requests leave. */
+static void finish_iteration(struct sim *s)
+{
+	long kept = 0;
+	for (long i = 0; i < s->n_live; i++) {
+		struct seq q = s->live[i];
+		if (q.decoding)
+			q.generated++;
+		if (q.chunk > 0) {
+			q.prefilled += q.chunk;
+			if (q.prefilled == s->l->prompt) {
+				s->first[q.req] = s->t;	/* the first token */
+				q.generated = 1;
+			}
+		}
+		if (q.generated >= s->l->output) {
+			s->finish[q.req] = s->t;
+			s->blocks_free += s->blocks_per_request;
+			s->finished++;
+			continue;
+		}
+		s->live[kept++] = q;
+	}
+	s->n_live = kept;
+}
+
+static void arrive_until(struct sim *s, double t)
+{
+	long n = s->l->requests;
+	while (s->next_arrival < n && s->arrive[s->next_arrival] <= t)
+		s->next_arrival++;
+}
+
+/*
+ * A queue that holds more than the engine's live sequences plus a twentieth
+ * of all requests is growing without bound: the rate is past capacity.
+ * Stopping there keeps an overloaded run short.
+ */
+static bool backlog_grew(const struct sim *s)
+{
+	long backlog = s->next_arrival - s->finished;
+	return backlog > s->e->max_seqs + s->l->requests / 20;
+}
+
+static void run(struct sim *s, cb_cost_fn cost, void *ctx)
+{
+	long n = s->l->requests;
+	while (s->finished < n) {
+		struct cb_iteration it;
+		plan_iteration(s, &it);
+		if (it.decodes == 0 && it.prefill_tokens == 0) {
+			/* idle: nothing live, nothing waiting */
+			if (s->next_arrival >= n)
+				break;
+			s->t = s->arrive[s->next_arrival];
+			arrive_until(s, s->t);
+			continue;
+		}
+		s->t += cost(&it, ctx);
+		s->decodes_sum += (double)it.decodes;
+		s->iterations++;
+		finish_iteration(s);
+		arrive_until(s, s->t);
+		if (backlog_grew(s)) {
+			s->saturated = true;
+			return;
+		}
+	}
+}
+
+/* ---- statistics ---- */
+
+static int by_value(const void *pa, const void *pb)
+{
+	double a = *(const double *)pa, b = *(const double *)pb;
+	return (a > b) - (a < b);
+}
+
+/* Nearest-rank quantile q of the sorted v[0..n). */
+static double rank(const double *v, long n, double q)
+{
+	long k = (long)ceil(q * (double)n) - 1;
+	if (k < 0)
+		k = 0;
+	if (k >= n)
+		k = n - 1;
+	return v[k];
+}
+
+/*
+ * p50 and p99 of v[0..n) (sorted in place), with the p99's 95% interval
+ * from the binomial count of samples below it: ranks n q -+ 1.96
+ * sqrt(n q (1 - q)).
+ */
+static void quantiles(double *v, long n, struct cb_quantiles *out)
+{
+	qsort(v, (size_t)n, sizeof(*v), by_value);
+	out->p50 = rank(v, n, 0.50);
+	out->p99 = rank(v, n, 0.99);
+	double half = 1.96 * sqrt((double)n * 0.99 * 0.01);
+	out->p99_lo = rank(v, n, (0.99 * (double)n - half) / (double)n);
+	out->p99_hi = rank(v, n, (0.99 * (double)n + half) / (double)n);
+}
+
+static void statistics(const struct sim *s, struct cb_result *out)
+{
+	long n = s->l->requests, from = n / 10, m = n - from;
+	double *ttft = xmalloc((size_t)m * sizeof(double));
+	double *tpot = xmalloc((size_t)m * sizeof(double));
+	double *e2e = xmalloc((size_t)m * sizeof(double));
+	long out_tokens = s->l->output;
+	for (long i = 0; i < m; i++) {
+		long r = from + i;
+		ttft[i] = s->first[r] - s->arrive[r];
+		e2e[i] = s->finish[r] - s->arrive[r];
+		tpot[i] = out_tokens > 1 ? (s->finish[r] - s->first[r]) /
+						   (double)(out_tokens - 1)
+					 : 0;
+	}
+	quantiles(ttft, m, &out->ttft);
+	quantiles(tpot, m, &out->tpot);
+	quantiles(e2e, m, &out->e2e);
+	free(ttft);
+	free(tpot);
+	free(e2e);
+	/* completions while requests were still arriving after warm-up */
+	double t0 = s->arrive[from], t1 = s->arrive[n - 1];
+	long done = 0;
+	for (long r = 0; r < n; r++)
+		done += s->finish[r] > t0 && s->finish[r] <= t1;
+	out->requests_per_s = t1 > t0 ? (double)done / (t1 - t0) : 0;
+	out->tokens_per_s = out->requests_per_s * (double)out_tokens;
+	out->measured = m;
+}
+
+/* ---- entry ---- */
+
+static bool valid(const struct cb_engine *e, const struct cb_load *l)
+{
+	return l->rate > 0 && isfinite(l->rate) && l->prompt >= 1 &&
+	       l->output >= 1 && l->requests >= 20 && e->max_seqs >= 1 &&
+	       e->token_budget >= e->max_seqs && e->block >= 1 &&
+	       e->kv_tokens >= 0 && isfinite(e->kv_tokens);
+}
+
+int cb_simulate(const struct cb_engine *e, const struct cb_load *l,
+		cb_cost_fn cost, void *ctx, struct cb_result *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (!valid(e, l))
+		return -1;
+	struct sim s = {.e = e, .l = l};
+	long context = l->prompt + l->output;
+	s.blocks_per_request = (context + e->block - 1) / e->block;
+	double blocks = floor(e->kv_tokens / (double)e->block);
+	s.blocks_total = blocks < 1e15 ? (long)blocks : (long)1e15;
+	if (s.blocks_per_request > s.blocks_total) {
+		out->never_fits = true;
+		return 0;
+	}
+	s.blocks_free = s.blocks_total;
+	long n = l->requests;
+	s.arrive = xmalloc((size_t)n * sizeof(double));
+	s.first = xmalloc((size_t)n * sizeof(double));
+	s.finish = xmalloc((size_t)n * sizeof(double));
+	long cap = e->max_seqs < n ? e->max_seqs : n;
+	s.live = xmalloc((size_t)cap * sizeof(*s.live));
+	arrivals(s.arrive, n, l->rate, l->seed);
+	run(&s, cost, ctx);
+	out->saturated = s.saturated;
+	out->iterations = s.iterations;
+	out->peak_concurrency = s.peak_live;
+	out->mean_decodes = s.iterations ? s.decodes_sum / (double)s.iterations : 0;
+	out->kv_peak = (double)s.blocks_peak / (double)s.blocks_total;
+	if (!s.saturated)
+		statistics(&s, out);
+	free(s.arrive);
+	free(s.first);
+	free(s.finish);
+	free(s.live);
+	return 0;
+}

@@ -1,0 +1,93 @@
+/*
+ * cbatch.h - an LLM service as continuous-batching engines run it (vLLM,
+ * TensorRT-LLM's in-flight batching, SGLang): iteration by iteration.
+ *
+ * Each iteration runs one token of every live sequence that has its
+ * prompt in the cache (a decode), then spends what is left of the
+ * iteration's token budget on prompts, in arrival order, a chunk at a time
+ * (chunked prefill): first the prompts already started, then new requests,
+ * admitted while fewer than max_seqs sequences are live and the paged KV
+ * cache has the blocks of the whole request (prompt and output) free.  A
+ * prompt's last chunk yields its first token at the end of that iteration;
+ * each decode yields one more; a request leaves with its last token and
+ * frees its blocks.  The iteration's time comes from the caller
+ * (cb_cost_fn: the roofline of that mix of tokens, serve_llm.c).
+ *
+ * Reserving the whole request's blocks at admission is what an engine
+ * that allocates as it goes reaches when every request has the same
+ * lengths (it admits while the cache lasts, and preempts when the
+ * admitted requests' growth overflows it); with lengths that vary it is
+ * the conservative side.
+ *
+ * Arrivals are Poisson at `rate`, from a seeded generator (splitmix64):
+ * the same inputs give the same numbers.  The first tenth of the requests
+ * (the empty system filling up) is left out of the statistics.
+ *
+ * Ownership: plain values; cb_simulate() allocates and frees its own.
+ */
+#ifndef GPUPLAN_PLAN_CBATCH_H
+#define GPUPLAN_PLAN_CBATCH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* The engine's limits. */
+struct cb_engine {
+	long max_seqs;		/* sequences live at once (max_num_seqs) */
+	long token_budget;	/* tokens per iteration (max_num_batched_tokens) */
+	double kv_tokens;	/* KV cache, tokens of context it holds */
+	long block;		/* KV page size, tokens */
+};
+
+/* What one iteration runs, for its cost. */
+struct cb_iteration {
+	long decodes;		/* sequences generating a token */
+	double decode_context;	/* tokens of context those decodes read */
+	long prefill_tokens;	/* prompt tokens of the chunks run */
+	double prefill_context;	/* tokens already cached before each chunk,
+				 * summed over chunks (read by attention) */
+	double prefill_pairs;	/* query x key pairs of the chunks' causal
+				 * attention: sum of c (p + (c + 1) / 2) */
+};
+
+/* Seconds one iteration takes. */
+typedef double (*cb_cost_fn)(const struct cb_iteration *it, void *ctx);
+
+/* The traffic: fixed lengths, Poisson arrivals. */
+struct cb_load {
+	double rate;		/* requests per second */
+	long prompt, output;	/* tokens per request (output >= 1) */
+	long requests;		/* simulated (>= 20) */
+	uint64_t seed;
+};
+
+struct cb_quantiles {
+	double p50, p99;
+	double p99_lo, p99_hi;	/* 95% interval of the p99 (order statistics) */
+};
+
+struct cb_result {
+	bool saturated;		/* the queue grew through the run: the rate is
+				 * past what the engine serves */
+	bool never_fits;	/* one request needs more cache than there is */
+	struct cb_quantiles ttft;	/* arrival to first token, s */
+	struct cb_quantiles tpot;	/* per output token after the first, s */
+	struct cb_quantiles e2e;	/* arrival to last token, s */
+	double tokens_per_s;	/* output tokens per second, measured window */
+	double requests_per_s;	/* completions per second, same window */
+	long peak_concurrency;	/* sequences live at once, most */
+	double kv_peak;		/* most of the cache reserved, fraction */
+	double mean_decodes;	/* decodes per iteration, mean */
+	long iterations;
+	long measured;		/* requests in the statistics */
+};
+
+/*
+ * Runs l->requests requests through engine e; 0 on success, -1 when the
+ * inputs are out of range (rate not positive, lengths or limits below 1),
+ * with *out zeroed.
+ */
+int cb_simulate(const struct cb_engine *e, const struct cb_load *l,
+		cb_cost_fn cost, void *ctx, struct cb_result *out);
+
+#endif
