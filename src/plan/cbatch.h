@@ -50,7 +50,8 @@ struct cb_iteration {
 				 * attention: sum of c (p + (c + 1) / 2) */
 };
 
-/* Seconds one iteration takes. */
+/* Seconds one iteration takes; affine in decode_context (the simulation
+ * runs stretches of pure-decode iterations at once on that basis). */
 typedef double (*cb_cost_fn)(const struct cb_iteration *it, void *ctx);
 
 /* The traffic: fixed lengths, Poisson arrivals. */
@@ -59,6 +60,9 @@ struct cb_load {
 	long prompt, output;	/* tokens per request (output >= 1) */
 	long requests;		/* simulated (>= 20) */
 	uint64_t seed;
+	/* p99 targets, s (0: none): a run stops as soon as more of the
+	 * measured requests miss one than its p99 allows */
+	double e2e_p99, ttft_p99, tpot_p99;
 };
 
 struct cb_quantiles {
@@ -70,6 +74,7 @@ struct cb_result {
 	bool saturated;		/* the queue grew through the run: the rate is
 				 * past what the engine serves */
 	bool never_fits;	/* one request needs more cache than there is */
+	bool missed;		/* stopped early: a p99 target is missed */
 	struct cb_quantiles ttft;	/* arrival to first token, s */
 	struct cb_quantiles tpot;	/* per output token after the first, s */
 	struct cb_quantiles e2e;	/* arrival to last token, s */

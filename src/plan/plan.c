@@ -190,9 +190,11 @@ static void class_totals(const struct model_graph *g, int elem,
 }
 
 /*
- * Serving options carry only their total memory from the estimator; the
- * parts a report charts (weights, KV cache, activations, workspace) come
- * from the same accounting, per option's batch and tensor parallelism.
+ * Batch-level serving options carry only their total memory from the
+ * estimator; the parts a report charts (weights, KV cache, activations,
+ * workspace) come from the same accounting, per option's batch and tensor
+ * parallelism.  Token-generating services (has_llm) carry their own,
+ * sized for the paged KV cache (serve_llm.c).
  */
 static void serving_details(const struct workload *w, struct plan_result *r)
 {
@@ -206,6 +208,8 @@ static void serving_details(const struct workload *w, struct plan_result *r)
 		class_totals(&g, precision_bytes(w->precision), r);
 		for (size_t i = 0; i < r->n; i++) {
 			struct plan_option *o = &r->v[i];
+			if (o->has_llm)
+				continue;
 			struct serve_setup ss = {w->precision,
 				w->infer.has_kv ? w->infer.kv_precision : w->precision,
 				o->batch > 0 ? o->batch : 1,

@@ -135,6 +135,18 @@ struct plan_option {
 	double batch_latency_s;		/* one batch through the model */
 	double p99_latency_s;		/* queueing + batching + service */
 	double cost_per_million;	/* per million requests, plan currency */
+	/* token-generating services, sized by continuous batching
+	 * (serve_llm.h); has_llm is false for batch-level services */
+	bool has_llm;
+	struct {
+		double ttft_p50, ttft_p99;	/* s */
+		double tpot_p50, tpot_p99;	/* s */
+		double e2e_p50, e2e_p99_lo, e2e_p99_hi;	/* s */
+		double tokens_per_s_per_gpu;	/* output tokens */
+		long max_seqs, token_budget;	/* the engine's limits */
+		long peak_concurrency;		/* sequences live, most */
+		double kv_tokens, kv_peak;	/* cache capacity; most in use */
+	} llm;
 	/* both */
 	bool runnable;			/* fits memory and has a price: it could run */
 	bool feasible;			/* runnable and meets deadline, budget, p99 */

@@ -31,6 +31,7 @@
 
 #include "queue.h"
 #include "roofline.h"
+#include "serve_llm.h"
 
 /*
  * What every option of one workload on one hardware signature shares.
@@ -314,6 +315,119 @@ static void too_big(const struct serve_ctx *x, const struct serve_device *d,
 	notes(x, o);
 }
 
+/* ---- token-generating services ---- */
+
+/* The reason an LLM deployment misses its targets. */
+static void llm_miss(const struct serve_ctx *x, struct plan_option *o,
+		     const struct llm_sizing *z, const char *profile)
+{
+	const struct inference *inf = &x->w->infer;
+	if (z->too_slow) {
+		struct plan_reason r = {.code = REASON_SERVE_SLOW,
+					.a = z->alone_e2e, .b = inf->p99_latency,
+					.n1 = o->tp, .s1 = x->a->name,
+					.s2 = profile};
+		plan_option_code(o, &r);
+		return;
+	}
+	struct plan_reason r = {.code = REASON_SERVE_P99, .n1 = PLAN_MAX_NODES,
+				.a = inf->p99_latency};
+	plan_option_code(o, &r);
+}
+
+/*
+ * Fills o from an LLM sizing: the engine's limits, the simulated latency
+ * and throughput, the memory at the busiest moment; GPU-hours and energy
+ * as fill() counts them.
+ */
+static void fill_llm(const struct serve_ctx *x, struct plan_option *o,
+		     const struct llm_sizing *z, long gpus_per_replica,
+		     const char *profile)
+{
+	o->has_llm = true;
+	o->feasible = z->ok;
+	o->runnable = z->replicas > 0;
+	o->batch_latency_s = z->alone_e2e;
+	o->p99_latency_s = z->sim.e2e.p99;
+	if (!z->ok)
+		llm_miss(x, o, z, profile);
+	if (!o->runnable)
+		return;
+	const struct cb_result *r = &z->sim;
+	o->memory_per_gpu = z->memory;
+	memcpy(o->memory_parts, z->parts, sizeof(o->memory_parts));
+	o->batch = z->max_seqs;
+	o->replicas = o->dp = z->replicas;
+	o->gpus = z->replicas * gpus_per_replica;
+	o->nodes = z->instances;
+	o->per_step = z->iteration;
+	o->step_s = z->iteration.compute + z->iteration.memory +
+		    z->iteration.communication;
+	o->llm.ttft_p50 = r->ttft.p50;
+	o->llm.ttft_p99 = r->ttft.p99;
+	o->llm.tpot_p50 = r->tpot.p50;
+	o->llm.tpot_p99 = r->tpot.p99;
+	o->llm.e2e_p50 = r->e2e.p50;
+	o->llm.e2e_p99_lo = r->e2e.p99_lo;
+	o->llm.e2e_p99_hi = r->e2e.p99_hi;
+	o->llm.tokens_per_s_per_gpu = r->tokens_per_s / (double)gpus_per_replica;
+	o->llm.max_seqs = z->max_seqs;
+	o->llm.token_budget = z->token_budget;
+	o->llm.peak_concurrency = r->peak_concurrency;
+	o->llm.kv_tokens = z->kv_tokens;
+	o->llm.kv_peak = r->kv_peak;
+	double rented = (double)z->instances * x->in->gpus;
+	o->gpu_hours = rented * x->hours;
+	o->energy_kwh = rented * x->a->tdp * x->hours / 1000;
+}
+
+/*
+ * Every tensor-parallel degree that holds the model, each sized; the one
+ * needing the fewest instances wins (then the lower p99), not the
+ * narrowest that fits: a wider split can serve more per GPU.  Once one
+ * instance serves it, wider splits are not tried (they cannot rent less;
+ * the narrower split keeps GPUs free).
+ */
+static void llm_whole_gpus(const struct serve_ctx *x)
+{
+	struct serve_device d;
+	long most = PLAN_MAX_NODES * x->in->gpus;
+	struct llm_sizing best = {0}, z;
+	long best_tp = 0, first_tp = 0;
+	for (int ti = 0; ti < SERVE_TPS && (1L << ti) <= x->in->gpus &&
+			 tp_allowed(x->sp, 1L << ti); ti++) {
+		serve_device_init(&d, x->a, x->w->precision, &x->s->eff, 1L << ti,
+				  1, 1, &x->in->intra);
+		llm_size_placement(x->sp, &d, ti, x->a->memory, x->in->gpus >> ti,
+				   most, &z);
+		if (!z.fits)
+			continue;
+		if (!first_tp)
+			first_tp = 1L << ti;
+		bool wins = z.ok && (!best.ok || z.instances < best.instances ||
+				     (z.instances == best.instances &&
+				      z.sim.e2e.p99 < best.sim.e2e.p99));
+		if (wins || (!best.ok && best_tp == 0)) {
+			best = z;
+			best_tp = 1L << ti;
+		}
+		if (best.ok && best.instances == 1)
+			break;	/* no split rents less: the narrower keeps it */
+	}
+	serve_device_init(&d, x->a, x->w->precision, &x->s->eff, 1, 1, 1, NULL);
+	if (best_tp == 0) {
+		int last, first = smallest_tp(x, d.elem, &last);
+		(void)first;
+		too_big(x, &d, last);
+		return;
+	}
+	serve_device_init(&d, x->a, x->w->precision, &x->s->eff, best_tp, 1, 1,
+			  &x->in->intra);
+	struct plan_option *o = option_new(x, &d, "", x->a->memory);
+	fill_llm(x, o, &best, best_tp, NULL);
+	notes(x, o);
+}
+
 /*
  * A replica on the fewest GPUs that hold it; when even batch 1 is slower
  * than the target there, a wider tensor-parallel split is tried before
@@ -321,6 +435,10 @@ static void too_big(const struct serve_ctx *x, const struct serve_device *d,
  */
 static void whole_gpus(const struct serve_ctx *x)
 {
+	if (x->sp->decoder && x->sp->output > 0) {
+		llm_whole_gpus(x);
+		return;
+	}
 	struct serve_device d;
 	serve_device_init(&d, x->a, x->w->precision, &x->s->eff, 1, 1, 1, NULL);
 	int last, first = smallest_tp(x, d.elem, &last);
@@ -376,6 +494,19 @@ static void mig_slices(const struct serve_ctx *x)
 		struct serve_device d;
 		serve_device_init(&d, a, x->w->precision, &x->s->eff, 1, fc,
 				  p->memory / a->memory, NULL);
+		if (x->sp->decoder && x->sp->output > 0) {
+			struct llm_sizing lz;
+			long per = (long)x->in->gpus * p->max_instances;
+			llm_size_placement(x->sp, &d, 0, p->memory, per,
+					   PLAN_MAX_NODES * per, &lz);
+			if (!lz.fits)
+				continue;
+			struct plan_option *o = option_new(x, &d, p->profile,
+							   p->memory);
+			fill_llm(x, o, &lz, 1, p->profile);
+			notes(x, o);
+			continue;
+		}
 		if (serve_memory(x->sp, 0, 0, d.elem) > p->memory)
 			continue;
 		struct sizing z;

@@ -21,6 +21,8 @@
 #include "plan.h"
 
 #define SERVE_BATCHES 9		/* batch sizes 1, 2, 4, ..., 256 */
+#define SERVE_TOKENS 14		/* a pass's curves: 1, 2, ..., 8192 samples
+				 * (tokens of an LLM iteration) */
 #define SERVE_TPS 7		/* tensor-parallel degrees 1, 2, ..., 64 */
 #define SERVE_QUANTILE 0.99	/* the latency target is a p99 */
 

@@ -161,7 +161,7 @@ static void pass_build(struct serve_pass *p, const struct model_graph *g)
 		else
 			vec[nv++] = g->ops[i];
 	}
-	for (int b = 0; b < SERVE_BATCHES; b++)
+	for (int b = 0; b < SERVE_TOKENS; b++)
 		curve_build(&p->vector[b], vec, nv, 1L << b, NULL, tmp);
 	free(vec);
 	free(tmp);
@@ -169,7 +169,7 @@ static void pass_build(struct serve_pass *p, const struct model_graph *g)
 
 static void pass_free(struct serve_pass *p)
 {
-	for (int b = 0; b < SERVE_BATCHES; b++)
+	for (int b = 0; b < SERVE_TOKENS; b++)
 		curve_free(&p->vector[b]);
 	free(p->mops);
 }
@@ -187,7 +187,7 @@ static void shaped_build(struct serve_shaped *set, const struct serve_prep *sp,
 		struct op_point *tmp = xmalloc((p->n_mops ? p->n_mops : 1) *
 					       sizeof(*tmp));
 		for (int t = 0; t < SERVE_TPS; t++)
-			for (int b = 0; b < SERVE_BATCHES; b++) {
+			for (int b = 0; b < SERVE_TOKENS; b++) {
 				struct shaping sh = {params, 1.0 / (1L << t),
 						     sms};
 				curve_build(&set->curve[k][t][b], p->mops,
@@ -202,7 +202,7 @@ static void shaped_free(struct serve_shaped *set)
 {
 	for (int k = 0; k < 2; k++)
 		for (int t = 0; t < SERVE_TPS; t++)
-			for (int b = 0; b < SERVE_BATCHES; b++)
+			for (int b = 0; b < SERVE_TOKENS; b++)
 				curve_free(&set->curve[k][t][b]);
 }
 
@@ -244,9 +244,7 @@ static int tp_index(long tp)
 	return t;
 }
 
-/* One forward pass (k: 0 prefill, 1 decode) of batch 2^b on d,
- * tensor-parallel share 1/tp. */
-static void pass_time(const struct serve_prep *sp, int k, int b,
+void serve_pass_time(const struct serve_prep *sp, int k, int b,
 		      const struct serve_device *d, double *compute,
 		      double *memory)
 {
@@ -278,6 +276,8 @@ static void memory_table(struct serve_prep *sp, const struct model_graph *g)
 	const struct workload *w = sp->w;
 	struct memory_model mm;
 	memory_model_init(&mm, w->model, g);
+	sp->params = mm.params;
+	sp->peak_elements = mm.serve_peak;
 	struct memory_breakdown out;
 	for (int k = 0; k < 4; k++)
 		for (int t = 0; t < SERVE_TPS; t++)
@@ -317,6 +317,29 @@ static int build(const struct workload *w, long seq, struct model_graph *g,
 }
 
 /*
+ * The elements live in the largest op of the repeated layers, per token:
+ * what an iteration of an LLM engine holds per token it runs (attention
+ * fused, so no score matrix; the output head's logits are counted apart,
+ * for the last token of each sequence only).  0 for other models.
+ */
+static double layer_peak_per_token(const struct model_graph *g,
+				   const struct model *m)
+{
+	if (m->kind != MODEL_TRANSFORMER || g->seq < 1)
+		return 0;
+	double peak = 0;
+	for (size_t i = 0; i < g->n; i++) {
+		const struct op *o = &g->ops[i];
+		if (o->block < 1 || o->block > m->tf.layers)
+			continue;
+		double e = o->act_read + o->act_written;
+		if (e > peak)
+			peak = e;
+	}
+	return peak / (double)g->seq;
+}
+
+/*
  * Token-generating decoders get two graphs: the prompt (seq = prompt
  * tokens) and one decode step (seq 1, the KV cache read added by
  * serve_batch_time()).  Everything else is one forward pass at the prompt
@@ -351,6 +374,7 @@ struct serve_prep *serve_prepare(const struct workload *w, char *why,
 		return NULL;
 	}
 	sp->seq = g.seq;
+	sp->token_peak_elements = layer_peak_per_token(&g, m);
 	pass_build(&sp->prefill, &g);
 	memory_table(sp, &g);
 	model_graph_free(&g);
@@ -527,8 +551,8 @@ void serve_device_init(struct serve_device *d, const struct accelerator *a,
  * all-reduce of S bytes moves 2 (n - 1) / n x S over each GPU's link
  * (nccl-tests' bus-bandwidth factor), plus a fixed start-up latency.
  */
-static double allreduces(const struct serve_prep *sp,
-			 const struct serve_device *d, double tokens)
+double serve_allreduce_time(const struct serve_prep *sp,
+			    const struct serve_device *d, double tokens)
 {
 	if (d->tp <= 1 || !sp->transformer)
 		return 0;
@@ -550,14 +574,14 @@ void serve_batch_time(const struct serve_prep *sp, const struct serve_device *d,
 {
 	double b = (double)(1L << bi), pc, pm;
 	memset(out, 0, sizeof(*out));
-	pass_time(sp, 0, bi, d, &pc, &pm);
+	serve_pass_time(sp, 0, bi, d, &pc, &pm);
 	out->prefill = pc + pm;
-	out->comm = allreduces(sp, d, b * (sp->seq > 0 ? sp->seq : 1));
+	out->comm = serve_allreduce_time(sp, d, b * (sp->seq > 0 ? sp->seq : 1));
 	out->split.compute = pc;
 	out->split.memory = pm;
 	if (sp->decoder && sp->output > 0) {
 		double dc, dm;
-		pass_time(sp, 1, bi, d, &dc, &dm);
+		serve_pass_time(sp, 1, bi, d, &dc, &dm);
 		long kv_split = d->tp;
 		if (kv_split > sp->w->model->tf.kv_heads)
 			kv_split = sp->w->model->tf.kv_heads;
@@ -565,7 +589,7 @@ void serve_batch_time(const struct serve_prep *sp, const struct serve_device *d,
 		out->kv_read = sp->kv_per_token * context * b /
 			       (d->bandwidth * kv_split);
 		out->decode_step = dc + dm + out->kv_read;
-		out->comm += sp->output * allreduces(sp, d, b);
+		out->comm += sp->output * serve_allreduce_time(sp, d, b);
 		out->split.compute += sp->output * dc;
 		out->split.memory += sp->output * (dm + out->kv_read);
 	}

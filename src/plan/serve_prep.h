@@ -32,7 +32,7 @@ struct op_curve {
  * its matrix ops, whose curves depend on the SMs and the tensor-parallel
  * degree too (struct serve_shaped). */
 struct serve_pass {
-	struct op_curve vector[SERVE_BATCHES];
+	struct op_curve vector[SERVE_TOKENS];
 	struct op *mops;	/* copies of the graph's matrix ops */
 	size_t n_mops;
 };
@@ -45,7 +45,7 @@ struct serve_pass {
  */
 struct serve_shaped {
 	long sms;
-	struct op_curve curve[2][SERVE_TPS][SERVE_BATCHES];
+	struct op_curve curve[2][SERVE_TPS][SERVE_TOKENS];
 };
 
 struct serve_shapes {
@@ -91,6 +91,11 @@ struct serve_prep {
 	long context;		/* tokens of KV cache held per sequence */
 	enum precision kv_precision;
 	double kv_per_token;	/* B of KV cache per token of context */
+	double params;		/* the model's parameters */
+	double peak_elements;	/* elements live in the largest op, per
+				 * sample of the prefill graph (memory.h) */
+	double token_peak_elements;	/* the same in the repeated layers,
+					 * per token (transformers) */
 	struct serve_pass prefill;	/* or the one forward pass */
 	struct serve_pass decode;	/* decoders only: seq 1 */
 	/* memory_serving() totals, B per GPU: [element size 1, 2, 4, 8]
@@ -116,5 +121,16 @@ const struct serve_hw *serve_cache_find(struct serve_prep *sp,
 const struct serve_hw *serve_cache_add(struct serve_prep *sp,
 				       const struct instance *in, size_t first,
 				       size_t n);
+
+/* One forward pass (pass 0: prefill, 1: decode) of 2^b samples on d, its
+ * tensor-parallel share: the compute-bound and memory-bound time, s. */
+void serve_pass_time(const struct serve_prep *sp, int pass, int b,
+		     const struct serve_device *d, double *compute,
+		     double *memory);
+
+/* The tensor-parallel all-reduces of a forward pass over `tokens` tokens:
+ * two per layer (serve_prep.c says how they are priced); 0 at tp 1. */
+double serve_allreduce_time(const struct serve_prep *sp,
+			    const struct serve_device *d, double tokens);
 
 #endif

@@ -105,7 +105,10 @@ struct inference {
 	double request_rate;		/* requests per second */
 	long prompt_tokens;		/* per request; 0 for non-sequence */
 	long output_tokens;		/* per request; 0 for non-sequence */
-	double p99_latency;		/* s, whole request */
+	double p99_latency;		/* s, whole request; 0: no target */
+	/* token-generating services: time to first token and time per
+	 * output token after it, s; 0: no target */
+	double ttft_p50, ttft_p99, tpot_p50, tpot_p99;
 	double serving_per_month;	/* s of service a month (730 h) */
 	bool has_kv;			/* a sequence model: KV cache applies */
 	enum precision kv_precision;	/* valid when has_kv */

@@ -113,6 +113,52 @@ static void cache_limits(void)
 	CHECK_NEAR(r.kv_peak, 1, 0);
 }
 
+/* A decode's cost grows with the context it reads: d per token.  Alone,
+ * decode j (j = 1 .. 99, context 200 + j) costs a + d (200 + j), so the
+ * 99 decodes take 99 a + d (99 x 200 + 4950) = 99 ms + 24.75 ms; the
+ * prompt's iteration a + 200 b (the context term counts only decodes
+ * here).  Runs of decodes are summed at once in the simulation; this
+ * holds them to the iteration-by-iteration sum. */
+struct context_cost {
+	double a, b, d;
+};
+
+static double with_context(const struct cb_iteration *it, void *ctx)
+{
+	const struct context_cost *k = ctx;
+	return k->a + k->b * (double)it->prefill_tokens +
+	       k->d * it->decode_context;
+}
+
+static void context_grows(void)
+{
+	struct context_cost k = {1e-3, 1e-6, 1e-6};
+	struct cb_load l = {.rate = 1e-3, .prompt = 200, .output = 100,
+			    .requests = 100, .seed = 6};
+	struct cb_result r;
+	CHECK(cb_simulate(&roomy, &l, with_context, &k, &r) == 0);
+	double ttft = 1e-3 + 200e-6;
+	double decodes = 99e-3 + 1e-6 * (99 * 200 + 4950);
+	CHECK_NEAR(r.ttft.p50, ttft, 1e-6);
+	CHECK_NEAR(r.e2e.p50, ttft + decodes, 1e-6);
+	CHECK_NEAR(r.tpot.p50, decodes / 99, 1e-6);
+}
+
+/* A p99 target the traffic misses stops the run early. */
+static void stops_on_a_miss(void)
+{
+	struct linear_cost k = {2e-3, 0, 0};
+	struct cb_load l = {.rate = 50, .prompt = 100, .output = 200,
+			    .requests = 2000, .seed = 3, .e2e_p99 = 0.2};
+	struct cb_result r;
+	CHECK(cb_simulate(&roomy, &l, linear, &k, &r) == 0);
+	CHECK(r.missed && !r.saturated);
+	/* every request takes at least 200 iterations of 2 ms: 0.4 s */
+	l.e2e_p99 = 10;
+	CHECK(cb_simulate(&roomy, &l, linear, &k, &r) == 0);
+	CHECK(!r.missed && r.e2e.p99 <= 10 && r.e2e.p50 >= 0.4);
+}
+
 /* Same seed, same numbers; another seed, other arrivals. */
 static void deterministic(void)
 {
@@ -149,6 +195,8 @@ int main(void)
 	batching_is_free_here();
 	saturated();
 	cache_limits();
+	context_grows();
+	stops_on_a_miss();
 	deterministic();
 	refused();
 	return check_summary("cbatch");

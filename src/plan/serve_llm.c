@@ -1,0 +1,413 @@
+/*
+ * serve_llm.c - a decoder LLM's service sized as continuous-batching
+ * engines run it (serve_llm.h).
+ *
+ * The iteration cost.  One iteration is one forward pass over the tokens
+ * it runs (a decode's one token, a prompt chunk's tokens), so:
+ *   tokens  the linear layers, norms and activations of T tokens: the
+ *           decode graph's roofline at T samples (serve_prep.c: weights
+ *           read once, FLOPs and activations per token), interpolated
+ *           between powers of two;
+ *   KV      every token of context a decode or a chunk attends to, read
+ *           from the paged cache: its bytes per token over the GPUs that
+ *           split the KV heads, at the memory bandwidth;
+ *   prompt  a chunk's causal attention, 4 x head_dim FLOPs per query-key
+ *           pair per head and layer, at the matrix peak and the shape of
+ *           a chunk's score product (attention fused: FlashAttention's
+ *           memory is linear in the sequence);
+ *   TP      two all-reduces per layer of the iteration's activations.
+ * CPU scheduling and launch gaps between iterations are not counted:
+ * engines hide them with CUDA graphs and asynchronous scheduling (vLLM
+ * v0.6's multi-step scheduling and asynchronous output processing, whose
+ * release notes measured them on Llama 3 8B before they did).
+ *
+ * Memory.  LLM_MEMORY_FRACTION of the GPU, less the weights, the largest
+ * layer's activations for a full token budget, fp32 logits of each live
+ * sequence's last token and the fixed workspace (model/memory.h), is the
+ * KV cache, in LLM_KV_BLOCK-token pages.
+ *
+ * The search.  For token budgets of 512, 2,048 and 8,192 and live-sequence
+ * limits of powers of two up to what the cache holds, from the largest:
+ * the fewest replicas whose share of the traffic (requests spread evenly,
+ * so each replica sees Poisson arrivals at rate / replicas) meets every
+ * target in the simulation, starting from the count the engine's
+ * saturated throughput needs.  The deployment with the fewest instances
+ * wins, then the lower end-to-end p99.
+ */
+#include "serve_llm.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "matrix_eff.h"
+
+/* ---- the iteration cost ---- */
+
+struct llm_cost {
+	const struct serve_prep *sp;
+	const struct serve_device *d;
+	double token[SERVE_TOKENS];	/* s for 2^i tokens */
+	double kv_per_token;		/* s per token of context read */
+	double attn_per_pair;		/* s per query-key pair of a chunk */
+};
+
+static double token_time(const struct llm_cost *k, double n)
+{
+	if (n <= 0)
+		return 0;
+	int i = 0;
+	while (i + 2 < SERVE_TOKENS && (double)(1L << (i + 1)) < n)
+		i++;
+	double lo = (double)(1L << i), hi = (double)(1L << (i + 1));
+	return k->token[i] + (k->token[i + 1] - k->token[i]) * (n - lo) / (hi - lo);
+}
+
+static double iteration_time(const struct cb_iteration *it, void *ctx)
+{
+	const struct llm_cost *k = ctx;
+	double n = (double)(it->decodes + it->prefill_tokens);
+	return token_time(k, n) +
+	       k->kv_per_token * (it->decode_context + it->prefill_context) +
+	       k->attn_per_pair * it->prefill_pairs +
+	       serve_allreduce_time(k->sp, k->d, n);
+}
+
+/* GPUs that split the KV heads (memory_serving_of() splits them so). */
+static long kv_split(const struct serve_prep *sp, const struct serve_device *d)
+{
+	long heads = sp->w->model->tf.kv_heads;
+	return d->tp < heads ? d->tp : heads;
+}
+
+static void cost_init(struct llm_cost *k, const struct serve_prep *sp,
+		      const struct serve_device *d, long budget)
+{
+	const struct transformer_config *tf = &sp->w->model->tf;
+	memset(k, 0, sizeof(*k));
+	k->sp = sp;
+	k->d = d;
+	for (int i = 0; i < SERVE_TOKENS; i++) {
+		double c, m;
+		serve_pass_time(sp, 1, i, d, &c, &m);
+		k->token[i] = c + m;
+	}
+	k->kv_per_token = sp->kv_per_token / ((double)kv_split(sp, d) *
+					      d->bandwidth);
+	long head_dim = tf->hidden / tf->heads;
+	double heads = (double)tf->heads / (double)d->tp;
+	double flops = 4.0 * (double)head_dim * heads * (double)tf->layers;
+	double chunk = budget < sp->prompt ? (double)budget : (double)sp->prompt;
+	double shape = matrix_eff_gemm(d->shape, MATRIX_ATTENTION, chunk,
+				       (double)sp->prompt, (double)head_dim,
+				       heads > 1 ? heads : 1, d->sms, NULL);
+	double rate = d->matrix * shape;
+	k->attn_per_pair = rate > 0 ? flops / rate : HUGE_VAL;
+}
+
+/*
+ * One decode iteration of n sequences at the mean context, split as the
+ * roofline splits it: the token pass's compute-bound and memory-bound
+ * time at the nearest power of two, scaled to n, the KV read (memory)
+ * and the all-reduces.
+ */
+static void iteration_split(const struct llm_cost *k, double n,
+			    struct time_breakdown *out)
+{
+	const struct serve_prep *sp = k->sp;
+	memset(out, 0, sizeof(*out));
+	if (n < 1)
+		n = 1;
+	int b = 0;
+	while (b + 1 < SERVE_TOKENS && (double)(1L << (b + 1)) <= n)
+		b++;
+	double c, m;
+	serve_pass_time(sp, 1, b, k->d, &c, &m);
+	double whole = token_time(k, n), at_b = c + m;
+	double scale = at_b > 0 ? whole / at_b : 0;
+	out->compute = c * scale;
+	out->memory = m * scale + k->kv_per_token * n *
+				  ((double)sp->prompt + sp->output / 2.0);
+	out->communication = serve_allreduce_time(sp, k->d, n);
+}
+
+/* ---- memory ---- */
+
+/* What a GPU holds besides the KV cache, by part, for a token budget and
+ * a live-sequence limit. */
+static double fixed_memory(const struct serve_prep *sp,
+			   const struct serve_device *d, long budget,
+			   long max_seqs, double *parts)
+{
+	double elem = (double)d->elem;
+	double tp = (double)d->tp;
+	double vocab = (double)sp->w->model->tf.vocab;
+	parts[MEM_WEIGHTS] = sp->params * elem / tp;
+	parts[MEM_ACTIVATIONS] = sp->token_peak_elements * (double)budget *
+				 elem / tp + (double)max_seqs * vocab * 4.0;
+	parts[MEM_WORKSPACE] = WORKSPACE_FIXED_BYTES;
+	return parts[MEM_WEIGHTS] + parts[MEM_ACTIVATIONS] + parts[MEM_WORKSPACE];
+}
+
+/* Tokens of KV cache the rest of LLM_MEMORY_FRACTION of capacity holds. */
+static double kv_capacity(const struct serve_prep *sp,
+			  const struct serve_device *d, double capacity,
+			  double fixed)
+{
+	double free_bytes = capacity * LLM_MEMORY_FRACTION - fixed;
+	if (free_bytes <= 0 || sp->kv_per_token <= 0)
+		return 0;
+	return free_bytes * (double)kv_split(sp, d) / sp->kv_per_token;
+}
+
+/* ---- targets ---- */
+
+static bool meets(const struct inference *in, const struct cb_result *r)
+{
+	return (in->p99_latency <= 0 || r->e2e.p99 <= in->p99_latency) &&
+	       (in->ttft_p99 <= 0 || r->ttft.p99 <= in->ttft_p99) &&
+	       (in->tpot_p99 <= 0 || r->tpot.p99 <= in->tpot_p99) &&
+	       (in->ttft_p50 <= 0 || r->ttft.p50 <= in->ttft_p50) &&
+	       (in->tpot_p50 <= 0 || r->tpot.p50 <= in->tpot_p50);
+}
+
+/* One request on an idle engine: its prompt in budget-sized chunks, then
+ * output - 1 decodes alone. */
+static void alone(const struct llm_cost *k, long budget, double *ttft,
+		  double *tpot)
+{
+	const struct serve_prep *sp = k->sp;
+	double t = 0;
+	for (long p = 0; p < sp->prompt; p += budget) {
+		long c = sp->prompt - p < budget ? sp->prompt - p : budget;
+		struct cb_iteration it = {
+			.prefill_tokens = c, .prefill_context = (double)p,
+			.prefill_pairs = (double)c * ((double)p + ((double)c + 1) / 2),
+		};
+		t += iteration_time(&it, (void *)k);
+	}
+	*ttft = t;
+	struct cb_iteration d = {.decodes = 1,
+				 .decode_context = (double)sp->prompt + sp->output / 2.0};
+	*tpot = iteration_time(&d, (void *)k);
+}
+
+/*
+ * Requests per second one replica serves flat out with n sequences live:
+ * each iteration runs n decodes and the prompt tokens that keep n live
+ * (n prompt / output of them, as much as the budget leaves), and a request
+ * needs `output` iterations, or more when its prompt needs more chunks.
+ */
+static double saturated_rate(const struct llm_cost *k, long n, long budget)
+{
+	const struct serve_prep *sp = k->sp;
+	double out = (double)sp->output, prompt = (double)sp->prompt;
+	double room = (double)(budget - n);
+	double pre = fmin((double)n * prompt / out, room);
+	struct cb_iteration it = {
+		.decodes = n,
+		.decode_context = (double)n * (prompt + out / 2),
+		.prefill_tokens = (long)ceil(pre),
+		.prefill_context = pre * prompt / 2,
+		.prefill_pairs = pre * prompt / 2,
+	};
+	double t = iteration_time(&it, (void *)k);
+	double iterations = fmax(out, room > 0 ? (double)n * prompt / room : out);
+	return t > 0 ? (double)n / (iterations * t) : HUGE_VAL;
+}
+
+/* ---- the search ---- */
+
+struct trial {
+	long budget, max_seqs, replicas;
+	long kv_split;		/* GPUs the KV heads split over */
+	double kv_tokens;
+	double parts[MEM_PARTS];
+};
+
+static bool better(const struct llm_sizing *z, long instances, double p99)
+{
+	return !z->ok || instances < z->instances ||
+	       (instances == z->instances && p99 < z->sim.e2e.p99);
+}
+
+static void keep(struct llm_sizing *z, const struct trial *t,
+		 const struct cb_result *r, long per_instance,
+		 const struct serve_prep *sp)
+{
+	z->ok = true;
+	z->replicas = t->replicas;
+	z->instances = (t->replicas + per_instance - 1) / per_instance;
+	z->max_seqs = t->max_seqs;
+	z->token_budget = t->budget;
+	z->kv_tokens = t->kv_tokens;
+	z->sim = *r;
+	memcpy(z->parts, t->parts, sizeof(z->parts));
+	z->parts[MEM_KV_CACHE] = r->kv_peak * t->kv_tokens * sp->kv_per_token /
+				 (double)t->kv_split;
+	z->memory = 0;
+	for (int p = 0; p < MEM_PARTS; p++)
+		z->memory += z->parts[p];
+}
+
+/* The fewest replicas (from `from`, up to `most`) at which this engine
+ * meets the targets; 0 when none of the few tried does. */
+static long replicas_for(const struct llm_cost *k, const struct cb_engine *e,
+			 long from, long most, struct cb_result *r)
+{
+	const struct serve_prep *sp = k->sp;
+	const struct inference *in = &sp->w->infer;
+	for (long c = from; c <= most && c < from + 4; c++) {
+		struct cb_load l = {.rate = in->request_rate / (double)c,
+				    .prompt = sp->prompt, .output = sp->output,
+				    .requests = LLM_SIM_REQUESTS,
+				    .seed = LLM_SIM_SEED,
+				    .e2e_p99 = in->p99_latency,
+				    .ttft_p99 = in->ttft_p99,
+				    .tpot_p99 = in->tpot_p99};
+		if (cb_simulate(e, &l, iteration_time, (void *)k, r) < 0)
+			return 0;
+		if (r->never_fits)
+			return 0;
+		if (!r->saturated && !r->missed && meets(in, r))
+			return c;
+	}
+	return 0;
+}
+
+/*
+ * For one token budget: live-sequence limits from the largest down.  The
+ * first that meets the targets at the replica count its saturated
+ * throughput needs is kept for this budget: a smaller limit cannot need
+ * fewer replicas, and at the same count it queues more.
+ */
+static void search_budget(const struct serve_prep *sp,
+			  const struct serve_device *d, double capacity,
+			  long budget, long per_instance, long most,
+			  struct llm_sizing *z)
+{
+	const struct inference *in = &sp->w->infer;
+	struct llm_cost k;
+	cost_init(&k, sp, d, budget);
+	long context = sp->prompt + sp->output;
+	long top = budget < 1024 ? budget : 1024;
+	for (long n = top; n >= 1; n /= 2) {
+		struct trial t = {.budget = budget, .max_seqs = n,
+				  .kv_split = kv_split(sp, d)};
+		double fixed = fixed_memory(sp, d, budget, n, t.parts);
+		t.kv_tokens = kv_capacity(sp, d, capacity, fixed);
+		if (t.kv_tokens < (double)context)
+			continue;
+		z->fits = true;
+		/* a limit above what the cache holds admits no more */
+		double held = t.kv_tokens / (double)context;
+		if (n > 1 && (double)(n / 2) >= held)
+			continue;
+		double rate = saturated_rate(&k, (long)fmin((double)n, held), budget);
+		double need = ceil(in->request_rate / rate);
+		if (!(need <= (double)most))
+			return;	/* nor will a smaller limit do */
+		long from = need >= 1 ? (long)need : 1;
+		if (z->ok && (from + per_instance - 1) / per_instance > z->instances)
+			return;
+		struct cb_engine e = {n, budget, t.kv_tokens, LLM_KV_BLOCK};
+		struct cb_result r;
+		t.replicas = replicas_for(&k, &e, from, most, &r);
+		if (t.replicas == 0)
+			continue;
+		long inst = (t.replicas + per_instance - 1) / per_instance;
+		if (better(z, inst, r.e2e.p99))
+			keep(z, &t, &r, per_instance, sp);
+		return;
+	}
+}
+
+/* The fewest instances any deployment of this placement could need: the
+ * traffic over the most one replica serves at the largest limit. */
+static long instances_floor(const struct serve_prep *sp,
+			    const struct serve_device *d, double capacity,
+			    long per_instance)
+{
+	struct llm_cost k;
+	cost_init(&k, sp, d, 8192);
+	double parts[MEM_PARTS] = {0};
+	double kv = kv_capacity(sp, d, capacity, fixed_memory(sp, d, 8192, 1024, parts));
+	double held = fmax(1, fmin(1024, kv / (double)(sp->prompt + sp->output)));
+	double need = ceil(sp->w->infer.request_rate / saturated_rate(&k, (long)held, 8192));
+	long c = need >= 1 && need < 1e15 ? (long)need : 1;
+	return (c + per_instance - 1) / per_instance;
+}
+
+/*
+ * No deployment meets the targets: the closest is the largest engine at
+ * the fewest replicas that keep up with the traffic, whatever its
+ * latency (the floor alone when even that is not found).
+ */
+static void closest(const struct serve_prep *sp, const struct serve_device *d,
+		    double capacity, long per_instance, long most,
+		    const struct cb_result *floor_r, struct llm_sizing *z)
+{
+	z->sim = *floor_r;
+	long budget = 2048;
+	struct llm_cost k;
+	cost_init(&k, sp, d, budget);
+	struct trial t = {.budget = budget, .max_seqs = 256,
+			  .kv_split = kv_split(sp, d)};
+	double fixed = fixed_memory(sp, d, budget, t.max_seqs, t.parts);
+	t.kv_tokens = kv_capacity(sp, d, capacity, fixed);
+	double held = t.kv_tokens / (double)(sp->prompt + sp->output);
+	if (held < 1)
+		return;
+	double rate = saturated_rate(&k, (long)fmin(256, held), budget);
+	double need = ceil(sp->w->infer.request_rate / rate);
+	if (!(need <= (double)most))
+		return;
+	struct cb_engine e = {t.max_seqs, budget, t.kv_tokens, LLM_KV_BLOCK};
+	for (long c = need >= 1 ? (long)need : 1; c <= most && c < need + 4; c++) {
+		struct cb_load l = {.rate = sp->w->infer.request_rate / (double)c,
+				    .prompt = sp->prompt, .output = sp->output,
+				    .requests = LLM_SIM_REQUESTS,
+				    .seed = LLM_SIM_SEED};
+		struct cb_result r;
+		if (cb_simulate(&e, &l, iteration_time, &k, &r) < 0 ||
+		    r.never_fits)
+			return;
+		if (r.saturated)
+			continue;
+		t.replicas = c;
+		keep(z, &t, &r, per_instance, sp);
+		z->ok = false;
+		return;
+	}
+}
+
+void llm_size_placement(const struct serve_prep *sp,
+			const struct serve_device *d, int ti, double capacity,
+			long per_instance, long most, struct llm_sizing *z)
+{
+	(void)ti;
+	static const long budgets[] = {512, 2048, 8192};
+	memset(z, 0, sizeof(*z));
+	struct llm_cost k;
+	cost_init(&k, sp, d, budgets[1]);
+	double ttft, tpot;
+	alone(&k, budgets[1], &ttft, &tpot);
+	z->alone_e2e = ttft + (double)(sp->output - 1) * tpot;
+	struct cb_result floor_r = {.ttft = {ttft, ttft, ttft, ttft},
+				    .tpot = {tpot, tpot, tpot, tpot},
+				    .e2e = {z->alone_e2e, z->alone_e2e,
+					    z->alone_e2e, z->alone_e2e}};
+	z->too_slow = !meets(&sp->w->infer, &floor_r);
+	/* the default budget first; the others only while the instance
+	 * count can still fall */
+	static const int order[] = {1, 2, 0};
+	long floor_inst = instances_floor(sp, d, capacity, per_instance);
+	for (size_t b = 0; b < sizeof(order) / sizeof(order[0]); b++) {
+		if (z->ok && z->instances <= floor_inst)
+			break;
+		search_budget(sp, d, capacity, budgets[order[b]], per_instance,
+			      most, z);
+	}
+	if (!z->ok)
+		closest(sp, d, capacity, per_instance, most, &floor_r, z);
+	iteration_split(&k, z->sim.mean_decodes, &z->iteration);
+}

@@ -1,0 +1,68 @@
+/*
+ * serve_llm.h - sizing a token-generating service (a decoder LLM) as
+ * continuous-batching engines run it: per placement, the paged KV cache
+ * the GPU memory leaves, an iteration cost from the roofline of the
+ * tokens each iteration runs, and the engine's limits and the replicas
+ * that meet the latency targets at the lowest cost, each checked by
+ * simulating the traffic (cbatch.h).
+ *
+ * Internal to the serving planner (serve.c); serve_prep.h is its input.
+ */
+#ifndef GPUPLAN_PLAN_SERVE_LLM_H
+#define GPUPLAN_PLAN_SERVE_LLM_H
+
+#include <stdbool.h>
+
+#include "cbatch.h"
+#include "serve_prep.h"
+
+/*
+ * Assumption, from the engines' own defaults: the share of GPU memory an
+ * engine takes for weights, activations and KV cache (vLLM's
+ * gpu_memory_utilization defaults to 0.90; TensorRT-LLM's
+ * free_gpu_memory_fraction to 0.9 of what the weights leave).
+ */
+#define LLM_MEMORY_FRACTION 0.90
+
+/* KV page size, tokens (vLLM's default block size, 16). */
+#define LLM_KV_BLOCK 16
+
+/* Requests simulated per trial: the p99 rests on the slowest 1% of the
+ * 90% kept, some 18 requests. */
+#define LLM_SIM_REQUESTS 2000
+
+/* Seed of the simulated arrivals: fixed, so a plan is reproducible. */
+#define LLM_SIM_SEED 20261201u
+
+/* When no deployment meets the targets, the sizing still reports the
+ * closest: the replicas at which the largest engine stops saturating,
+ * with ok false. */
+
+/* The best deployment of one placement (a device of tp GPUs, or a MIG
+ * slice). */
+struct llm_sizing {
+	bool fits;		/* one request's KV cache fits beside the weights */
+	bool ok;		/* the targets are met */
+	bool too_slow;		/* even alone a request misses the targets */
+	long replicas, instances;
+	long max_seqs, token_budget;
+	double kv_tokens;	/* cache capacity, tokens */
+	double memory;		/* B per GPU in use at the busiest moment */
+	double parts[MEM_PARTS];	/* memory by part */
+	double alone_e2e;	/* one request on an idle replica, s */
+	struct cb_result sim;	/* the traffic at the chosen deployment */
+	struct time_breakdown iteration;	/* a decode iteration at the
+						 * simulated mean batch: what
+						 * bounds it */
+};
+
+/*
+ * Sizes workload w's service on device d (tensor-parallel index ti,
+ * capacity bytes per GPU or slice, per_instance replicas on one
+ * instance, at most `most` replicas).
+ */
+void llm_size_placement(const struct serve_prep *sp,
+			const struct serve_device *d, int ti, double capacity,
+			long per_instance, long most, struct llm_sizing *z);
+
+#endif
