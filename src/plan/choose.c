@@ -297,15 +297,69 @@ static void training_sentence(struct plan_result *r, const struct plan_settings 
 		 dt >= 0 ? dt : -dt, dt >= 0 ? "faster" : "slower");
 }
 
+/* "the 10 s p99 and 500 ms TTFT p99 targets": each target the workload
+ * sets, in the order the sizing checks them. */
+static void targets_text(const struct inference *in, char *buf, size_t len)
+{
+	const struct {
+		const char *what;
+		double s;
+	} t[] = {
+		{"p99", in->p99_latency}, {"TTFT p99", in->ttft_p99},
+		{"TPOT p99", in->tpot_p99}, {"TTFT p50", in->ttft_p50},
+		{"TPOT p50", in->tpot_p50},
+	};
+	size_t n = 0, k = 0, given = 0;
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		given += t[i].s > 0;
+	buf[0] = 0;
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]) && k < len; i++) {
+		if (t[i].s <= 0)
+			continue;
+		char d[32];
+		units_format(UNIT_DURATION, t[i].s, NULL, d, sizeof(d));
+		const char *sep = n == 0 ? "the " : n + 1 == given ? " and " : ", ";
+		int w = snprintf(buf + k, len - k, "%s%s %s", sep, d, t[i].what);
+		if (w < 0)
+			break;
+		k += (size_t)w;
+		n++;
+	}
+	if (k < len)
+		snprintf(buf + k, len - k, " target%s", given > 1 ? "s" : "");
+}
+
+/* "TTFT p99 44 ms, TPOT p99 7.4 ms, " for a token-generating service. */
+static void token_latency_text(const struct plan_option *o, char *buf,
+			       size_t len)
+{
+	char a[32], b[32];
+	if (!o->has_llm) {
+		buf[0] = 0;
+		return;
+	}
+	snprintf(buf, len, "TTFT p99 %s, TPOT p99 %s, end-to-end ",
+		 units_format(UNIT_DURATION, o->llm.ttft_p99, NULL, a, 32),
+		 units_format(UNIT_DURATION, o->llm.tpot_p99, NULL, b, 32));
+}
+
 static void serving_sentence(struct plan_result *r, const struct plan_settings *s)
 {
 	const struct plan_option *o = &r->v[r->recommended];
-	char c[80], m[80], p99[32], target[32];
-	why_add(r, "Serve with %ld x %s (%ld replica%s of batch %ld%s%s): p99 %s against the %s target, %s a month (%s per million requests).",
+	char c[80], m[80], p99[32], targets[160], tokens[96], engine[64];
+	targets_text(&r->w->infer, targets, sizeof(targets));
+	token_latency_text(o, tokens, sizeof(tokens));
+	if (o->has_llm)
+		snprintf(engine, sizeof(engine), "up to %ld live sequences%s",
+			 o->batch, o->tp > 1 ? ", tensor parallel" : "");
+	else
+		snprintf(engine, sizeof(engine), "batch %ld", o->batch);
+	why_add(r, "Serve with %ld x %s (%ld replica%s of %s%s%s): %sp99 %s against %s, %s a month (%s per million requests).",
 			 o->nodes, o->inst->name, o->replicas, o->replicas == 1 ? "" : "s",
-			 o->batch, o->sharing[0] ? " on MIG " : "", o->sharing,
+			 engine, o->sharing[0] ? " on MIG " : "", o->sharing,
+			 tokens,
 			 units_format(UNIT_DURATION, o->p99_latency_s, NULL, p99, 32),
-			 units_format(UNIT_DURATION, r->w->infer.p99_latency, NULL, target, 32),
+			 targets,
 			 money_text(o->cost, s->currency, c, sizeof(c)),
 			 money_text(o->cost_per_million, s->currency, m, sizeof(m)));
 	if (r->runner_up < 0)
@@ -344,10 +398,12 @@ static void nothing_sentence(struct plan_result *r, const struct plan_settings *
 			 money_text(o->cost, s->currency, c, sizeof(c)), first);
 	else
 	{
-		char target[32];
-		why_add(r, "No option meets the %s p99 target. The closest, %s, reaches %s.",
-			 units_format(UNIT_DURATION, w->infer.p99_latency, NULL, target, 32),
-			 rig, units_format(UNIT_DURATION, o->p99_latency_s, NULL, t, 32));
+		char targets[160], tokens[96];
+		targets_text(&w->infer, targets, sizeof(targets));
+		token_latency_text(o, tokens, sizeof(tokens));
+		why_add(r, "No option meets %s. The closest, %s, reaches %sp99 %s.",
+			 targets, rig, tokens,
+			 units_format(UNIT_DURATION, o->p99_latency_s, NULL, t, 32));
 	}
 }
 

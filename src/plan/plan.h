@@ -83,6 +83,10 @@ enum reason_code {
 	REASON_OUT_OF_RANGE,	/* s1: the first figure that was not a finite,
 				 * non-negative number (a static name); see
 				 * plan.c, check_figures() */
+	REASON_LLM_TARGET,	/* s1: the target ("TTFT p99"), a: what is
+				 * reached, b: the target, s; n1: 1 when even
+				 * an idle replica misses it, else n2: the
+				 * instances at most */
 };
 
 /*

@@ -117,6 +117,31 @@ json_t *plan_header_json(const struct plan *p)
 	return j;
 }
 
+/* A token-generating service's engine and simulated latency
+ * (serve_llm.c). */
+static json_t *llm_json(const struct plan_option *o)
+{
+	json_t *j = json_object();
+	json_object_set_new(j, "engine", json_text("continuous batching, paged KV cache, chunked prefill"));
+	json_object_set_new(j, "max_live_sequences", json_integer(o->llm.max_seqs));
+	json_object_set_new(j, "token_budget", json_integer(o->llm.token_budget));
+	json_object_set_new(j, "ttft_p50_s", real(o->llm.ttft_p50));
+	json_object_set_new(j, "ttft_p99_s", real(o->llm.ttft_p99));
+	json_object_set_new(j, "tpot_p50_s", real(o->llm.tpot_p50));
+	json_object_set_new(j, "tpot_p99_s", real(o->llm.tpot_p99));
+	json_object_set_new(j, "e2e_p50_s", real(o->llm.e2e_p50));
+	json_object_set_new(j, "e2e_p99_s", real(o->p99_latency_s));
+	json_object_set_new(j, "e2e_p99_interval_s", json_pack("[oo]",
+			    real(o->llm.e2e_p99_lo), real(o->llm.e2e_p99_hi)));
+	json_object_set_new(j, "output_tokens_per_s_per_gpu",
+			    real(o->llm.tokens_per_s_per_gpu));
+	json_object_set_new(j, "peak_live_sequences",
+			    json_integer(o->llm.peak_concurrency));
+	json_object_set_new(j, "kv_cache_tokens", real(o->llm.kv_tokens));
+	json_object_set_new(j, "kv_cache_peak_use", real(o->llm.kv_peak));
+	return j;
+}
+
 static json_t *breakdown_json(const struct time_breakdown *b)
 {
 	json_t *j = json_object();
@@ -231,6 +256,7 @@ static json_t *option_json(const struct plan_result *r,
 		set(j, "batch_latency_s", real(o->batch_latency_s));
 		set(j, "p99_latency_s", real(o->p99_latency_s));
 		set(j, "cost_per_million", real(o->cost_per_million));
+		set(j, "llm", o->has_llm && o->runnable ? llm_json(o) : json_null());
 	}
 	set(j, "cost", real(o->cost));
 	set(j, "cost_spot", o->has_spot ? real(o->cost_spot) : json_null());
@@ -304,7 +330,12 @@ json_t *plan_result_head_json(const struct plan *p, const struct plan_result *r)
 		set(j, "budget", r->budget > 0 ? real(r->budget) : json_null());
 		set(j, "layouts_considered", layouts_json(r));
 	} else {
-		set(j, "p99_target_s", real(w->infer.p99_latency));
+		const struct inference *in = &w->infer;
+		set(j, "p99_target_s", in->p99_latency > 0 ? real(in->p99_latency) : json_null());
+		set(j, "ttft_p99_target_s", in->ttft_p99 > 0 ? real(in->ttft_p99) : json_null());
+		set(j, "tpot_p99_target_s", in->tpot_p99 > 0 ? real(in->tpot_p99) : json_null());
+		set(j, "ttft_p50_target_s", in->ttft_p50 > 0 ? real(in->ttft_p50) : json_null());
+		set(j, "tpot_p50_target_s", in->tpot_p50 > 0 ? real(in->tpot_p50) : json_null());
 		set(j, "request_rate_per_s", real(w->infer.request_rate));
 	}
 	return j;

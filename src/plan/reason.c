@@ -92,6 +92,15 @@ static void serve_reason_format(const struct plan_reason *r, char *buf,
 	case REASON_SERVE_ON_DEMAND:
 		snprintf(buf, len, "on demand: serving is not put on spot capacity, which can be reclaimed mid-request");
 		break;
+	case REASON_LLM_TARGET:
+		if (r->n1)
+			snprintf(buf, len, "even on an idle replica the %s is %s, above the %s target",
+				 r->s1, units_format(UNIT_DURATION, r->a, NULL, x, 32),
+				 units_format(UNIT_DURATION, r->b, NULL, y, 32));
+		else
+			snprintf(buf, len, "needs more than %ld instances to bring the %s under %s",
+				 r->n2, r->s1, units_format(UNIT_DURATION, r->b, NULL, y, 32));
+		break;
 	default:	/* not an inference reason: plan_reason_format() */
 		break;
 	}
@@ -156,6 +165,7 @@ static void format_reason(const struct plan_option *o, int i, char *buf,
 	case REASON_SERVE_P99:
 	case REASON_MIG_ISOLATED:
 	case REASON_SERVE_ON_DEMAND:
+	case REASON_LLM_TARGET:
 		serve_reason_format(r, buf, len);
 		break;
 	}
@@ -186,6 +196,7 @@ const char *plan_reason_code_name(enum reason_code c)
 		[REASON_MIG_ISOLATED] = "mig_isolated",
 		[REASON_SERVE_ON_DEMAND] = "serve_on_demand",
 		[REASON_OUT_OF_RANGE] = "out_of_range",
+		[REASON_LLM_TARGET] = "llm_target",
 	};
 	return names[c];
 }

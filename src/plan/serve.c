@@ -317,22 +317,36 @@ static void too_big(const struct serve_ctx *x, const struct serve_device *d,
 
 /* ---- token-generating services ---- */
 
-/* The reason an LLM deployment misses its targets. */
+/* The reason an LLM deployment misses its targets: the first target an
+ * idle replica misses, or the one the closest deployment misses. */
 static void llm_miss(const struct serve_ctx *x, struct plan_option *o,
 		     const struct llm_sizing *z, const char *profile)
 {
 	const struct inference *inf = &x->w->infer;
-	if (z->too_slow) {
+	double got = 0, want = 0;
+	const char *name = llm_missed_target(inf, z->too_slow ? &z->alone
+							       : &z->sim,
+					     &got, &want);
+	bool e2e = !name || strcmp(name, "end-to-end p99") == 0;
+	if (!name)
+		name = "latency";	/* the traffic outruns every deployment */
+	if (z->too_slow && e2e) {
 		struct plan_reason r = {.code = REASON_SERVE_SLOW,
 					.a = z->alone_e2e, .b = inf->p99_latency,
 					.n1 = o->tp, .s1 = x->a->name,
 					.s2 = profile};
 		plan_option_code(o, &r);
-		return;
+	} else if (e2e && inf->p99_latency > 0) {
+		struct plan_reason r = {.code = REASON_SERVE_P99,
+					.n1 = PLAN_MAX_NODES,
+					.a = inf->p99_latency};
+		plan_option_code(o, &r);
+	} else {
+		struct plan_reason r = {.code = REASON_LLM_TARGET, .s1 = name,
+					.a = got, .b = want,
+					.n1 = z->too_slow, .n2 = PLAN_MAX_NODES};
+		plan_option_code(o, &r);
 	}
-	struct plan_reason r = {.code = REASON_SERVE_P99, .n1 = PLAN_MAX_NODES,
-				.a = inf->p99_latency};
-	plan_option_code(o, &r);
 }
 
 /*

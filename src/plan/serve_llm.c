@@ -170,6 +170,29 @@ static bool meets(const struct inference *in, const struct cb_result *r)
 	       (in->tpot_p50 <= 0 || r->tpot.p50 <= in->tpot_p50);
 }
 
+const char *llm_missed_target(const struct inference *in,
+			      const struct cb_result *r, double *got,
+			      double *want)
+{
+	const struct {
+		const char *name;
+		double got, want;
+	} t[] = {
+		{"end-to-end p99", r->e2e.p99, in->p99_latency},
+		{"TTFT p99", r->ttft.p99, in->ttft_p99},
+		{"TPOT p99", r->tpot.p99, in->tpot_p99},
+		{"TTFT p50", r->ttft.p50, in->ttft_p50},
+		{"TPOT p50", r->tpot.p50, in->tpot_p50},
+	};
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		if (t[i].want > 0 && t[i].got > t[i].want) {
+			*got = t[i].got;
+			*want = t[i].want;
+			return t[i].name;
+		}
+	return NULL;
+}
+
 /* One request on an idle engine: its prompt in budget-sized chunks, then
  * output - 1 decodes alone. */
 static void alone(const struct llm_cost *k, long budget, double *ttft,
@@ -397,6 +420,7 @@ void llm_size_placement(const struct serve_prep *sp,
 				    .e2e = {z->alone_e2e, z->alone_e2e,
 					    z->alone_e2e, z->alone_e2e}};
 	z->too_slow = !meets(&sp->w->infer, &floor_r);
+	z->alone = floor_r;
 	/* the default budget first; the others only while the instance
 	 * count can still fall */
 	static const int order[] = {1, 2, 0};

@@ -44,6 +44,7 @@ struct llm_sizing {
 	bool fits;		/* one request's KV cache fits beside the weights */
 	bool ok;		/* the targets are met */
 	bool too_slow;		/* even alone a request misses the targets */
+	struct cb_result alone;	/* that request, alone, as a result */
 	long replicas, instances;
 	long max_seqs, token_budget;
 	double kv_tokens;	/* cache capacity, tokens */
@@ -64,5 +65,12 @@ struct llm_sizing {
 void llm_size_placement(const struct serve_prep *sp,
 			const struct serve_device *d, int ti, double capacity,
 			long per_instance, long most, struct llm_sizing *z);
+
+/* The first target r misses ("end-to-end p99", "TTFT p99", "TPOT p99",
+ * "TTFT p50", "TPOT p50"), with what r reaches and the target; NULL when
+ * r meets every target in. */
+const char *llm_missed_target(const struct inference *in,
+			      const struct cb_result *r, double *got,
+			      double *want);
 
 #endif

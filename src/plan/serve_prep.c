@@ -345,10 +345,6 @@ static double layer_peak_per_token(const struct model_graph *g,
  * serve_batch_time()).  Everything else is one forward pass at the prompt
  * length (0: the model's own length, or an image model).
  */
-void serve_prep_rebind(struct serve_prep *sp, const struct workload *w)
-{
-	sp->w = w;
-}
 
 struct serve_prep *serve_prepare(const struct workload *w, char *why,
 				 size_t whylen)
@@ -441,6 +437,24 @@ static void cache_clear(struct serve_cache *c)
 	free(c->slots);
 	plan_result_free(&c->options);
 	memset(c, 0, sizeof(*c));
+}
+
+/* The traffic and targets the kept options were sized for: another
+ * workload's are sized anew. */
+static bool same_traffic(const struct inference *a, const struct inference *b)
+{
+	return a->request_rate == b->request_rate &&
+	       a->p99_latency == b->p99_latency && a->ttft_p99 == b->ttft_p99 &&
+	       a->tpot_p99 == b->tpot_p99 && a->ttft_p50 == b->ttft_p50 &&
+	       a->tpot_p50 == b->tpot_p50 &&
+	       a->serving_per_month == b->serving_per_month;
+}
+
+void serve_prep_rebind(struct serve_prep *sp, const struct workload *w)
+{
+	if (!same_traffic(&sp->w->infer, &w->infer))
+		cache_clear(&sp->cache);
+	sp->w = w;
 }
 
 const struct serve_hw *serve_cache_find(struct serve_prep *sp,

@@ -242,6 +242,15 @@ char *tr_reason(enum report_lang lang, const struct plan_reason_figures *r,
 		snprintf(buf, len, zh ? "超过 %ld 台实例仍无法满足 %s 的 p99"
 				      : "needs more than %ld instances to hold the p99 under %s",
 			 r->n1, tr_duration(lang, r->a, x, sizeof(x)));
+	else if (!strcmp(c, "llm_target") && r->n1)
+		snprintf(buf, len, zh ? "即使副本空闲，%s 也达 %s，高于目标 %s"
+				      : "even on an idle replica the %s is %s, above the %s target",
+			 r->s1 ? r->s1 : "", tr_duration(lang, r->a, x, sizeof(x)),
+			 tr_duration(lang, r->b, y, sizeof(y)));
+	else if (!strcmp(c, "llm_target"))
+		snprintf(buf, len, zh ? "超过 %ld 台实例仍无法使 %s 低于 %s"
+				      : "needs more than %ld instances to bring the %s under %s",
+			 r->n2, r->s1 ? r->s1 : "", tr_duration(lang, r->b, y, sizeof(y)));
 	else if (!strcmp(c, "serve_on_demand"))
 		snprintf(buf, len, zh ? "推理服务按需计费（不用竞价实例）" : "serving stays on demand (no spot)");
 	else if (!strcmp(c, "no_exchange_rate"))

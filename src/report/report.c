@@ -225,10 +225,15 @@ static void sentence(const struct r_plan *p, const struct r_workload *w,
 				      tr_duration(lang, w->deadline_s, d, sizeof(d)));
 	} else {
 		tr_duration(lang, o->p99_s, t, sizeof(t));
-		k = snprintf(buf, len, zh ? "部署 %s，%ld 个副本，p99 延迟 %s（目标 %s），每月 %s。"
-					  : "Serve with %s, %ld replica(s), p99 %s (target %s), %s a month.",
-			     r, o->replicas, t,
-			     tr_duration(lang, w->p99_target_s, d, sizeof(d)), c);
+		if (w->p99_target_s > 0)
+			k = snprintf(buf, len, zh ? "部署 %s，%ld 个副本，p99 延迟 %s（目标 %s），每月 %s。"
+						  : "Serve with %s, %ld replica(s), p99 %s (target %s), %s a month.",
+				     r, o->replicas, t,
+				     tr_duration(lang, w->p99_target_s, d, sizeof(d)), c);
+		else
+			k = snprintf(buf, len, zh ? "部署 %s，%ld 个副本，p99 延迟 %s，每月 %s。"
+						  : "Serve with %s, %ld replica(s), p99 %s, %s a month.",
+				     r, o->replicas, t, c);
 	}
 	if (w->runner_up >= 0 && k > 0 && (size_t)k < len) {
 		const struct r_option *u = &w->v[w->runner_up];

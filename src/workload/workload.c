@@ -231,10 +231,10 @@ static const char *const training_keys[] = {
 	NULL};
 static const char *const inference_keys[] = {
 	"request_rate", "prompt_tokens", "output_tokens", "p99_latency",
+	"ttft_p99", "tpot_p99", "ttft_p50", "tpot_p50",
 	"hours_per_month", "kv_precision", NULL};
 static const char *const required_training[] = {"global_batch", NULL};
-static const char *const required_inference[] = {"request_rate",
-						 "p99_latency", NULL};
+static const char *const required_inference[] = {"request_rate", NULL};
 
 static bool in_list(const char *const *list, const char *key)
 {
@@ -792,6 +792,14 @@ static int read_inference(struct yread *r, const struct ynode *map,
 		      &in->output_tokens) < 0;
 	bad |= yr_quantity_in(r, map, "p99_latency", Q_LATENCY,
 			      &in->p99_latency, NULL) < 0;
+	bad |= yr_quantity_in(r, map, "ttft_p99", Q_LATENCY, &in->ttft_p99,
+			      NULL) < 0;
+	bad |= yr_quantity_in(r, map, "tpot_p99", Q_LATENCY, &in->tpot_p99,
+			      NULL) < 0;
+	bad |= yr_quantity_in(r, map, "ttft_p50", Q_LATENCY, &in->ttft_p50,
+			      NULL) < 0;
+	bad |= yr_quantity_in(r, map, "tpot_p50", Q_LATENCY, &in->tpot_p50,
+			      NULL) < 0;
 	/* at most WORKLOAD_MAX_HOURS_PER_MONTH: the range's top */
 	int hours = yr_quantity_in(r, map, "hours_per_month", Q_SERVING_TIME,
 				   &in->serving_per_month, NULL);
@@ -800,6 +808,48 @@ static int read_inference(struct yread *r, const struct ynode *map,
 		in->serving_per_month = WORKLOAD_DEFAULT_HOURS_PER_MONTH;
 	bad |= read_precision(r, map, "kv_precision", true, false,
 			      &in->kv_precision) < 0;
+	return bad ? -1 : 0;
+}
+
+/*
+ * A service needs a latency target: the whole request's p99, or for a
+ * model that generates tokens, time to first token and time per output
+ * token at p99 or p50 (any subset).  TPOT needs two tokens out.
+ */
+static int check_targets(struct yread *r, const struct ynode *map,
+			 const char *what, const struct model *m,
+			 const struct inference *in)
+{
+	static const char *const token_keys[] = {"ttft_p99", "tpot_p99",
+						 "ttft_p50", "tpot_p50"};
+	bool generates = in->has_kv && m->kind == MODEL_TRANSFORMER &&
+			 m->tf.arch == TF_DECODER && in->output_tokens > 0;
+	bool any = ymap_get(map, "p99_latency") != NULL;
+	int bad = 0;
+	for (int i = 0; i < 4; i++) {
+		const struct ynode *k = ymap_get(map, token_keys[i]);
+		if (!k)
+			continue;
+		any = true;
+		if (!generates) {
+			yr_error(r, k, NULL,
+				 "'%s' is a target for services that generate tokens, but %s (model '%s') generates none: use 'p99_latency'",
+				 token_keys[i], what, model_label(m));
+			bad = 1;
+		} else if (i % 2 == 1 && in->output_tokens < 2) {
+			yr_error(r, k, NULL,
+				 "'%s' needs at least 2 output tokens (time per token after the first); %s has 'output_tokens' %ld",
+				 token_keys[i], what, in->output_tokens);
+			bad = 1;
+		}
+	}
+	if (!any) {
+		yr_error(r, map, NULL, generates
+			 ? "missing a latency target in %s: give 'p99_latency' (the whole request), 'ttft_p99', 'tpot_p99', 'ttft_p50' or 'tpot_p50'"
+			 : "missing required key 'p99_latency' in %s",
+			 what);
+		bad = 1;
+	}
 	return bad ? -1 : 0;
 }
 
@@ -923,7 +973,8 @@ static int read_body(struct wl_ctx *cx, const struct ynode *n,
 	 * reported whole; they use only fields that were read. */
 	if (infer)
 		bad |= check_inference(r, n, what, w->model, w->precision,
-				       &w->infer) < 0;
+				       &w->infer) < 0 ||
+		       check_targets(r, n, what, w->model, &w->infer) < 0;
 	else
 		bad |= check_training(r, n, what, w->model, fields == 0,
 				      &w->train) < 0;
