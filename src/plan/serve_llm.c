@@ -159,6 +159,15 @@ static double kv_capacity(const struct serve_prep *sp,
 	return free_bytes * (double)kv_split(sp, d) / sp->kv_per_token;
 }
 
+int llm_simulate(const struct serve_prep *sp, const struct serve_device *d,
+		 const struct cb_engine *e, const struct cb_load *l,
+		 struct cb_result *out)
+{
+	struct llm_cost k;
+	cost_init(&k, sp, d, e->token_budget);
+	return cb_simulate(e, l, iteration_time, &k, out);
+}
+
 /* ---- targets ---- */
 
 static bool meets(const struct inference *in, const struct cb_result *r)

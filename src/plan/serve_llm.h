@@ -66,6 +66,12 @@ void llm_size_placement(const struct serve_prep *sp,
 			const struct serve_device *d, int ti, double capacity,
 			long per_instance, long most, struct llm_sizing *z);
 
+/* Traffic l through engine e on device d with this service's iteration
+ * cost (cb_simulate()'s return). */
+int llm_simulate(const struct serve_prep *sp, const struct serve_device *d,
+		 const struct cb_engine *e, const struct cb_load *l,
+		 struct cb_result *out);
+
 /* The first target r misses ("end-to-end p99", "TTFT p99", "TPOT p99",
  * "TTFT p50", "TPOT p50"), with what r reaches and the target; NULL when
  * r meets every target in. */
