@@ -107,6 +107,7 @@ struct formats {
 	int elem;		/* bytes per activation element */
 	bool fp8_linear;	/* linear layers inside [first, last] in FP8 */
 	long first, last;
+	bool fuse_conv;		/* inference: conv epilogues fused */
 };
 
 static void serving_formats(const struct accelerator *a, enum precision p,
@@ -118,12 +119,14 @@ static void serving_formats(const struct accelerator *a, enum precision p,
 	f->elem = precision_bytes(used);
 	f->fp8_linear = false;
 	f->first = f->last = 0;
+	f->fuse_conv = true;
 }
 
 static void training_formats(const struct accelerator *a, enum precision p,
 			     double scale, long layers, struct formats *f)
 {
 	serving_formats(a, p, scale, f);
+	f->fuse_conv = false;	/* frameworks train op by op */
 	enum precision used;
 	roofline_matrix_peak(a, p, &used);
 	if (used != PREC_FP8)
@@ -186,6 +189,34 @@ static void add_fp8_cast(struct roofline *out, const struct formats *f,
 }
 
 /*
+ * Inference engines fuse a convolution with what follows it: batch norm
+ * folded into its weights, the activation and a residual add computed in
+ * its epilogue (TensorRT's layer fusions, "Layer Fusion Catalog":
+ * "The internal implementation of convolution supports computing the
+ * ReLU function on the output in one step directly from the convolution
+ * kernel").  The fused ops then make no trip to memory of their own, but
+ * for an add's read of its other input.
+ */
+void roofline_fuse_conv(struct op *o, bool *chain)
+{
+	if (o->kind == OP_CONV) {
+		*chain = true;
+		return;
+	}
+	bool epilogue = o->kind == OP_BATCHNORM || o->kind == OP_RELU ||
+			o->kind == OP_SILU || o->kind == OP_GELU ||
+			o->kind == OP_SIGMOID || o->kind == OP_ADD;
+	if (!*chain || !epilogue) {
+		*chain = false;
+		return;
+	}
+	double other = o->kind == OP_ADD ? o->act_read - shape_elements(&o->out) : 0;
+	o->act_read = other > 0 ? other : 0;
+	o->act_written = 0;
+	o->params = 0;
+}
+
+/*
  * Matrix ops run at the tensor peak x the large-GEMM ceiling (e->compute)
  * x their shape factor (matrix_eff.h: their GEMMs' tiles in waves over
  * the SMs `fraction` of the part has, and the length of their
@@ -222,8 +253,15 @@ static void forward_split(const struct model_graph *g, long batch,
 	long sms = matrix_eff_sms(&e->matrix, a, fraction);
 	int elem = fm->elem;
 	struct matrix_eff_memo memo = {0};
+	bool chain = false;
 	for (size_t i = 0; i < g->n; i++) {
 		const struct op *o = &g->ops[i];
+		struct op epilogue;
+		if (fm->fuse_conv) {
+			epilogue = *o;
+			roofline_fuse_conv(&epilogue, &chain);
+			o = &epilogue;
+		}
 		enum op_class c = op_kind_class(o->kind);
 		double sh = replicated(o) ? replicated_share : share;
 		double flops = o->flops * batch * sh;

@@ -65,4 +65,14 @@ void roofline_forward_tp(const struct model_graph *g, long layers, long batch,
 			 bool sequence_parallel, const struct efficiency *e,
 			 struct roofline *out);
 
+/*
+ * Inference engines fuse a convolution with the batch norm, activation
+ * and residual add after it (roofline.c says whose practice): walking a
+ * graph's ops in order, with *chain false at the start, this turns a copy
+ * of each fused op into what it still moves (nothing, or an add's other
+ * input).  roofline_forward() and the serving planner apply it; training
+ * does not.
+ */
+void roofline_fuse_conv(struct op *o, bool *chain);
+
 #endif

@@ -155,11 +155,14 @@ static void pass_build(struct serve_pass *p, const struct model_graph *g)
 	size_t nv = 0;
 	p->mops = xmalloc((g->n ? g->n : 1) * sizeof(*p->mops));
 	p->n_mops = 0;
+	bool chain = false;
 	for (size_t i = 0; i < g->n; i++) {
-		if (is_matrix(&g->ops[i]))
-			p->mops[p->n_mops++] = g->ops[i];
+		struct op o = g->ops[i];
+		roofline_fuse_conv(&o, &chain);	/* as inference engines run it */
+		if (is_matrix(&o))
+			p->mops[p->n_mops++] = o;
 		else
-			vec[nv++] = g->ops[i];
+			vec[nv++] = o;
 	}
 	for (int b = 0; b < SERVE_TOKENS; b++)
 		curve_build(&p->vector[b], vec, nv, 1L << b, NULL, tmp);
