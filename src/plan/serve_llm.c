@@ -281,6 +281,15 @@ static void keep(struct llm_sizing *z, const struct trial *t,
 		z->memory += z->parts[p];
 }
 
+/* Requests per trial (serve_llm.h): fewer when one request alone takes
+ * many iterations. */
+static long sim_requests(const struct serve_prep *sp, long budget)
+{
+	double alone = (double)sp->output + ceil((double)sp->prompt / (double)budget);
+	double n = fmin(LLM_SIM_REQUESTS, LLM_SIM_ITERATIONS / alone);
+	return n > LLM_SIM_FEWEST ? (long)n : LLM_SIM_FEWEST;
+}
+
 /* The fewest replicas (from `from`, up to `most`) at which this engine
  * meets the targets; 0 when none of the few tried does. */
 static long replicas_for(const struct llm_cost *k, const struct cb_engine *e,
@@ -291,7 +300,7 @@ static long replicas_for(const struct llm_cost *k, const struct cb_engine *e,
 	for (long c = from; c <= most && c < from + 4; c++) {
 		struct cb_load l = {.rate = in->request_rate / (double)c,
 				    .prompt = sp->prompt, .output = sp->output,
-				    .requests = LLM_SIM_REQUESTS,
+				    .requests = sim_requests(sp, e->token_budget),
 				    .seed = LLM_SIM_SEED,
 				    .e2e_p99 = in->p99_latency,
 				    .ttft_p99 = in->ttft_p99,
@@ -397,7 +406,7 @@ static void closest(const struct serve_prep *sp, const struct serve_device *d,
 	for (long c = need >= 1 ? (long)need : 1; c <= most && c < need + 4; c++) {
 		struct cb_load l = {.rate = sp->w->infer.request_rate / (double)c,
 				    .prompt = sp->prompt, .output = sp->output,
-				    .requests = LLM_SIM_REQUESTS,
+				    .requests = sim_requests(sp, budget),
 				    .seed = LLM_SIM_SEED};
 		struct cb_result r;
 		if (cb_simulate(&e, &l, iteration_time, &k, &r) < 0 ||

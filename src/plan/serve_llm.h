@@ -28,8 +28,13 @@
 #define LLM_KV_BLOCK 16
 
 /* Requests simulated per trial: the p99 rests on the slowest 1% of the
- * 90% kept, some 18 requests. */
+ * 90% kept, some 18 requests.  Fewer (down to LLM_SIM_FEWEST) when one
+ * request alone would take more than LLM_SIM_ITERATIONS / LLM_SIM_REQUESTS
+ * iterations (very long prompts or outputs), so that a trial stays within
+ * about LLM_SIM_ITERATIONS iterations even without batching. */
 #define LLM_SIM_REQUESTS 2000
+#define LLM_SIM_FEWEST 200
+#define LLM_SIM_ITERATIONS 2e6
 
 /* Seed of the simulated arrivals: fixed, so a plan is reproducible. */
 #define LLM_SIM_SEED 20261201u
