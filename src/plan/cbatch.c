@@ -232,6 +232,18 @@ static bool fast_forward(struct sim *s, const struct cb_iteration *it,
 	return true;
 }
 
+/* After an iteration (or a run of them): the arrivals up to now, and
+ * whether to stop (saturated, or a p99 target already missed). */
+static bool carry_on(struct sim *s)
+{
+	arrive_until(s, s->t);
+	if (backlog_grew(s)) {
+		s->saturated = true;
+		return false;
+	}
+	return s->misses <= s->allowed;
+}
+
 static void run(struct sim *s, cb_cost_fn cost, void *ctx)
 {
 	long n = s->l->requests;
@@ -239,12 +251,7 @@ static void run(struct sim *s, cb_cost_fn cost, void *ctx)
 		struct cb_iteration it;
 		plan_iteration(s, &it);
 		if (fast_forward(s, &it, cost, ctx)) {
-			arrive_until(s, s->t);
-			if (backlog_grew(s)) {
-				s->saturated = true;
-				return;
-			}
-			if (s->misses > s->allowed)
+			if (!carry_on(s))
 				return;
 			continue;
 		}
@@ -260,12 +267,7 @@ static void run(struct sim *s, cb_cost_fn cost, void *ctx)
 		s->decodes_sum += (double)it.decodes;
 		s->iterations++;
 		finish_iteration(s);
-		arrive_until(s, s->t);
-		if (backlog_grew(s)) {
-			s->saturated = true;
-			return;
-		}
-		if (s->misses > s->allowed)
+		if (!carry_on(s))
 			return;
 	}
 }
