@@ -53,6 +53,23 @@ static void arrivals(double *at, long n, double rate, uint64_t seed)
 	}
 }
 
+/* Poisson times, all at zero, or the clients' first requests at zero and
+ * the rest unknown (infinite) until a client's request ends. */
+static void start_arrivals(struct sim *s)
+{
+	const struct cb_load *l = s->l;
+	long n = l->requests;
+	for (long i = 0; i < n; i++) {
+		if (l->arrivals == CB_OFFLINE ||
+		    (l->arrivals == CB_CLOSED && i < l->clients))
+			s->arrive[i] = 0;
+		else if (l->arrivals == CB_CLOSED)
+			s->arrive[i] = HUGE_VAL;
+	}
+	if (l->arrivals == CB_POISSON)
+		arrivals(s->arrive, n, l->rate, l->seed);
+}
+
 /* ---- one iteration ---- */
 
 static void take_chunk(const struct sim *s, struct seq *q, long *budget,
@@ -144,6 +161,9 @@ static void finish_iteration(struct sim *s)
 		}
 		if (q.generated >= s->l->output) {
 			s->finish[q.req] = s->t;
+			if (s->l->arrivals == CB_CLOSED &&
+			    q.req + s->l->clients < s->l->requests)
+				s->arrive[q.req + s->l->clients] = s->t;
 			if (q.req >= s->l->requests / 10 && misses_target(s, q.req))
 				s->misses++;
 			s->blocks_free += s->blocks_per_request;
@@ -169,6 +189,8 @@ static void arrive_until(struct sim *s, double t)
  */
 static bool backlog_grew(const struct sim *s)
 {
+	if (s->l->arrivals != CB_POISSON)
+		return false;	/* the backlog is bounded by construction */
 	long backlog = s->next_arrival - s->finished;
 	return backlog > s->e->max_seqs + s->l->requests / 20;
 }
@@ -257,7 +279,8 @@ static void run(struct sim *s, cb_cost_fn cost, void *ctx)
 		}
 		if (it.decodes == 0 && it.prefill_tokens == 0) {
 			/* idle: nothing live, nothing waiting */
-			if (s->next_arrival >= n)
+			if (s->next_arrival >= n ||
+			    !isfinite(s->arrive[s->next_arrival]))
 				break;
 			s->t = s->arrive[s->next_arrival];
 			arrive_until(s, s->t);
@@ -299,6 +322,10 @@ static double rank(const double *v, long n, double q)
 static void quantiles(double *v, long n, struct cb_quantiles *out)
 {
 	qsort(v, (size_t)n, sizeof(*v), by_value);
+	double sum = 0;
+	for (long i = 0; i < n; i++)
+		sum += v[i];
+	out->mean = sum / (double)n;
 	out->p50 = rank(v, n, 0.50);
 	out->p99 = rank(v, n, 0.99);
 	double half = 1.96 * sqrt((double)n * 0.99 * 0.01);
@@ -306,9 +333,31 @@ static void quantiles(double *v, long n, struct cb_quantiles *out)
 	out->p99_hi = rank(v, n, (0.99 * (double)n + half) / (double)n);
 }
 
+/* Completions per second (cb_result says over which window). */
+static double throughput(const struct sim *s, long from)
+{
+	long n = s->l->requests;
+	if (s->l->arrivals == CB_OFFLINE) {
+		double end = 0;
+		for (long r = 0; r < n; r++)
+			end = fmax(end, s->finish[r]);
+		return end > 0 ? (double)n / end : 0;
+	}
+	if (s->l->arrivals == CB_CLOSED) {
+		double t0 = s->finish[from], t1 = s->finish[n - 1];
+		return t1 > t0 ? (double)(n - 1 - from) / (t1 - t0) : 0;
+	}
+	double t0 = s->arrive[from], t1 = s->arrive[n - 1];
+	long done = 0;
+	for (long r = 0; r < n; r++)
+		done += s->finish[r] > t0 && s->finish[r] <= t1;
+	return t1 > t0 ? (double)done / (t1 - t0) : 0;
+}
+
 static void statistics(const struct sim *s, struct cb_result *out)
 {
-	long n = s->l->requests, from = n / 10, m = n - from;
+	long n = s->l->requests, from = s->l->keep_warmup ? 0 : n / 10;
+	long m = n - from;
 	double *ttft = xmalloc((size_t)m * sizeof(double));
 	double *tpot = xmalloc((size_t)m * sizeof(double));
 	double *e2e = xmalloc((size_t)m * sizeof(double));
@@ -327,12 +376,7 @@ static void statistics(const struct sim *s, struct cb_result *out)
 	free(ttft);
 	free(tpot);
 	free(e2e);
-	/* completions while requests were still arriving after warm-up */
-	double t0 = s->arrive[from], t1 = s->arrive[n - 1];
-	long done = 0;
-	for (long r = 0; r < n; r++)
-		done += s->finish[r] > t0 && s->finish[r] <= t1;
-	out->requests_per_s = t1 > t0 ? (double)done / (t1 - t0) : 0;
+	out->requests_per_s = throughput(s, from);
 	out->tokens_per_s = out->requests_per_s * (double)out_tokens;
 	out->measured = m;
 }
@@ -341,7 +385,10 @@ static void statistics(const struct sim *s, struct cb_result *out)
 
 static bool valid(const struct cb_engine *e, const struct cb_load *l)
 {
-	return l->rate > 0 && isfinite(l->rate) && l->prompt >= 1 &&
+	bool traffic = l->arrivals == CB_POISSON ? l->rate > 0 && isfinite(l->rate)
+		       : l->arrivals == CB_CLOSED ? l->clients >= 1
+		       : l->arrivals == CB_OFFLINE;
+	return traffic && l->prompt >= 1 &&
 	       l->output >= 1 && l->requests >= 20 && e->max_seqs >= 1 &&
 	       e->token_budget >= e->max_seqs && e->block >= 1 &&
 	       e->kv_tokens >= 0 && isfinite(e->kv_tokens);
@@ -369,7 +416,7 @@ int cb_simulate(const struct cb_engine *e, const struct cb_load *l,
 	s.finish = xmalloc((size_t)n * sizeof(double));
 	long cap = e->max_seqs < n ? e->max_seqs : n;
 	s.live = xmalloc((size_t)cap * sizeof(*s.live));
-	arrivals(s.arrive, n, l->rate, l->seed);
+	start_arrivals(&s);
 	/* the p99 of m measured requests is the ceil(0.99 m)-th: it misses
 	 * once more than m - ceil(0.99 m) of them do */
 	long m = n - n / 10;

@@ -20,8 +20,10 @@
  * the conservative side.
  *
  * Arrivals are Poisson at `rate`, from a seeded generator (splitmix64):
- * the same inputs give the same numbers.  The first tenth of the requests
- * (the empty system filling up) is left out of the statistics.
+ * the same inputs give the same numbers; or closed-loop clients, or all
+ * at once, as serving benchmarks send them.  The first tenth of the
+ * requests (the empty system filling up) is left out of the statistics
+ * unless keep_warmup.
  *
  * Ownership: plain values; cb_simulate() allocates and frees its own.
  */
@@ -54,9 +56,22 @@ struct cb_iteration {
  * runs stretches of pure-decode iterations at once on that basis). */
 typedef double (*cb_cost_fn)(const struct cb_iteration *it, void *ctx);
 
-/* The traffic: fixed lengths, Poisson arrivals. */
+/* How requests arrive. */
+enum cb_arrivals {
+	CB_POISSON,		/* at `rate` a second, independently */
+	CB_CLOSED,		/* `clients` clients, each sending its next
+				 * request as its last one ends (a benchmark's
+				 * max concurrency) */
+	CB_OFFLINE,		/* all at once (a throughput benchmark) */
+};
+
+/* The traffic: fixed lengths. */
 struct cb_load {
-	double rate;		/* requests per second */
+	enum cb_arrivals arrivals;
+	double rate;		/* requests per second (CB_POISSON) */
+	long clients;		/* CB_CLOSED */
+	bool keep_warmup;	/* count the first tenth too (benchmarks
+				 * average over every request) */
 	long prompt, output;	/* tokens per request (output >= 1) */
 	long requests;		/* simulated (>= 20) */
 	uint64_t seed;
@@ -66,7 +81,7 @@ struct cb_load {
 };
 
 struct cb_quantiles {
-	double p50, p99;
+	double mean, p50, p99;
 	double p99_lo, p99_hi;	/* 95% interval of the p99 (order statistics) */
 };
 
@@ -79,7 +94,11 @@ struct cb_result {
 	struct cb_quantiles tpot;	/* per output token after the first, s */
 	struct cb_quantiles e2e;	/* arrival to last token, s */
 	double tokens_per_s;	/* output tokens per second, measured window */
-	double requests_per_s;	/* completions per second, same window */
+	double requests_per_s;	/* completions per second, same window: while
+				 * requests still arrive (Poisson), from the
+				 * first measured completion to the last
+				 * (closed loop), or over the whole run
+				 * (offline) */
 	long peak_concurrency;	/* sequences live at once, most */
 	double kv_peak;		/* most of the cache reserved, fraction */
 	double mean_decodes;	/* decodes per iteration, mean */

@@ -159,6 +159,44 @@ static void stops_on_a_miss(void)
 	CHECK(!r.missed && r.e2e.p99 <= 10 && r.e2e.p50 >= 0.4);
 }
 
+/* Offline: 40 requests at t = 0, all admitted in the first iteration
+ * (400 prompt tokens within the 2,048 budget): every first token at a,
+ * every last at 50 a = 50 ms; 40 requests in 50 ms is 800 a second. */
+static void offline(void)
+{
+	struct linear_cost k = {1e-3, 0, 0};
+	struct cb_load l = {.arrivals = CB_OFFLINE, .prompt = 10, .output = 50,
+			    .requests = 40, .keep_warmup = true};
+	struct cb_result r;
+	CHECK(cb_simulate(&roomy, &l, linear, &k, &r) == 0);
+	CHECK_NEAR(r.ttft.p99, 1e-3, 1e-12);
+	CHECK_NEAR(r.e2e.mean, 50e-3, 1e-12);
+	CHECK_NEAR(r.requests_per_s, 800, 1e-9);
+	CHECK(r.measured == 40 && r.peak_concurrency == 40);
+}
+
+/* One closed-loop client: requests one after another, each a + 100 b to
+ * its first token (1.1 ms) and 49 decodes of a more: 50.1 ms a request,
+ * 19.96 requests a second. */
+static void one_client(void)
+{
+	struct linear_cost k = {1e-3, 1e-6, 0};
+	struct cb_load l = {.arrivals = CB_CLOSED, .clients = 1, .prompt = 100,
+			    .output = 50, .requests = 50, .keep_warmup = true};
+	struct cb_result r;
+	CHECK(cb_simulate(&roomy, &l, linear, &k, &r) == 0);
+	CHECK_NEAR(r.ttft.mean, 1.1e-3, 1e-9);
+	CHECK_NEAR(r.e2e.p99, 50.1e-3, 1e-9);
+	CHECK_NEAR(r.requests_per_s, 1 / 50.1e-3, 1e-9);
+	CHECK(r.peak_concurrency == 1);
+	/* eight clients share iterations: more requests a second */
+	l.clients = 8;
+	struct cb_result r8;
+	CHECK(cb_simulate(&roomy, &l, linear, &k, &r8) == 0);
+	CHECK(r8.requests_per_s > 6 * r.requests_per_s);
+	CHECK(r8.peak_concurrency == 8);
+}
+
 /* Same seed, same numbers; another seed, other arrivals. */
 static void deterministic(void)
 {
@@ -196,6 +234,8 @@ int main(void)
 	saturated();
 	cache_limits();
 	context_grows();
+	offline();
+	one_client();
 	stops_on_a_miss();
 	deterministic();
 	refused();
