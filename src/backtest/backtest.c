@@ -12,6 +12,7 @@
 
 #include "core/output.h"
 #include "core/xalloc.h"
+#include "plan/serve_llm.h"
 
 /* ---- FLOP counts ---- */
 
@@ -125,13 +126,77 @@ static bool predict(const struct catalog *c, const struct outcome *o,
 	return ok;
 }
 
+/*
+ * A serving record: its model prepared as the planner prepares a service,
+ * one replica of the engine's tensor-parallel degree on the record's
+ * accelerator (the instance's GPU-to-GPU link), the paged cache the
+ * memory leaves (serve_llm.h), and the record's traffic simulated through
+ * the engine's limits.
+ */
+static bool predict_serving(const struct outcome *o, struct backtest_plan *bp,
+			    char *why, size_t len)
+{
+	struct serve_prep *sp = serve_prepare(o->w, why, len);
+	if (!sp)
+		return false;
+	struct plan_settings s = settings_for(o->w);
+	const struct accelerator *a = o->inst->acc;
+	struct serve_device d;
+	serve_device_init(&d, a, o->w->precision, &s.eff, o->sv.tp, 1, 1,
+			  &o->inst->intra);
+	double parts[MEM_PARTS] = {0};
+	bp->kv_tokens = llm_kv_tokens(sp, &d, a->memory, o->sv.token_budget,
+				      o->sv.max_seqs, parts);
+	struct cb_engine e = {o->sv.max_seqs, o->sv.token_budget, bp->kv_tokens,
+			      LLM_KV_BLOCK};
+	bool ok = llm_simulate(sp, &d, &e, &o->sv.load, &bp->sim) == 0;
+	if (!ok)
+		snprintf(why, len, "the engine's limits or the load are out of range");
+	else if (bp->sim.never_fits) {
+		snprintf(why, len, "one request's KV cache (%ld tokens) does not fit the %.4g tokens the memory leaves on %s",
+			 o->sv.load.prompt + o->sv.load.output, bp->kv_tokens,
+			 a->name);
+		ok = false;
+	} else if (bp->sim.saturated) {
+		snprintf(why, len, "the request rate is past what the engine serves: the queue grows without bound");
+		ok = false;
+	}
+	bp->tp = o->sv.tp;
+	bp->pp = bp->dp = 1;
+	bp->step_s = bp->sim.tpot.mean;
+	serve_prep_free(sp);
+	return ok;
+}
+
+/* A serving measurement from the simulation. */
+static double serving_value(const struct outcome *o, enum measure m,
+			    const struct cb_result *r)
+{
+	double prompt = (double)o->sv.load.prompt, out = (double)o->sv.load.output;
+	switch (m) {
+	case MEASURE_OUTPUT_TOKENS_PER_S: return r->requests_per_s * out;
+	case MEASURE_TOTAL_TOKENS_PER_S: return r->requests_per_s * (prompt + out);
+	case MEASURE_REQUESTS_PER_S: return r->requests_per_s;
+	case MEASURE_TTFT_MEAN: return r->ttft.mean;
+	case MEASURE_TTFT_P50: return r->ttft.p50;
+	case MEASURE_TTFT_P99: return r->ttft.p99;
+	case MEASURE_TPOT_MEAN: return r->tpot.mean;
+	case MEASURE_TPOT_P50: return r->tpot.p50;
+	case MEASURE_TPOT_P99: return r->tpot.p99;
+	case MEASURE_E2E_MEAN: return r->e2e.mean;
+	case MEASURE_E2E_P50: return r->e2e.p50;
+	case MEASURE_E2E_P99: return r->e2e.p99;
+	default: return 0;
+	}
+}
+
 /* The row's comparison, from the record's measurement and the plan. */
 static void compare(struct backtest_row *row, double forward)
 {
 	const struct outcome *o = row->o;
 	const struct backtest_plan *bp = &row->plan;
 	const struct training *t = &o->w->train;
-	double tokens = (double)t->global_batch * (double)t->seq;
+	double tokens = o->serving ? 0 : (double)t->global_batch * (double)t->seq;
 	row->measured_cmp = row->measured;
 	switch (row->m) {
 	case MEASURE_STEP_TIME:
@@ -154,7 +219,8 @@ static void compare(struct backtest_row *row, double forward)
 	case MEASURE_DAYS:
 		row->predicted_cmp = bp->time_s / 86400;
 		break;
-	case MEASURE_COUNT:
+	default:
+		row->predicted_cmp = serving_value(o, row->m, &bp->sim);
 		break;
 	}
 	row->predicted_own = row->m == MEASURE_FLOPS_PER_GPU
@@ -179,7 +245,8 @@ static void backtest_record(struct backtest *bt, const struct catalog *c,
 	memset(&bp, 0, sizeof(bp));
 	double forward = 0;
 	char why[PLAN_REASON_LEN] = "";
-	bool ok = predict(c, o, &bp, &forward, why, sizeof(why));
+	bool ok = o->serving ? predict_serving(o, &bp, why, sizeof(why))
+			     : predict(c, o, &bp, &forward, why, sizeof(why));
 	for (int m = 0; m < MEASURE_COUNT; m++) {
 		if (!o->m[m].has)
 			continue;
@@ -255,12 +322,40 @@ static const char *measure_key(enum measure m)
 {
 	static const char *const keys[MEASURE_COUNT] = {
 		"step_time_s", "flops_per_gpu_flop_per_s", "tokens_per_s",
-		"mfu_fraction", "gpu_hours", "days"};
+		"mfu_fraction", "gpu_hours", "days", "output_tokens_per_s",
+		"total_tokens_per_s", "requests_per_s", "ttft_mean_s",
+		"ttft_p50_s", "ttft_p99_s", "tpot_mean_s", "tpot_p50_s",
+		"tpot_p99_s", "e2e_mean_s", "e2e_p50_s", "e2e_p99_s"};
 	return keys[m];
+}
+
+/* A serving record's engine and traffic, as simulated. */
+static json_t *serving_json(const struct backtest_row *row)
+{
+	const struct outcome_serving *sv = &row->o->sv;
+	static const char *const arrivals[] = {"poisson", "closed_loop", "offline"};
+	json_t *j = json_object();
+	json_object_set_new(j, "engine", json_text(sv->engine));
+	json_object_set_new(j, "tp", json_integer(sv->tp));
+	json_object_set_new(j, "max_live_sequences", json_integer(sv->max_seqs));
+	json_object_set_new(j, "token_budget", json_integer(sv->token_budget));
+	json_object_set_new(j, "arrivals", json_string(arrivals[sv->load.arrivals]));
+	json_object_set_new(j, "clients", sv->load.arrivals == CB_CLOSED
+				 ? json_integer(sv->load.clients) : json_null());
+	json_object_set_new(j, "request_rate_per_s", sv->load.arrivals == CB_POISSON
+				 ? json_real(sv->load.rate) : json_null());
+	json_object_set_new(j, "requests", json_integer(sv->load.requests));
+	json_object_set_new(j, "kv_cache_tokens", row->predicted
+				 ? json_real(row->plan.kv_tokens) : json_null());
+	json_object_set_new(j, "peak_live_sequences", row->predicted
+				 ? json_integer(row->plan.sim.peak_concurrency) : json_null());
+	return j;
 }
 
 static json_t *layout_json(const struct backtest_row *row)
 {
+	if (row->o->serving)
+		return serving_json(row);
 	const struct train_layout *l = &row->o->w->train.layout;
 	const struct backtest_plan *p = &row->plan;
 	json_t *j = json_object();

@@ -41,6 +41,9 @@ struct backtest_plan {
 	double time_s;			/* s, the whole run (0: no run length) */
 	double gpu_hours;		/* the whole run (0: no run length) */
 	double mfu;			/* a fraction */
+	/* serving records: the simulated traffic (plan/cbatch.h) */
+	struct cb_result sim;
+	double kv_tokens;		/* the cache one GPU holds */
 };
 
 struct backtest_row {

@@ -27,7 +27,9 @@ struct oc_ctx {
 
 static const char *const measure_names[MEASURE_COUNT] = {
 	"step_time", "flops_per_gpu", "tokens_per_s", "mfu", "gpu_hours",
-	"days",
+	"days", "output_tokens_per_s", "total_tokens_per_s", "requests_per_s",
+	"ttft_mean", "ttft_p50", "ttft_p99", "tpot_mean", "tpot_p50",
+	"tpot_p99", "e2e_mean", "e2e_p50", "e2e_p99",
 };
 
 const char *measure_name(enum measure m)
@@ -364,7 +366,12 @@ static int read_hardware(struct oc_ctx *cx, const struct ynode *rec,
 static const struct yfield measured_fields[] = {
 	{"step_time", false}, {"flops_per_gpu", false},
 	{"flops_counted", false}, {"tokens_per_s", false}, {"mfu", false},
-	{"gpu_hours", false}, {"days", false}, {NULL, false},
+	{"gpu_hours", false}, {"days", false},
+	{"output_tokens_per_s", false}, {"total_tokens_per_s", false},
+	{"requests_per_s", false}, {"ttft_mean", false}, {"ttft_p50", false},
+	{"ttft_p99", false}, {"tpot_mean", false}, {"tpot_p50", false},
+	{"tpot_p99", false}, {"e2e_mean", false}, {"e2e_p50", false},
+	{"e2e_p99", false}, {NULL, false},
 };
 
 static int read_counting(struct yread *r, const struct ynode *n,
@@ -399,12 +406,27 @@ static int read_measure(struct yread *r, const struct ynode *n,
 		return yr_quantity_in(r, n, key, Q_LATENCY, v, NULL);
 	case MEASURE_FLOPS_PER_GPU:
 		return yr_quantity_in(r, n, key, Q_PEAK, v, NULL);
-	case MEASURE_TOKENS_PER_S: {
+	case MEASURE_TOKENS_PER_S:
+	case MEASURE_OUTPUT_TOKENS_PER_S:
+	case MEASURE_TOTAL_TOKENS_PER_S:
+	case MEASURE_REQUESTS_PER_S: {
 		const struct ynode *t = ymap_get(n, key);
 		bool per = t && t->kind == YNODE_SCALAR && strchr(t->text, '/');
 		return read_in(r, n, key, per ? UNIT_FREQUENCY : UNIT_COUNT,
-			       1e-3, 1e12, "0.001 to 1T tokens a second", v);
+			       1e-3, 1e12, m == MEASURE_REQUESTS_PER_S
+			       ? "0.001 to 1T requests a second"
+			       : "0.001 to 1T tokens a second", v);
 	}
+	case MEASURE_TTFT_MEAN:
+	case MEASURE_TTFT_P50:
+	case MEASURE_TTFT_P99:
+	case MEASURE_TPOT_MEAN:
+	case MEASURE_TPOT_P50:
+	case MEASURE_TPOT_P99:
+	case MEASURE_E2E_MEAN:
+	case MEASURE_E2E_P50:
+	case MEASURE_E2E_P99:
+		return yr_quantity_in(r, n, key, Q_LATENCY, v, NULL);
 	case MEASURE_MFU:
 		return read_percent(r, n, key, 0.01, 100, "0.01% to 100%", v);
 	case MEASURE_GPU_HOURS:
@@ -457,7 +479,9 @@ static int read_measured(struct yread *r, const struct ynode *rec,
 	}
 	if (given == 0) {
 		yr_error(r, n, NULL,
-			 "%s holds no measurement: expected at least one of step_time, flops_per_gpu, tokens_per_s, mfu, gpu_hours or days",
+			 o->serving
+			 ? "%s holds no measurement: expected at least one of output_tokens_per_s, total_tokens_per_s, requests_per_s, ttft_mean, ttft_p50, ttft_p99, tpot_mean, tpot_p50, tpot_p99, e2e_mean, e2e_p50 or e2e_p99"
+			 : "%s holds no measurement: expected at least one of step_time, flops_per_gpu, tokens_per_s, mfu, gpu_hours or days",
 			 ctx);
 		bad = 1;
 	}
@@ -507,7 +531,8 @@ static int check_measured(struct yread *r, const struct outcome *o,
 
 static const struct yfield record_fields[] = {
 	{"name", true}, {"source", true}, {"notes", false},
-	{"training", true}, {"hardware", true}, {"layout", false},
+	{"training", false}, {"serving", false}, {"hardware", true},
+	{"layout", false}, {"engine", false}, {"load", false},
 	{"measured", true}, {"tolerance", false}, {"known_miss", false},
 	{NULL, false},
 };
@@ -535,6 +560,170 @@ static int read_training(struct oc_ctx *cx, const struct ynode *rec,
 					ctx, &o->w);
 }
 
+/* ---- serving records ---- */
+
+/* `serving:` through the workload reader. */
+static int read_serving(struct oc_ctx *cx, const struct ynode *rec,
+			const char *what, struct outcome *o)
+{
+	const struct ynode *t = ymap_get(rec, "serving");
+	char ctx[192];
+	snprintf(ctx, sizeof(ctx), "'serving' of %s", what);
+	return workload_reader_serving(cx->wr, t, o->name ? o->name : "?",
+				       ctx, &o->w);
+}
+
+static const struct yfield engine_fields[] = {
+	{"name", true}, {"version", false}, {"tp", false},
+	{"max_live_sequences", false}, {"token_budget", false}, {NULL, false},
+};
+
+/*
+ * `engine:` - its name and version (as published), the tensor-parallel
+ * degree of one replica (1 when not given), and the limits where the
+ * source states them: live sequences (otherwise the load's clients or
+ * requests, which bound them anyway) and the tokens of one iteration
+ * (otherwise ENGINE_DEFAULT_BUDGET, an assumption).
+ */
+#define ENGINE_DEFAULT_BUDGET 8192
+
+static int read_engine(struct yread *r, const struct ynode *rec,
+		       const char *what, struct outcome *o)
+{
+	const struct ynode *n = ymap_get(rec, "engine");
+	char ctx[192];
+	snprintf(ctx, sizeof(ctx), "'engine' of %s", what);
+	if (!n) {
+		yr_error(r, rec, NULL, "missing required key 'engine' in %s (a serving record)", what);
+		return -1;
+	}
+	if (!yr_expect_map(r, n, ctx))
+		return -1;
+	int bad = yr_check_keys(r, n, ctx, engine_fields) > 0;
+	bad |= yr_name(r, n, "name", &o->sv.engine) < 0;
+	char *version = NULL;
+	bad |= yr_string(r, n, "version", &version) < 0;
+	free(version);
+	o->sv.tp = 1;
+	bad |= yr_int(r, n, "tp", 1, 64, &o->sv.tp) < 0;
+	bad |= yr_int(r, n, "max_live_sequences", 1, 100000, &o->sv.max_seqs) < 0;
+	o->sv.token_budget = ENGINE_DEFAULT_BUDGET;
+	bad |= yr_int(r, n, "token_budget", 16, 1000000, &o->sv.token_budget) < 0;
+	return bad ? -1 : 0;
+}
+
+static const struct yfield load_fields[] = {
+	{"clients", false}, {"request_rate", false}, {"offline", false},
+	{"requests", true}, {NULL, false},
+};
+
+/* `load:` - one of clients (closed loop), request_rate (Poisson) or
+ * offline: true (all at once), and the requests sent. */
+static int read_load(struct yread *r, const struct ynode *rec,
+		     const char *what, struct outcome *o)
+{
+	const struct ynode *n = ymap_get(rec, "load");
+	char ctx[192];
+	snprintf(ctx, sizeof(ctx), "'load' of %s", what);
+	if (!n) {
+		yr_error(r, rec, NULL, "missing required key 'load' in %s (a serving record)", what);
+		return -1;
+	}
+	if (!yr_expect_map(r, n, ctx))
+		return -1;
+	struct cb_load *l = &o->sv.load;
+	int bad = yr_check_keys(r, n, ctx, load_fields) > 0;
+	int c = yr_int(r, n, "clients", 1, 100000, &l->clients);
+	int q = yr_quantity_in(r, n, "request_rate", Q_REQUEST_RATE, &l->rate, NULL);
+	bool offline = false;
+	int f = yr_bool(r, n, "offline", &offline);
+	bad |= c < 0 || q < 0 || f < 0 || yr_int(r, n, "requests", 20, 100000,
+						 &l->requests) < 0;
+	int given = (c == 1) + (q == 1) + (f == 1 && offline);
+	if (f == 1 && !offline) {
+		yr_error(r, ymap_get(n, "offline"), NULL,
+			 "'offline: false' says nothing: give 'clients' or 'request_rate' instead");
+		bad = 1;
+	} else if (given != 1 && !bad) {
+		yr_error(r, n, NULL,
+			 "%s needs exactly one of 'clients' (closed loop), 'request_rate' (Poisson arrivals) or 'offline: true' (all at once), found %d",
+			 ctx, given);
+		bad = 1;
+	}
+	l->arrivals = c == 1 ? CB_CLOSED : q == 1 ? CB_POISSON : CB_OFFLINE;
+	l->keep_warmup = true;	/* benchmarks average over every request */
+	l->seed = 1;
+	return bad ? -1 : 0;
+}
+
+/* A serving record measures one replica of tp GPUs; the engine's limit
+ * defaults to what the load allows; the prompt and output lengths come
+ * from the workload; serving measures only. */
+static int check_serving(struct yread *r, const struct ynode *rec,
+			 const char *what, struct outcome *o)
+{
+	int bad = 0;
+	if (o->gpus != o->sv.tp) {
+		yr_error(r, ymap_get(rec, "hardware"), NULL,
+			 "%s measures one replica: the hardware's %ld GPUs must equal the engine's 'tp' of %ld",
+			 what, o->gpus, o->sv.tp);
+		bad = 1;
+	}
+	struct cb_load *l = &o->sv.load;
+	if (o->sv.max_seqs == 0) {
+		if (l->arrivals == CB_POISSON) {
+			yr_error(r, ymap_get(rec, "engine"), NULL,
+				 "%s with a 'request_rate' needs the engine's 'max_live_sequences' (nothing else bounds them)",
+				 what);
+			bad = 1;
+		}
+		o->sv.max_seqs = l->arrivals == CB_CLOSED ? l->clients : l->requests;
+	}
+	if (o->sv.token_budget < o->sv.max_seqs)
+		o->sv.token_budget = o->sv.max_seqs;	/* every decode fits */
+	l->prompt = o->w->infer.prompt_tokens;
+	l->output = o->w->infer.output_tokens;
+	for (int m = 0; m < MEASURE_FIRST_SERVING; m++)
+		if (o->m[m].has) {
+			gp_errors_add(r->errs, o->m[m].at.file, o->m[m].at.line,
+				      o->m[m].at.col, NULL,
+				      "'%s' is a training measurement, but %s is a serving record",
+				      measure_names[m], what);
+			bad = 1;
+		}
+	if (l->output < 1) {
+		yr_error(r, ymap_get(rec, "serving"), NULL,
+			 "%s generates no tokens: a serving record needs 'output_tokens' of 1 or more",
+			 what);
+		bad = 1;
+	}
+	return bad ? -1 : 0;
+}
+
+/* A training record has no engine or load, and measures training. */
+static int check_training_kind(struct yread *r, const struct ynode *rec,
+			       const char *what, const struct outcome *o)
+{
+	int bad = 0;
+	const char *serving_only[] = {"engine", "load"};
+	for (int i = 0; i < 2; i++)
+		if (ymap_get(rec, serving_only[i])) {
+			yr_error(r, ymap_get(rec, serving_only[i]), NULL,
+				 "'%s' describes a served model, but %s is a training record ('training:')",
+				 serving_only[i], what);
+			bad = 1;
+		}
+	for (int m = MEASURE_FIRST_SERVING; m < MEASURE_COUNT; m++)
+		if (o->m[m].has) {
+			gp_errors_add(r->errs, o->m[m].at.file, o->m[m].at.line,
+				      o->m[m].at.col, NULL,
+				      "'%s' is a serving measurement, but %s is a training record",
+				      measure_names[m], what);
+			bad = 1;
+		}
+	return bad ? -1 : 0;
+}
+
 /* The record's cluster and `layout:` put into its training, and the
  * layout checked against them (when both read). */
 static int read_layout(struct yread *r, const struct ynode *rec,
@@ -560,6 +749,21 @@ static int read_layout(struct yread *r, const struct ynode *rec,
 				     "the hardware's 'gpus'");
 }
 
+/* Exactly one of `training:` and `serving:`. */
+static int record_kind(struct yread *r, const struct ynode *n, const char *what,
+		       struct outcome *o)
+{
+	bool t = ymap_get(n, "training") != NULL, s = ymap_get(n, "serving") != NULL;
+	if (t == s) {
+		yr_error(r, n, NULL, t ? "%s gives both 'training' and 'serving': a record is one run"
+				       : "%s needs 'training' (a training run) or 'serving' (a served model)",
+			 what);
+		return -1;
+	}
+	o->serving = s;
+	return 0;
+}
+
 static int read_record(struct oc_ctx *cx, const struct ynode *n, size_t index,
 		       struct outcome *o)
 {
@@ -574,18 +778,34 @@ static int read_record(struct oc_ctx *cx, const struct ynode *n, size_t index,
 	bad |= read_outcome_sources(r, n, what, o) < 0;
 	bad |= yr_string(r, n, "notes", &o->notes) < 0;
 	bad |= yr_string(r, n, "known_miss", &o->known_miss) < 0;
-	int tr = read_training(cx, n, what, o);
+	if (record_kind(r, n, what, o) < 0)
+		return -1;
+	int tr = o->serving ? read_serving(cx, n, what, o)
+			    : read_training(cx, n, what, o);
 	int hw = read_hardware(cx, n, what, o);
 	bad |= tr < 0 || hw < 0;
-	bad |= read_layout(r, n, what, tr == 0 && hw == 0, o) < 0;
+	if (o->serving) {
+		if (ymap_get(n, "layout")) {
+			yr_error(r, ymap_get(n, "layout"), NULL,
+				 "'layout' splits a training run; a serving record gives its tensor parallelism as the engine's 'tp'");
+			bad = 1;
+		}
+		bad |= read_engine(r, n, what, o) < 0;
+		bad |= read_load(r, n, what, o) < 0;
+	} else
+		bad |= read_layout(r, n, what, tr == 0 && hw == 0, o) < 0;
 	bad |= read_measured(r, n, what, o) < 0;
 	int tol = read_percent(r, n, "tolerance", 0.1, 1000, "0.1% to 1000%",
 			       &o->tolerance);
 	bad |= tol < 0;
 	if (tol == 0)
 		o->tolerance = OUTCOME_DEFAULT_TOLERANCE;
-	if (!bad && o->w && o->w->model)
-		bad |= check_measured(r, o, what) < 0;
+	if (bad || !o->w || !o->w->model)
+		return bad ? -1 : 0;
+	if (o->serving)
+		return check_serving(r, n, what, o);
+	bad |= check_training_kind(r, n, what, o) < 0;
+	bad |= check_measured(r, o, what) < 0;
 	return bad ? -1 : 0;
 }
 
@@ -601,6 +821,7 @@ static void free_record(struct outcome *o)
 	free(o->sources);
 	free(o->notes);
 	free(o->known_miss);
+	free(o->sv.engine);
 	free(o->inline_inst.name);
 	free(o->inline_inst.provider);
 	free(o->inline_inst.accelerator_name);

@@ -25,6 +25,7 @@
 #include <stddef.h>
 
 #include "catalog/catalog.h"
+#include "plan/cbatch.h"
 #include "core/error.h"
 #include "core/provenance.h"
 #include "workload/workload.h"
@@ -32,7 +33,8 @@
 #define OUTCOME_SCHEMA "gpuplan/outcome/v1"
 #define OUTCOME_DEFAULT_TOLERANCE 0.15	/* a fraction: 15% */
 
-/* What a record measured; the order is the order rows are printed in. */
+/* What a record measured; the order is the order rows are printed in.
+ * Training records measure the first six, serving records the rest. */
 enum measure {
 	MEASURE_STEP_TIME,	/* s per optimizer step */
 	MEASURE_FLOPS_PER_GPU,	/* FLOP/s per GPU, counted as `flops_counted` */
@@ -40,8 +42,21 @@ enum measure {
 	MEASURE_MFU,		/* a fraction of the datasheet peak */
 	MEASURE_GPU_HOURS,	/* GPU-hours of the whole run (a count) */
 	MEASURE_DAYS,		/* days of the whole run (a count) */
+	MEASURE_OUTPUT_TOKENS_PER_S,	/* generated tokens per second */
+	MEASURE_TOTAL_TOKENS_PER_S,	/* prompt and generated tokens per second */
+	MEASURE_REQUESTS_PER_S,	/* completed requests per second */
+	MEASURE_TTFT_MEAN,	/* s, arrival to first token */
+	MEASURE_TTFT_P50,
+	MEASURE_TTFT_P99,
+	MEASURE_TPOT_MEAN,	/* s per output token after the first */
+	MEASURE_TPOT_P50,
+	MEASURE_TPOT_P99,
+	MEASURE_E2E_MEAN,	/* s, arrival to last token */
+	MEASURE_E2E_P50,
+	MEASURE_E2E_P99,
 	MEASURE_COUNT
 };
+#define MEASURE_FIRST_SERVING MEASURE_OUTPUT_TOKENS_PER_S
 
 /* "step_time", ...: the key in the file and in the JSON. */
 const char *measure_name(enum measure m);
@@ -65,13 +80,27 @@ struct outcome_value {
 	char *text;		/* as written, for messages and tables */
 };
 
+/* A serving record's engine and traffic (`engine:` and `load:`). */
+struct outcome_serving {
+	long tp;		/* tensor-parallel degree of one replica */
+	long max_seqs;		/* live sequences at most */
+	long token_budget;	/* tokens per iteration at most */
+	char *engine;		/* "vllm", "lmdeploy", ... (as written) */
+	struct cb_load load;	/* arrivals, clients or rate, requests;
+				 * prompt and output from the workload */
+};
+
 struct outcome {
 	char *name;
 	struct origin at;		/* the list item */
 	struct outcome_source *sources;
 	size_t n_sources;
 	char *notes;			/* may be NULL */
-	struct workload *w;		/* `training:`, owned by the file's wf;
+	bool serving;			/* `serving:` (w is an inference
+					 * workload, sv says the traffic) */
+	struct outcome_serving sv;
+	struct workload *w;		/* `training:` or `serving:`, owned by
+					 * the file's wf;
 					 * fixed_gpus/fixed_nodes and layout
 					 * are set from hardware and layout */
 	/* hardware */

@@ -138,6 +138,24 @@ static void value_cell(enum measure m, double v, char *buf, size_t len)
 	case MEASURE_DAYS:
 		snprintf(buf, len, "%.4g d", v);
 		break;
+	case MEASURE_OUTPUT_TOKENS_PER_S:
+	case MEASURE_TOTAL_TOKENS_PER_S:
+		snprintf(buf, len, "%s tokens/s", units_format(UNIT_COUNT, v, NULL, a, sizeof(a)));
+		break;
+	case MEASURE_REQUESTS_PER_S:
+		snprintf(buf, len, "%s requests/s", units_format(UNIT_COUNT, v, NULL, a, sizeof(a)));
+		break;
+	case MEASURE_TTFT_MEAN:
+	case MEASURE_TTFT_P50:
+	case MEASURE_TTFT_P99:
+	case MEASURE_TPOT_MEAN:
+	case MEASURE_TPOT_P50:
+	case MEASURE_TPOT_P99:
+	case MEASURE_E2E_MEAN:
+	case MEASURE_E2E_P50:
+	case MEASURE_E2E_P99:
+		snprintf(buf, len, "%s", units_format(UNIT_DURATION, v, NULL, a, sizeof(a)));
+		break;
 	case MEASURE_COUNT:
 		buf[0] = '\0';
 		break;
@@ -163,6 +181,16 @@ static void compared_cell(const struct backtest_row *row, bool measured,
 /* "tp 2 pp 4 dp 8 mb 1 v 2", a '*' on each degree the planner chose. */
 static void layout_cell(const struct backtest_row *row, char *buf, size_t len)
 {
+	const struct outcome_serving *sv = &row->o->sv;
+	if (row->o->serving) {
+		if (sv->load.arrivals == CB_CLOSED)
+			snprintf(buf, len, "tp %ld, %ld clients", sv->tp, sv->load.clients);
+		else if (sv->load.arrivals == CB_OFFLINE)
+			snprintf(buf, len, "tp %ld, %ld at once", sv->tp, sv->load.requests);
+		else
+			snprintf(buf, len, "tp %ld, %.4g/s", sv->tp, sv->load.rate);
+		return;
+	}
 	if (!row->predicted) {
 		snprintf(buf, len, "-");
 		return;

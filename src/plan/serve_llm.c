@@ -159,6 +159,14 @@ static double kv_capacity(const struct serve_prep *sp,
 	return free_bytes * (double)kv_split(sp, d) / sp->kv_per_token;
 }
 
+double llm_kv_tokens(const struct serve_prep *sp, const struct serve_device *d,
+		     double capacity, long budget, long max_seqs,
+		     double *parts)
+{
+	return kv_capacity(sp, d, capacity,
+			   fixed_memory(sp, d, budget, max_seqs, parts));
+}
+
 int llm_simulate(const struct serve_prep *sp, const struct serve_device *d,
 		 const struct cb_engine *e, const struct cb_load *l,
 		 struct cb_result *out)

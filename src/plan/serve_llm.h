@@ -71,6 +71,14 @@ void llm_size_placement(const struct serve_prep *sp,
 			const struct serve_device *d, int ti, double capacity,
 			long per_instance, long most, struct llm_sizing *z);
 
+/* Tokens of KV cache a GPU of `capacity` bytes holds beside the weights,
+ * the activations of a full token budget, the logits of max_seqs
+ * sequences and the workspace (serve_llm.c); the other parts into parts
+ * (MEM_PARTS entries). */
+double llm_kv_tokens(const struct serve_prep *sp, const struct serve_device *d,
+		     double capacity, long budget, long max_seqs,
+		     double *parts);
+
 /* Traffic l through engine e on device d with this service's iteration
  * cost (cb_simulate()'s return). */
 int llm_simulate(const struct serve_prep *sp, const struct serve_device *d,

@@ -974,7 +974,8 @@ static int read_body(struct wl_ctx *cx, const struct ynode *n,
 	if (infer)
 		bad |= check_inference(r, n, what, w->model, w->precision,
 				       &w->infer) < 0 ||
-		       check_targets(r, n, what, w->model, &w->infer) < 0;
+		       (!cx->embedded &&
+			check_targets(r, n, what, w->model, &w->infer) < 0);
 	else
 		bad |= check_training(r, n, what, w->model, fields == 0,
 				      &w->train) < 0;
@@ -1018,12 +1019,21 @@ static const char *const embedded_common[] = {"model", "precision",
 static const char *const embedded_required[] = {"model", "precision",
 						"global_batch", NULL};
 
+/* A served model inside an outcome: what is served, at which lengths;
+ * the traffic and the engine are the record's `load:` and `engine:`. */
+static const char *const serving_keys[] = {"prompt_tokens", "output_tokens",
+					   "kv_precision", NULL};
+static const char *const serving_required[] = {"model", "precision",
+					       "prompt_tokens",
+					       "output_tokens", NULL};
+
 static int check_embedded_keys(struct yread *r, const struct ynode *map,
-			       const char *what)
+			       const char *what, bool serving)
 {
 	const char *names[40];
 	size_t nn = add_names(names, 0, embedded_common);
-	for (const char *const *k = training_keys; *k; k++)
+	const char *const *own = serving ? serving_keys : training_keys;
+	for (const char *const *k = own; *k; k++)
 		if (!in_list(cluster_keys, *k))
 			names[nn++] = *k;
 	names[nn] = NULL;
@@ -1039,12 +1049,21 @@ static int check_embedded_keys(struct yread *r, const struct ynode *map,
 				 k->text, what);
 			continue;
 		}
+		if (serving && (in_list(inference_keys, k->text) ||
+				in_list(training_keys, k->text))) {
+			yr_error(r, k, NULL,
+				 "'%s' does not go in %s: the traffic is the record's 'load:', the engine its 'engine:'",
+				 k->text, what);
+			continue;
+		}
 		char hint[128];
 		const char *h = gp_errors_full(r->errs) ? NULL
 			: suggest_hint(k->text, names, nn, hint, sizeof(hint));
 		yr_error(r, k, h, "unknown key '%.100s' in %s", k->text, what);
 	}
-	for (const char *const *k = embedded_required; *k; k++)
+	const char *const *required = serving ? serving_required
+					      : embedded_required;
+	for (const char *const *k = required; *k; k++)
 		if (ymap_get(map, *k) == NULL) {
 			yr_error(r, map, NULL, "missing required key '%s' in %s",
 				 *k, what);
@@ -1080,26 +1099,41 @@ struct workload_reader *workload_reader_open(struct workload_file *wf,
 	return wr;
 }
 
-int workload_reader_training(struct workload_reader *wr,
-			     const struct ynode *map, const char *name,
-			     const char *what, struct workload **out)
+static int reader_item(struct workload_reader *wr, const struct ynode *map,
+		       const char *name, const char *what,
+		       enum workload_kind kind, struct workload **out)
 {
 	struct wl_ctx *cx = &wr->cx;
 	if (cx->wf->n >= wr->most) {
-		fprintf(stderr, "gpuplan: workload_reader_training: more items than the %zu announced\n",
+		fprintf(stderr, "gpuplan: workload_reader: more items than the %zu announced\n",
 			wr->most);
 		abort();
 	}
 	struct workload *w = &cx->wf->v[cx->wf->n++];
 	*out = w;
 	w->name = xstrdup(name);
-	w->kind = WORKLOAD_TRAINING;
+	w->kind = kind;
 	w->at = (struct origin){cx->wf->file, map->line, map->col};
 	if (!yr_expect_map(&cx->r, map, what))
 		return -1;
-	int bad = check_embedded_keys(&cx->r, map, what);
+	int bad = check_embedded_keys(&cx->r, map, what,
+				      kind == WORKLOAD_INFERENCE);
 	bad |= read_body(cx, map, what, w) < 0;
 	return bad ? -1 : 0;
+}
+
+int workload_reader_training(struct workload_reader *wr,
+			     const struct ynode *map, const char *name,
+			     const char *what, struct workload **out)
+{
+	return reader_item(wr, map, name, what, WORKLOAD_TRAINING, out);
+}
+
+int workload_reader_serving(struct workload_reader *wr,
+			    const struct ynode *map, const char *name,
+			    const char *what, struct workload **out)
+{
+	return reader_item(wr, map, name, what, WORKLOAD_INFERENCE, out);
 }
 
 void workload_reader_close(struct workload_reader *wr)

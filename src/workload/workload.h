@@ -186,6 +186,12 @@ struct workload_reader *workload_reader_open(struct workload_file *wf,
 int workload_reader_training(struct workload_reader *wr,
 			     const struct ynode *map, const char *name,
 			     const char *what, struct workload **out);
+/* The same for an outcome's `serving:`: an inference workload of model,
+ * precision, prompt_tokens, output_tokens (and kv_precision), without
+ * traffic or targets (the record's `load:` says the traffic). */
+int workload_reader_serving(struct workload_reader *wr,
+			    const struct ynode *map, const char *name,
+			    const char *what, struct workload **out);
 void workload_reader_close(struct workload_reader *wr);
 
 /*
