@@ -412,7 +412,7 @@ static void llm_whole_gpus(const struct serve_ctx *x)
 			 tp_allowed(x->sp, 1L << ti); ti++) {
 		serve_device_init(&d, x->a, x->w->precision, &x->s->eff, 1L << ti,
 				  1, 1, &x->in->intra);
-		llm_size_placement(x->sp, &d, ti, x->a->memory, x->in->gpus >> ti,
+		llm_size_placement(x->sp, &d, x->a->memory, x->in->gpus >> ti,
 				   most, &z);
 		if (!z.fits)
 			continue;
@@ -511,7 +511,7 @@ static void mig_slices(const struct serve_ctx *x)
 		if (x->sp->decoder && x->sp->output > 0) {
 			struct llm_sizing lz;
 			long per = (long)x->in->gpus * p->max_instances;
-			llm_size_placement(x->sp, &d, 0, p->memory, per,
+			llm_size_placement(x->sp, &d, p->memory, per,
 					   PLAN_MAX_NODES * per, &lz);
 			if (!lz.fits)
 				continue;

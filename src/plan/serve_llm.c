@@ -178,15 +178,6 @@ int llm_simulate(const struct serve_prep *sp, const struct serve_device *d,
 
 /* ---- targets ---- */
 
-static bool meets(const struct inference *in, const struct cb_result *r)
-{
-	return (in->p99_latency <= 0 || r->e2e.p99 <= in->p99_latency) &&
-	       (in->ttft_p99 <= 0 || r->ttft.p99 <= in->ttft_p99) &&
-	       (in->tpot_p99 <= 0 || r->tpot.p99 <= in->tpot_p99) &&
-	       (in->ttft_p50 <= 0 || r->ttft.p50 <= in->ttft_p50) &&
-	       (in->tpot_p50 <= 0 || r->tpot.p50 <= in->tpot_p50);
-}
-
 const char *llm_missed_target(const struct inference *in,
 			      const struct cb_result *r, double *got,
 			      double *want)
@@ -208,6 +199,12 @@ const char *llm_missed_target(const struct inference *in,
 			return t[i].name;
 		}
 	return NULL;
+}
+
+static bool meets(const struct inference *in, const struct cb_result *r)
+{
+	double got, want;
+	return llm_missed_target(in, r, &got, &want) == NULL;
 }
 
 /* One request on an idle engine: its prompt in budget-sized chunks, then
@@ -430,10 +427,9 @@ static void closest(const struct serve_prep *sp, const struct serve_device *d,
 }
 
 void llm_size_placement(const struct serve_prep *sp,
-			const struct serve_device *d, int ti, double capacity,
+			const struct serve_device *d, double capacity,
 			long per_instance, long most, struct llm_sizing *z)
 {
-	(void)ti;
 	static const long budgets[] = {512, 2048, 8192};
 	memset(z, 0, sizeof(*z));
 	struct llm_cost k;

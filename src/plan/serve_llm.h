@@ -63,12 +63,12 @@ struct llm_sizing {
 };
 
 /*
- * Sizes workload w's service on device d (tensor-parallel index ti,
- * capacity bytes per GPU or slice, per_instance replicas on one
- * instance, at most `most` replicas).
+ * Sizes the service of sp's workload on device d (its tensor-parallel
+ * degree is d->tp; capacity bytes per GPU or slice, per_instance replicas
+ * on one instance, at most `most` replicas).
  */
 void llm_size_placement(const struct serve_prep *sp,
-			const struct serve_device *d, int ti, double capacity,
+			const struct serve_device *d, double capacity,
 			long per_instance, long most, struct llm_sizing *z);
 
 /* Tokens of KV cache a GPU of `capacity` bytes holds beside the weights,
