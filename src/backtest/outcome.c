@@ -37,6 +37,11 @@ const char *measure_name(enum measure m)
 	return measure_names[m];
 }
 
+bool measure_is_latency(enum measure m)
+{
+	return m >= MEASURE_TTFT_MEAN && m <= MEASURE_E2E_P99;
+}
+
 static const char *const counting_names[] = {"megatron-2021", "model",
 					     "hardware"};
 
@@ -417,16 +422,6 @@ static int read_measure(struct yread *r, const struct ynode *n,
 			       ? "0.001 to 1T requests a second"
 			       : "0.001 to 1T tokens a second", v);
 	}
-	case MEASURE_TTFT_MEAN:
-	case MEASURE_TTFT_P50:
-	case MEASURE_TTFT_P99:
-	case MEASURE_TPOT_MEAN:
-	case MEASURE_TPOT_P50:
-	case MEASURE_TPOT_P99:
-	case MEASURE_E2E_MEAN:
-	case MEASURE_E2E_P50:
-	case MEASURE_E2E_P99:
-		return yr_quantity_in(r, n, key, Q_LATENCY, v, NULL);
 	case MEASURE_MFU:
 		return read_percent(r, n, key, 0.01, 100, "0.01% to 100%", v);
 	case MEASURE_GPU_HOURS:
@@ -435,7 +430,9 @@ static int read_measure(struct yread *r, const struct ynode *n,
 	case MEASURE_DAYS:
 		return read_in(r, n, key, UNIT_COUNT, 1e-3, 1e5,
 			       "0.001 to 100K days", v);
-	case MEASURE_COUNT:
+	default:
+		if (measure_is_latency(m))
+			return yr_quantity_in(r, n, key, Q_LATENCY, v, NULL);
 		break;
 	}
 	return 0;

@@ -60,6 +60,8 @@ enum measure {
 
 /* "step_time", ...: the key in the file and in the JSON. */
 const char *measure_name(enum measure m);
+/* A duration of a served request (ttft_*, tpot_*, e2e_*). */
+bool measure_is_latency(enum measure m);
 
 /* How a published FLOP/s figure was counted. */
 enum flops_counting {

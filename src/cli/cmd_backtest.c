@@ -127,6 +127,8 @@ static void value_cell(enum measure m, double v, char *buf, size_t len)
 		snprintf(buf, len, "%s", units_format(UNIT_COMPUTE, v, NULL, a, sizeof(a)));
 		break;
 	case MEASURE_TOKENS_PER_S:
+	case MEASURE_OUTPUT_TOKENS_PER_S:
+	case MEASURE_TOTAL_TOKENS_PER_S:
 		snprintf(buf, len, "%s tokens/s", units_format(UNIT_COUNT, v, NULL, a, sizeof(a)));
 		break;
 	case MEASURE_MFU:
@@ -138,26 +140,14 @@ static void value_cell(enum measure m, double v, char *buf, size_t len)
 	case MEASURE_DAYS:
 		snprintf(buf, len, "%.4g d", v);
 		break;
-	case MEASURE_OUTPUT_TOKENS_PER_S:
-	case MEASURE_TOTAL_TOKENS_PER_S:
-		snprintf(buf, len, "%s tokens/s", units_format(UNIT_COUNT, v, NULL, a, sizeof(a)));
-		break;
 	case MEASURE_REQUESTS_PER_S:
 		snprintf(buf, len, "%s requests/s", units_format(UNIT_COUNT, v, NULL, a, sizeof(a)));
 		break;
-	case MEASURE_TTFT_MEAN:
-	case MEASURE_TTFT_P50:
-	case MEASURE_TTFT_P99:
-	case MEASURE_TPOT_MEAN:
-	case MEASURE_TPOT_P50:
-	case MEASURE_TPOT_P99:
-	case MEASURE_E2E_MEAN:
-	case MEASURE_E2E_P50:
-	case MEASURE_E2E_P99:
-		snprintf(buf, len, "%s", units_format(UNIT_DURATION, v, NULL, a, sizeof(a)));
-		break;
-	case MEASURE_COUNT:
-		buf[0] = '\0';
+	default:	/* the latencies */
+		if (measure_is_latency(m))
+			snprintf(buf, len, "%s", units_format(UNIT_DURATION, v, NULL, a, sizeof(a)));
+		else
+			buf[0] = '\0';
 		break;
 	}
 }
