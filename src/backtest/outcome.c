@@ -584,17 +584,28 @@ static const struct yfield engine_fields[] = {
  */
 #define ENGINE_DEFAULT_BUDGET 8192
 
+/* A map a serving record must give (`engine:`, `load:`), NULL after an
+ * error; ctx gets "'KEY' of WHAT". */
+static const struct ynode *serving_map(struct yread *r, const struct ynode *rec,
+				       const char *key, const char *what,
+				       char *ctx, size_t len)
+{
+	const struct ynode *n = ymap_get(rec, key);
+	snprintf(ctx, len, "'%s' of %s", key, what);
+	if (!n) {
+		yr_error(r, rec, NULL, "missing required key '%s' in %s (a serving record)",
+			 key, what);
+		return NULL;
+	}
+	return yr_expect_map(r, n, ctx) ? n : NULL;
+}
+
 static int read_engine(struct yread *r, const struct ynode *rec,
 		       const char *what, struct outcome *o)
 {
-	const struct ynode *n = ymap_get(rec, "engine");
 	char ctx[192];
-	snprintf(ctx, sizeof(ctx), "'engine' of %s", what);
-	if (!n) {
-		yr_error(r, rec, NULL, "missing required key 'engine' in %s (a serving record)", what);
-		return -1;
-	}
-	if (!yr_expect_map(r, n, ctx))
+	const struct ynode *n = serving_map(r, rec, "engine", what, ctx, sizeof(ctx));
+	if (!n)
 		return -1;
 	int bad = yr_check_keys(r, n, ctx, engine_fields) > 0;
 	bad |= yr_name(r, n, "name", &o->sv.engine) < 0;
@@ -619,14 +630,9 @@ static const struct yfield load_fields[] = {
 static int read_load(struct yread *r, const struct ynode *rec,
 		     const char *what, struct outcome *o)
 {
-	const struct ynode *n = ymap_get(rec, "load");
 	char ctx[192];
-	snprintf(ctx, sizeof(ctx), "'load' of %s", what);
-	if (!n) {
-		yr_error(r, rec, NULL, "missing required key 'load' in %s (a serving record)", what);
-		return -1;
-	}
-	if (!yr_expect_map(r, n, ctx))
+	const struct ynode *n = serving_map(r, rec, "load", what, ctx, sizeof(ctx));
+	if (!n)
 		return -1;
 	struct cb_load *l = &o->sv.load;
 	int bad = yr_check_keys(r, n, ctx, load_fields) > 0;
