@@ -7,11 +7,17 @@
 
 #include "core/xalloc.h"
 
-/* A live sequence: its request, how much of the prompt is cached, how
- * many tokens it has generated, and what this iteration gives it. */
+/*
+ * A live (or preempted) sequence: its request, the prompt it must run
+ * through the model (the request's prompt, or after a preemption the
+ * prompt and every token generated so far, recomputed), how much of that
+ * is done, the tokens generated, the tokens whose KV is in the cache and
+ * the blocks holding them, and what this iteration gives it.
+ */
 struct seq {
 	long req;
-	long prefilled, generated;
+	long target, prefilled, generated;
+	long cached, blocks;
 	long chunk;		/* prompt tokens this iteration */
 	bool decoding;		/* generating a token this iteration */
 };
@@ -22,8 +28,10 @@ struct sim {
 	double *arrive, *first, *finish;	/* per request, s */
 	struct seq *live;
 	long n_live, next_arrival, next_admit, finished;
-	long blocks_total, blocks_free, blocks_per_request, blocks_peak;
-	long peak_live;
+	struct seq *resume;	/* preempted, the latest last: first back in */
+	long n_resume;
+	long blocks_total, blocks_free, blocks_peak;
+	long peak_live, preemptions;
 	double t;
 	double decodes_sum;
 	long iterations;
@@ -70,14 +78,60 @@ static void start_arrivals(struct sim *s)
 		arrivals(s->arrive, n, l->rate, l->seed);
 }
 
+/* ---- the paged cache ---- */
+
+static long blocks_for(const struct sim *s, long tokens)
+{
+	return (tokens + s->e->block - 1) / s->e->block;
+}
+
+/* Blocks for q to hold `more` tokens beyond those cached, taken from the
+ * free ones; false (nothing taken) when there are too few. */
+static bool grow(struct sim *s, struct seq *q, long more)
+{
+	long need = blocks_for(s, q->cached + more) - q->blocks;
+	if (need > s->blocks_free)
+		return false;
+	if (need > 0) {
+		q->blocks += need;
+		s->blocks_free -= need;
+	}
+	return true;
+}
+
+/*
+ * vLLM's recompute preemption: the newest live sequence gives up its
+ * blocks and waits, first in line, to run its prompt and the tokens it
+ * has generated through the model again ("Preempted requests are
+ * recomputed when sufficient KV cache space becomes available again",
+ * vLLM's optimization guide).
+ */
+static void preempt(struct sim *s, long i)
+{
+	struct seq q = s->live[i];
+	s->blocks_free += q.blocks;
+	s->resume[s->n_resume++] = (struct seq){
+		.req = q.req, .generated = q.generated,
+		.target = s->l->prompt + q.generated,
+	};
+	memmove(&s->live[i], &s->live[i + 1],
+		(size_t)(s->n_live - i - 1) * sizeof(*s->live));
+	s->n_live--;
+	s->preemptions++;
+}
+
 /* ---- one iteration ---- */
 
-static void take_chunk(const struct sim *s, struct seq *q, long *budget,
+static void take_chunk(struct sim *s, struct seq *q, long *budget,
 		       struct cb_iteration *it)
 {
-	long left = s->l->prompt - q->prefilled;
+	long left = q->target - q->prefilled;
 	long c = left < *budget ? left : *budget;
-	if (c <= 0)
+	/* as much of the chunk as free blocks hold */
+	long room = (q->blocks + s->blocks_free) * s->e->block - q->cached;
+	if (c > room)
+		c = room;
+	if (c <= 0 || !grow(s, q, c))
 		return;
 	q->chunk = c;
 	*budget -= c;
@@ -87,41 +141,89 @@ static void take_chunk(const struct sim *s, struct seq *q, long *budget,
 	it->prefill_pairs += (double)c * (p + ((double)c + 1) / 2);
 }
 
-/* Whether the next waiting request can be admitted now. */
+/* The next sequence to admit: a preempted one first, then the next new
+ * request that has arrived; false when none waits or the limit is met. */
+static bool next_waiting(const struct sim *s, struct seq *q)
+{
+	if (s->n_live >= s->e->max_seqs)
+		return false;
+	if (s->n_resume > 0) {
+		*q = s->resume[s->n_resume - 1];
+		return true;
+	}
+	if (s->next_admit >= s->next_arrival)
+		return false;
+	*q = (struct seq){.req = s->next_admit, .target = s->l->prompt};
+	return true;
+}
+
+/* Whether a waiting sequence would be admitted now (its first chunk's
+ * blocks free). */
 static bool can_admit(const struct sim *s)
 {
-	return s->next_admit < s->next_arrival &&
-	       s->n_live < s->e->max_seqs &&
-	       s->blocks_free >= s->blocks_per_request;
+	struct seq q;
+	long first = s->l->prompt < s->e->token_budget ? s->l->prompt
+						       : s->e->token_budget;
+	return next_waiting(s, &q) && s->blocks_free >= blocks_for(s, first);
+}
+
+/* Decodes, oldest first; a decode that needs a block when none is free
+ * preempts the newest sequence (itself, when it is the newest). */
+static void plan_decodes(struct sim *s, long *budget, struct cb_iteration *it)
+{
+	for (long i = 0; i < s->n_live; i++) {
+		struct seq *q = &s->live[i];
+		q->chunk = 0;
+		q->decoding = q->prefilled == q->target;
+	}
+	for (long i = 0; i < s->n_live; i++) {
+		struct seq *q = &s->live[i];
+		if (!q->decoding)
+			continue;
+		while (!grow(s, q, 1) && s->n_live - 1 > i)
+			preempt(s, s->n_live - 1);
+		if (!grow(s, q, 1)) {
+			preempt(s, i--);	/* itself: the newest */
+			continue;
+		}
+		it->decodes++;
+		it->decode_context += (double)(q->cached + 1);	/* and itself */
+		(*budget)--;
+	}
 }
 
 /*
  * The work of the next iteration: decodes first, then the prompts already
- * started, then new requests while the budget, max_seqs and the cache
- * allow.
+ * started, then waiting sequences (preempted ones first) while the
+ * budget, max_seqs and the cache allow.  A prompt that finds no block
+ * free when nothing decodes preempts the newest sequence, so that the
+ * oldest always moves.
  */
 static void plan_iteration(struct sim *s, struct cb_iteration *it)
 {
 	long budget = s->e->token_budget;
 	memset(it, 0, sizeof(*it));
-	for (long i = 0; i < s->n_live; i++) {
+	plan_decodes(s, &budget, it);
+	for (long i = 0; i < s->n_live && budget > 0; i++) {
 		struct seq *q = &s->live[i];
-		q->chunk = 0;
-		q->decoding = q->prefilled == s->l->prompt;
-		if (q->decoding) {
-			it->decodes++;
-			it->decode_context += (double)(s->l->prompt + q->generated);
-			budget--;
+		if (q->decoding)
+			continue;
+		take_chunk(s, q, &budget, it);
+		while (q->chunk == 0 && it->decodes == 0 && it->prefill_tokens == 0 &&
+		       s->n_live - 1 > i) {
+			preempt(s, s->n_live - 1);
+			take_chunk(s, q, &budget, it);
 		}
 	}
-	for (long i = 0; i < s->n_live && budget > 0; i++)
-		if (!s->live[i].decoding)
-			take_chunk(s, &s->live[i], &budget, it);
-	while (budget > 0 && can_admit(s)) {
-		struct seq *q = &s->live[s->n_live++];
-		*q = (struct seq){.req = s->next_admit++};
-		s->blocks_free -= s->blocks_per_request;
-		take_chunk(s, q, &budget, it);
+	struct seq q;
+	while (budget > 0 && can_admit(s) && next_waiting(s, &q)) {
+		if (s->n_resume > 0)
+			s->n_resume--;
+		else
+			s->next_admit++;
+		struct seq *live = &s->live[s->n_live++];
+		*live = q;
+		take_chunk(s, live, &budget, it);
 	}
 	long used = s->blocks_total - s->blocks_free;
 	if (used > s->blocks_peak)
@@ -144,30 +246,43 @@ static bool misses_target(const struct sim *s, long r)
 	       (l->tpot_p99 > 0 && tpot > l->tpot_p99);
 }
 
-/* Tokens out at the end of the iteration; finished requests leave. */
+static void request_done(struct sim *s, const struct seq *q)
+{
+	s->finish[q->req] = s->t;
+	if (s->l->arrivals == CB_CLOSED && q->req + s->l->clients < s->l->requests)
+		s->arrive[q->req + s->l->clients] = s->t;
+	if (q->req >= s->l->requests / 10 && misses_target(s, q->req))
+		s->misses++;
+	s->blocks_free += q->blocks;
+	s->finished++;
+}
+
+/*
+ * Tokens out at the end of the iteration: a decode adds one (its input's
+ * KV now cached); a chunk that completes a prompt samples the next token
+ * (the first, unless the sequence is resuming after a preemption).
+ * Finished requests leave.
+ */
 static void finish_iteration(struct sim *s)
 {
 	long kept = 0;
 	for (long i = 0; i < s->n_live; i++) {
 		struct seq q = s->live[i];
-		if (q.decoding)
+		if (q.decoding) {
 			q.generated++;
+			q.cached++;
+		}
 		if (q.chunk > 0) {
 			q.prefilled += q.chunk;
-			if (q.prefilled == s->l->prompt) {
-				s->first[q.req] = s->t;	/* the first token */
-				q.generated = 1;
+			q.cached += q.chunk;
+			if (q.prefilled == q.target) {
+				if (q.generated == 0)
+					s->first[q.req] = s->t;
+				q.generated++;
 			}
 		}
 		if (q.generated >= s->l->output) {
-			s->finish[q.req] = s->t;
-			if (s->l->arrivals == CB_CLOSED &&
-			    q.req + s->l->clients < s->l->requests)
-				s->arrive[q.req + s->l->clients] = s->t;
-			if (q.req >= s->l->requests / 10 && misses_target(s, q.req))
-				s->misses++;
-			s->blocks_free += s->blocks_per_request;
-			s->finished++;
+			request_done(s, &q);
 			continue;
 		}
 		s->live[kept++] = q;
@@ -203,18 +318,33 @@ static double run_time(long j, double c0, double slope)
 	return jj * c0 + slope * jj * (jj - 1) / 2;
 }
 
+/* Blocks the live sequences need beyond their own to decode k more
+ * tokens each. */
+static long blocks_to_decode(const struct sim *s, long k)
+{
+	long need = 0;
+	for (long i = 0; i < s->n_live; i++) {
+		const struct seq *q = &s->live[i];
+		need += blocks_for(s, q->cached + k) - q->blocks;
+	}
+	return need;
+}
+
 /*
  * When every live sequence is decoding and nothing can be admitted, the
  * iterations until the first of them finishes differ only in the context
  * they read, one token more per sequence each time: with a cost affine in
- * decode_context (cbatch.h), they are run at once.  An arrival that could
- * be admitted ends the run at the iteration it falls in.  Returns false
- * when the iteration is not such a run (it is then run alone).
+ * decode_context (cbatch.h), they are run at once, when the free blocks
+ * hold what they write.  An arrival that could be admitted ends the run
+ * at the iteration it falls in.  Returns false when the iteration is not
+ * such a run (it is then run alone).  The iteration's own blocks were
+ * taken by plan_iteration().
  */
 static bool fast_forward(struct sim *s, const struct cb_iteration *it,
 			 cb_cost_fn cost, void *ctx)
 {
-	if (it->prefill_tokens > 0 || it->decodes != s->n_live || s->n_live == 0)
+	if (it->prefill_tokens > 0 || it->decodes != s->n_live ||
+	    s->n_live == 0 || s->n_resume > 0)
 		return false;
 	long k = LONG_MAX;
 	for (long i = 0; i < s->n_live; i++) {
@@ -222,16 +352,14 @@ static bool fast_forward(struct sim *s, const struct cb_iteration *it,
 		if (left < k)
 			k = left;
 	}
-	if (k < 2)
+	if (k < 2 || blocks_to_decode(s, k) > s->blocks_free)
 		return false;
 	double c0 = cost(it, ctx);
 	struct cb_iteration next = *it;
 	next.decode_context += (double)it->decodes;
 	double slope = cost(&next, ctx) - c0;
 	long j = k;
-	bool admissible = s->n_live < s->e->max_seqs &&
-			  s->blocks_free >= s->blocks_per_request;
-	if (admissible && s->next_arrival < s->l->requests) {
+	if (s->next_arrival < s->l->requests && s->n_live < s->e->max_seqs) {
 		double gap = s->arrive[s->next_arrival] - s->t;
 		if (run_time(k, c0, slope) >= gap) {
 			long lo = 1, hi = k;	/* smallest j with time >= gap */
@@ -246,8 +374,12 @@ static bool fast_forward(struct sim *s, const struct cb_iteration *it,
 		}
 	}
 	s->t += run_time(j, c0, slope);
-	for (long i = 0; i < s->n_live; i++)
-		s->live[i].generated += j - 1;	/* the last one below */
+	for (long i = 0; i < s->n_live; i++) {
+		struct seq *q = &s->live[i];
+		q->generated += j - 1;	/* the last one below */
+		q->cached += j - 1;
+		grow(s, q, 1);	/* the last iteration's block */
+	}
 	s->decodes_sum += (double)(j * it->decodes);
 	s->iterations += j;
 	finish_iteration(s);
@@ -402,10 +534,9 @@ int cb_simulate(const struct cb_engine *e, const struct cb_load *l,
 		return -1;
 	struct sim s = {.e = e, .l = l};
 	long context = l->prompt + l->output;
-	s.blocks_per_request = (context + e->block - 1) / e->block;
 	double blocks = floor(e->kv_tokens / (double)e->block);
 	s.blocks_total = blocks < 1e15 ? (long)blocks : (long)1e15;
-	if (s.blocks_per_request > s.blocks_total) {
+	if ((context + e->block - 1) / e->block > s.blocks_total) {
 		out->never_fits = true;
 		return 0;
 	}
@@ -416,6 +547,7 @@ int cb_simulate(const struct cb_engine *e, const struct cb_load *l,
 	s.finish = xmalloc((size_t)n * sizeof(double));
 	long cap = e->max_seqs < n ? e->max_seqs : n;
 	s.live = xmalloc((size_t)cap * sizeof(*s.live));
+	s.resume = xmalloc((size_t)cap * sizeof(*s.resume));
 	start_arrivals(&s);
 	/* the p99 of m measured requests is the ceil(0.99 m)-th: it misses
 	 * once more than m - ceil(0.99 m) of them do */
@@ -426,6 +558,7 @@ int cb_simulate(const struct cb_engine *e, const struct cb_load *l,
 	out->missed = !s.saturated && s.misses > s.allowed;
 	out->iterations = s.iterations;
 	out->peak_concurrency = s.peak_live;
+	out->preemptions = s.preemptions;
 	out->mean_decodes = s.iterations ? s.decodes_sum / (double)s.iterations : 0;
 	out->kv_peak = (double)s.blocks_peak / (double)s.blocks_total;
 	if (!s.saturated && !out->missed)
@@ -434,5 +567,6 @@ int cb_simulate(const struct cb_engine *e, const struct cb_load *l,
 	free(s.first);
 	free(s.finish);
 	free(s.live);
+	free(s.resume);
 	return 0;
 }

@@ -5,19 +5,17 @@
  * Each iteration runs one token of every live sequence that has its
  * prompt in the cache (a decode), then spends what is left of the
  * iteration's token budget on prompts, in arrival order, a chunk at a time
- * (chunked prefill): first the prompts already started, then new requests,
- * admitted while fewer than max_seqs sequences are live and the paged KV
- * cache has the blocks of the whole request (prompt and output) free.  A
- * prompt's last chunk yields its first token at the end of that iteration;
- * each decode yields one more; a request leaves with its last token and
- * frees its blocks.  The iteration's time comes from the caller
- * (cb_cost_fn: the roofline of that mix of tokens, serve_llm.c).
- *
- * Reserving the whole request's blocks at admission is what an engine
- * that allocates as it goes reaches when every request has the same
- * lengths (it admits while the cache lasts, and preempts when the
- * admitted requests' growth overflows it); with lengths that vary it is
- * the conservative side.
+ * (chunked prefill): first the prompts already started, then waiting
+ * sequences, admitted while fewer than max_seqs are live and the paged KV
+ * cache has free blocks for their first chunk.  Blocks are taken as the
+ * tokens come (a block of `block` tokens at a time); a decode that finds
+ * none free preempts the newest live sequence, which gives its blocks back
+ * and later runs its prompt and the tokens it generated through the model
+ * again before it goes on (vLLM's recompute preemption).  A prompt's last
+ * chunk yields its first token at the end of that iteration; each decode
+ * yields one more; a request leaves with its last token and frees its
+ * blocks.  The iteration's time comes from the caller (cb_cost_fn: the
+ * roofline of that mix of tokens, serve_llm.c).
  *
  * Arrivals are Poisson at `rate`, from a seeded generator (splitmix64):
  * the same inputs give the same numbers; or closed-loop clients, or all
@@ -100,6 +98,7 @@ struct cb_result {
 				 * (closed loop), or over the whole run
 				 * (offline) */
 	long peak_concurrency;	/* sequences live at once, most */
+	long preemptions;	/* sequences sent back to wait for blocks */
 	double kv_peak;		/* most of the cache reserved, fraction */
 	double mean_decodes;	/* decodes per iteration, mean */
 	long iterations;

@@ -197,6 +197,35 @@ static void one_client(void)
 	CHECK(r8.peak_concurrency == 8);
 }
 
+/*
+ * Preemption by hand (16-token blocks, every iteration a, two clients,
+ * 16 tokens in and 33 out).  Iteration 1 runs both prompts (a block
+ * each); decodes 1-16 fill a second block each; decode 17 needs a third.
+ * With 6 blocks both get it and every request ends 33 iterations after it
+ * starts.  With 5, the newer (B) is preempted at iteration 18, having
+ * generated 17 tokens, and comes back at once to recompute its 33 tokens:
+ * 32 fit its 2 blocks (iteration 19), the last waits for A to end at 33 a;
+ * iteration 34 completes it and samples token 18, and 15 decodes later,
+ * at 49 a, it ends: the slowest request of the run.
+ */
+static void preemption(void)
+{
+	struct cb_engine e = {.max_seqs = 2, .token_budget = 64, .block = 16,
+			      .kv_tokens = 96};
+	struct linear_cost k = {1e-3, 0, 0};
+	struct cb_load c = {.arrivals = CB_CLOSED, .clients = 2, .prompt = 16,
+			    .output = 33, .requests = 20, .keep_warmup = true};
+	struct cb_result r;
+	CHECK(cb_simulate(&e, &c, linear, &k, &r) == 0);
+	CHECK(r.preemptions == 0);
+	CHECK_NEAR(r.e2e.p99, 33e-3, 1e-9);
+	e.kv_tokens = 80;
+	CHECK(cb_simulate(&e, &c, linear, &k, &r) == 0);
+	CHECK(r.preemptions > 0);
+	CHECK_NEAR(r.e2e.p99, 49e-3, 1e-9);
+	CHECK(r.measured == 20);	/* every request ended */
+}
+
 /* Same seed, same numbers; another seed, other arrivals. */
 static void deterministic(void)
 {
@@ -236,6 +265,7 @@ int main(void)
 	context_grows();
 	offline();
 	one_client();
+	preemption();
 	stops_on_a_miss();
 	deterministic();
 	refused();
