@@ -534,16 +534,6 @@ static const struct yfield record_fields[] = {
 	{NULL, false},
 };
 
-static void record_label(const struct ynode *n, size_t index, char *buf,
-			 size_t len)
-{
-	const struct ynode *name = ymap_get(n, "name");
-	if (name && name->kind == YNODE_SCALAR && name->text[0])
-		snprintf(buf, len, "outcome '%.80s'", name->text);
-	else
-		snprintf(buf, len, "outcome #%zu", index + 1);
-}
-
 /* `training:` through the workload reader. */
 static int read_training(struct oc_ctx *cx, const struct ynode *rec,
 			 const char *what, struct outcome *o)
@@ -775,7 +765,7 @@ static int read_record(struct oc_ctx *cx, const struct ynode *n, size_t index,
 	if (!yr_expect_map(r, n, "an outcome"))
 		return -1;
 	char what[128];
-	record_label(n, index, what, sizeof(what));
+	yr_entry_label(n, "outcome", index, what, sizeof(what));
 	int bad = yr_check_keys(r, n, what, record_fields) > 0;
 	bad |= yr_name(r, n, "name", &o->name) < 0;
 	bad |= read_outcome_sources(r, n, what, o) < 0;

@@ -20,10 +20,6 @@ int read_link_kind(struct yread *r, const struct ynode *map, const char *what,
 int read_link(struct yread *r, const struct ynode *map, const char *key,
 	      const char *owner, struct link *l);
 
-/* "accelerator 'H100-SXM'", or "accelerator #3" when the name is missing. */
-void entry_label(const struct ynode *n, const char *kind, size_t index,
-		 char *buf, size_t len);
-
 int read_accelerator(struct yread *r, const struct ynode *n, size_t index,
 		     struct accelerator *a);
 void free_accelerator(struct accelerator *a);

@@ -157,7 +157,7 @@ int read_accelerator(struct yread *r, const struct ynode *n,
 	a->at.col = n->col;
 	if (!yr_expect_map(r, n, "an accelerator"))
 		return -1;
-	entry_label(n, "accelerator", index, what, sizeof(what));
+	yr_entry_label(n, "accelerator", index, what, sizeof(what));
 	int bad = yr_check_keys(r, n, what, accelerator_fields);
 	bad |= yr_name(r, n, "name", &a->name) < 0;
 	bad |= yr_name(r, n, "vendor", &a->vendor) < 0;

@@ -81,12 +81,3 @@ int read_link(struct yread *r, const struct ynode *map, const char *key,
 }
 
 /* "accelerator 'H100-SXM'" or "accelerator #3" when the name is missing. */
-void entry_label(const struct ynode *n, const char *kind, size_t index,
-			char *buf, size_t len)
-{
-	const struct ynode *name = ymap_get(n, "name");
-	if (name && name->kind == YNODE_SCALAR && name->text[0])
-		snprintf(buf, len, "%s '%.80s'", kind, name->text);
-	else
-		snprintf(buf, len, "%s #%zu", kind, index + 1);
-}

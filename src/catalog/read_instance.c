@@ -207,7 +207,7 @@ int read_instance(struct yread *r, const struct ynode *n, size_t index,
 	in->at.col = n->col;
 	if (!yr_expect_map(r, n, "an instance"))
 		return -1;
-	entry_label(n, "instance", index, what, sizeof(what));
+	yr_entry_label(n, "instance", index, what, sizeof(what));
 	long gpus = 0, vcpus = 0;
 	int bad = yr_check_keys(r, n, what, instance_fields);
 	bad |= yr_name(r, n, "name", &in->name) < 0;

@@ -482,3 +482,13 @@ int yr_check_schema(struct yread *r, const struct ynode *root,
 	gp_errors_add(r->errs, r->file, 1, 1, hint, "not a gpuplan %s", what);
 	return -1;
 }
+
+void yr_entry_label(const struct ynode *n, const char *kind, size_t index,
+		    char *buf, size_t len)
+{
+	const struct ynode *name = ymap_get(n, "name");
+	if (name && name->kind == YNODE_SCALAR && name->text[0])
+		snprintf(buf, len, "%s '%.80s'", kind, name->text);
+	else
+		snprintf(buf, len, "%s #%zu", kind, index + 1);
+}

@@ -102,6 +102,11 @@ int yr_date(struct yread *r, const struct ynode *map, const char *key,
 int yr_check_schema(struct yread *r, const struct ynode *root,
 		    const char *want, const char *what);
 
+/* A list item as messages name it: "accelerator 'H100-SXM'", or
+ * "accelerator #3" when its `name:` is missing (index counts from 0). */
+void yr_entry_label(const struct ynode *n, const char *kind, size_t index,
+		    char *buf, size_t len);
+
 /* Parses a scalar's text as the value types above use; these are what the
  * getters call once they hold the node.  Exposed for list items. */
 int yr_node_string(struct yread *r, const struct ynode *n, const char *what,

@@ -941,16 +941,6 @@ static int read_efficiency(struct yread *r, const struct ynode *map,
 
 /* ---- one workload ---- */
 
-static void entry_name(const struct ynode *n, size_t index, char *buf,
-		       size_t len)
-{
-	const struct ynode *name = ymap_get(n, "name");
-	if (name && name->kind == YNODE_SCALAR && name->text[0])
-		snprintf(buf, len, "workload '%.80s'", name->text);
-	else
-		snprintf(buf, len, "workload #%zu", index + 1);
-}
-
 /*
  * What a workload holds besides its name and kind: efficiency, model,
  * precision and the fields of its kind, with the checks that need the
@@ -993,7 +983,7 @@ static int read_workload(struct wl_ctx *cx, const struct ynode *n,
 	if (!yr_expect_map(r, n, "a workload"))
 		return -1;
 	char what[128];
-	entry_name(n, index, what, sizeof(what));
+	yr_entry_label(n, "workload", index, what, sizeof(what));
 	int kind = -1;
 	int bad = read_choice(r, n, "kind", kind_names, 2,
 			      "training or inference", &kind) < 0;
