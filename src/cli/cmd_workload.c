@@ -87,7 +87,7 @@ static void inference_cells(const struct inference *in, char cell[5][64])
 		snprintf(cell[1], 64, "-");
 	snprintf(cell[2], 64, "-");
 	snprintf(cell[3], 64, "p99 %s",
-		 units_format(UNIT_DURATION, in->p99_latency, NULL, a, 32));
+		 units_format(UNIT_DURATION, in->target[TARGET_P99], NULL, a, 32));
 	snprintf(cell[4], 64, "-");
 }
 
@@ -184,7 +184,7 @@ static void csv_inference(const struct inference *in, char cell[][32])
 		snprintf(cell[CSV_OUTPUT], 32, "%ld", in->output_tokens);
 		snprintf(cell[CSV_KV], 32, "%s", precision_name(in->kv_precision));
 	}
-	num(cell, CSV_P99, in->p99_latency);
+	num(cell, CSV_P99, in->target[TARGET_P99]);
 	num(cell, CSV_HOURS, in->serving_per_month / 3600);
 }
 

@@ -301,25 +301,18 @@ static void training_sentence(struct plan_result *r, const struct plan_settings 
  * sets, in the order the sizing checks them. */
 static void targets_text(const struct inference *in, char *buf, size_t len)
 {
-	const struct {
-		const char *what;
-		double s;
-	} t[] = {
-		{"p99", in->p99_latency}, {"TTFT p99", in->ttft_p99},
-		{"TPOT p99", in->tpot_p99}, {"TTFT p50", in->ttft_p50},
-		{"TPOT p50", in->tpot_p50},
-	};
 	size_t n = 0, k = 0, given = 0;
-	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
-		given += t[i].s > 0;
+	for (int t = 0; t < TARGET_COUNT; t++)
+		given += in->target[t] > 0;
 	buf[0] = 0;
-	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]) && k < len; i++) {
-		if (t[i].s <= 0)
+	for (int t = 0; t < TARGET_COUNT && k < len; t++) {
+		if (in->target[t] <= 0)
 			continue;
 		char d[32];
-		units_format(UNIT_DURATION, t[i].s, NULL, d, sizeof(d));
+		units_format(UNIT_DURATION, in->target[t], NULL, d, sizeof(d));
 		const char *sep = n == 0 ? "the " : n + 1 == given ? " and " : ", ";
-		int w = snprintf(buf + k, len - k, "%s%s %s", sep, d, t[i].what);
+		int w = snprintf(buf + k, len - k, "%s%s %s", sep, d,
+				 target_name((enum latency_target)t)->label);
 		if (w < 0)
 			break;
 		k += (size_t)w;

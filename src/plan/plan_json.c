@@ -341,11 +341,9 @@ json_t *plan_result_head_json(const struct plan *p, const struct plan_result *r)
 		set(j, "layouts_considered", layouts_json(r));
 	} else {
 		const struct inference *in = &w->infer;
-		set(j, "p99_target_s", in->p99_latency > 0 ? real(in->p99_latency) : json_null());
-		set(j, "ttft_p99_target_s", in->ttft_p99 > 0 ? real(in->ttft_p99) : json_null());
-		set(j, "tpot_p99_target_s", in->tpot_p99 > 0 ? real(in->tpot_p99) : json_null());
-		set(j, "ttft_p50_target_s", in->ttft_p50 > 0 ? real(in->ttft_p50) : json_null());
-		set(j, "tpot_p50_target_s", in->tpot_p50 > 0 ? real(in->tpot_p50) : json_null());
+		for (int t = 0; t < TARGET_COUNT; t++)
+			set(j, target_name((enum latency_target)t)->json,
+			    in->target[t] > 0 ? real(in->target[t]) : json_null());
 		set(j, "request_rate_per_s", real(w->infer.request_rate));
 	}
 	return j;

@@ -160,7 +160,7 @@ static void size_placement(const struct serve_ctx *x,
 			   const struct serve_device *d, int ti,
 			   double capacity, long per_instance, struct sizing *z)
 {
-	double target = x->w->infer.p99_latency;
+	double target = x->w->infer.target[TARGET_P99];
 	double lambda = x->w->infer.request_rate;
 	long most = PLAN_MAX_NODES * per_instance;
 	memset(z, 0, sizeof(*z));
@@ -251,15 +251,15 @@ static void fill(const struct serve_ctx *x, struct plan_option *o,
 		plan_option_code(o, &r);
 		return;
 	}
-	if (!z->ok && z->s1 > inf->p99_latency) {
+	if (!z->ok && z->s1 > inf->target[TARGET_P99]) {
 		struct plan_reason r = {.code = REASON_SERVE_SLOW, .a = z->s1,
-					.b = inf->p99_latency, .n1 = o->tp,
+					.b = inf->target[TARGET_P99], .n1 = o->tp,
 					.s1 = x->a->name, .s2 = profile};
 		plan_option_code(o, &r);
 	} else if (!z->ok) {
 		struct plan_reason r = {.code = REASON_SERVE_P99,
 					.n1 = PLAN_MAX_NODES,
-					.a = inf->p99_latency};
+					.a = inf->target[TARGET_P99]};
 		plan_option_code(o, &r);
 	}
 	o->batch = 1L << z->bi;
@@ -332,14 +332,14 @@ static void llm_miss(const struct serve_ctx *x, struct plan_option *o,
 		name = "latency";	/* the traffic outruns every deployment */
 	if (z->too_slow && e2e) {
 		struct plan_reason r = {.code = REASON_SERVE_SLOW,
-					.a = z->alone_e2e, .b = inf->p99_latency,
+					.a = z->alone_e2e, .b = inf->target[TARGET_P99],
 					.n1 = o->tp, .s1 = x->a->name,
 					.s2 = profile};
 		plan_option_code(o, &r);
-	} else if (e2e && inf->p99_latency > 0) {
+	} else if (e2e && inf->target[TARGET_P99] > 0) {
 		struct plan_reason r = {.code = REASON_SERVE_P99,
 					.n1 = PLAN_MAX_NODES,
-					.a = inf->p99_latency};
+					.a = inf->target[TARGET_P99]};
 		plan_option_code(o, &r);
 	} else {
 		struct plan_reason r = {.code = REASON_LLM_TARGET, .s1 = name,
@@ -471,7 +471,7 @@ static void whole_gpus(const struct serve_ctx *x)
 			keep = z;
 			keep_ti = ti;
 		}
-		if (z.ok || z.s1 <= x->w->infer.p99_latency)
+		if (z.ok || z.s1 <= x->w->infer.target[TARGET_P99])
 			break;
 	}
 	serve_device_init(&d, x->a, x->w->precision, &x->s->eff, 1L << keep_ti,

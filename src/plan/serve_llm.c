@@ -178,26 +178,33 @@ int llm_simulate(const struct serve_prep *sp, const struct serve_device *d,
 
 /* ---- targets ---- */
 
+/* What r reaches of target t. */
+static double reached(const struct cb_result *r, enum latency_target t)
+{
+	switch (t) {
+	case TARGET_P99: return r->e2e.p99;
+	case TARGET_TTFT_P99: return r->ttft.p99;
+	case TARGET_TPOT_P99: return r->tpot.p99;
+	case TARGET_TTFT_P50: return r->ttft.p50;
+	case TARGET_TPOT_P50: return r->tpot.p50;
+	case TARGET_COUNT: break;
+	}
+	return 0;
+}
+
 const char *llm_missed_target(const struct inference *in,
 			      const struct cb_result *r, double *got,
 			      double *want)
 {
-	const struct {
-		const char *name;
-		double got, want;
-	} t[] = {
-		{"end-to-end p99", r->e2e.p99, in->p99_latency},
-		{"TTFT p99", r->ttft.p99, in->ttft_p99},
-		{"TPOT p99", r->tpot.p99, in->tpot_p99},
-		{"TTFT p50", r->ttft.p50, in->ttft_p50},
-		{"TPOT p50", r->tpot.p50, in->tpot_p50},
-	};
-	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
-		if (t[i].want > 0 && t[i].got > t[i].want) {
-			*got = t[i].got;
-			*want = t[i].want;
-			return t[i].name;
+	for (int t = 0; t < TARGET_COUNT; t++) {
+		double v = reached(r, (enum latency_target)t);
+		if (in->target[t] > 0 && v > in->target[t]) {
+			*got = v;
+			*want = in->target[t];
+			return t == TARGET_P99 ? "end-to-end p99"
+					       : target_name((enum latency_target)t)->label;
 		}
+	}
 	return NULL;
 }
 
@@ -307,9 +314,9 @@ static long replicas_for(const struct llm_cost *k, const struct cb_engine *e,
 				    .prompt = sp->prompt, .output = sp->output,
 				    .requests = sim_requests(sp, e->token_budget),
 				    .seed = LLM_SIM_SEED,
-				    .e2e_p99 = in->p99_latency,
-				    .ttft_p99 = in->ttft_p99,
-				    .tpot_p99 = in->tpot_p99};
+				    .e2e_p99 = in->target[TARGET_P99],
+				    .ttft_p99 = in->target[TARGET_TTFT_P99],
+				    .tpot_p99 = in->target[TARGET_TPOT_P99]};
 		if (cb_simulate(e, &l, iteration_time, (void *)k, r) < 0)
 			return 0;
 		if (r->never_fits)

@@ -446,10 +446,10 @@ static void cache_clear(struct serve_cache *c)
  * workload's are sized anew. */
 static bool same_traffic(const struct inference *a, const struct inference *b)
 {
+	for (int t = 0; t < TARGET_COUNT; t++)
+		if (a->target[t] != b->target[t])
+			return false;
 	return a->request_rate == b->request_rate &&
-	       a->p99_latency == b->p99_latency && a->ttft_p99 == b->ttft_p99 &&
-	       a->tpot_p99 == b->tpot_p99 && a->ttft_p50 == b->ttft_p50 &&
-	       a->tpot_p50 == b->tpot_p50 &&
 	       a->serving_per_month == b->serving_per_month;
 }
 

@@ -781,6 +781,19 @@ static int check_training(struct yread *r, const struct ynode *map,
 
 /* ---- inference ---- */
 
+static const struct target_name target_names[TARGET_COUNT] = {
+	[TARGET_P99] = {"p99_latency", "p99", "p99_target_s", false},
+	[TARGET_TTFT_P99] = {"ttft_p99", "TTFT p99", "ttft_p99_target_s", false},
+	[TARGET_TPOT_P99] = {"tpot_p99", "TPOT p99", "tpot_p99_target_s", true},
+	[TARGET_TTFT_P50] = {"ttft_p50", "TTFT p50", "ttft_p50_target_s", false},
+	[TARGET_TPOT_P50] = {"tpot_p50", "TPOT p50", "tpot_p50_target_s", true},
+};
+
+const struct target_name *target_name(enum latency_target t)
+{
+	return &target_names[t];
+}
+
 static int read_inference(struct yread *r, const struct ynode *map,
 			  struct inference *in)
 {
@@ -790,16 +803,9 @@ static int read_inference(struct yread *r, const struct ynode *map,
 		      &in->prompt_tokens) < 0;
 	bad |= yr_int(r, map, "output_tokens", 0, 100000000,
 		      &in->output_tokens) < 0;
-	bad |= yr_quantity_in(r, map, "p99_latency", Q_LATENCY,
-			      &in->p99_latency, NULL) < 0;
-	bad |= yr_quantity_in(r, map, "ttft_p99", Q_LATENCY, &in->ttft_p99,
-			      NULL) < 0;
-	bad |= yr_quantity_in(r, map, "tpot_p99", Q_LATENCY, &in->tpot_p99,
-			      NULL) < 0;
-	bad |= yr_quantity_in(r, map, "ttft_p50", Q_LATENCY, &in->ttft_p50,
-			      NULL) < 0;
-	bad |= yr_quantity_in(r, map, "tpot_p50", Q_LATENCY, &in->tpot_p50,
-			      NULL) < 0;
+	for (int t = 0; t < TARGET_COUNT; t++)
+		bad |= yr_quantity_in(r, map, target_names[t].key, Q_LATENCY,
+				      &in->target[t], NULL) < 0;
 	/* at most WORKLOAD_MAX_HOURS_PER_MONTH: the range's top */
 	int hours = yr_quantity_in(r, map, "hours_per_month", Q_SERVING_TIME,
 				   &in->serving_per_month, NULL);
@@ -820,26 +826,27 @@ static int check_targets(struct yread *r, const struct ynode *map,
 			 const char *what, const struct model *m,
 			 const struct inference *in)
 {
-	static const char *const token_keys[] = {"ttft_p99", "tpot_p99",
-						 "ttft_p50", "tpot_p50"};
 	bool generates = in->has_kv && m->kind == MODEL_TRANSFORMER &&
 			 m->tf.arch == TF_DECODER && in->output_tokens > 0;
-	bool any = ymap_get(map, "p99_latency") != NULL;
+	bool any = false;
 	int bad = 0;
-	for (int i = 0; i < 4; i++) {
-		const struct ynode *k = ymap_get(map, token_keys[i]);
+	for (int t = 0; t < TARGET_COUNT; t++) {
+		const char *key = target_names[t].key;
+		const struct ynode *k = ymap_get(map, key);
 		if (!k)
 			continue;
 		any = true;
+		if (t == TARGET_P99)
+			continue;	/* any service */
 		if (!generates) {
 			yr_error(r, k, NULL,
 				 "'%s' is a target for services that generate tokens, but %s (model '%s') generates none: use 'p99_latency'",
-				 token_keys[i], what, model_label(m));
+				 key, what, model_label(m));
 			bad = 1;
-		} else if (i % 2 == 1 && in->output_tokens < 2) {
+		} else if (target_names[t].per_token && in->output_tokens < 2) {
 			yr_error(r, k, NULL,
 				 "'%s' needs at least 2 output tokens (time per token after the first); %s has 'output_tokens' %ld",
-				 token_keys[i], what, in->output_tokens);
+				 key, what, in->output_tokens);
 			bad = 1;
 		}
 	}
@@ -1368,7 +1375,7 @@ static json_t *inference_to_json(const struct inference *in)
 	json_object_set_new(j, "output_tokens",
 			    in->has_kv ? json_integer(in->output_tokens)
 				       : json_null());
-	json_object_set_new(j, "p99_latency_s", json_number(in->p99_latency));
+	json_object_set_new(j, "p99_latency_s", json_number(in->target[TARGET_P99]));
 	json_object_set_new(j, "hours_per_month",
 			    json_number(in->serving_per_month / 3600));
 	json_object_set_new(j, "kv_precision",

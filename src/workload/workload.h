@@ -101,14 +101,33 @@ struct training {
 	double bytes_per_sample;	/* B copied host to device per sample */
 };
 
+/* The latency targets a service may set, in the order they are checked
+ * and named. */
+enum latency_target {
+	TARGET_P99,		/* the whole request, p99_latency */
+	TARGET_TTFT_P99,	/* time to first token */
+	TARGET_TPOT_P99,	/* time per output token after the first */
+	TARGET_TTFT_P50,
+	TARGET_TPOT_P50,
+	TARGET_COUNT
+};
+
+struct target_name {
+	const char *key;	/* in a workload file: "ttft_p99" */
+	const char *label;	/* in sentences: "TTFT p99" */
+	const char *json;	/* in a plan: "ttft_p99_target_s" */
+	bool per_token;		/* a time per output token (needs 2 out) */
+};
+
+const struct target_name *target_name(enum latency_target t);
+
 struct inference {
 	double request_rate;		/* requests per second */
 	long prompt_tokens;		/* per request; 0 for non-sequence */
 	long output_tokens;		/* per request; 0 for non-sequence */
-	double p99_latency;		/* s, whole request; 0: no target */
-	/* token-generating services: time to first token and time per
-	 * output token after it, s; 0: no target */
-	double ttft_p50, ttft_p99, tpot_p50, tpot_p99;
+	/* the targets, s (0: none), indexed by enum latency_target; the
+	 * token ones for token-generating services only */
+	double target[TARGET_COUNT];
 	double serving_per_month;	/* s of service a month (730 h) */
 	bool has_kv;			/* a sequence model: KV cache applies */
 	enum precision kv_precision;	/* valid when has_kv */

@@ -157,7 +157,7 @@ static void hand_roofline(const struct fixture *f)
 	struct workload w = {
 		.name = "one-linear", .kind = WORKLOAD_INFERENCE,
 		.model_file = path, .model = &m, .precision = PREC_BF16,
-		.infer = {.request_rate = 1000, .p99_latency = 1e-3,
+		.infer = {.request_rate = 1000, .target[TARGET_P99] = 1e-3,
 			  .serving_per_month = 730 * 3600.0},
 	};
 	char why[256];
@@ -496,7 +496,7 @@ static void llama_chat(const struct fixture *f)
 static void too_slow(const struct fixture *f)
 {
 	struct workload w = *workload_find(&f->wf, "llama7b-chat");
-	w.infer.p99_latency = 0.1;
+	w.infer.target[TARGET_P99] = 0.1;
 	char why[256];
 	struct serve_prep *sp = serve_prepare(&w, why, sizeof(why));
 	struct plan_result r = {0};
@@ -590,7 +590,7 @@ static void monotonic(const struct fixture *f)
 	for (int k = 0; k < 2; k++) {
 		struct workload w = *workload_find(&f->wf, wl[k]);
 		double base_rate = w.infer.request_rate;
-		double base_p99 = w.infer.p99_latency;
+		double base_p99 = w.infer.target[TARGET_P99];
 		for (int i = 0; i < 5; i++) {
 			const struct instance *in = inst(f, names[i]);
 			double last = 0;
@@ -603,12 +603,12 @@ static void monotonic(const struct fixture *f)
 			w.infer.request_rate = base_rate;
 			last = HUGE_VAL;
 			for (double m = 0.5; m <= 8; m *= 1.5) {
-				w.infer.p99_latency = base_p99 * m;
+				w.infer.target[TARGET_P99] = base_p99 * m;
 				double c = plan_cost(f, in, &w);
 				CHECK(c <= last);
 				last = c;
 			}
-			w.infer.p99_latency = base_p99;
+			w.infer.target[TARGET_P99] = base_p99;
 			struct instance cheap = *in;
 			cheap.on_demand.amount *= 0.7;
 			CHECK(plan_cost(f, &cheap, &w) <= plan_cost(f, in, &w));

@@ -67,7 +67,7 @@ static void check_inspect(const struct workload_file *wf)
 	CHECK(w->kind == WORKLOAD_INFERENCE);
 	CHECK(w->precision == PREC_INT8);
 	CHECK_NEAR(w->infer.request_rate, 20, 1e-12);
-	CHECK_NEAR(w->infer.p99_latency, 0.050, 1e-12);
+	CHECK_NEAR(w->infer.target[TARGET_P99], 0.050, 1e-12);
 	CHECK_NEAR(w->infer.serving_per_month, 730 * 3600.0, 0);
 	CHECK(!w->infer.has_kv);
 	CHECK(w->infer.prompt_tokens == 0 && w->infer.output_tokens == 0);
@@ -116,7 +116,7 @@ static void check_llama(const struct workload_file *wf)
 	CHECK(w->infer.has_kv);
 	CHECK(w->infer.prompt_tokens == 1024 && w->infer.output_tokens == 256);
 	CHECK(w->infer.kv_precision == PREC_BF16);
-	CHECK_NEAR(w->infer.p99_latency, 10, 0);
+	CHECK_NEAR(w->infer.target[TARGET_P99], 10, 0);
 	CHECK_NEAR(w->infer.serving_per_month, 308 * 3600.0, 0);
 }
 
@@ -217,7 +217,7 @@ static void test_fixture(const char *dir)
 	if (w) {
 		CHECK_STR(w->model_file, "models/lm.yaml");
 		CHECK_NEAR(w->infer.request_rate, 50, 1e-12);
-		CHECK_NEAR(w->infer.p99_latency, 1.5, 1e-12);
+		CHECK_NEAR(w->infer.target[TARGET_P99], 1.5, 1e-12);
 		CHECK_NEAR(w->infer.serving_per_month, 730 * 3600.0, 0);
 		CHECK(w->infer.kv_precision == PREC_BF16);
 	}
