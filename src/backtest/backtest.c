@@ -227,7 +227,8 @@ static void compare(struct backtest_row *row, double forward)
 		? row->step_flops / (bp->step_s * (double)o->gpus)
 		: row->predicted_cmp;
 	row->error = row->predicted_cmp / row->measured_cmp - 1;
-	row->within = fabs(row->error) <= o->tolerance;
+	row->tolerance = outcome_tolerance(o, row->m);
+	row->within = fabs(row->error) <= row->tolerance;
 }
 
 static struct backtest_row *add_row(struct backtest *bt)
@@ -253,6 +254,7 @@ static void backtest_record(struct backtest *bt, const struct catalog *c,
 		struct backtest_row *row = add_row(bt);
 		row->o = o;
 		row->m = (enum measure)m;
+		row->tolerance = outcome_tolerance(o, row->m);
 		row->measured = o->m[m].v;
 		row->predicted = ok;
 		if (!ok) {
@@ -425,7 +427,7 @@ static json_t *row_json(const struct backtest_row *row)
 					 : json_null());
 	json_object_set_new(j, "error", row->predicted
 				       ? json_real(row->error) : json_null());
-	json_object_set_new(j, "tolerance", json_real(o->tolerance));
+	json_object_set_new(j, "tolerance", json_real(row->tolerance));
 	json_object_set_new(j, "within_tolerance", json_boolean(row->within));
 	json_object_set_new(j, "known_miss", o->known_miss
 					       ? json_string(o->known_miss)

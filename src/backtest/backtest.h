@@ -62,7 +62,8 @@ struct backtest_row {
 	double step_flops;		/* flops_per_gpu: FLOPs per step as
 					 * counted; else 0 */
 	double error;			/* predicted_cmp / measured_cmp - 1 */
-	bool within;			/* |error| <= the record's tolerance */
+	double tolerance;		/* outcome_tolerance() of this row */
+	bool within;			/* |error| <= tolerance */
 };
 
 struct backtest {

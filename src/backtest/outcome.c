@@ -37,6 +37,14 @@ const char *measure_name(enum measure m)
 	return measure_names[m];
 }
 
+double outcome_tolerance(const struct outcome *o, enum measure m)
+{
+	if (o->tolerance > 0)
+		return o->tolerance;
+	return o->serving && measure_is_latency(m) ? OUTCOME_LATENCY_TOLERANCE
+						   : OUTCOME_DEFAULT_TOLERANCE;
+}
+
 bool measure_is_latency(enum measure m)
 {
 	return m >= MEASURE_TTFT_MEAN && m <= MEASURE_E2E_P99;
@@ -792,7 +800,7 @@ static int read_record(struct oc_ctx *cx, const struct ynode *n, size_t index,
 			       &o->tolerance);
 	bad |= tol < 0;
 	if (tol == 0)
-		o->tolerance = OUTCOME_DEFAULT_TOLERANCE;
+		o->tolerance = 0;	/* outcome_tolerance() gives the default */
 	if (bad || !o->w || !o->w->model)
 		return bad ? -1 : 0;
 	if (o->serving)

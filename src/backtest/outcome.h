@@ -31,7 +31,12 @@
 #include "workload/workload.h"
 
 #define OUTCOME_SCHEMA "gpuplan/outcome/v1"
-#define OUTCOME_DEFAULT_TOLERANCE 0.15	/* a fraction: 15% */
+/* The tolerance a row is held to when its record gives none (fractions):
+ * a training figure or a serving throughput within 15%, a serving
+ * latency (TTFT, TPOT, end to end) within 20% - the margins the serving
+ * issue set, latency being the noisier measurement. */
+#define OUTCOME_DEFAULT_TOLERANCE 0.15
+#define OUTCOME_LATENCY_TOLERANCE 0.20
 
 /* What a record measured; the order is the order rows are printed in.
  * Training records measure the first six, serving records the rest. */
@@ -115,7 +120,8 @@ struct outcome {
 	/* measured */
 	struct outcome_value m[MEASURE_COUNT];
 	enum flops_counting counted;	/* with MEASURE_FLOPS_PER_GPU */
-	double tolerance;		/* a fraction; the default when not given */
+	double tolerance;		/* a fraction; 0 when not given (then
+					 * outcome_tolerance()'s default) */
 	/* `known_miss:` why the planner is known not to reproduce this run
 	 * (a mechanism it does not model); NULL: held to its tolerance.
 	 * A known miss is printed and counted in the mean like every row,
@@ -141,5 +147,8 @@ int outcome_file_load_as(struct outcome_file *of, const char *path,
 			 const char *shown, const struct catalog *c,
 			 struct gp_errors *errs);
 void outcome_file_free(struct outcome_file *of);
+
+/* The tolerance measurement m of o is held to. */
+double outcome_tolerance(const struct outcome *o, enum measure m);
 
 #endif

@@ -232,7 +232,7 @@ static void print_table(FILE *out, const struct backtest *bt)
 		} else
 			snprintf(pred, sizeof(pred), "-");
 		snprintf(within, sizeof(within), "%s (%.3g%%)%s",
-			 row->within ? "yes" : "NO", 100 * o->tolerance,
+			 row->within ? "yes" : "NO", 100 * row->tolerance,
 			 o->known_miss && !row->within ? " known miss" : "");
 		const char *cells[] = {o->name, gpus, layout, q, meas, pred,
 				       err, within,
@@ -314,7 +314,7 @@ static void print_csv(FILE *out, const struct backtest *bt)
 		num(f[10], 40, ok, row->predicted_own);
 		num(f[11], 40, ok, row->predicted_cmp);
 		num(f[12], 40, ok, row->error);
-		num(f[13], 40, true, o->tolerance);
+		num(f[13], 40, true, row->tolerance);
 		const char *cells[] = {o->name,
 			o->is_inline ? "" : o->inst->name, o->inst->acc->name,
 			f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7],

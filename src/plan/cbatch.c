@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/xalloc.h"
+#include "sim_stats.h"
 
 /*
  * A live (or preempted) sequence: its request, the prompt it must run
@@ -41,26 +42,6 @@ struct sim {
 
 /* ---- arrivals ---- */
 
-static uint64_t splitmix64(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15u);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-	return z ^ (z >> 31);
-}
-
-/* Poisson arrivals: exponential gaps of mean 1 / rate, from u in (0, 1]. */
-static void arrivals(double *at, long n, double rate, uint64_t seed)
-{
-	uint64_t s = seed;
-	double t = 0;
-	for (long i = 0; i < n; i++) {
-		double u = ((double)(splitmix64(&s) >> 11) + 1) * 0x1.0p-53;
-		t += -log(u) / rate;
-		at[i] = t;
-	}
-}
-
 /* Poisson times, all at zero, or the clients' first requests at zero and
  * the rest unknown (infinite) until a client's request ends. */
 static void start_arrivals(struct sim *s)
@@ -75,7 +56,7 @@ static void start_arrivals(struct sim *s)
 			s->arrive[i] = HUGE_VAL;
 	}
 	if (l->arrivals == CB_POISSON)
-		arrivals(s->arrive, n, l->rate, l->seed);
+		sim_poisson_arrivals(s->arrive, n, l->rate, l->seed);
 }
 
 /* ---- the paged cache ---- */
@@ -429,42 +410,6 @@ static void run(struct sim *s, cb_cost_fn cost, void *ctx)
 
 /* ---- statistics ---- */
 
-static int by_value(const void *pa, const void *pb)
-{
-	double a = *(const double *)pa, b = *(const double *)pb;
-	return (a > b) - (a < b);
-}
-
-/* Nearest-rank quantile q of the sorted v[0..n). */
-static double rank(const double *v, long n, double q)
-{
-	long k = (long)ceil(q * (double)n) - 1;
-	if (k < 0)
-		k = 0;
-	if (k >= n)
-		k = n - 1;
-	return v[k];
-}
-
-/*
- * p50 and p99 of v[0..n) (sorted in place), with the p99's 95% interval
- * from the binomial count of samples below it: ranks n q -+ 1.96
- * sqrt(n q (1 - q)).
- */
-static void quantiles(double *v, long n, struct cb_quantiles *out)
-{
-	qsort(v, (size_t)n, sizeof(*v), by_value);
-	double sum = 0;
-	for (long i = 0; i < n; i++)
-		sum += v[i];
-	out->mean = sum / (double)n;
-	out->p50 = rank(v, n, 0.50);
-	out->p99 = rank(v, n, 0.99);
-	double half = 1.96 * sqrt((double)n * 0.99 * 0.01);
-	out->p99_lo = rank(v, n, (0.99 * (double)n - half) / (double)n);
-	out->p99_hi = rank(v, n, (0.99 * (double)n + half) / (double)n);
-}
-
 /* Completions per second (cb_result says over which window). */
 static double throughput(const struct sim *s, long from)
 {
@@ -502,9 +447,9 @@ static void statistics(const struct sim *s, struct cb_result *out)
 						   (double)(out_tokens - 1)
 					 : 0;
 	}
-	quantiles(ttft, m, &out->ttft);
-	quantiles(tpot, m, &out->tpot);
-	quantiles(e2e, m, &out->e2e);
+	sim_quantiles(ttft, m, &out->ttft);
+	sim_quantiles(tpot, m, &out->tpot);
+	sim_quantiles(e2e, m, &out->e2e);
 	free(ttft);
 	free(tpot);
 	free(e2e);

@@ -31,6 +31,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "sim_stats.h"
+
 /* The engine's limits. */
 struct cb_engine {
 	long max_seqs;		/* sequences live at once (max_num_seqs) */
@@ -78,19 +80,14 @@ struct cb_load {
 	double e2e_p99, ttft_p99, tpot_p99;
 };
 
-struct cb_quantiles {
-	double mean, p50, p99;
-	double p99_lo, p99_hi;	/* 95% interval of the p99 (order statistics) */
-};
-
 struct cb_result {
 	bool saturated;		/* the queue grew through the run: the rate is
 				 * past what the engine serves */
 	bool never_fits;	/* one request needs more cache than there is */
 	bool missed;		/* stopped early: a p99 target is missed */
-	struct cb_quantiles ttft;	/* arrival to first token, s */
-	struct cb_quantiles tpot;	/* per output token after the first, s */
-	struct cb_quantiles e2e;	/* arrival to last token, s */
+	struct sim_quantiles ttft;	/* arrival to first token, s */
+	struct sim_quantiles tpot;	/* per output token after the first, s */
+	struct sim_quantiles e2e;	/* arrival to last token, s */
 	double tokens_per_s;	/* output tokens per second, measured window */
 	double requests_per_s;	/* completions per second, same window: while
 				 * requests still arrive (Poisson), from the

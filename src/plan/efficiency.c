@@ -20,6 +20,31 @@
  * host link 0.80, spot overhead 10%: assumptions, not
  * measurements; `gpuplan bench` (memory copy, transfer and all-reduce
  * suites) is how a team replaces them with its own figures.
+ *
+ * Kernel launches: NVIDIA's "Getting Started with CUDA Graphs" (A. Gray,
+ * 2019-09-05, https://developer.nvidia.com/blog/cuda-graphs/) times 20
+ * short kernels x 1000 steps on a Tesla V100 with CUDA 10.1: "the kernel
+ * execution time of 2.9us"; launched back to back in a stream, "3.8us
+ * (vs 2.9us kernel execution time)" per kernel; captured in a graph,
+ * "3.4us".  So 0.9 us per kernel of stream, 0.5 us in a graph, beyond the
+ * work, and 3.8 us per kernel as the least a host-launched kernel takes
+ * (quoted from copies of the page; the page itself is not stored here).
+ * One GPU and driver generation: where launches are host-bound the CPU
+ * and driver set the figure more than the GPU, and `gpuplan bench`'s
+ * launch suite (empty kernels back to back) measures it on a team's own
+ * machine.
+ *
+ * An LLM engine's iteration waits about 2 ms for the host between graph
+ * replays: SGLang issue 5593 (2025-04-21) profiled "a GPU bubble (idle
+ * period) of around 2ms before the first kernel in the graph starts
+ * execution each time the graph is replayed" (Qwen2.5-32B-Instruct, tp 4,
+ * batch 64, fp8, the offline engine), the input preparation before each
+ * replay; vLLM's v0.6.0 release notes (2024-09-05) name the same work -
+ * "gathering the LLM results from the last step, scheduling the requests
+ * to run for the next step, and preparing these requests as inputs" - as
+ * 29% of Llama 3 8B's time on an H100 before that release.  One
+ * measurement of one engine, kept as an assumption until a team measures
+ * its own engine.
  */
 void efficiency_default(struct efficiency *e)
 {
@@ -33,6 +58,12 @@ void efficiency_default(struct efficiency *e)
 	e->spot_overhead = 0.10;
 	e->host_link = 0.80;
 	e->fused_attention = true;
+	e->graph_gap = 0.5e-6;
+	e->stream_gap = 0.9e-6;
+	e->stream_floor = 3.8e-6;
+	e->iteration_host = 2e-3;
+	e->iteration_from = "measured: SGLang issue 5593 (2025), a GPU bubble of around 2 ms before each decode graph replay (Qwen2.5-32B, tp 4, batch 64): the host scheduling and preparing the next iteration; one engine's figure, an assumption for the rest";
+	e->launch_from = "measured: NVIDIA, Getting Started with CUDA Graphs (2019, Tesla V100, CUDA 10.1): 2.9 us kernels took 3.8 us each launched in a stream and 3.4 us in a CUDA graph; gap 0.9 us (stream) or 0.5 us (graph) per kernel, and at least 3.8 us per host-launched kernel";
 	e->compute_from = "benchmark: large-GEMM ceiling 80% of the dense peak (Bekman, ML Engineering, Maximum Achievable Matmul FLOPS: A100 SXM 85.9%, H100 SXM 80.1%); each matrix op below it by its shape: 256x128 tiles in waves over the SMs, k/(k+64) for short reductions (assumption)";
 	e->memory_from = "assumption: 80% of datasheet memory bandwidth";
 	e->network_from = "assumption: 80% of line rate with RDMA, 50% without; 80% of NVLink/PCIe";

@@ -44,6 +44,20 @@ struct efficiency {
 	 * frameworks, a score product, a softmax kernel and a value product
 	 * one after another, the scores written and read between them. */
 	bool fused_attention;
+	/* What launching a kernel costs beyond its work, s per kernel: a
+	 * serving engine's pass of N kernels (serve_prep.c) takes
+	 *   captured in a CUDA graph (LLM engines' decode):  R + N graph_gap
+	 *   launched one by one from the host (TensorRT under Triton):
+	 *                                  max(R + N stream_gap, N stream_floor)
+	 * for a roofline time R: the host issues kernels no faster than the
+	 * floor, and each kernel leaves the GPU idle for the gap. */
+	double graph_gap, stream_gap, stream_floor;
+	const char *launch_from;
+	/* An LLM engine's iteration also waits, s, for the host: scheduling
+	 * the next batch, preparing its inputs and sampling the last one's
+	 * tokens, before its CUDA graph is replayed. */
+	double iteration_host;
+	const char *iteration_from;
 	const char *compute_from, *memory_from, *network_from, *spot_from;
 };
 

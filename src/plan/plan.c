@@ -393,12 +393,13 @@ static int plan_one(struct plan *p, const struct workload *w,
 				plan_inference(c, &c->inst[i], w, sp,
 					       &settings, r);
 		serving_details(w, r);
+		gp_errors_free(&errs);
+		if (check_figures(w, r, why, len) < 0)
+			return -1;
+		plan_choose(r, &settings);
+		plan_serving_curves(sp, &settings, r);
+		return 0;
 	}
-	gp_errors_free(&errs);
-	if (check_figures(w, r, why, len) < 0)
-		return -1;
-	plan_choose(r, &settings);
-	return 0;
 }
 
 int plan_run(struct plan *p, const struct catalog *c,

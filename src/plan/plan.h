@@ -192,6 +192,24 @@ struct plan_layout {
 void plan_layout_why(const struct plan_layout *l, const struct plan_layout *chosen,
 		     double capacity, char *buf, size_t len);
 
+/*
+ * A chosen service's latency against load: the same deployment (replicas,
+ * engine limits) simulated at multiples of the workload's request rate,
+ * for the report's latency-against-load chart (serve.c).
+ */
+#define LOAD_FACTORS 9		/* 0.25x .. 4x the workload's rate */
+struct load_point {
+	double rate;			/* requests per second, whole service */
+	bool saturated;			/* the queue grows without bound */
+	double e2e_p50, e2e_p99;	/* s (not saturated) */
+	double ttft_p99, tpot_p99;	/* s; token services only */
+};
+struct load_curve {
+	long option;			/* index into the result's options */
+	size_t n;
+	struct load_point p[LOAD_FACTORS];
+};
+
 struct plan_result {
 	const struct workload *w;
 	double budget;			/* the workload's budget in the plan
@@ -215,6 +233,9 @@ struct plan_result {
 	 * chosen first, then by step time (fitting ones before the rest) */
 	struct plan_layout *layouts;
 	size_t n_layouts;
+	/* inference: the recommended option's and the runner-up's */
+	struct load_curve curves[2];
+	size_t n_curves;
 	char *why;			/* the recommendation, in one or two
 					 * sentences (owned; NULL until chosen) */
 	char *text;			/* pool for REASON_TEXT */

@@ -51,6 +51,10 @@ static json_t *assumptions_json(const struct efficiency *e)
 	json_object_set_new(j, "spot_overhead", assumption(e->spot_overhead, e->spot_from));
 	json_object_set_new(j, "host_link_efficiency",
 			    assumption(e->host_link, "assumption: 80% of the PCIe rate for pinned host-to-device copies"));
+	json_object_set_new(j, "kernel_gap_graph_s", assumption(e->graph_gap, e->launch_from));
+	json_object_set_new(j, "kernel_gap_stream_s", assumption(e->stream_gap, e->launch_from));
+	json_object_set_new(j, "kernel_floor_stream_s", assumption(e->stream_floor, e->launch_from));
+	json_object_set_new(j, "llm_iteration_host_s", assumption(e->iteration_host, e->iteration_from));
 	return j;
 }
 
@@ -230,6 +234,9 @@ static void set(json_t *j, const char *k, json_t *v)
 	json_object_set_new(j, k, v);
 }
 
+static json_t *load_curve_json(const struct plan_result *r,
+			       const struct plan_option *o);
+
 static json_t *option_json(const struct plan_result *r,
 			   const struct plan_option *o, const char *currency)
 {
@@ -267,6 +274,9 @@ static json_t *option_json(const struct plan_result *r,
 		set(j, "p99_latency_s", real(o->p99_latency_s));
 		set(j, "cost_per_million", real(o->cost_per_million));
 		set(j, "llm", o->has_llm && o->runnable ? llm_json(o) : json_null());
+		json_t *curve = load_curve_json(r, o);
+		if (curve)
+			set(j, "load_curve", curve);
 	}
 	set(j, "cost", real(o->cost));
 	set(j, "cost_spot", o->has_spot ? real(o->cost_spot) : json_null());
@@ -280,6 +290,36 @@ static json_t *option_json(const struct plan_result *r,
 	set(j, "breakdown", breakdown_json(&o->per_step));
 	set(j, "pareto", json_boolean(o->pareto));
 	set(j, "provenance", provenance_json(o, currency));
+	return j;
+}
+
+/* The option's latency against load, when it is one of the chosen
+ * (serve.c: plan_serving_curves()); NULL otherwise. */
+static json_t *load_curve_json(const struct plan_result *r,
+			       const struct plan_option *o)
+{
+	const struct load_curve *lc = NULL;
+	for (size_t i = 0; i < r->n_curves; i++)
+		if (&r->v[r->curves[i].option] == o)
+			lc = &r->curves[i];
+	if (!lc)
+		return NULL;
+	json_t *points = json_array();
+	for (size_t i = 0; i < lc->n; i++) {
+		const struct load_point *p = &lc->p[i];
+		json_t *j = json_object();
+		bool ok = !p->saturated;
+		set(j, "request_rate_per_s", real(p->rate));
+		set(j, "e2e_p50_s", ok ? real(p->e2e_p50) : json_null());
+		set(j, "e2e_p99_s", ok ? real(p->e2e_p99) : json_null());
+		set(j, "ttft_p99_s", ok && o->has_llm ? real(p->ttft_p99) : json_null());
+		set(j, "tpot_p99_s", ok && o->has_llm ? real(p->tpot_p99) : json_null());
+		set(j, "saturated", json_boolean(p->saturated));
+		json_array_append_new(points, j);
+	}
+	json_t *j = json_object();
+	set(j, "replicas", json_integer(o->replicas));
+	set(j, "points", points);
 	return j;
 }
 

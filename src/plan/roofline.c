@@ -197,23 +197,24 @@ static void add_fp8_cast(struct roofline *out, const struct formats *f,
  * kernel").  The fused ops then make no trip to memory of their own, but
  * for an add's read of its other input.
  */
-void roofline_fuse_conv(struct op *o, bool *chain)
+bool roofline_fuse_conv(struct op *o, bool *chain)
 {
 	if (o->kind == OP_CONV) {
 		*chain = true;
-		return;
+		return false;
 	}
 	bool epilogue = o->kind == OP_BATCHNORM || o->kind == OP_RELU ||
 			o->kind == OP_SILU || o->kind == OP_GELU ||
 			o->kind == OP_SIGMOID || o->kind == OP_ADD;
 	if (!*chain || !epilogue) {
 		*chain = false;
-		return;
+		return false;
 	}
 	double other = o->kind == OP_ADD ? o->act_read - shape_elements(&o->out) : 0;
 	o->act_read = other > 0 ? other : 0;
 	o->act_written = 0;
 	o->params = 0;
+	return true;
 }
 
 /*

@@ -70,9 +70,10 @@ void roofline_forward_tp(const struct model_graph *g, long layers, long batch,
  * and residual add after it (roofline.c says whose practice): walking a
  * graph's ops in order, with *chain false at the start, this turns a copy
  * of each fused op into what it still moves (nothing, or an add's other
- * input).  roofline_forward() and the serving planner apply it; training
- * does not.
+ * input), and returns true for an op fused so (it launches no kernel of
+ * its own).  roofline_forward() and the serving planner apply it;
+ * training does not.
  */
-void roofline_fuse_conv(struct op *o, bool *chain);
+bool roofline_fuse_conv(struct op *o, bool *chain);
 
 #endif

@@ -3,18 +3,15 @@
  * inference service on one instance type.
  *
  * Per placement (whole GPUs, tensor parallel where the model needs it, or
- * one MIG profile) and per batch size b that fits memory, the service time
- * S(b) comes from the roofline (serve_prep.c).  Replicas are then sized
- * with an M/M/c queue whose customers are batches: batches arrive at
- * lambda / b, each replica serves one at a time at rate 1 / S(b).  A GPU's
- * service time is close to constant, so exponential service is
- * pessimistic and the p99 it gives is an upper estimate (M/D/c would be
- * tighter, with no closed form for its waiting-time quantile).  A request
- * also waits for its batch to fill: (b - 1) further arrivals at one
- * replica's share lambda / c of the traffic.  So
- *   p99 = (b - 1) c / lambda + wait99(c) + S(b)
- * and the option is the batch size needing the fewest instances (ties:
- * the lower p99), with the fewest replicas that meet the target.
+ * one MIG profile) and per maximum batch that fits memory, the service
+ * time S(b) comes from the roofline (serve_prep.c).  Image and encoder
+ * models are served as Triton's dynamic batcher serves them (dbatch.h):
+ * a free replica takes every waiting request up to the maximum batch, at
+ * once; the p99 comes from simulating each replica's share of the
+ * traffic (requests spread evenly, so Poisson at lambda / replicas).  The
+ * option is the maximum batch needing the fewest instances (ties: the
+ * lower p99), with the fewest replicas that meet the target.
+ * Token-generating models go to serve_llm.c (continuous batching).
  *
  * None of that depends on the price, so it is done once per hardware
  * signature (serve_prep.h) and kept with its reasons, all coded: per
@@ -29,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "queue.h"
+#include "dbatch.h"
 #include "roofline.h"
 #include "serve_llm.h"
 
@@ -58,104 +55,95 @@ struct sizing {
 	double memory;		/* B per GPU at that batch */
 	struct serve_time t;
 	double s1;		/* S(1), s */
+	double mean_batch;	/* requests per batch the batcher forms */
 };
 
-/* ---- queueing ---- */
+/* ---- the dynamic batcher ---- */
+
+/* S(b) at the powers of two up to the maximum batch; between them the
+ * pass is priced by straight lines (a batch of 3 as 2 and 4 suggest). */
+struct batch_curve {
+	double s[SERVE_BATCHES];
+	int top;		/* s[0..top] are known */
+};
+
+static double batch_cost(long b, void *ctx)
+{
+	const struct batch_curve *c = ctx;
+	int i = 0;
+	while (i < c->top && (1L << (i + 1)) <= b)
+		i++;
+	if (i == c->top || (1L << i) == b)
+		return c->s[i];
+	double lo = (double)(1L << i), hi = (double)(1L << (i + 1));
+	return c->s[i] + (c->s[i + 1] - c->s[i]) * ((double)b - lo) / (hi - lo);
+}
+
+/* Whether `replicas` replicas, each with a share of the traffic, meet the
+ * target with a maximum batch of 2^c->top (serve.h: SERVE_SIM_*). */
+static bool meets_at(struct batch_curve *c, double lambda, long replicas,
+		     double target, struct dbatch_result *r)
+{
+	struct dbatch_config cfg = {1L << c->top, 0};
+	struct dbatch_load l = {.rate = lambda / (double)replicas,
+				.requests = SERVE_SIM_REQUESTS,
+				.seed = SERVE_SIM_SEED, .p99_target = target};
+	return dbatch_simulate(&cfg, &l, batch_cost, c, r) == 0 &&
+	       !r->saturated && !r->missed && r->latency.p99 <= target;
+}
 
 /*
- * The fewest replicas for a stable queue, floor(load) + 1, or 0 when that
- * is more than `most`.  The comparison is made in doubles before the
- * cast: a load past LONG_MAX (1e18 requests a second) would overflow it,
- * and one that is not a number (from inputs out of range) compares false
- * and is refused too.
+ * The fewest replicas, from the fewest whose queues are stable up to
+ * `most`, that meet the target; 0 when none does.  More replicas never
+ * lengthen the p99, so the count is found by doubling the step from the
+ * stable count and then halving the gap: a few simulations, whatever the
+ * traffic.  *r gets the simulation of the count returned.
  */
-static long stable_replicas(double load, long most)
+static long fewest_replicas(struct batch_curve *c, double lambda,
+			    double target, long most, struct dbatch_result *r)
 {
+	double b = (double)(1L << c->top);
+	/* in doubles: the load may be past what a long holds, or not a
+	 * number for inputs out of range (and then compares false) */
+	double load = lambda * c->s[c->top] / b;
 	if (!(load >= 0 && load < (double)most))
 		return 0;
-	return (long)floor(load) + 1;
-}
-
-/*
- * Both searches below start at stable_replicas(), with Erlang B there from
- * erlang_b_at() (queue.h: some sqrt(load) steps, not load), and add one
- * replica at a time up to max_replicas at most (the planner's
- * PLAN_MAX_NODES instances' worth), so each ends whatever the figures;
- * in practice a few standard deviations, sqrt(load), past the load.
- */
-long serve_fewest_replicas(double arrival_rate, long batch, double service_s,
-			   double target_s, long max_replicas, double *p99)
-{
-	if (!(arrival_rate > 0) || !(service_s <= target_s) || batch < 1)
-		return 0;
-	double lb = arrival_rate / batch, load = lb * service_s;
-	double tail = 1 - SERVE_QUANTILE;
-	long c = stable_replicas(load, max_replicas);	/* the fewest with load < c */
-	if (c == 0)
-		return 0;
-	double eb = erlang_b_at(c, load);
-	for (;;) {
-		/* the fill time grows with c and the wait is never negative:
-		 * once fill + S misses the target, more replicas cannot help */
-		double fill = (batch - 1) * c / arrival_rate;
-		if (fill + service_s > target_s)
+	long lo = (long)floor(load), hi = 0;
+	struct dbatch_result t;
+	for (long step = 1; hi == 0; step *= 2) {
+		long n = lo + step < most ? lo + step : most;
+		if (meets_at(c, lambda, n, target, &t)) {
+			hi = n;
+			*r = t;
+		} else if (n == most) {
 			return 0;
-		double pw = erlang_c_from_b(eb, c, load);
-		double wait = pw > tail ? log(pw / tail) / (c / service_s - lb) : 0;
-		if (fill + wait + service_s <= target_s) {
-			*p99 = fill + wait + service_s;
-			return c;
+		} else {
+			lo = n;
 		}
-		if (c >= max_replicas)
-			return 0;
-		c++;
-		eb = erlang_b_next(eb, c, load);
 	}
-}
-
-/*
- * When no batch size meets the target: batch 1 with the fewest replicas
- * that bring the p99 wait to 0 (P(wait) <= 1%), so the option still shows
- * what the lowest latency the placement reaches costs.
- */
-static long replicas_for_floor(double arrival_rate, double service_s,
-			       long max_replicas, double *p99)
-{
-	double load = arrival_rate * service_s, tail = 1 - SERVE_QUANTILE;
-	long c = stable_replicas(load, max_replicas);
-	if (c == 0)
-		return 0;
-	double eb = erlang_b_at(c, load);
-	double pw;
-	while ((pw = erlang_c_from_b(eb, c, load)) > tail && c < max_replicas)
-		eb = erlang_b_next(eb, ++c, load);
-	*p99 = service_s + (pw > tail ? log(pw / tail) /
-				       (c / service_s - arrival_rate) : 0);
-	return c;
+	while (hi - lo > 1) {
+		long mid = lo + (hi - lo) / 2;
+		if (meets_at(c, lambda, mid, target, &t)) {
+			hi = mid;
+			*r = t;
+		} else {
+			lo = mid;
+		}
+	}
+	return hi;
 }
 
 /* ---- one placement ---- */
 
 /*
- * True when batch b cannot beat the best sizing so far: it needs at least
- * floor(load) + 1 replicas for a stable queue, and its p99 is at least
- * S(b) plus the time b - 1 more requests take to arrive (with one
- * replica; more only lengthen it).  Saves the replica search for most
- * batch sizes.
+ * Maximum batches 1, 2, 4, ... while they fit memory and S(b) is within
+ * the target (a batch any longer can only be slower than the target once
+ * the queue fills it); per batch the fewest replicas that meet the
+ * target.  The fewest instances win, then the lower p99.  When none
+ * meets it, the closest: batch 1 on the fewest replicas at which 99% of
+ * requests never wait, so the option still shows what the lowest latency
+ * the placement reaches costs.
  */
-static bool cannot_win(const struct sizing *z, double lambda, long b,
-		       double service_s, long per_instance)
-{
-	if (!z->ok)
-		return false;
-	/* in doubles: the load may be past what a long holds */
-	double c = floor(lambda / b * service_s) + 1;
-	double inst = ceil(c / per_instance);
-	double p99 = service_s + (b - 1) / lambda;
-	return !(inst <= (double)z->instances) ||
-	       (inst == (double)z->instances && p99 >= z->p99);
-}
-
 static void size_placement(const struct serve_ctx *x,
 			   const struct serve_device *d, int ti,
 			   double capacity, long per_instance, struct sizing *z)
@@ -163,9 +151,10 @@ static void size_placement(const struct serve_ctx *x,
 	double target = x->w->infer.target[TARGET_P99];
 	double lambda = x->w->infer.request_rate;
 	long most = PLAN_MAX_NODES * per_instance;
+	struct batch_curve c = {{0}, 0};
 	memset(z, 0, sizeof(*z));
 	serve_batch_time(x->sp, d, 0, &z->t);
-	z->s1 = z->t.total;
+	z->s1 = c.s[0] = z->t.total;
 	z->memory = serve_memory(x->sp, ti, 0, d->elem);
 	for (int bi = 0; bi < SERVE_BATCHES; bi++) {
 		double mem = serve_memory(x->sp, ti, bi, d->elem);
@@ -175,25 +164,33 @@ static void size_placement(const struct serve_ctx *x,
 		serve_batch_time(x->sp, d, bi, &t);
 		if (t.total > target)
 			break;		/* so does S(b) */
-		if (cannot_win(z, lambda, 1L << bi, t.total, per_instance))
+		c.s[bi] = t.total;
+		c.top = bi;
+		/* the stable count alone rents more than the best so far */
+		double stable = floor(lambda * t.total / (double)(1L << bi)) + 1;
+		if (z->ok && !(ceil(stable / (double)per_instance) <=
+			       (double)z->instances))
 			continue;
-		if (z->ok && z->instances == 1 &&
-		    t.total + ((1L << bi) - 1) / lambda >= z->p99)
-			break;		/* nor can any larger batch */
-		double p99;
-		long c = serve_fewest_replicas(lambda, 1L << bi, t.total, target,
-					       most, &p99);
-		if (c == 0)
+		struct dbatch_result r;
+		long n = fewest_replicas(&c, lambda, target, most, &r);
+		if (n == 0)
 			continue;
-		long inst = (c + per_instance - 1) / per_instance;
-		if (z->ok && (inst > z->instances ||
-			      (inst == z->instances && p99 >= z->p99)))
-			continue;
-		*z = (struct sizing){true, bi, c, inst, p99, mem, t, z->s1};
+		long inst = (n + per_instance - 1) / per_instance;
+		if (!z->ok || inst < z->instances ||
+		    (inst == z->instances && r.latency.p99 < z->p99))
+			*z = (struct sizing){true, bi, n, inst, r.latency.p99,
+					     mem, t, z->s1, r.mean_batch};
+		/* one instance is the fewest there is, and when no batch was
+		 * cut short a larger maximum runs the same batches */
+		if (inst == 1 && !r.capped)
+			break;
 	}
 	if (z->ok)
 		return;
-	z->replicas = replicas_for_floor(lambda, z->s1, most, &z->p99);
+	struct dbatch_result r;
+	c.top = 0;
+	z->replicas = fewest_replicas(&c, lambda, z->s1 * (1 + 1e-9), most, &r);
+	z->p99 = z->replicas ? r.latency.p99 : 0;
 	z->instances = (z->replicas + per_instance - 1) / per_instance;
 }
 
@@ -275,6 +272,110 @@ static void fill(const struct serve_ctx *x, struct plan_option *o,
 	o->gpu_hours = rented * x->hours;
 	o->energy_kwh = rented * x->a->tdp * x->hours / 1000;
 	o->has_spot = false;
+}
+
+/* ---- latency against load ---- */
+
+static double mig_compute_share(const char *profile);
+
+/* The device option o was sized on: its accelerator whole, split tp ways,
+ * or its MIG slice; false when the slice is not the accelerator's. */
+static bool device_of(const struct serve_prep *sp, const struct plan_option *o,
+		      const struct plan_settings *s, struct serve_device *d)
+{
+	const struct accelerator *a = o->inst->acc;
+	if (!o->sharing[0]) {
+		serve_device_init(d, a, sp->w->precision, &s->eff, o->tp, 1, 1,
+				  &o->inst->intra);
+		return true;
+	}
+	for (size_t i = 0; i < a->n_mig; i++)
+		if (!strcmp(a->mig[i].profile, o->sharing) && a->memory > 0) {
+			serve_device_init(d, a, sp->w->precision, &s->eff, 1,
+					  mig_compute_share(o->sharing),
+					  a->mig[i].memory / a->memory, NULL);
+			return true;
+		}
+	return false;
+}
+
+/* One point: the deployment's replicas share `rate` evenly. */
+static void load_point(const struct serve_prep *sp, const struct plan_option *o,
+		       const struct serve_device *d, struct batch_curve *c,
+		       double rate, struct load_point *p)
+{
+	double per = rate / (double)o->replicas;
+	memset(p, 0, sizeof(*p));
+	p->rate = rate;
+	if (o->has_llm) {
+		struct cb_result r;
+		p->saturated = llm_simulate_rate(sp, d, o->llm.max_seqs,
+						 o->llm.token_budget,
+						 o->llm.kv_tokens, per, &r) < 0 ||
+			       r.saturated || r.never_fits;
+		p->e2e_p50 = r.e2e.p50;
+		p->e2e_p99 = r.e2e.p99;
+		p->ttft_p99 = r.ttft.p99;
+		p->tpot_p99 = r.tpot.p99;
+		return;
+	}
+	struct dbatch_config cfg = {1L << c->top, 0};
+	struct dbatch_load l = {.rate = per, .requests = SERVE_SIM_REQUESTS,
+				.seed = SERVE_SIM_SEED};
+	struct dbatch_result r;
+	p->saturated = dbatch_simulate(&cfg, &l, batch_cost, c, &r) < 0 ||
+		       r.saturated;
+	p->e2e_p50 = r.latency.p50;
+	p->e2e_p99 = r.latency.p99;
+}
+
+/*
+ * The option's deployment at 0.25 to 4 times the workload's rate, up to
+ * the first rate it cannot hold: where the latency stands at the planned
+ * load, and how much headroom the deployment has before it breaks.
+ */
+static void load_curve(const struct serve_prep *sp, const struct plan_option *o,
+		       const struct plan_settings *s, struct load_curve *out)
+{
+	static const double factor[LOAD_FACTORS] = {0.25, 0.5, 0.75, 1, 1.25,
+						    1.5, 2, 3, 4};
+	struct serve_device d;
+	out->n = 0;
+	if (!device_of(sp, o, s, &d))
+		return;
+	struct batch_curve c = {{0}, 0};
+	if (!o->has_llm)
+		for (int bi = 0; bi < SERVE_BATCHES && (1L << bi) <= o->batch;
+		     bi++) {
+			struct serve_time t;
+			serve_batch_time(sp, &d, bi, &t);
+			c.s[bi] = t.total;
+			c.top = bi;
+		}
+	for (size_t i = 0; i < LOAD_FACTORS; i++) {
+		struct load_point *p = &out->p[out->n++];
+		load_point(sp, o, &d, &c, sp->w->infer.request_rate * factor[i], p);
+		if (p->saturated)
+			break;
+	}
+}
+
+void plan_serving_curves(struct serve_prep *sp, const struct plan_settings *s,
+			 struct plan_result *r)
+{
+	long pick[2] = {r->recommended, r->runner_up};
+	r->n_curves = 0;
+	for (int k = 0; k < 2; k++) {
+		if (pick[k] < 0)
+			continue;
+		const struct plan_option *o = &r->v[pick[k]];
+		if (!o->runnable || o->replicas < 1)
+			continue;
+		struct load_curve *lc = &r->curves[r->n_curves];
+		lc->option = pick[k];
+		load_curve(sp, o, s, lc);
+		r->n_curves += lc->n > 0;
+	}
 }
 
 /* ---- whole GPUs ---- */

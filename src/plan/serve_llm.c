@@ -15,11 +15,12 @@
  *           pair per head and layer, at the matrix peak and the shape of
  *           a chunk's score product (attention fused: FlashAttention's
  *           memory is linear in the sequence);
- *   TP      two all-reduces per layer of the iteration's activations.
- * CPU scheduling and launch gaps between iterations are not counted:
- * engines hide them with CUDA graphs and asynchronous scheduling (vLLM
- * v0.6's multi-step scheduling and asynchronous output processing, whose
- * release notes measured them on Llama 3 8B before they did).
+ *   TP      two all-reduces per layer of the iteration's activations;
+ *   launch  the gap each kernel of the pass leaves on the GPU inside a
+ *           CUDA graph, as engines capture their forward pass;
+ *   host    the wait for the host between iterations (scheduling,
+ *           input preparation, sampling) before the graph is replayed
+ *           (efficiency.h says whose measurement).
  *
  * Memory.  LLM_MEMORY_FRACTION of the GPU, less the weights, the largest
  * layer's activations for a full token budget, fp32 logits of each live
@@ -66,7 +67,7 @@ static double iteration_time(const struct cb_iteration *it, void *ctx)
 {
 	const struct llm_cost *k = ctx;
 	double n = (double)(it->decodes + it->prefill_tokens);
-	return token_time(k, n) +
+	return k->d->iteration_host + token_time(k, n) +
 	       k->kv_per_token * (it->decode_context + it->prefill_context) +
 	       k->attn_per_pair * it->prefill_pairs +
 	       serve_allreduce_time(k->sp, k->d, n);
@@ -89,7 +90,7 @@ static void cost_init(struct llm_cost *k, const struct serve_prep *sp,
 	for (int i = 0; i < SERVE_TOKENS; i++) {
 		double c, m;
 		serve_pass_time(sp, 1, i, d, &c, &m);
-		k->token[i] = c + m;
+		k->token[i] = c + m + serve_launch_time(sp, 1, d, true, c + m);
 	}
 	k->kv_per_token = sp->kv_per_token / ((double)kv_split(sp, d) *
 					      d->bandwidth);
@@ -122,9 +123,11 @@ static void iteration_split(const struct llm_cost *k, double n,
 		b++;
 	double c, m;
 	serve_pass_time(sp, 1, b, k->d, &c, &m);
+	c += serve_launch_time(sp, 1, k->d, true, c + m);
 	double whole = token_time(k, n), at_b = c + m;
+	out->compute = k->d->iteration_host;
 	double scale = at_b > 0 ? whole / at_b : 0;
-	out->compute = c * scale;
+	out->compute += c * scale;
 	out->memory = m * scale + k->kv_per_token * n *
 				  ((double)sp->prompt + sp->output / 2.0);
 	out->communication = serve_allreduce_time(sp, k->d, n);
@@ -174,6 +177,20 @@ int llm_simulate(const struct serve_prep *sp, const struct serve_device *d,
 	struct llm_cost k;
 	cost_init(&k, sp, d, e->token_budget);
 	return cb_simulate(e, l, iteration_time, &k, out);
+}
+
+static long sim_requests(const struct serve_prep *sp, long budget);
+
+int llm_simulate_rate(const struct serve_prep *sp, const struct serve_device *d,
+		      long max_seqs, long token_budget, double kv_tokens,
+		      double rate, struct cb_result *out)
+{
+	struct cb_engine e = {max_seqs, token_budget, kv_tokens, LLM_KV_BLOCK};
+	struct cb_load l = {.rate = rate, .prompt = sp->prompt,
+			    .output = sp->output,
+			    .requests = sim_requests(sp, token_budget),
+			    .seed = LLM_SIM_SEED};
+	return llm_simulate(sp, d, &e, &l, out);
 }
 
 /* ---- targets ---- */

@@ -156,9 +156,13 @@ static void pass_build(struct serve_pass *p, const struct model_graph *g)
 	p->mops = xmalloc((g->n ? g->n : 1) * sizeof(*p->mops));
 	p->n_mops = 0;
 	bool chain = false;
+	p->kernels = 0;
 	for (size_t i = 0; i < g->n; i++) {
 		struct op o = g->ops[i];
-		roofline_fuse_conv(&o, &chain);	/* as inference engines run it */
+		/* as inference engines run it */
+		bool fused = roofline_fuse_conv(&o, &chain);
+		p->kernels += !fused && (o.flops > 0 || op_weight_reads(&o) > 0 ||
+					 o.act_read + o.act_written > 0);
 		if (is_matrix(&o))
 			p->mops[p->n_mops++] = o;
 		else
@@ -466,11 +470,18 @@ const struct serve_hw *serve_cache_find(struct serve_prep *sp,
 {
 	struct serve_cache *c = &sp->cache;
 	if (c->compute != e->compute || c->memory != e->memory ||
-	    c->link != e->link || !matrix_eff_equal(&c->matrix, &e->matrix)) {
+	    c->link != e->link || c->graph_gap != e->graph_gap ||
+	    c->stream_gap != e->stream_gap || c->stream_floor != e->stream_floor ||
+	    c->iteration_host != e->iteration_host ||
+	    !matrix_eff_equal(&c->matrix, &e->matrix)) {
 		cache_clear(c);
 		c->compute = e->compute;
 		c->memory = e->memory;
 		c->link = e->link;
+		c->graph_gap = e->graph_gap;
+		c->stream_gap = e->stream_gap;
+		c->stream_floor = e->stream_floor;
+		c->iteration_host = e->iteration_host;
 		c->matrix = e->matrix;
 	}
 	if (c->cap == 0)
@@ -559,6 +570,19 @@ void serve_device_init(struct serve_device *d, const struct accelerator *a,
 	double link = intra && intra->bandwidth > 0 ? intra->bandwidth
 						     : a->interconnect.bandwidth;
 	d->link = link / 2 * e->link;
+	d->graph_gap = e->graph_gap;
+	d->iteration_host = e->iteration_host;
+	d->stream_gap = e->stream_gap;
+	d->stream_floor = e->stream_floor;
+}
+
+double serve_launch_time(const struct serve_prep *sp, int pass,
+			 const struct serve_device *d, bool graph, double r)
+{
+	double n = (double)(pass == 0 ? sp->prefill.kernels : sp->decode.kernels);
+	if (graph)
+		return n * d->graph_gap;
+	return fmax(n * d->stream_gap, n * d->stream_floor - r);
 }
 
 /*
@@ -592,6 +616,9 @@ void serve_batch_time(const struct serve_prep *sp, const struct serve_device *d,
 	double b = (double)(1L << bi), pc, pm;
 	memset(out, 0, sizeof(*out));
 	serve_pass_time(sp, 0, bi, d, &pc, &pm);
+	/* batch-served models run as TensorRT engines under Triton, their
+	 * kernels launched from the host one by one */
+	pc += serve_launch_time(sp, 0, d, false, pc + pm);
 	out->prefill = pc + pm;
 	out->comm = serve_allreduce_time(sp, d, b * (sp->seq > 0 ? sp->seq : 1));
 	out->split.compute = pc;
@@ -599,6 +626,7 @@ void serve_batch_time(const struct serve_prep *sp, const struct serve_device *d,
 	if (sp->decoder && sp->output > 0) {
 		double dc, dm;
 		serve_pass_time(sp, 1, bi, d, &dc, &dm);
+		dc += serve_launch_time(sp, 1, d, false, dc + dm);
 		long kv_split = d->tp;
 		if (kv_split > sp->w->model->tf.kv_heads)
 			kv_split = sp->w->model->tf.kv_heads;

@@ -33,6 +33,8 @@ struct op_curve {
  * degree too (struct serve_shaped). */
 struct serve_pass {
 	struct op_curve vector[SERVE_TOKENS];
+	long kernels;		/* launched per pass: ops that move bytes or do
+				 * FLOPs, less those fused into a convolution */
 	struct op *mops;	/* copies of the graph's matrix ops */
 	size_t n_mops;
 };
@@ -79,6 +81,7 @@ struct serve_cache {
 	struct plan_result options;
 	/* the efficiencies they were found with; others empty the cache */
 	double compute, memory, link;
+	double graph_gap, stream_gap, stream_floor, iteration_host;
 	struct matrix_eff matrix;
 };
 
@@ -127,6 +130,12 @@ const struct serve_hw *serve_cache_add(struct serve_prep *sp,
 void serve_pass_time(const struct serve_prep *sp, int pass, int b,
 		     const struct serve_device *d, double *compute,
 		     double *memory);
+
+/* What launching the kernels of one pass (0: prefill, 1: decode) adds to
+ * its roofline time r on d: in a CUDA graph or one by one from the host
+ * (efficiency.h).  Counted as compute time. */
+double serve_launch_time(const struct serve_prep *sp, int pass,
+			 const struct serve_device *d, bool graph, double r);
 
 /* The tensor-parallel all-reduces of a forward pass over `tokens` tokens:
  * two per layer (serve_prep.c says how they are priced); 0 at tp 1. */

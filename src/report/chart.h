@@ -1,8 +1,8 @@
 /*
  * chart.h - charts drawn with cairo into a rectangle of a page: axes with
  * 1-2-5 ticks (linear or log), scatter, bars, stacked bars, lines with an
- * axis each, and the roofline.  Nothing here knows about plans: callers
- * hand in plain series.
+ * axis each, curves on shared axes, and the roofline.  Nothing here knows
+ * about plans: callers hand in plain series.
  *
  * Sizes are in the surface's units (points for PDF/SVG, pixels for PNG);
  * every chart scales its fonts and strokes from struct chart_style, so the
@@ -29,6 +29,8 @@ struct rgb {
  * same one (callers index it by a stable number, e.g. sorted name). */
 struct rgb chart_colour(size_t i);
 struct rgb chart_grey(void);
+/* The colour of text and axes: a legend entry for a mark, not a series. */
+struct rgb chart_ink(void);
 
 struct chart_style {
 	const char *font_family;	/* resolved by text.h */
@@ -153,6 +155,54 @@ void chart_lines(cairo_t *cr, struct rect area, const char *title,
 		 struct axis *x, const double *xs, size_t n,
 		 const struct line_series *lines, size_t n_lines,
 		 const struct chart_style *st);
+
+/* One curve of chart_curves: its own points, in order of x, on the
+ * chart's shared axes; a NaN y breaks the line. */
+struct curve {
+	const double *x, *y;
+	size_t n;
+	struct rgb colour;
+	int marker;			/* 0 circle, 1 square, 2 triangle */
+	bool thin;			/* drawn lighter: a second choice */
+};
+
+/* A legend entry of chart_curves: a line in colour, with a marker
+ * (-1: the line alone). */
+struct curve_key {
+	const char *name;
+	struct rgb colour;
+	int marker;
+	bool new_row;			/* starts a row: what the marks mean */
+};
+
+/* Where curves end at a limit (a service saturated from this rate on):
+ * a dotted vertical line in their colour, labelled at the top. */
+struct curve_stop {
+	double at;
+	const char *label;
+	struct rgb colour;
+};
+
+struct curve_chart {
+	const struct curve *curves;
+	size_t n_curves;
+	const struct curve_key *keys;	/* the legend, in order */
+	size_t n_keys;
+	const struct ref_line *refs;	/* dashed grey, as chart_scatter's */
+	size_t n_refs;
+	const struct curve_stop *stops;
+	size_t n_stops;
+};
+
+/*
+ * Curves on one shared x and y axis (latency against load), the legend in
+ * rows across the top, never over the data.  Axes not given a range are
+ * ranged from the curves' drawable points, the reference lines and the
+ * stops.
+ */
+void chart_curves(cairo_t *cr, struct rect area, const char *title,
+		  struct axis *x, struct axis *y, const struct curve_chart *cc,
+		  const struct chart_style *st);
 
 struct roof_point {
 	const char *label;		/* op class */

@@ -60,6 +60,11 @@ void set_rgb(cairo_t *cr, struct rgb c, double alpha)
 }
 
 const struct rgb ink = {0.15, 0.15, 0.15};	/* text, axes */
+
+struct rgb chart_ink(void)
+{
+	return ink;
+}
 static const struct rgb grid_ink = {0.88, 0.88, 0.88};
 
 /* ---- text ------------------------------------------------------------------- */
@@ -583,6 +588,50 @@ void draw_y_axis(struct chart *c, const struct laid_axis *y, int side,
 	put_text(cr, 0, 0, y->a->label, p->h + c->plot.y - c->room.y, 0.5, 0,
 		 false);
 	cairo_restore(cr);
+}
+
+/* Dashed reference lines with their labels at the line's end: the top of
+ * a vertical line (right of it, or left when near the right edge), the
+ * left end of a horizontal one (above it, or under it at the plot's top). */
+void draw_refs(struct chart *c, const struct axis *x, const struct axis *y,
+	       const struct ref_line *refs, size_t n)
+{
+	cairo_t *cr = c->cr;
+	const struct rect *p = &c->plot;
+	const struct sizes *s = &c->sz;
+	double dash[] = {s->fs * 0.6, s->fs * 0.4};
+	chart_font(c, s->fs, false);
+	for (size_t i = 0; i < n; i++) {
+		const struct ref_line *rl = &refs[i];
+		double at = rl->vertical ? map_x(c, x, rl->at) : map_y(c, y, rl->at);
+		double lo = rl->vertical ? p->x : p->y;
+		double len = rl->vertical ? p->w : p->h;
+		if (!(at >= lo - 0.5 && at <= lo + len + 0.5))
+			continue;
+		cairo_save(cr);
+		set_rgb(cr, (struct rgb){0.35, 0.35, 0.35}, 1);
+		cairo_set_line_width(cr, s->lw * 1.2);
+		cairo_set_dash(cr, dash, 2, 0);
+		if (rl->vertical)
+			stroke_line(cr, at, p->y, at, p->y + p->h);
+		else
+			stroke_line(cr, p->x, at, p->x + p->w, at);
+		cairo_set_dash(cr, NULL, 0, 0);
+		if (rl->vertical) {
+			bool right = at + p->w * 0.3 < p->x + p->w;
+			put_text(cr, at + (right ? s->pad : -s->pad),
+				 p->y + s->pad, rl->label, p->w * 0.3,
+				 right ? 0 : 1, 0, true);
+		} else {
+			/* at the left end: the right end is where a deadline's
+			 * label sits when the deadline is far out; under the
+			 * line when the plot's top leaves no room above it */
+			bool above = at - s->pad / 2 - font_h(cr) >= p->y;
+			put_text(cr, p->x + s->pad, at + (above ? -1 : 1) * s->pad / 2,
+				 rl->label, p->w * 0.5, 0, above ? 1 : 0, true);
+		}
+		cairo_restore(cr);
+	}
 }
 
 /* ---- legends ---------------------------------------------------------------- */

@@ -113,6 +113,12 @@ void trace_polyline(struct chart *c, const struct axis *x,
 /* Light grid lines at the ticks of x and y (either may be NULL). */
 void draw_grid(struct chart *c, const struct laid_axis *x,
 	       const struct laid_axis *y);
+/* Dashed grey reference lines (a deadline, a budget, a target) across
+ * the plot, each labelled at its end: a vertical line at its top, a
+ * horizontal one at its left end, above it (under it when the plot's top
+ * leaves no room). */
+void draw_refs(struct chart *c, const struct axis *x, const struct axis *y,
+	       const struct ref_line *refs, size_t n);
 /* The x axis under the plot: baseline, ticks, their labels, the axis label. */
 void draw_x_axis(struct chart *c, const struct laid_axis *x);
 /* A y axis left (side 0) or right (side 1) of the plot, labels in colour. */

@@ -137,49 +137,6 @@ static void scatter_front(struct chart *c, const struct axis *x,
 	cairo_stroke(cr);
 }
 
-/* Dashed reference lines with their labels at the line's end: the top of
- * a vertical line (right of it, or left when near the right edge), the
- * left end of a horizontal one (above it). */
-static void scatter_refs(struct chart *c, const struct axis *x,
-			 const struct axis *y, const struct ref_line *refs,
-			 size_t n)
-{
-	cairo_t *cr = c->cr;
-	const struct rect *p = &c->plot;
-	const struct sizes *s = &c->sz;
-	double dash[] = {s->fs * 0.6, s->fs * 0.4};
-	chart_font(c, s->fs, false);
-	for (size_t i = 0; i < n; i++) {
-		const struct ref_line *rl = &refs[i];
-		double at = rl->vertical ? map_x(c, x, rl->at) : map_y(c, y, rl->at);
-		double lo = rl->vertical ? p->x : p->y;
-		double len = rl->vertical ? p->w : p->h;
-		if (!(at >= lo - 0.5 && at <= lo + len + 0.5))
-			continue;
-		cairo_save(cr);
-		set_rgb(cr, (struct rgb){0.35, 0.35, 0.35}, 1);
-		cairo_set_line_width(cr, s->lw * 1.2);
-		cairo_set_dash(cr, dash, 2, 0);
-		if (rl->vertical)
-			stroke_line(cr, at, p->y, at, p->y + p->h);
-		else
-			stroke_line(cr, p->x, at, p->x + p->w, at);
-		cairo_set_dash(cr, NULL, 0, 0);
-		if (rl->vertical) {
-			bool right = at + p->w * 0.3 < p->x + p->w;
-			put_text(cr, at + (right ? s->pad : -s->pad),
-				 p->y + s->pad, rl->label, p->w * 0.3,
-				 right ? 0 : 1, 0, true);
-		} else {
-			/* at the left end: the right end is where a deadline's
-			 * label sits when the deadline is far out */
-			put_text(cr, p->x + s->pad, at - s->pad / 2,
-				 rl->label, p->w * 0.5, 0, 1, true);
-		}
-		cairo_restore(cr);
-	}
-}
-
 /* Counts the points (and front vertices) inside each of the four legend
  * corners: top-right, top-left, bottom-left, bottom-right. */
 static void corner_counts(struct chart *c, const struct axis *x,
@@ -367,7 +324,7 @@ void chart_scatter(cairo_t *cr, struct rect area, const char *title,
 	}
 	if (stamp)
 		cairo_surface_destroy(stamp);
-	scatter_refs(&c, x, y, refs, n_refs);
+	draw_refs(&c, x, y, refs, n_refs);
 	for (size_t i = 0; i < n_series; i++)
 		scatter_rings(&c, x, y, &series[i], r * 2.4);
 	cairo_restore(cr);

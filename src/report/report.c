@@ -225,11 +225,11 @@ static void sentence(const struct r_plan *p, const struct r_workload *w,
 				      tr_duration(lang, w->deadline_s, d, sizeof(d)));
 	} else {
 		tr_duration(lang, o->p99_s, t, sizeof(t));
-		if (w->p99_target_s > 0)
+		if (w->target_s[TARGET_P99] > 0)
 			k = snprintf(buf, len, zh ? "部署 %s，%ld 个副本，p99 延迟 %s（目标 %s），每月 %s。"
 						  : "Serve with %s, %ld replica(s), p99 %s (target %s), %s a month.",
 				     r, o->replicas, t,
-				     tr_duration(lang, w->p99_target_s, d, sizeof(d)), c);
+				     tr_duration(lang, w->target_s[TARGET_P99], d, sizeof(d)), c);
 		else
 			k = snprintf(buf, len, zh ? "部署 %s，%ld 个副本，p99 延迟 %s，每月 %s。"
 						  : "Serve with %s, %ld replica(s), p99 %s, %s a month.",

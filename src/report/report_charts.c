@@ -16,7 +16,8 @@
 #define BARS 10		/* options shown in the bar charts */
 
 static const char *const slugs[RC_COUNT] = {
-	"time-cost", "cost", "breakdown", "memory", "scaling", "roofline",
+	"time-cost", "latency-load", "cost", "breakdown", "memory", "scaling",
+	"roofline",
 };
 
 const char *report_chart_slug(enum report_chart c)
@@ -271,8 +272,8 @@ static void time_cost(cairo_t *cr, struct rect area, const struct r_plan *p,
 		refs[nr++] = (struct ref_line){true, w->deadline_s, tr(lang, MSG_DEADLINE)};
 	if (w->training && w->budget > 0)
 		refs[nr++] = (struct ref_line){false, w->budget, tr(lang, MSG_BUDGET)};
-	if (!w->training && w->p99_target_s > 0)
-		refs[nr++] = (struct ref_line){true, w->p99_target_s, "p99"};
+	if (!w->training && w->target_s[TARGET_P99] > 0)
+		refs[nr++] = (struct ref_line){true, w->target_s[TARGET_P99], "p99"};
 	char xl[96], yl[96];
 	for (size_t k = 0; k < nr; k++)
 		if (refs[k].vertical)
@@ -309,6 +310,191 @@ static void time_cost(cairo_t *cr, struct rect area, const struct r_plan *p,
 	free(ps);
 	free(fx);
 	free(fy);
+}
+
+/* ---- latency against load ---- */
+
+/* How many of the curve's points are below saturation (each has its
+ * end-to-end latencies: the reader checked). */
+static size_t unsaturated(const struct r_load_curve *c)
+{
+	size_t n = 0;
+	for (size_t i = 0; c && i < c->n; i++)
+		n += !c->pt[i].saturated;
+	return n;
+}
+
+/* The rate of the curve's first saturated point; NAN when none is. */
+static double saturation_rate(const struct r_load_curve *c)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (c->pt[i].saturated)
+			return c->pt[i].rate;
+	return NAN;
+}
+
+enum { LM_E2E, LM_TTFT, LM_TPOT, LM_COUNT };	/* the latencies drawn */
+
+static double load_metric(const struct r_load_point *pt, int m)
+{
+	return m == LM_E2E ? pt->e2e_p99 : m == LM_TTFT ? pt->ttft_p99 : pt->tpot_p99;
+}
+
+/* One chosen option's curve as the chart draws it: rates, and each
+ * latency in the axis's unit (NaN where it has none). */
+struct load_line {
+	const struct r_load_curve *c;
+	double x[R_CURVE_MAX_POINTS], y[LM_COUNT][R_CURVE_MAX_POINTS];
+	char name[400], stop[96];
+};
+
+/* The recommendation's curve and the runner-up's, when it has one
+ * below saturation; returns how many (1 or 2). */
+static size_t load_lines(const struct r_workload *w, enum report_lang lang,
+			 struct load_line *l)
+{
+	long chosen[2] = {w->recommended, w->runner_up};
+	enum msg role[2] = {MSG_RECOMMENDED, MSG_RUNNER_UP};
+	size_t n = 0;
+	for (int k = 0; k < 2; k++) {
+		const struct r_load_curve *c = chosen[k] >= 0 ? r_workload_curve(w, chosen[k]) : NULL;
+		if (!unsaturated(c))
+			continue;
+		char opt[300], reps[64] = "";
+		option_label(&w->v[chosen[k]], opt, sizeof(opt));
+		if (c->replicas > 1) {
+			reps[0] = ',', reps[1] = ' ';
+			snprintf(reps + 2, sizeof(reps) - 2, tr(lang, MSG_REPLICAS_N), c->replicas);
+		}
+		snprintf(l[n].name, sizeof(l[n].name), "%s%s (%s)", opt, reps, tr(lang, role[k]));
+		tr_trim_utf8(l[n].name);
+		l[n].c = c;
+		n++;
+	}
+	return n;
+}
+
+/* Does any drawn point have a TTFT or TPOT (a service that makes tokens)? */
+static bool load_has_tokens(const struct load_line *l, size_t n)
+{
+	for (size_t k = 0; k < n; k++)
+		for (size_t i = 0; i < l[k].c->n; i++)
+			if (isfinite(l[k].c->pt[i].ttft_p99) || isfinite(l[k].c->pt[i].tpot_p99))
+				return true;
+	return false;
+}
+
+/*
+ * The latency axis: its unit from the largest latency or target, so ticks
+ * fall on 1-2-5 steps of ms or s; log when the smallest and largest
+ * (above zero) are more than 30 times apart, as TPOT is beside a whole
+ * answer; room above the largest, so that a target there is not drawn on
+ * the plot's edge.  Fills the lines' y in that unit.
+ */
+static void load_y(const struct r_workload *w, struct load_line *l,
+		   size_t n, int metrics, enum report_lang lang, char *label,
+		   size_t len, struct axis *y, double *unit_s)
+{
+	double lo = INFINITY, hi = 0;
+	for (size_t k = 0; k < n; k++)
+		for (size_t i = 0; i < l[k].c->n; i++)
+			for (int m = 0; m < metrics; m++) {
+				double v = load_metric(&l[k].c->pt[i], m);
+				if (v > 0)
+					lo = fmin(lo, v), hi = fmax(hi, v);
+			}
+	for (int t = 0; t < TARGET_COUNT; t++)
+		if (w->target_s[t] > 0)
+			lo = fmin(lo, w->target_s[t]), hi = fmax(hi, w->target_s[t]);
+	double unit = time_axis(lang, MSG_AXIS_P99, hi > 0 ? hi : 1, label, len);
+	bool log = hi > 0 && hi / lo > 30;
+	*y = (struct axis){log ? lo / unit : 0, hi * (log ? 1.5 : 1.15) / unit,
+			   log, label, fmt_plain};
+	for (size_t k = 0; k < n; k++)
+		for (size_t i = 0; i < l[k].c->n; i++) {
+			l[k].x[i] = l[k].c->pt[i].rate;
+			for (int m = 0; m < LM_COUNT; m++)
+				l[k].y[m][i] = load_metric(&l[k].c->pt[i], m) / unit;
+		}
+	*unit_s = unit;
+}
+
+/* A dashed line for each target the workload sets ("TTFT p99 target
+ * 500 ms"), and a vertical one at its request rate; returns how many. */
+static size_t load_refs(const struct r_workload *w, double unit,
+			enum report_lang lang, struct ref_line *refs,
+			char (*labels)[128])
+{
+	size_t n = 0;
+	char v[48];
+	for (int t = 0; t < TARGET_COUNT; t++) {
+		if (!(w->target_s[t] > 0))
+			continue;
+		tr_duration(lang, w->target_s[t], v, sizeof(v));
+		snprintf(labels[n], 128, tr(lang, MSG_TARGET),
+			 target_name((enum latency_target)t)->label, v);
+		refs[n] = (struct ref_line){false, w->target_s[t] / unit, labels[n]};
+		n++;
+	}
+	if (w->request_rate > 0) {
+		fmt_plain(w->request_rate, v, sizeof(v));
+		snprintf(labels[n], 128, tr(lang, MSG_PLANNED_LOAD), v);
+		refs[n] = (struct ref_line){true, w->request_rate, labels[n]};
+		n++;
+	}
+	return n;
+}
+
+/*
+ * p99 latency against request rate for the recommendation (thick, blue)
+ * and the runner-up (thin, orange): end-to-end, and for a service that
+ * makes tokens TTFT and TPOT too, told apart by marker.  Each line stops
+ * where its service saturates, marked by a dotted line at the first
+ * saturated rate; the targets and the planned load are dashed grey.
+ */
+static void latency_load(cairo_t *cr, struct rect area,
+			 const struct r_workload *w, enum report_lang lang,
+			 const struct chart_style *st)
+{
+	struct load_line l[2];
+	size_t n = load_lines(w, lang, l);
+	int metrics = load_has_tokens(l, n) ? LM_COUNT : 1;
+	char yl[96], labels[TARGET_COUNT + 1][128], v[48];
+	struct axis y;
+	double unit;
+	load_y(w, l, n, metrics, lang, yl, sizeof(yl), &y, &unit);
+	struct curve curves[2 * LM_COUNT];
+	struct curve_key keys[2 + LM_COUNT];
+	struct curve_stop stops[2];
+	struct ref_line refs[TARGET_COUNT + 1];
+	size_t nc = 0, nk = 0, ns = 0;
+	double xlo = INFINITY, xhi = 0;
+	for (size_t k = 0; k < n; k++) {
+		struct rgb col = chart_colour(k);
+		for (int m = 0; m < metrics; m++)
+			curves[nc++] = (struct curve){l[k].x, l[k].y[m], l[k].c->n,
+						      col, m, k > 0};
+		keys[nk++] = (struct curve_key){l[k].name, col, metrics > 1 ? -1 : 0, false};
+		double sat = saturation_rate(l[k].c);
+		if (isfinite(sat)) {
+			fmt_plain(sat, v, sizeof(v));
+			snprintf(l[k].stop, sizeof(l[k].stop), tr(lang, MSG_SATURATED), v);
+			stops[ns++] = (struct curve_stop){sat, l[k].stop, col};
+		}
+		for (size_t i = 0; i < l[k].c->n; i++)
+			if (!l[k].c->pt[i].saturated || l[k].c->pt[i].rate == sat)
+				xlo = fmin(xlo, l[k].x[i]), xhi = fmax(xhi, l[k].x[i]);
+	}
+	static const enum msg names[LM_COUNT] = {MSG_E2E_P99, MSG_TTFT_P99, MSG_TPOT_P99};
+	for (int m = 0; metrics > 1 && m < metrics; m++)
+		keys[nk++] = (struct curve_key){tr(lang, names[m]), chart_ink(), m, m == 0};
+	size_t nr = load_refs(w, unit, lang, refs, labels);
+	if (w->request_rate > 0)
+		xlo = fmin(xlo, w->request_rate), xhi = fmax(xhi, w->request_rate);
+	struct axis x = {0, 0, axis_wants_log(xlo, xhi),
+			 tr(lang, MSG_AXIS_RATE), fmt_plain};
+	struct curve_chart cc = {curves, nc, keys, nk, refs, nr, stops, ns};
+	chart_curves(cr, area, tr(lang, MSG_CHART_LOAD), &x, &y, &cc, st);
 }
 
 /* ---- bars ---- */
@@ -565,6 +751,9 @@ bool report_chart_applies(const struct r_plan *p, const struct r_workload *w,
 		free(cost);
 		return applies;
 	}
+	if (c == RC_LOAD)
+		return !w->training && w->recommended >= 0 &&
+		       unsaturated(r_workload_curve(w, w->recommended)) >= 2;
 	if (c == RC_ROOFLINE) {
 		const struct r_accelerator *a = w->recommended >= 0
 			? r_plan_accelerator(p, w->v[w->recommended].accelerator) : NULL;
@@ -581,6 +770,7 @@ void report_chart_draw(cairo_t *cr, struct rect area, const struct r_plan *p,
 {
 	switch (c) {
 	case RC_TIME_COST: time_cost(cr, area, p, w, lang, st); break;
+	case RC_LOAD: latency_load(cr, area, w, lang, st); break;
 	case RC_COST: cost_bars(cr, area, p, w, ranked, n_ranked, lang, st); break;
 	case RC_BREAKDOWN: breakdown_bars(cr, area, w, ranked, n_ranked, lang, st); break;
 	case RC_MEMORY: memory_bars(cr, area, w, ranked, n_ranked, lang, st); break;

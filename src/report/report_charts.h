@@ -1,8 +1,9 @@
 /*
  * report_charts.h - the charts of one workload, from plan data to chart.h
- * calls: time against cost, cost per option, where the time goes, memory
- * against capacity, scaling with GPU count (training) and the roofline of
- * the recommended accelerator.
+ * calls: time against cost, latency against load (a service whose
+ * recommendation has a load curve), cost per option, where the time goes,
+ * memory against capacity, scaling with GPU count (training) and the
+ * roofline of the recommended accelerator.
  */
 #ifndef GPUPLAN_REPORT_REPORT_CHARTS_H
 #define GPUPLAN_REPORT_REPORT_CHARTS_H
@@ -15,16 +16,18 @@
 #include "text.h"
 
 enum report_chart {
-	RC_TIME_COST, RC_COST, RC_BREAKDOWN, RC_MEMORY, RC_SCALING, RC_ROOFLINE,
-	RC_COUNT
+	RC_TIME_COST, RC_LOAD, RC_COST, RC_BREAKDOWN, RC_MEMORY, RC_SCALING,
+	RC_ROOFLINE, RC_COUNT
 };
 
 /* File-name part: "time-cost", "cost", ... */
 const char *report_chart_slug(enum report_chart c);
 
-/* Whether the chart applies (scaling needs a training workload with more
- * than one size of the recommended instance; the roofline needs the
- * accelerator's figures). */
+/* Whether the chart applies (latency against load needs a service whose
+ * recommendation has a load curve of two points or more below
+ * saturation; scaling needs a training workload with more than one size
+ * of the recommended instance; the roofline needs the accelerator's
+ * figures). */
 bool report_chart_applies(const struct r_plan *p, const struct r_workload *w,
 			  enum report_chart c);
 

@@ -296,6 +296,17 @@ static long get_count(struct reader *rd, const struct record *r,
 	return (long)v;
 }
 
+/* A boolean the key must hold (no default): false after a failure. */
+static bool get_flag(struct reader *rd, const struct record *r,
+		     const char *key, const char *path)
+{
+	size_t at;
+	if (!value_of(rd, r, key, path, false, "true or false", &at) ||
+	    !want_type(rd, at, J_TRUE, path, key, "true or false"))
+		return false;
+	return jtype_at(&rd->d, at) == J_TRUE;
+}
+
 static bool get_bool(struct reader *rd, const struct record *r,
 		     const char *key, const char *path, bool dflt)
 {
@@ -534,7 +545,7 @@ static void accelerator_entry(struct reader *rd, size_t at, const char *path,
 	read_accelerator(rd, at, path, out);
 }
 
-static void read_sources(struct reader *rd, struct r_plan *p)
+static void read_plan_sources(struct reader *rd, struct r_plan *p)
 {
 	size_t at, m;
 	if (!get_container(rd, &rd->root, "sources", "", J_OBJECT, true, &at) ||
@@ -715,11 +726,109 @@ static void read_classes(struct reader *rd, const char *path,
 	}
 }
 
+/* ---- load curves ---------------------------------------------------------- */
+
+/*
+ * A latency of the point in rd->leaf, s: a number from 0 where the point
+ * is not saturated (null allowed when nullable: TTFT and TPOT of a service
+ * that makes no tokens), none where it is (the queue grows without bound:
+ * no latency holds).  NAN for none.
+ */
+static double point_latency(struct reader *rd, const char *key,
+			    const char *path, bool saturated, bool nullable)
+{
+	size_t at;
+	bool given = value_of(rd, &rd->leaf, key, path, true, "a number", &at);
+	if (saturated) {
+		if (given)
+			fail_at(rd, at, "%s.%s: expected null at a saturated point, found %s",
+				path, key, jtype_name(jtype_at(&rd->d, at)));
+		return NAN;
+	}
+	if (!given && nullable)
+		return NAN;
+	return get_number(rd, &rd->leaf, key, path, false, 0);
+}
+
+/* One point of a curve, above the previous one's rate (prev NULL: the
+ * first point). */
+static void read_point(struct reader *rd, size_t at, const char *path,
+		       const struct r_load_point *prev, struct r_load_point *pt)
+{
+	if (!record_read(rd, &rd->leaf, at, path))
+		return;
+	pt->rate = get_number(rd, &rd->leaf, "request_rate_per_s", path, false, 0);
+	if (!rd->failed && prev && !(pt->rate > prev->rate))
+		fail_at(rd, field_get(&rd->leaf, "request_rate_per_s")->at,
+			"%s.request_rate_per_s: expected a rate above the previous point's %g (rates increase along a curve), found %g",
+			path, prev->rate, pt->rate);
+	pt->saturated = get_flag(rd, &rd->leaf, "saturated", path);
+	pt->e2e_p50 = point_latency(rd, "e2e_p50_s", path, pt->saturated, false);
+	pt->e2e_p99 = point_latency(rd, "e2e_p99_s", path, pt->saturated, false);
+	pt->ttft_p99 = point_latency(rd, "ttft_p99_s", path, pt->saturated, true);
+	pt->tpot_p99 = point_latency(rd, "tpot_p99_s", path, pt->saturated, true);
+}
+
+/* How many elements the list at `at` holds, counting no further than
+ * max + 1; *extra is where the (max + 1)-th starts. */
+static size_t list_count(struct reader *rd, size_t at, size_t max,
+			 size_t *extra)
+{
+	struct jiter it;
+	size_t n = 0, el;
+	jiter_begin(&rd->d, at, &it);
+	while (n <= max && jiter_next(&rd->d, &it, NULL, &el))
+		if (n++ == max)
+			*extra = el;
+	return n;
+}
+
+/*
+ * The "load_curve" of option `index` when it has one (rd->option holds
+ * the option, just read), appended to rw's curves once every point is
+ * read; cap is the curves' allocation.
+ */
+static void read_load_curve(struct reader *rd, const char *path,
+			    struct r_workload *rw, size_t index, size_t *cap)
+{
+	size_t at, list, el, extra = 0;
+	struct jiter it;
+	char p[192], pp[256];
+	if (!get_container(rd, &rd->option, "load_curve", path, J_OBJECT, true, &at))
+		return;
+	snprintf(p, sizeof(p), "%s.load_curve", path);
+	if (!record_read(rd, &rd->sub, at, p))
+		return;
+	struct r_load_curve c = {(long)index, 0, NULL, 0};
+	c.replicas = get_count(rd, &rd->sub, "replicas", p, false, 1);
+	if (!get_container(rd, &rd->sub, "points", p, J_ARRAY, false, &list))
+		return;
+	size_t n = list_count(rd, list, R_CURVE_MAX_POINTS, &extra);
+	if (n == 0 || n > R_CURVE_MAX_POINTS) {
+		fail_at(rd, n ? extra : list, "%s.points: expected a list of 1 to %d points, found %s",
+			p, R_CURVE_MAX_POINTS, n ? "more" : "an empty list");
+		return;
+	}
+	c.pt = xcalloc(n, sizeof(*c.pt));
+	jiter_begin(&rd->d, list, &it);
+	while (!rd->failed && jiter_next(&rd->d, &it, NULL, &el)) {
+		snprintf(pp, sizeof(pp), "%s.points[%zu]", p, c.n);
+		read_point(rd, el, pp, c.n ? &c.pt[c.n - 1] : NULL, &c.pt[c.n]);
+		c.n++;
+	}
+	if (rd->failed) {
+		free(c.pt);
+		return;
+	}
+	xgrow((void **)&rw->curves, cap, rw->n_curves + 1, sizeof(*rw->curves));
+	rw->curves[rw->n_curves++] = c;
+}
+
 static void read_options(struct reader *rd, size_t at, const char *path,
 			 struct r_workload *rw)
 {
 	struct jiter it;
-	size_t el, cap = 0;
+	size_t el, cap = 0, curves_cap = 0;
 	char p[128];
 	jiter_begin(&rd->d, at, &it);
 	while (!rd->failed && jiter_next(&rd->d, &it, NULL, &el)) {
@@ -727,6 +836,8 @@ static void read_options(struct reader *rd, size_t at, const char *path,
 		xgrow((void **)&rw->v, &cap, rw->n + 1, sizeof(*rw->v));
 		memset(&rw->v[rw->n], 0, sizeof(*rw->v));
 		read_option(rd, el, p, rw->training, &rw->v[rw->n]);
+		if (!rw->training)	/* a service's: rd->option still holds it */
+			read_load_curve(rd, p, rw, rw->n, &curves_cap);
 		rw->n++;
 	}
 }
@@ -754,7 +865,10 @@ static void read_workload(struct reader *rd, size_t at, size_t index,
 	rw->saving = get_number(rd, r, "saving", path, true, -R_NUMBER_MAX);
 	rw->deadline_s = get_number(rd, r, "deadline_s", path, true, 0);
 	rw->budget = get_number(rd, r, "budget", path, true, 0);
-	rw->p99_target_s = get_number(rd, r, "p99_target_s", path, true, 0);
+	for (int t = 0; t < TARGET_COUNT; t++)
+		rw->target_s[t] = get_number(rd, r, target_name((enum latency_target)t)->json,
+					     path, true, 0);
+	rw->request_rate = get_number(rd, r, "request_rate_per_s", path, true, 0);
 	if (!get_container(rd, r, "options", path, J_ARRAY, false, &opts))
 		return;
 	read_options(rd, opts, path, rw);
@@ -829,7 +943,7 @@ static void read_root(struct reader *rd, size_t at, struct r_plan *p)
 	p->currency = get_string(rd, &rd->root, "currency", "", false, NAME);
 	read_assumptions(rd, p);
 	read_rates(rd, p);
-	read_sources(rd, p);
+	read_plan_sources(rd, p);
 	read_workloads(rd, p);
 	if (!rd->failed)
 		resolve_instances(p);
@@ -909,8 +1023,12 @@ int r_plan_from_json(struct r_plan *p, const json_t *root, const char *name,
 
 void r_plan_free(struct r_plan *p)
 {
-	for (size_t i = 0; p->w && i < p->n; i++)
+	for (size_t i = 0; p->w && i < p->n; i++) {
 		free(p->w[i].v);
+		for (size_t k = 0; k < p->w[i].n_curves; k++)
+			free(p->w[i].curves[k].pt);
+		free(p->w[i].curves);
+	}
 	free(p->w);
 	free(p->acc);
 	free(p->inst);
@@ -950,6 +1068,22 @@ size_t r_plan_accelerator_rank(const struct r_plan *p, const char *name)
 			hi = mid;
 	}
 	return lo;
+}
+
+const struct r_load_curve *r_workload_curve(const struct r_workload *w,
+					    long option)
+{
+	size_t lo = 0, hi = w->n_curves;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (w->curves[mid].option == option)
+			return &w->curves[mid];
+		if (w->curves[mid].option < option)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
 }
 
 double r_plan_assumption(const struct r_plan *p, const char *key, double dflt)

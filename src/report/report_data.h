@@ -24,7 +24,13 @@
  *     control characters (term_safe.h); noncharacters are drawn as U+FFFD;
  *   - no key twice in an object, no name twice in a map, at most
  *     R_RECORD_MAX_KEYS keys in an object the report reads, and at most
- *     R_SOURCES_MAX instances and as many accelerators in "sources".
+ *     R_SOURCES_MAX instances and as many accelerators in "sources";
+ *   - a service option's "load_curve" (optional: the planner draws one
+ *     for the recommendation and the runner-up) holds whole replicas from
+ *     1 and 1 to R_CURVE_MAX_POINTS points, their request rates strictly
+ *     increasing; a point that is not saturated has its end-to-end
+ *     latencies (TTFT and TPOT may be null: a service that makes no
+ *     tokens), a saturated one has none (null or left out).
  * Ownership: struct r_plan owns everything it points to; free with
  * r_plan_free().
  */
@@ -37,6 +43,7 @@
 
 #include "core/precision.h"
 #include "i18n.h"
+#include "workload/workload.h"	/* enum latency_target: the plan's targets */
 
 /*
  * Reading a plan costs its text plus what is copied out of it: 1.2 to 1.8
@@ -54,6 +61,7 @@
 #define R_NAME_MAX 256		/* bytes, as YR_NAME_MAX for YAML names */
 #define R_RECORD_MAX_KEYS 1024	/* keys of one object the report reads */
 #define R_SOURCES_MAX 100000	/* instances, and accelerators, in sources */
+#define R_CURVE_MAX_POINTS 64	/* points of one load curve */
 
 struct r_option {
 	const char *instance, *provider, *accelerator, *sharing;
@@ -69,6 +77,25 @@ struct r_option {
 	int n_reasons;			/* how many reason_codes there are */
 };
 
+/* One request rate of a load curve.  Latencies in s; NAN where the plan
+ * has null: every latency of a saturated point, and TTFT and TPOT of a
+ * service that makes no tokens. */
+struct r_load_point {
+	double rate;			/* requests/s offered to the curve's replicas */
+	double e2e_p50, e2e_p99, ttft_p99, tpot_p99;
+	bool saturated;			/* the queue grows without bound */
+};
+
+/* An option's latency against load (its "load_curve"): a side table of
+ * the workload, as only the recommendation and the runner-up carry one,
+ * so an option costs no more for it. */
+struct r_load_curve {
+	long option;			/* index in the workload's options */
+	long replicas;			/* the replicas the rates are offered to */
+	struct r_load_point *pt;	/* rates strictly increasing */
+	size_t n;			/* 1 to R_CURVE_MAX_POINTS */
+};
+
 struct r_class {
 	const char *name;
 	double flops, weight_bytes, act_bytes;	/* per sample */
@@ -81,9 +108,15 @@ struct r_workload {
 	size_t n;
 	long recommended, runner_up, obvious;
 	double saving;
-	double deadline_s, budget, p99_target_s;	/* 0: none */
+	double deadline_s, budget;	/* 0: none */
+	/* a service's targets, s, by enum latency_target (the plan's
+	 * "p99_target_s", "ttft_p99_target_s", ...); 0: none */
+	double target_s[TARGET_COUNT];
+	double request_rate;		/* requests/s; 0: none (training) */
 	struct r_class classes[6];
 	size_t n_classes;
+	struct r_load_curve *curves;	/* in option order */
+	size_t n_curves;
 };
 
 /* A catalog entry's first source; each field "" when absent. */
@@ -158,6 +191,9 @@ const struct r_instance *r_plan_instance(const struct r_plan *p,
 /* How many of the plan's accelerators sort before name: a stable colour
  * index per accelerator. */
 size_t r_plan_accelerator_rank(const struct r_plan *p, const char *name);
+/* The load curve of option `option` of w; NULL when it has none. */
+const struct r_load_curve *r_workload_curve(const struct r_workload *w,
+					    long option);
 /* An assumption's value, dflt when the plan does not state it. */
 double r_plan_assumption(const struct r_plan *p, const char *key, double dflt);
 

@@ -129,7 +129,7 @@ for sig in TERM HUP INT; do
 		continue
 	fi
 	staged=$(find "$work/prev" -name '*.tmp.*' | wc -l)
-	[ "$staged" -eq 29 ] || say "SIG$sig: $staged files staged, want 29 (the PDF and 28 PNGs)"
+	[ "$staged" -eq 31 ] || say "SIG$sig: $staged files staged, want 31 (the PDF and 30 PNGs)"
 	kill -"$sig" "$pid"
 	kill -CONT "$pid"
 	wait "$pid"

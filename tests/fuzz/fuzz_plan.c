@@ -45,6 +45,15 @@ static double walk(const struct r_plan *p)
 		}
 		for (size_t k = 0; k < w->n_classes; k++)
 			sum += w->classes[k].flops;
+		for (size_t k = 0; k < w->n_curves; k++) {
+			const struct r_load_curve *c = &w->curves[k];
+			if (r_workload_curve(w, c->option) != c || c->n < 1 ||
+			    c->n > R_CURVE_MAX_POINTS)
+				fuzz_fail("r_plan_load", "workload %zu: curve %zu unfound or of %zu points",
+					  i, k, c->n);
+			for (size_t j = 0; j < c->n; j++)
+				sum += c->pt[j].rate + c->pt[j].tpot_p99;
+		}
 	}
 	return sum;
 }

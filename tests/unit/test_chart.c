@@ -642,6 +642,48 @@ static void draw_lines(cairo_t *cr, struct rect area,
 		    &x, gpus, 10, lines, 3, st);
 }
 
+/* Latency against load for two options of a 7B chat service: end-to-end,
+ * TTFT and TPOT p99 on one log axis, each option's line stopping where
+ * it saturates (NaN), the targets and the planned load as reference
+ * lines. */
+static void draw_curves(cairo_t *cr, struct rect area,
+			const struct chart_style *st)
+{
+	static const double rate[] = {0.5, 1, 2, 3, 4, 5, 6, 7};
+	static const double e2e[2][8] = {
+		{3.62, 3.91, 4.59, 5.42, 6.58, 8.35, 12.4, NAN},
+		{4.71, 5.13, 6.08, 7.49, 9.96, 15.8, NAN, NAN}};
+	static const double ttft[2][8] = {
+		{0.118, 0.131, 0.174, 0.236, 0.341, 0.552, 1.21, NAN},
+		{0.125, 0.142, 0.185, 0.268, 0.447, 1.05, NAN, NAN}};
+	static const double tpot[2][8] = {
+		{0.0139, 0.0149, 0.0177, 0.0206, 0.0241, 0.029, 0.0368, NAN},
+		{0.0181, 0.0196, 0.0234, 0.0279, 0.0342, 0.0451, NAN, NAN}};
+	struct curve curves[6];
+	for (int k = 0; k < 2; k++) {
+		curves[3 * k] = (struct curve){rate, e2e[k], 8, chart_colour((size_t)k), 0, k > 0};
+		curves[3 * k + 1] = (struct curve){rate, ttft[k], 8, chart_colour((size_t)k), 1, k > 0};
+		curves[3 * k + 2] = (struct curve){rate, tpot[k], 8, chart_colour((size_t)k), 2, k > 0};
+	}
+	struct curve_key keys[] = {
+		{"1 x Standard_NC24ads_A100_v4 (recommended)", chart_colour(0), -1, false},
+		{"1 x a2-highgpu-1g (runner-up)", chart_colour(1), -1, false},
+		{"end-to-end p99", chart_ink(), 0, true},
+		{"TTFT p99", chart_ink(), 1, false},
+		{"TPOT p99", chart_ink(), 2, false},
+	};
+	struct curve_stop stops[] = {{7, "saturated at 7/s", chart_colour(0)},
+				     {6, "saturated at 6/s", chart_colour(1)}};
+	struct ref_line refs[] = {{false, 10, "p99 target 10 s"},
+				  {false, 0.5, "TTFT p99 target 500 ms"},
+				  {false, 0.05, "TPOT p99 target 50 ms"},
+				  {true, 2, "planned load 2/s"}};
+	struct axis x = {0, 0, false, "request rate (requests/s)", NULL};
+	struct axis y = {0, 0, true, "p99 latency (s)", NULL};
+	struct curve_chart cc = {curves, 6, keys, 5, refs, 4, stops, 2};
+	chart_curves(cr, area, "p99 latency against load", &x, &y, &cc, st);
+}
+
 /* H100 SXM (989 TFLOP/s dense BF16, 3.35 TB/s) with the op classes of a
  * transformer step, two of them close together to test the nudging. */
 static void draw_roofline(cairo_t *cr, struct rect area,
@@ -742,6 +784,42 @@ static void draw_hostile_lines(cairo_t *cr, struct rect area,
 	chart_lines(cr, area, "scaling" NONCHAR, &x, g, 4, lines, 3, st);
 }
 
+/* Curves with values no axis can show, out-of-range markers, stops and
+ * reference lines far off the data, more legend entries than shown, a
+ * curve with no points; linear and log. */
+static void draw_hostile_curves(cairo_t *cr, struct rect area,
+				const struct chart_style *st)
+{
+	static const double x[] = {0, 5e-324, 1, 1e100, INFINITY};
+	static const double y[] = {5e-324, 1e300, NAN, -1, 0};
+	struct curve curves[] = {
+		{x, y, 5, chart_colour(0), 0, false},
+		{y, x, 5, chart_colour(1), 7, true},
+		{x, NULL, 5, chart_colour(2), -3, false},
+		{NULL, NULL, 0, chart_colour(3), 1, false},
+	};
+	struct curve_key keys[20];
+	for (size_t i = 0; i < 20; i++)
+		keys[i] = (struct curve_key){i % 2 ? NONCHAR2 "\xff" : "key" NONCHAR,
+					     chart_colour(i), (int)i - 2, i == 5};
+	struct curve_stop stops[] = {{1e300, NONCHAR, chart_colour(0)},
+				     {5e-324, "at zero", chart_colour(1)},
+				     {NAN, "nowhere", chart_colour(2)}};
+	struct ref_line refs[] = {{true, -1e100, "far" NONCHAR},
+				  {false, 1e-300, NONCHAR2}};
+	struct curve_chart cc = {curves, 4, keys, 20, refs, 2, stops, 3};
+	for (int log = 0; log <= 1; log++) {
+		struct rect half = {area.x, area.y + log * area.h / 2, area.w, area.h / 2};
+		struct axis ax = {0, 0, log, "rate" NONCHAR, NULL};
+		struct axis ay = {0, 0, log, NONCHAR2, NULL};
+		chart_curves(cr, half, "load" NONCHAR2, &ax, &ay, &cc, st);
+	}
+	struct curve_chart none = {NULL, 0, NULL, 0, NULL, 0, NULL, 0};
+	struct axis ax = {0, 0, false, "rate", NULL}, ay = {0, 0, true, "s", NULL};
+	chart_curves(cr, (struct rect){area.x, area.y, area.w / 3, area.h / 3},
+		     "empty", &ax, &ay, &none, st);
+}
+
 /* Roofs no log axis can show (a subnormal bandwidth puts the ridge at
  * infinity; a subnormal peak has no unit) draw their title only; a roof
  * within range with points off its axes draws whole. */
@@ -774,6 +852,7 @@ static const struct chart_case hostile_charts[] = {
 	{"hostile-bars", draw_hostile_bars},
 	{"hostile-lines", draw_hostile_lines},
 	{"hostile-roofline", draw_hostile_roofline},
+	{"hostile-curves", draw_hostile_curves},
 };
 
 /* Each hostile chart on every canvas: cairo without error (a refused
@@ -814,6 +893,7 @@ static const struct chart_case charts[] = {
 	{"bars-memory-mixed", draw_bars_memory_mixed},
 	{"bars-cost", draw_bars_cost},
 	{"lines", draw_lines},
+	{"curves", draw_curves},
 	{"roofline", draw_roofline},
 };
 

@@ -104,6 +104,32 @@ static void llama2_70b(void)
 	done(&b);
 }
 
+/*
+ * Llama 3 (grouped-query attention, 8 KV heads of 128, vocab 128,256), by
+ * hand.  8B: embedding and head 2 x 128256 x 4096 = 1,050,673,152; per
+ * layer q, o 2 x 4096^2 + k, v 2 x 4096 x 1024 + FFN 3 x 4096 x 14336 + 2
+ * norms x 4096 = 218,112,000, x32 = 6,979,584,000; final norm 4,096:
+ * 8,030,261,248 ("8B").  70B: 2 x 128256 x 8192 = 2,101,346,304; per
+ * layer 2 x 8192^2 + 2 x 8192 x 1024 + 3 x 8192 x 28672 + 2 x 8192 =
+ * 855,654,400, x80 = 68,452,352,000; final norm 8,192: 70,553,706,496.
+ */
+static void llama3(void)
+{
+	struct built b;
+	build(&b, "llama-3-8b.yaml", 8192);
+	if (b.ok) {
+		report("llama-3-8b params", b.c.params, 8e9);
+		CHECK(b.c.params == 8030261248.0);
+	}
+	done(&b);
+	build(&b, "llama-3-70b.yaml", 8192);
+	if (b.ok) {
+		report("llama-3-70b params", b.c.params, 70e9);
+		CHECK(b.c.params == 70553706496.0);
+	}
+	done(&b);
+}
+
 static void yolo(void)
 {
 	struct built b;
@@ -145,6 +171,7 @@ int main(void)
 	bert_base();
 	llama2_7b();
 	llama2_70b();
+	llama3();
 	yolo();
 	tiny_cnn();
 	return check_summary("models");

@@ -15,11 +15,13 @@
  *   4 X
  *   5 }]}]}
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "check.h"
+#include "core/xalloc.h"
 #include "report/json_read.h"
 #include "report/report_data.h"
 
@@ -32,6 +34,22 @@
 	"\"memory_capacity_bytes\": 2, \"time_s\": 3, \"reason_codes\": [],\n"
 #define PLAN(x) L1 L2 L3 x "\n}]}]}"
 #define OK_X "\"cost\": 1, \"provider\": \"p\""
+
+/*
+ * Load curves: a service's option (line 3) whose "load_curve" opens on
+ * line 4 and holds the points on line 5.
+ */
+#define S2 "{\"name\": \"s\", \"kind\": \"inference\", \"model\": \"m\", " \
+	"\"precision\": \"bf16\", \"recommendation\": \"r\", \"op_classes\": {}, " \
+	"\"recommended\": 0, \"options\": [\n"
+#define S3 "{\"instance\": \"i\", \"provider\": \"p\", \"accelerator\": \"a\", " \
+	"\"gpus\": 1, \"nodes\": 1, \"cost\": 1, \"gpu_hours\": 1, " \
+	"\"memory_per_gpu_bytes\": 1, \"memory_capacity_bytes\": 2, " \
+	"\"p99_latency_s\": 1, \"replicas\": 1, \"reason_codes\": [],\n"
+#define CURVE(x) L1 S2 S3 "\"load_curve\": {\"replicas\": 1, \"points\": [\n" x "\n]}}]}]}"
+#define PT(r) "{\"request_rate_per_s\": " r ", \"e2e_p50_s\": 1, \"e2e_p99_s\": 2, " \
+	"\"saturated\": false}"
+#define SAT(r) "{\"request_rate_per_s\": " r ", \"e2e_p99_s\": null, \"saturated\": true}"
 
 struct read_case {
 	const char *text;
@@ -194,6 +212,53 @@ static const struct read_case cases[] = {
 	     "p.json:1:81: assumptions[\"x\"].value: expected a number from -1e+100 to 1e+100, found 1e+300"),
 	CASE("{\"schema\": \"gpuplan/plan/v1\", \"currency\": \"USD\", \"workloads\": []}",
 	     "p.json:1:63: workloads: expected a list of at least one workload, found an empty list"),
+	/* load curves: numbers, whole replicas, rates that increase, no
+	 * latency where the queue grows without bound */
+	CASE(CURVE(PT("0") ", " PT("0.5") ", " SAT("4") ", " SAT("8")), NULL),
+	CASE(CURVE("{\"request_rate_per_s\": 1, \"e2e_p50_s\": 1, \"e2e_p99_s\": 2, "
+		   "\"ttft_p99_s\": 0.1, \"tpot_p99_s\": null, \"saturated\": false}"), NULL),
+	/* a training option's curve is none of the report's business */
+	CASE(PLAN(OK_X ", \"load_curve\": 7"), NULL),
+	CASE(CURVE(PT("1") ", " PT("\"2/s\"")),
+	     "p.json:5:103: workloads[0].options[0].load_curve.points[1].request_rate_per_s: expected a number, found a string"),
+	CASE(CURVE(PT("2") ", " PT("2")),
+	     "p.json:5:103: workloads[0].options[0].load_curve.points[1].request_rate_per_s: expected a rate above the previous point's 2 (rates increase along a curve), found 2"),
+	CASE(CURVE(PT("-1")),
+	     "p.json:5:24: workloads[0].options[0].load_curve.points[0].request_rate_per_s: expected a number from 0 to 1e+100, found -1"),
+	CASE(CURVE("{\"request_rate_per_s\": 1, \"e2e_p50_s\": 1, \"e2e_p99_s\": -2, \"saturated\": false}"),
+	     "p.json:5:56: workloads[0].options[0].load_curve.points[0].e2e_p99_s: expected a number from 0 to 1e+100, found -2"),
+	CASE(CURVE("{\"request_rate_per_s\": 1, \"e2e_p50_s\": 1, \"e2e_p99_s\": null, \"saturated\": false}"),
+	     "p.json:5:56: workloads[0].options[0].load_curve.points[0].e2e_p99_s: expected a number, found null"),
+	CASE(CURVE("{\"request_rate_per_s\": 1, \"e2e_p50_s\": 1, \"e2e_p99_s\": 2, "
+		   "\"tpot_p99_s\": \"fast\", \"saturated\": false}"),
+	     "p.json:5:73: workloads[0].options[0].load_curve.points[0].tpot_p99_s: expected a number, found a string"),
+	CASE(CURVE("{\"request_rate_per_s\": 1, \"e2e_p99_s\": 9, \"saturated\": true}"),
+	     "p.json:5:40: workloads[0].options[0].load_curve.points[0].e2e_p99_s: expected null at a saturated point, found a number"),
+	CASE(CURVE("{\"request_rate_per_s\": 1, \"e2e_p99_s\": null}"),
+	     "p.json:5:1: workloads[0].options[0].load_curve.points[0].saturated: expected true or false, found nothing (the key is missing)"),
+	CASE(CURVE("{\"request_rate_per_s\": 1, \"saturated\": 1}"),
+	     "p.json:5:40: workloads[0].options[0].load_curve.points[0].saturated: expected true or false, found a number"),
+	CASE(CURVE(""),
+	     "p.json:4:41: workloads[0].options[0].load_curve.points: expected a list of 1 to 64 points, found an empty list"),
+	CASE(CURVE("7"),
+	     "p.json:5:1: workloads[0].options[0].load_curve.points[0]: expected an object, found a number"),
+	CASE(L1 S2 S3 "\"load_curve\": {\"replicas\": 0, \"points\": [" PT("1") "]}}]}]}",
+	     "p.json:4:28: workloads[0].options[0].load_curve.replicas: expected a whole number from 1 to 1000000000, found 0"),
+	CASE(L1 S2 S3 "\"load_curve\": {\"replicas\": 1.5, \"points\": [" PT("1") "]}}]}]}",
+	     "p.json:4:28: workloads[0].options[0].load_curve.replicas: expected a whole number from 1 to 1000000000, found 1.5"),
+	CASE(L1 S2 S3 "\"load_curve\": {\"points\": {}}}]}]}",
+	     "p.json:4:15: workloads[0].options[0].load_curve.replicas: expected a whole number, found nothing (the key is missing)"),
+	CASE(L1 S2 S3 "\"load_curve\": []}]}]}",
+	     "p.json:4:15: workloads[0].options[0].load_curve: expected an object, found a list"),
+	/* the service's targets and rate */
+	CASE(L1 "{\"name\": \"w\", \"kind\": \"inference\", \"model\": \"m\", "
+	     "\"precision\": \"bf16\", \"recommendation\": \"r\", \"op_classes\": {}, "
+	     "\"tpot_p99_target_s\": -0.05, \"options\": []}]}",
+	     "p.json:2:133: workloads[0].tpot_p99_target_s: expected a number from 0 to 1e+100, found -0.05"),
+	CASE(L1 "{\"name\": \"w\", \"kind\": \"inference\", \"model\": \"m\", "
+	     "\"precision\": \"bf16\", \"recommendation\": \"r\", \"op_classes\": {}, "
+	     "\"request_rate_per_s\": \"2/s\", \"options\": []}]}",
+	     "p.json:2:134: workloads[0].request_rate_per_s: expected a number, found a string"),
 };
 
 static void table(void)
@@ -306,6 +371,74 @@ static void figures(void)
 	r_plan_free(&p);
 }
 
+/* A service's targets and its load curves as read: nulls as NAN, one
+ * curve per option that has one, found by option index; 64 points load,
+ * a 65th is refused where it starts. */
+static void load_curves(void)
+{
+	static const char src[] = L1
+		"{\"name\": \"s\", \"kind\": \"inference\", \"model\": \"m\", "
+		"\"precision\": \"bf16\", \"recommendation\": \"r\", \"op_classes\": {}, "
+		"\"recommended\": 1, \"runner_up\": 0, \"p99_target_s\": 10, "
+		"\"ttft_p99_target_s\": 0.5, \"tpot_p99_target_s\": null, "
+		"\"request_rate_per_s\": 2, \"options\": [\n"
+		S3 "\"load_curve\": {\"replicas\": 3, \"points\": [" PT("1") "]}},\n"
+		S3 "\"x\": 0},\n"
+		S3 "\"load_curve\": {\"replicas\": 1, \"points\": [\n"
+		"{\"request_rate_per_s\": 0.5, \"e2e_p50_s\": 1, \"e2e_p99_s\": 2, "
+		"\"ttft_p99_s\": 0.1, \"tpot_p99_s\": 0.01, \"saturated\": false},\n"
+		"{\"request_rate_per_s\": 4, \"e2e_p50_s\": null, \"e2e_p99_s\": null, "
+		"\"ttft_p99_s\": null, \"tpot_p99_s\": null, \"saturated\": true}]}}]}]}";
+	struct r_plan p;
+	char why[600];
+	int rc = r_plan_parse(&p, src, sizeof(src) - 1, "c.json", true, why, sizeof(why));
+	CHECK(rc == 0);
+	if (rc) {
+		fprintf(stderr, "  %s\n", why);
+		return;
+	}
+	const struct r_workload *w = &p.w[0];
+	CHECK(w->target_s[TARGET_P99] == 10 && w->target_s[TARGET_TTFT_P99] == 0.5);
+	CHECK(w->target_s[TARGET_TPOT_P99] == 0 && w->target_s[TARGET_TPOT_P50] == 0);
+	CHECK(w->request_rate == 2);
+	CHECK(w->n == 3 && w->n_curves == 2);
+	const struct r_load_curve *c0 = r_workload_curve(w, 0), *c2 = r_workload_curve(w, 2);
+	CHECK(c0 && c0->replicas == 3 && c0->n == 1 && c0->pt[0].rate == 1);
+	CHECK(c0 && isnan(c0->pt[0].ttft_p99) && c0->pt[0].e2e_p99 == 2);
+	CHECK(!r_workload_curve(w, 1) && !r_workload_curve(w, 3) && !r_workload_curve(w, -1));
+	CHECK(c2 && c2->n == 2 && c2->pt[0].tpot_p99 == 0.01 && !c2->pt[0].saturated);
+	CHECK(c2 && c2->pt[1].saturated && c2->pt[1].rate == 4 && isnan(c2->pt[1].e2e_p50));
+	r_plan_free(&p);
+
+	/* R_CURVE_MAX_POINTS points, then one more */
+	for (int extra = 0; extra <= 1; extra++) {
+		char *text = xasprintf("%s", L1 S2 S3 "\"load_curve\": {\"replicas\": 1, \"points\": [\n");
+		size_t at65 = 0;
+		for (int i = 0; i < R_CURVE_MAX_POINTS + extra; i++) {
+			char *more = xasprintf("%s%s" PT("%d"), text, i ? ", " : "", i + 1);
+			if (i == R_CURVE_MAX_POINTS)
+				at65 = strlen(text) + 2 - (strrchr(text, '\n') - text);
+			free(text);
+			text = more;
+		}
+		char *whole = xasprintf("%s\n]}}]}]}", text);
+		rc = r_plan_parse(&p, whole, strlen(whole), "c.json", true, why, sizeof(why));
+		if (!extra) {
+			CHECK(rc == 0);
+			CHECK(rc || (p.w[0].n_curves == 1 && p.w[0].curves[0].n == R_CURVE_MAX_POINTS));
+		} else {
+			char want[300];
+			snprintf(want, sizeof(want), "c.json:5:%zu: workloads[0].options[0].load_curve.points: expected a list of 1 to 64 points, found more",
+				 at65);
+			CHECK(rc == -1);
+			CHECK_STR(why, want);
+		}
+		r_plan_free(&p);
+		free(whole);
+		free(text);
+	}
+}
+
 /* A document gpuplan built: read from its JSON text as json_write prints
  * it, so a message's line and column are those of a plan file. */
 static void from_json(void)
@@ -364,6 +497,7 @@ int main(void)
 {
 	table();
 	figures();
+	load_curves();
 	from_json();
 	positions();
 	too_large();

@@ -1,0 +1,107 @@
+#include "sim_stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+static uint64_t splitmix64(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15u);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+	return z ^ (z >> 31);
+}
+
+/* Exponential gaps of mean 1 / rate, from u in (0, 1]. */
+void sim_poisson_arrivals(double *at, long n, double rate, uint64_t seed)
+{
+	uint64_t s = seed;
+	double t = 0;
+	for (long i = 0; i < n; i++) {
+		double u = ((double)(splitmix64(&s) >> 11) + 1) * 0x1.0p-53;
+		t += -log(u) / rate;
+		at[i] = t;
+	}
+}
+
+static int by_value(const void *pa, const void *pb)
+{
+	double a = *(const double *)pa, b = *(const double *)pb;
+	return (a > b) - (a < b);
+}
+
+static void swap(double *v, long i, long j)
+{
+	double t = v[i];
+	v[i] = v[j];
+	v[j] = t;
+}
+
+/*
+ * Puts the k-th smallest of v[0..n) at v[k], the smaller ones before it
+ * and the others after (Hoare's selection, median-of-three pivots):
+ * linear time on average, where sorting every latency of a simulation
+ * took most of its time.
+ */
+static void select_kth(double *v, long n, long k)
+{
+	long lo = 0, hi = n - 1;
+	while (hi > lo) {
+		long mid = lo + (hi - lo) / 2;
+		if (v[mid] < v[lo])
+			swap(v, mid, lo);
+		if (v[hi] < v[lo])
+			swap(v, hi, lo);
+		if (v[hi] < v[mid])
+			swap(v, hi, mid);
+		double pivot = v[mid];
+		long i = lo, j = hi;
+		while (i <= j) {
+			while (v[i] < pivot)
+				i++;
+			while (v[j] > pivot)
+				j--;
+			if (i <= j)
+				swap(v, i++, j--);
+		}
+		if (k <= j)
+			hi = j;
+		else if (k >= i)
+			lo = i;
+		else
+			return;
+	}
+}
+
+/* The index of nearest-rank quantile q of n values. */
+static long rank_of(long n, double q)
+{
+	long k = (long)ceil(q * (double)n) - 1;
+	return k < 0 ? 0 : k >= n ? n - 1 : k;
+}
+
+/*
+ * The p99's 95% interval comes from the binomial count of samples below
+ * it: ranks n q -+ 1.96 sqrt(n q (1 - q)).  Only the tail from the
+ * interval's low end up is sorted (about 2% of the values); the median is
+ * selected in the rest.
+ */
+void sim_quantiles(double *v, long n, struct sim_quantiles *out)
+{
+	double sum = 0;
+	for (long i = 0; i < n; i++)
+		sum += v[i];
+	out->mean = sum / (double)n;
+	double half = 1.96 * sqrt((double)n * 0.99 * 0.01);
+	long lo = rank_of(n, (0.99 * (double)n - half) / (double)n);
+	long p99 = rank_of(n, 0.99);
+	long hi = rank_of(n, (0.99 * (double)n + half) / (double)n);
+	long p50 = rank_of(n, 0.50);
+	select_kth(v, n, lo);
+	qsort(v + lo, (size_t)(n - lo), sizeof(*v), by_value);
+	out->p99_lo = v[lo];
+	out->p99 = v[p99];
+	out->p99_hi = v[hi];
+	if (p50 < lo)
+		select_kth(v, lo, p50);
+	out->p50 = v[p50];
+}
