@@ -682,8 +682,11 @@ static int check_serving(struct yread *r, const struct ynode *rec,
 	}
 	if (o->sv.token_budget < o->sv.max_seqs)
 		o->sv.token_budget = o->sv.max_seqs;	/* every decode fits */
-	l->prompt = o->w->infer.prompt_tokens;
-	l->output = o->w->infer.output_tokens;
+	const struct inference *in = &o->w->infer;
+	l->prompt = in->prompt_range[1];
+	l->output = in->output_range[1];
+	l->prompt_lo = in->prompt_range[0] < l->prompt ? in->prompt_range[0] : 0;
+	l->output_lo = in->output_range[0] < l->output ? in->output_range[0] : 0;
 	for (int m = 0; m < MEASURE_FIRST_SERVING; m++)
 		if (o->m[m].has) {
 			gp_errors_add(r->errs, o->m[m].at.file, o->m[m].at.line,
@@ -692,7 +695,7 @@ static int check_serving(struct yread *r, const struct ynode *rec,
 				      measure_names[m], what);
 			bad = 1;
 		}
-	if (l->output < 1) {
+	if (in->output_range[0] < 1) {
 		yr_error(r, ymap_get(rec, "serving"), NULL,
 			 "%s generates no tokens: a serving record needs 'output_tokens' of 1 or more",
 			 what);

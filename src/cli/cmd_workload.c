@@ -74,16 +74,27 @@ static void training_cells(const struct training *t, char cell[5][64])
 		snprintf(cell[4], 64, "-");
 }
 
+/* "1024", or "512-1536" for lengths drawn from a range. */
+static void length_text(const long range[2], char *buf, size_t len)
+{
+	if (range[0] == range[1])
+		snprintf(buf, len, "%ld", range[0]);
+	else
+		snprintf(buf, len, "%ld-%ld", range[0], range[1]);
+}
+
 static void inference_cells(const struct inference *in, char cell[5][64])
 {
 	char a[32];
 	snprintf(cell[0], 64, "%s, %.6g h/month",
 		 units_format(UNIT_FREQUENCY, in->request_rate, NULL, a, 32),
 		 in->serving_per_month / 3600);
-	if (in->has_kv)
-		snprintf(cell[1], 64, "%ld+%ld", in->prompt_tokens,
-			 in->output_tokens);
-	else
+	if (in->has_kv) {
+		char p[24], o[24];
+		length_text(in->prompt_range, p, sizeof(p));
+		length_text(in->output_range, o, sizeof(o));
+		snprintf(cell[1], 64, "%s+%s", p, o);
+	} else
 		snprintf(cell[1], 64, "-");
 	snprintf(cell[2], 64, "-");
 	snprintf(cell[3], 64, "p99 %s",

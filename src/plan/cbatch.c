@@ -27,6 +27,7 @@ struct sim {
 	const struct cb_engine *e;
 	const struct cb_load *l;
 	double *arrive, *first, *finish;	/* per request, s */
+	long *prompt, *output;			/* per request, tokens */
 	struct seq *live;
 	long n_live, next_arrival, next_admit, finished;
 	struct seq *resume;	/* preempted, the latest last: first back in */
@@ -93,7 +94,7 @@ static void preempt(struct sim *s, long i)
 	s->blocks_free += q.blocks;
 	s->resume[s->n_resume++] = (struct seq){
 		.req = q.req, .generated = q.generated,
-		.target = s->l->prompt + q.generated,
+		.target = s->prompt[q.req] + q.generated,
 	};
 	memmove(&s->live[i], &s->live[i + 1],
 		(size_t)(s->n_live - i - 1) * sizeof(*s->live));
@@ -134,7 +135,8 @@ static bool next_waiting(const struct sim *s, struct seq *q)
 	}
 	if (s->next_admit >= s->next_arrival)
 		return false;
-	*q = (struct seq){.req = s->next_admit, .target = s->l->prompt};
+	*q = (struct seq){.req = s->next_admit,
+			  .target = s->prompt[s->next_admit]};
 	return true;
 }
 
@@ -143,9 +145,11 @@ static bool next_waiting(const struct sim *s, struct seq *q)
 static bool can_admit(const struct sim *s)
 {
 	struct seq q;
-	long first = s->l->prompt < s->e->token_budget ? s->l->prompt
-						       : s->e->token_budget;
-	return next_waiting(s, &q) && s->blocks_free >= blocks_for(s, first);
+	if (!next_waiting(s, &q))
+		return false;
+	long first = q.target < s->e->token_budget ? q.target
+						   : s->e->token_budget;
+	return s->blocks_free >= blocks_for(s, first);
 }
 
 /* Decodes, oldest first; a decode that needs a block when none is free
@@ -219,9 +223,9 @@ static bool misses_target(const struct sim *s, long r)
 	const struct cb_load *l = s->l;
 	double ttft = s->first[r] - s->arrive[r];
 	double e2e = s->finish[r] - s->arrive[r];
-	double tpot = l->output > 1 ? (s->finish[r] - s->first[r]) /
-					      (double)(l->output - 1)
-				    : 0;
+	double tpot = s->output[r] > 1 ? (s->finish[r] - s->first[r]) /
+						 (double)(s->output[r] - 1)
+				       : 0;
 	return (l->e2e_p99 > 0 && e2e > l->e2e_p99) ||
 	       (l->ttft_p99 > 0 && ttft > l->ttft_p99) ||
 	       (l->tpot_p99 > 0 && tpot > l->tpot_p99);
@@ -262,7 +266,7 @@ static void finish_iteration(struct sim *s)
 				q.generated++;
 			}
 		}
-		if (q.generated >= s->l->output) {
+		if (q.generated >= s->output[q.req]) {
 			request_done(s, &q);
 			continue;
 		}
@@ -329,7 +333,7 @@ static bool fast_forward(struct sim *s, const struct cb_iteration *it,
 		return false;
 	long k = LONG_MAX;
 	for (long i = 0; i < s->n_live; i++) {
-		long left = s->l->output - s->live[i].generated;
+		long left = s->output[s->live[i].req] - s->live[i].generated;
 		if (left < k)
 			k = left;
 	}
@@ -438,14 +442,14 @@ static void statistics(const struct sim *s, struct cb_result *out)
 	double *ttft = xmalloc((size_t)m * sizeof(double));
 	double *tpot = xmalloc((size_t)m * sizeof(double));
 	double *e2e = xmalloc((size_t)m * sizeof(double));
-	long out_tokens = s->l->output;
+	double out_tokens = 0;
 	for (long i = 0; i < m; i++) {
-		long r = from + i;
+		long r = from + i, o = s->output[r];
 		ttft[i] = s->first[r] - s->arrive[r];
 		e2e[i] = s->finish[r] - s->arrive[r];
-		tpot[i] = out_tokens > 1 ? (s->finish[r] - s->first[r]) /
-						   (double)(out_tokens - 1)
-					 : 0;
+		tpot[i] = o > 1 ? (s->finish[r] - s->first[r]) / (double)(o - 1)
+				: 0;
+		out_tokens += (double)o / (double)m;
 	}
 	sim_quantiles(ttft, m, &out->ttft);
 	sim_quantiles(tpot, m, &out->tpot);
@@ -454,7 +458,7 @@ static void statistics(const struct sim *s, struct cb_result *out)
 	free(tpot);
 	free(e2e);
 	out->requests_per_s = throughput(s, from);
-	out->tokens_per_s = out->requests_per_s * (double)out_tokens;
+	out->tokens_per_s = out->requests_per_s * out_tokens;
 	out->measured = m;
 }
 
@@ -465,7 +469,9 @@ static bool valid(const struct cb_engine *e, const struct cb_load *l)
 	bool traffic = l->arrivals == CB_POISSON ? l->rate > 0 && isfinite(l->rate)
 		       : l->arrivals == CB_CLOSED ? l->clients >= 1
 		       : l->arrivals == CB_OFFLINE;
-	return traffic && l->prompt >= 1 &&
+	bool lengths = l->prompt_lo >= 0 && l->prompt_lo <= l->prompt &&
+		       l->output_lo >= 0 && l->output_lo <= l->output;
+	return traffic && lengths && l->prompt >= 1 &&
 	       l->output >= 1 && l->requests >= 20 && e->max_seqs >= 1 &&
 	       e->token_budget >= e->max_seqs && e->block >= 1 &&
 	       e->kv_tokens >= 0 && isfinite(e->kv_tokens);
@@ -490,6 +496,12 @@ int cb_simulate(const struct cb_engine *e, const struct cb_load *l,
 	s.arrive = xmalloc((size_t)n * sizeof(double));
 	s.first = xmalloc((size_t)n * sizeof(double));
 	s.finish = xmalloc((size_t)n * sizeof(double));
+	s.prompt = xmalloc((size_t)n * sizeof(long));
+	s.output = xmalloc((size_t)n * sizeof(long));
+	sim_uniform_lengths(s.prompt, n, l->prompt_lo ? l->prompt_lo : l->prompt,
+			    l->prompt, l->seed);
+	sim_uniform_lengths(s.output, n, l->output_lo ? l->output_lo : l->output,
+			    l->output, l->seed + 1);
 	long cap = e->max_seqs < n ? e->max_seqs : n;
 	s.live = xmalloc((size_t)cap * sizeof(*s.live));
 	s.resume = xmalloc((size_t)cap * sizeof(*s.resume));
@@ -511,6 +523,8 @@ int cb_simulate(const struct cb_engine *e, const struct cb_load *l,
 	free(s.arrive);
 	free(s.first);
 	free(s.finish);
+	free(s.prompt);
+	free(s.output);
 	free(s.live);
 	free(s.resume);
 	return 0;

@@ -17,7 +17,7 @@
  * blocks.  The iteration's time comes from the caller (cb_cost_fn: the
  * roofline of that mix of tokens, serve_llm.c).
  *
- * Arrivals are Poisson at `rate`, from a seeded generator (splitmix64):
+ * Arrivals are Poisson at `rate`, from a seeded generator (sim_stats.h):
  * the same inputs give the same numbers; or closed-loop clients, or all
  * at once, as serving benchmarks send them.  The first tenth of the
  * requests (the empty system filling up) is left out of the statistics
@@ -65,14 +65,18 @@ enum cb_arrivals {
 	CB_OFFLINE,		/* all at once (a throughput benchmark) */
 };
 
-/* The traffic: fixed lengths. */
+/* The traffic.  Lengths are fixed (prompt, output), or drawn per request
+ * uniformly from prompt_lo..prompt and output_lo..output when a low end
+ * below the high one is given (vLLM's random dataset draws them so). */
 struct cb_load {
 	enum cb_arrivals arrivals;
 	double rate;		/* requests per second (CB_POISSON) */
 	long clients;		/* CB_CLOSED */
 	bool keep_warmup;	/* count the first tenth too (benchmarks
 				 * average over every request) */
-	long prompt, output;	/* tokens per request (output >= 1) */
+	long prompt, output;	/* tokens per request (output >= 1); the
+				 * longest when drawn */
+	long prompt_lo, output_lo;	/* 0: fixed; else the shortest */
 	long requests;		/* simulated (>= 20) */
 	uint64_t seed;
 	/* p99 targets, s (0: none): a run stops as soon as more of the

@@ -71,8 +71,9 @@ static bool same_service(const struct workload *a, const struct workload *b)
 	return a->model == b->model && a->precision == b->precision &&
 	       a->efficiency_compute == b->efficiency_compute &&
 	       a->efficiency_memory == b->efficiency_memory &&
-	       x->prompt_tokens == y->prompt_tokens &&
-	       x->output_tokens == y->output_tokens && x->has_kv == y->has_kv &&
+	       !memcmp(x->prompt_range, y->prompt_range, sizeof(x->prompt_range)) &&
+	       !memcmp(x->output_range, y->output_range, sizeof(x->output_range)) &&
+	       x->has_kv == y->has_kv &&
 	       (!x->has_kv || x->kv_precision == y->kv_precision);
 }
 

@@ -181,15 +181,24 @@ int llm_simulate(const struct serve_prep *sp, const struct serve_device *d,
 
 static long sim_requests(const struct serve_prep *sp, long budget);
 
+/* Poisson traffic at `rate` with the service's lengths (drawn from their
+ * range when they vary), as many requests as a trial simulates. */
+static struct cb_load poisson_load(const struct serve_prep *sp, double rate,
+				   long budget)
+{
+	return (struct cb_load){
+		.rate = rate, .prompt = sp->prompt_hi, .output = sp->output_hi,
+		.prompt_lo = sp->prompt_lo < sp->prompt_hi ? sp->prompt_lo : 0,
+		.output_lo = sp->output_lo < sp->output_hi ? sp->output_lo : 0,
+		.requests = sim_requests(sp, budget), .seed = LLM_SIM_SEED};
+}
+
 int llm_simulate_rate(const struct serve_prep *sp, const struct serve_device *d,
 		      long max_seqs, long token_budget, double kv_tokens,
 		      double rate, struct cb_result *out)
 {
 	struct cb_engine e = {max_seqs, token_budget, kv_tokens, LLM_KV_BLOCK};
-	struct cb_load l = {.rate = rate, .prompt = sp->prompt,
-			    .output = sp->output,
-			    .requests = sim_requests(sp, token_budget),
-			    .seed = LLM_SIM_SEED};
+	struct cb_load l = poisson_load(sp, rate, token_budget);
 	return llm_simulate(sp, d, &e, &l, out);
 }
 
@@ -327,13 +336,11 @@ static long replicas_for(const struct llm_cost *k, const struct cb_engine *e,
 	const struct serve_prep *sp = k->sp;
 	const struct inference *in = &sp->w->infer;
 	for (long c = from; c <= most && c < from + 4; c++) {
-		struct cb_load l = {.rate = in->request_rate / (double)c,
-				    .prompt = sp->prompt, .output = sp->output,
-				    .requests = sim_requests(sp, e->token_budget),
-				    .seed = LLM_SIM_SEED,
-				    .e2e_p99 = in->target[TARGET_P99],
-				    .ttft_p99 = in->target[TARGET_TTFT_P99],
-				    .tpot_p99 = in->target[TARGET_TPOT_P99]};
+		struct cb_load l = poisson_load(sp, in->request_rate / (double)c,
+						e->token_budget);
+		l.e2e_p99 = in->target[TARGET_P99];
+		l.ttft_p99 = in->target[TARGET_TTFT_P99];
+		l.tpot_p99 = in->target[TARGET_TPOT_P99];
 		if (cb_simulate(e, &l, iteration_time, (void *)k, r) < 0)
 			return 0;
 		if (r->never_fits)
@@ -358,15 +365,15 @@ static void search_budget(const struct serve_prep *sp,
 	const struct inference *in = &sp->w->infer;
 	struct llm_cost k;
 	cost_init(&k, sp, d, budget);
-	long context = sp->prompt + sp->output;
+	long context = sp->prompt + sp->output;	/* the mean request's */
 	long top = budget < 1024 ? budget : 1024;
 	for (long n = top; n >= 1; n /= 2) {
 		struct trial t = {.budget = budget, .max_seqs = n,
 				  .kv_split = kv_split(sp, d)};
 		double fixed = fixed_memory(sp, d, budget, n, t.parts);
 		t.kv_tokens = kv_capacity(sp, d, capacity, fixed);
-		if (t.kv_tokens < (double)context)
-			continue;
+		if (t.kv_tokens < (double)sp->context)
+			continue;	/* the longest request must fit */
 		z->fits = true;
 		/* a limit above what the cache holds admits no more */
 		double held = t.kv_tokens / (double)context;
@@ -433,10 +440,8 @@ static void closest(const struct serve_prep *sp, const struct serve_device *d,
 		return;
 	struct cb_engine e = {t.max_seqs, budget, t.kv_tokens, LLM_KV_BLOCK};
 	for (long c = need >= 1 ? (long)need : 1; c <= most && c < need + 4; c++) {
-		struct cb_load l = {.rate = sp->w->infer.request_rate / (double)c,
-				    .prompt = sp->prompt, .output = sp->output,
-				    .requests = sim_requests(sp, budget),
-				    .seed = LLM_SIM_SEED};
+		struct cb_load l = poisson_load(sp, sp->w->infer.request_rate /
+							    (double)c, budget);
 		struct cb_result r;
 		if (cb_simulate(&e, &l, iteration_time, &k, &r) < 0 ||
 		    r.never_fits)

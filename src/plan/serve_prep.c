@@ -365,7 +365,12 @@ struct serve_prep *serve_prepare(const struct workload *w, char *why,
 	sp->transformer = m->kind == MODEL_TRANSFORMER;
 	sp->prompt = w->infer.prompt_tokens;
 	sp->output = sp->decoder ? w->infer.output_tokens : 0;
-	sp->context = sp->prompt + sp->output;
+	sp->prompt_lo = w->infer.prompt_range[0];
+	sp->prompt_hi = w->infer.prompt_range[1];
+	sp->output_lo = sp->decoder ? w->infer.output_range[0] : 0;
+	sp->output_hi = sp->decoder ? w->infer.output_range[1] : 0;
+	/* memory holds the longest request */
+	sp->context = sp->prompt_hi + sp->output_hi;
 	sp->kv_precision = w->infer.has_kv ? w->infer.kv_precision : w->precision;
 	sp->kv_per_token = kv_cache_bytes_per_token(
 		m, precision_bytes(sp->kv_precision));

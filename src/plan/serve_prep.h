@@ -89,7 +89,9 @@ struct serve_prep {
 	const struct workload *w;
 	bool decoder;		/* generates tokens: prefill + decode steps */
 	bool transformer;	/* tensor parallelism applies */
-	long prompt, output;	/* tokens per request (output 0 unless decoder) */
+	long prompt, output;	/* tokens per request, the mean (output 0
+				 * unless decoder) */
+	long prompt_lo, prompt_hi, output_lo, output_hi;	/* their range */
 	long seq;		/* tokens per sample of the forward graph */
 	long context;		/* tokens of KV cache held per sequence */
 	enum precision kv_precision;

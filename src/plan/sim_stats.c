@@ -23,6 +23,15 @@ void sim_poisson_arrivals(double *at, long n, double rate, uint64_t seed)
 	}
 }
 
+void sim_uniform_lengths(long *v, long n, long lo, long hi, uint64_t seed)
+{
+	/* a stream apart from the arrivals' (which start at `seed`) */
+	uint64_t s = seed ^ 0x6c656e67746873u;
+	uint64_t span = hi > lo ? (uint64_t)(hi - lo) + 1 : 1;
+	for (long i = 0; i < n; i++)
+		v[i] = lo + (long)(span > 1 ? splitmix64(&s) % span : 0);
+}
+
 static int by_value(const void *pa, const void *pb)
 {
 	double a = *(const double *)pa, b = *(const double *)pb;

@@ -19,6 +19,10 @@ struct sim_quantiles {
 /* at[0..n): Poisson arrival times at `rate` a second from time 0. */
 void sim_poisson_arrivals(double *at, long n, double rate, uint64_t seed);
 
+/* v[0..n): lengths drawn uniformly from lo..hi (inclusive; all lo when
+ * hi <= lo), from their own seeded stream. */
+void sim_uniform_lengths(long *v, long n, long lo, long hi, uint64_t seed);
+
 /* Mean, p50 and p99 of v[0..n) (n >= 1; v is reordered in place). */
 void sim_quantiles(double *v, long n, struct sim_quantiles *out);
 

@@ -794,15 +794,48 @@ const struct target_name *target_name(enum latency_target t)
 	return &target_names[t];
 }
 
+static const struct yfield range_fields[] = {
+	{"min", true}, {"max", true}, {NULL, false},
+};
+
+/*
+ * A length in tokens: a whole number, or `{min: A, max: B}` for lengths
+ * drawn uniformly between (as vLLM's random dataset draws them); range[]
+ * gets the shortest and longest, *mean their mean (rounded).
+ */
+static int read_length(struct yread *r, const struct ynode *map,
+		       const char *key, long least, long *mean, long range[2])
+{
+	const struct ynode *n = ymap_get(map, key);
+	if (!n || n->kind != YNODE_MAP) {
+		int rc = yr_int(r, map, key, least, 100000000, mean);
+		range[0] = range[1] = *mean;
+		return rc;
+	}
+	char what[64];
+	snprintf(what, sizeof(what), "'%s'", key);
+	int bad = yr_check_keys(r, n, what, range_fields) > 0;
+	bad |= yr_int(r, n, "min", least, 100000000, &range[0]) < 0;
+	bad |= yr_int(r, n, "max", least, 100000000, &range[1]) < 0;
+	if (!bad && range[0] > range[1]) {
+		yr_error(r, ymap_get(n, "min"), NULL,
+			 "%s: 'min' %ld is above 'max' %ld", what, range[0],
+			 range[1]);
+		bad = 1;
+	}
+	*mean = (range[0] + range[1] + 1) / 2;
+	return bad ? -1 : 1;
+}
+
 static int read_inference(struct yread *r, const struct ynode *map,
 			  struct inference *in)
 {
 	int bad = yr_quantity_in(r, map, "request_rate", Q_REQUEST_RATE,
 				 &in->request_rate, NULL) < 0;
-	bad |= yr_int(r, map, "prompt_tokens", 1, 100000000,
-		      &in->prompt_tokens) < 0;
-	bad |= yr_int(r, map, "output_tokens", 0, 100000000,
-		      &in->output_tokens) < 0;
+	bad |= read_length(r, map, "prompt_tokens", 1, &in->prompt_tokens,
+			   in->prompt_range) < 0;
+	bad |= read_length(r, map, "output_tokens", 0, &in->output_tokens,
+			   in->output_range) < 0;
 	for (int t = 0; t < TARGET_COUNT; t++)
 		bad |= yr_quantity_in(r, map, target_names[t].key, Q_LATENCY,
 				      &in->target[t], NULL) < 0;
@@ -827,7 +860,7 @@ static int check_targets(struct yread *r, const struct ynode *map,
 			 const struct inference *in)
 {
 	bool generates = in->has_kv && m->kind == MODEL_TRANSFORMER &&
-			 m->tf.arch == TF_DECODER && in->output_tokens > 0;
+			 m->tf.arch == TF_DECODER && in->output_range[1] > 0;
 	bool any = false;
 	int bad = 0;
 	for (int t = 0; t < TARGET_COUNT; t++) {
@@ -843,10 +876,10 @@ static int check_targets(struct yread *r, const struct ynode *map,
 				 "'%s' is a target for services that generate tokens, but %s (model '%s') generates none: use 'p99_latency'",
 				 key, what, model_label(m));
 			bad = 1;
-		} else if (target_names[t].per_token && in->output_tokens < 2) {
+		} else if (target_names[t].per_token && in->output_range[0] < 2) {
 			yr_error(r, k, NULL,
 				 "'%s' needs at least 2 output tokens (time per token after the first); %s has 'output_tokens' %ld",
-				 key, what, in->output_tokens);
+				 key, what, in->output_range[0]);
 			bad = 1;
 		}
 	}
@@ -885,6 +918,8 @@ static int check_inference(struct yread *r, const struct ynode *map,
 	}
 	if (!in->has_kv) {
 		in->prompt_tokens = in->output_tokens = 0;
+		memset(in->prompt_range, 0, sizeof(in->prompt_range));
+		memset(in->output_range, 0, sizeof(in->output_range));
 		return bad ? -1 : 0;
 	}
 	if (!ymap_get(map, "kv_precision"))
@@ -892,18 +927,18 @@ static int check_inference(struct yread *r, const struct ynode *map,
 	if (bad)
 		return -1;
 	if (m->kind == MODEL_TRANSFORMER && m->tf.arch == TF_ENCODER &&
-	    in->output_tokens > 0) {
+	    in->output_range[1] > 0) {
 		yr_error(r, ymap_get(map, "output_tokens"), NULL,
 			 "model '%s' is an encoder and generates no tokens: 'output_tokens' must be 0",
 			 model_label(m));
 		return -1;
 	}
 	long limit = seq_limit(m);
-	if (in->prompt_tokens + in->output_tokens > limit) {
+	long longest = in->prompt_range[1] + in->output_range[1];
+	if (longest > limit) {
 		yr_error(r, ymap_get(map, "prompt_tokens"), NULL,
 			 "'prompt_tokens' + 'output_tokens' is %ld tokens but model '%s' takes at most %ld",
-			 in->prompt_tokens + in->output_tokens, model_label(m),
-			 limit);
+			 longest, model_label(m), limit);
 		return -1;
 	}
 	return 0;
@@ -1375,6 +1410,15 @@ static json_t *inference_to_json(const struct inference *in)
 	json_object_set_new(j, "output_tokens",
 			    in->has_kv ? json_integer(in->output_tokens)
 				       : json_null());
+	/* the shortest and longest, equal when the length is fixed */
+	json_object_set_new(j, "prompt_tokens_range", in->has_kv
+			    ? json_pack("[II]", (json_int_t)in->prompt_range[0],
+					(json_int_t)in->prompt_range[1])
+			    : json_null());
+	json_object_set_new(j, "output_tokens_range", in->has_kv
+			    ? json_pack("[II]", (json_int_t)in->output_range[0],
+					(json_int_t)in->output_range[1])
+			    : json_null());
 	json_object_set_new(j, "p99_latency_s", json_number(in->target[TARGET_P99]));
 	json_object_set_new(j, "hours_per_month",
 			    json_number(in->serving_per_month / 3600));

@@ -123,8 +123,12 @@ const struct target_name *target_name(enum latency_target t);
 
 struct inference {
 	double request_rate;		/* requests per second */
-	long prompt_tokens;		/* per request; 0 for non-sequence */
-	long output_tokens;		/* per request; 0 for non-sequence */
+	long prompt_tokens;		/* per request, the mean; 0 for
+					 * non-sequence models */
+	long output_tokens;		/* per request, the mean; 0 likewise */
+	/* the shortest and longest (equal when fixed; `prompt_tokens:
+	 * {min, max}` draws each request's length uniformly between) */
+	long prompt_range[2], output_range[2];
 	/* the targets, s (0: none), indexed by enum latency_target; the
 	 * token ones for token-generating services only */
 	double target[TARGET_COUNT];

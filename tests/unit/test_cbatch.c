@@ -3,6 +3,8 @@
  * against cases worked by hand with a linear iteration cost: a fixed
  * a seconds, plus b per prompt token, plus c per decode.
  */
+#include <math.h>
+
 #include "check.h"
 #include "plan/cbatch.h"
 
@@ -42,6 +44,32 @@ static void alone(void)
 	CHECK_NEAR(r.e2e.p99, 1.512e-3 + 127 * 1.1e-3, 1e-6);
 	CHECK(r.peak_concurrency == 1);
 	CHECK(r.measured == 180);
+}
+
+/*
+ * Output lengths drawn from 2..4 for requests that each find the engine
+ * idle: TTFT a + 512 b = 1.512 ms whatever the length; then 1, 2 or 3
+ * decodes of a + c = 1.1 ms, so the TPOT is 1.1 ms for all, the end to
+ * end 2.612, 3.712 or 4.812 ms: the median 3.712 ms and the p99 4.812 ms
+ * (a third of the requests each, give or take); output tokens a second
+ * are completions a second x about 3.
+ */
+static void drawn_lengths(void)
+{
+	struct linear_cost k = {1e-3, 1e-6, 0.1e-3};
+	struct cb_load l = {.rate = 1e-3, .prompt = 512, .output = 4,
+			    .output_lo = 2, .requests = 3000, .seed = 5};
+	struct cb_result r;
+	CHECK(cb_simulate(&roomy, &l, linear, &k, &r) == 0);
+	CHECK_NEAR(r.ttft.p99, 1.512e-3, 1e-6);
+	CHECK_NEAR(r.tpot.p50, 1.1e-3, 1e-6);
+	CHECK_NEAR(r.tpot.p99, 1.1e-3, 1e-6);
+	CHECK_NEAR(r.e2e.p50, 3.712e-3, 1e-6);
+	CHECK_NEAR(r.e2e.p99, 4.812e-3, 1e-6);
+	CHECK(fabs(r.tokens_per_s / r.requests_per_s - 3) < 0.1);
+	/* a low end above the high one is refused */
+	l.output_lo = 5;
+	CHECK(cb_simulate(&roomy, &l, linear, &k, &r) == -1);
 }
 
 /*
@@ -258,6 +286,7 @@ static void refused(void)
 int main(void)
 {
 	alone();
+	drawn_lengths();
 	chunked();
 	batching_is_free_here();
 	saturated();

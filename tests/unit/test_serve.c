@@ -232,6 +232,7 @@ static void same_as_roofline(const struct fixture *f, const char *wname,
 		return;
 	struct workload w = *w0;
 	w.infer.output_tokens = 0;	/* the prompt's pass only */
+	w.infer.output_range[0] = w.infer.output_range[1] = 0;
 	char why[256];
 	struct serve_prep *sp = serve_prepare(&w, why, sizeof(why));
 	struct model_graph g;

@@ -164,7 +164,7 @@ static const char *fixture =
 	"    model: ./../models/lm.yaml\n"
 	"    precision: int8\n"
 	"    request_rate: 3000/min\n"
-	"    prompt_tokens: 100\n"
+	"    prompt_tokens: {min: 50, max: 99}\n"
 	"    output_tokens: 412\n"
 	"    p99_latency: 1500ms\n"
 	"  - name: serve-kv\n"
@@ -217,6 +217,10 @@ static void test_fixture(const char *dir)
 	if (w) {
 		CHECK_STR(w->model_file, "models/lm.yaml");
 		CHECK_NEAR(w->infer.request_rate, 50, 1e-12);
+		/* lengths drawn from 50..99: the mean 74.5 rounds up */
+		CHECK(w->infer.prompt_range[0] == 50 && w->infer.prompt_range[1] == 99);
+		CHECK(w->infer.prompt_tokens == 75);
+		CHECK(w->infer.output_range[0] == 412 && w->infer.output_range[1] == 412);
 		CHECK_NEAR(w->infer.target[TARGET_P99], 1.5, 1e-12);
 		CHECK_NEAR(w->infer.serving_per_month, 730 * 3600.0, 0);
 		CHECK(w->infer.kv_precision == PREC_BF16);
