@@ -346,8 +346,9 @@ static void serving_sentence(struct plan_result *r, const struct plan_settings *
 		snprintf(engine, sizeof(engine), "up to %ld live sequences%s",
 			 o->batch, o->tp > 1 ? ", tensor parallel" : "");
 	else
-		snprintf(engine, sizeof(engine), "batch %ld", o->batch);
-	why_add(r, "Serve with %ld x %s (%ld replica%s of %s%s%s): %sp99 %s against %s, %s a month (%s per million requests).",
+		snprintf(engine, sizeof(engine), "dynamic batches of up to %ld",
+			 o->batch);
+	why_add(r, "Serve with %ld x %s (%ld replica%s, %s%s%s): %sp99 %s against %s, %s a month (%s per million requests).",
 			 o->nodes, o->inst->name, o->replicas, o->replicas == 1 ? "" : "s",
 			 engine, o->sharing[0] ? " on MIG " : "", o->sharing,
 			 tokens,
