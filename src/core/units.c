@@ -229,7 +229,10 @@ int units_parse(enum unit_kind kind, const char *text, double *si,
 	/* A unit that scales down (ns, bit/s, /h) can take a written number
 	 * that is fine below DBL_MIN: a subnormal figure prints as nothing
 	 * that reads back, and divides into infinities downstream. */
-	if (!isfinite(r) || (r != 0 && fabs(r) < DBL_MIN)) {
+	/* A bit rate prints in bits: its bits a second must be finite too
+	 * ('0.5e300Gbps' is 6.25e307 B/s but 5e308 bit/s, beyond a double) */
+	if (!isfinite(r) || (u->bits && !isfinite(r * 8)) ||
+	    (r != 0 && fabs(r) < DBL_MIN)) {
 		fail(p, 0, "value out of range%s", "");
 		p->out_of_range = true;
 		return -1;
