@@ -56,8 +56,33 @@ static void start_arrivals(struct sim *s)
 		else if (l->arrivals == CB_CLOSED)
 			s->arrive[i] = HUGE_VAL;
 	}
-	if (l->arrivals == CB_POISSON)
+	if (l->arrivals == CB_POISSON && l->trace && l->trace->arrival)
+		sim_trace_arrivals(s->arrive, n, l->trace);
+	else if (l->arrivals == CB_POISSON)
 		sim_poisson_arrivals(s->arrive, n, l->rate, l->seed);
+}
+
+/* Each request's lengths: fixed, uniform in their range, or a trace's. */
+static void draw_lengths(struct sim *s)
+{
+	const struct cb_load *l = s->l;
+	long n = l->requests;
+	sim_uniform_lengths(s->prompt, n, l->prompt_lo ? l->prompt_lo : l->prompt,
+			    l->prompt, l->seed);
+	sim_uniform_lengths(s->output, n, l->output_lo ? l->output_lo : l->output,
+			    l->output, l->seed + 1);
+	if (l->trace)
+		sim_trace_lengths(s->prompt, s->output, n, l->trace, l->seed);
+}
+
+/* The most tokens of context any request holds at its end. */
+static long longest_request(const struct sim *s)
+{
+	long most = 0;
+	for (long i = 0; i < s->l->requests; i++)
+		if (s->prompt[i] + s->output[i] > most)
+			most = s->prompt[i] + s->output[i];
+	return most;
 }
 
 /* ---- the paged cache ---- */
@@ -484,24 +509,22 @@ int cb_simulate(const struct cb_engine *e, const struct cb_load *l,
 	if (!valid(e, l))
 		return -1;
 	struct sim s = {.e = e, .l = l};
-	long context = l->prompt + l->output;
+	long n = l->requests;
+	s.prompt = xmalloc((size_t)n * sizeof(long));
+	s.output = xmalloc((size_t)n * sizeof(long));
+	draw_lengths(&s);
 	double blocks = floor(e->kv_tokens / (double)e->block);
 	s.blocks_total = blocks < 1e15 ? (long)blocks : (long)1e15;
-	if ((context + e->block - 1) / e->block > s.blocks_total) {
+	if ((longest_request(&s) + e->block - 1) / e->block > s.blocks_total) {
 		out->never_fits = true;
+		free(s.prompt);
+		free(s.output);
 		return 0;
 	}
 	s.blocks_free = s.blocks_total;
-	long n = l->requests;
 	s.arrive = xmalloc((size_t)n * sizeof(double));
 	s.first = xmalloc((size_t)n * sizeof(double));
 	s.finish = xmalloc((size_t)n * sizeof(double));
-	s.prompt = xmalloc((size_t)n * sizeof(long));
-	s.output = xmalloc((size_t)n * sizeof(long));
-	sim_uniform_lengths(s.prompt, n, l->prompt_lo ? l->prompt_lo : l->prompt,
-			    l->prompt, l->seed);
-	sim_uniform_lengths(s.output, n, l->output_lo ? l->output_lo : l->output,
-			    l->output, l->seed + 1);
 	long cap = e->max_seqs < n ? e->max_seqs : n;
 	s.live = xmalloc((size_t)cap * sizeof(*s.live));
 	s.resume = xmalloc((size_t)cap * sizeof(*s.resume));

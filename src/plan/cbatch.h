@@ -18,8 +18,8 @@
  * roofline of that mix of tokens, serve_llm.c).
  *
  * Arrivals are Poisson at `rate`, from a seeded generator (sim_stats.h):
- * the same inputs give the same numbers; or closed-loop clients, or all
- * at once, as serving benchmarks send them.  The first tenth of the
+ * the same inputs give the same numbers; or a recorded trace's; or
+ * closed-loop clients, or all at once, as serving benchmarks send them.  The first tenth of the
  * requests (the empty system filling up) is left out of the statistics
  * unless keep_warmup.
  *
@@ -82,6 +82,10 @@ struct cb_load {
 	/* p99 targets, s (0: none): a run stops as soon as more of the
 	 * measured requests miss one than its p99 allows */
 	double e2e_p99, ttft_p99, tpot_p99;
+	/* a recorded trace (sim_stats.h) or NULL: its arrivals replace the
+	 * Poisson ones (CB_POISSON; `rate` is then its mean rate), its
+	 * columns the lengths (prompt and output stay the longest) */
+	const struct sim_trace *trace;
 };
 
 struct cb_result {

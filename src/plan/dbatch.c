@@ -114,7 +114,10 @@ int dbatch_simulate(const struct dbatch_config *c, const struct dbatch_load *l,
 			s.at[i] = 0;
 		s.arrived = l->clients;
 	} else {
-		sim_poisson_arrivals(s.at, s.n, l->rate, l->seed);
+		if (l->trace && l->trace->arrival)
+			sim_trace_arrivals(s.at, s.n, l->trace);
+		else
+			sim_poisson_arrivals(s.at, s.n, l->rate, l->seed);
 		s.arrived = s.n;
 	}
 	run(&s, cost, ctx);

@@ -15,7 +15,8 @@
  * requests all finish at its end.
  *
  * Arrivals are Poisson at `rate` from a seeded generator (sim_stats.h):
- * the same inputs give the same numbers; or closed-loop clients, each
+ * the same inputs give the same numbers; or a recorded trace's; or
+ * closed-loop clients, each
  * sending its next request the moment its last one is answered (a
  * benchmark's concurrency, perf_analyzer's --concurrency-range).  A
  * request may carry several samples (perf_analyzer's -b): the batcher
@@ -50,6 +51,9 @@ struct dbatch_load {
 	double p99_target;	/* s (0: none): a run stops as soon as more of
 				 * the measured requests miss it than a p99
 				 * allows */
+	/* a recorded trace whose arrivals replace the Poisson ones (rate is
+	 * then its mean rate), or NULL (sim_stats.h) */
+	const struct sim_trace *trace;
 };
 
 struct dbatch_result {

@@ -213,7 +213,7 @@ static void serving_details(const struct workload *w, struct plan_result *r)
 			struct serve_setup ss = {w->precision,
 				w->infer.has_kv ? w->infer.kv_precision : w->precision,
 				o->batch > 0 ? o->batch : 1,
-				w->infer.prompt_range[1] + w->infer.output_range[1],
+				w->infer.longest,
 				o->tp > 0 ? o->tp : 1};
 			struct memory_breakdown mb;
 			memory_serving_of(&mm, &ss, false, &mb);

@@ -73,6 +73,9 @@ static bool same_service(const struct workload *a, const struct workload *b)
 	       a->efficiency_memory == b->efficiency_memory &&
 	       !memcmp(x->prompt_range, y->prompt_range, sizeof(x->prompt_range)) &&
 	       !memcmp(x->output_range, y->output_range, sizeof(x->output_range)) &&
+	       x->prompt_tokens == y->prompt_tokens &&
+	       x->output_tokens == y->output_tokens &&
+	       x->longest == y->longest && x->trace == y->trace &&
 	       x->has_kv == y->has_kv &&
 	       (!x->has_kv || x->kv_precision == y->kv_precision);
 }

@@ -65,6 +65,7 @@ struct sizing {
 struct batch_curve {
 	double s[SERVE_BATCHES];
 	int top;		/* s[0..top] are known */
+	const struct serve_prep *sp;	/* whose traffic (a trace?) */
 };
 
 static double batch_cost(long b, void *ctx)
@@ -79,15 +80,28 @@ static double batch_cost(long b, void *ctx)
 	return c->s[i] + (c->s[i + 1] - c->s[i]) * ((double)b - lo) / (hi - lo);
 }
 
+/* One replica's traffic when `replicas` share `lambda` requests a second:
+ * Poisson at its share, or its share of the workload's trace in *t. */
+static struct dbatch_load replica_load(const struct serve_prep *sp,
+				       double lambda, long replicas,
+				       struct sim_trace *t)
+{
+	const struct sim_trace *trace = serve_trace(sp, lambda, replicas, t);
+	return (struct dbatch_load){
+		.rate = lambda / (double)replicas,
+		.requests = serve_sim_count(trace, SERVE_SIM_REQUESTS),
+		.seed = SERVE_SIM_SEED, .trace = trace};
+}
+
 /* Whether `replicas` replicas, each with a share of the traffic, meet the
  * target with a maximum batch of 2^c->top (serve.h: SERVE_SIM_*). */
 static bool meets_at(struct batch_curve *c, double lambda, long replicas,
 		     double target, struct dbatch_result *r)
 {
 	struct dbatch_config cfg = {1L << c->top, 0};
-	struct dbatch_load l = {.rate = lambda / (double)replicas,
-				.requests = SERVE_SIM_REQUESTS,
-				.seed = SERVE_SIM_SEED, .p99_target = target};
+	struct sim_trace t;
+	struct dbatch_load l = replica_load(c->sp, lambda, replicas, &t);
+	l.p99_target = target;
 	return dbatch_simulate(&cfg, &l, batch_cost, c, r) == 0 &&
 	       !r->saturated && !r->missed && r->latency.p99 <= target;
 }
@@ -151,7 +165,7 @@ static void size_placement(const struct serve_ctx *x,
 	double target = x->w->infer.target[TARGET_P99];
 	double lambda = x->w->infer.request_rate;
 	long most = PLAN_MAX_NODES * per_instance;
-	struct batch_curve c = {{0}, 0};
+	struct batch_curve c = {{0}, 0, x->sp};
 	memset(z, 0, sizeof(*z));
 	serve_batch_time(x->sp, d, 0, &z->t);
 	z->s1 = c.s[0] = z->t.total;
@@ -304,14 +318,14 @@ static void load_point(const struct serve_prep *sp, const struct plan_option *o,
 		       const struct serve_device *d, struct batch_curve *c,
 		       double rate, struct load_point *p)
 {
-	double per = rate / (double)o->replicas;
 	memset(p, 0, sizeof(*p));
 	p->rate = rate;
 	if (o->has_llm) {
 		struct cb_result r;
 		p->saturated = llm_simulate_rate(sp, d, o->llm.max_seqs,
 						 o->llm.token_budget,
-						 o->llm.kv_tokens, per, &r) < 0 ||
+						 o->llm.kv_tokens, rate,
+						 o->replicas, &r) < 0 ||
 			       r.saturated || r.never_fits;
 		p->e2e_p50 = r.e2e.p50;
 		p->e2e_p99 = r.e2e.p99;
@@ -320,8 +334,8 @@ static void load_point(const struct serve_prep *sp, const struct plan_option *o,
 		return;
 	}
 	struct dbatch_config cfg = {1L << c->top, 0};
-	struct dbatch_load l = {.rate = per, .requests = SERVE_SIM_REQUESTS,
-				.seed = SERVE_SIM_SEED};
+	struct sim_trace t;
+	struct dbatch_load l = replica_load(sp, rate, o->replicas, &t);
 	struct dbatch_result r;
 	p->saturated = dbatch_simulate(&cfg, &l, batch_cost, c, &r) < 0 ||
 		       r.saturated;
@@ -343,7 +357,7 @@ static void load_curve(const struct serve_prep *sp, const struct plan_option *o,
 	out->n = 0;
 	if (!device_of(sp, o, s, &d))
 		return;
-	struct batch_curve c = {{0}, 0};
+	struct batch_curve c = {{0}, 0, sp};
 	if (!o->has_llm)
 		for (int bi = 0; bi < SERVE_BATCHES && (1L << bi) <= o->batch;
 		     bi++) {

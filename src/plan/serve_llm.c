@@ -30,7 +30,8 @@
  * The search.  For token budgets of 512, 2,048 and 8,192 and live-sequence
  * limits of powers of two up to what the cache holds, from the largest:
  * the fewest replicas whose share of the traffic (requests spread evenly,
- * so each replica sees Poisson arrivals at rate / replicas) meets every
+ * so each replica sees Poisson arrivals at rate / replicas, or every
+ * replicas-th request of a trace, dealt round robin) meets every
  * target in the simulation, starting from the count the engine's
  * saturated throughput needs.  The deployment with the fewest instances
  * wins, then the lower end-to-end p99.
@@ -181,24 +182,31 @@ int llm_simulate(const struct serve_prep *sp, const struct serve_device *d,
 
 static long sim_requests(const struct serve_prep *sp, long budget);
 
-/* Poisson traffic at `rate` with the service's lengths (drawn from their
- * range when they vary), as many requests as a trial simulates. */
-static struct cb_load poisson_load(const struct serve_prep *sp, double rate,
-				   long budget)
+/* One of `replicas` replicas' traffic when the service takes `rate`
+ * requests a second: Poisson at its share with the service's lengths
+ * (drawn from their range when they vary), or its share of the trace
+ * (kept in *t); as many requests as a trial simulates. */
+static struct cb_load replica_load(const struct serve_prep *sp, double rate,
+				   long replicas, long budget,
+				   struct sim_trace *t)
 {
+	const struct sim_trace *trace = serve_trace(sp, rate, replicas, t);
 	return (struct cb_load){
-		.rate = rate, .prompt = sp->prompt_hi, .output = sp->output_hi,
+		.rate = rate / (double)replicas,
+		.prompt = sp->prompt_hi, .output = sp->output_hi,
 		.prompt_lo = sp->prompt_lo < sp->prompt_hi ? sp->prompt_lo : 0,
 		.output_lo = sp->output_lo < sp->output_hi ? sp->output_lo : 0,
-		.requests = sim_requests(sp, budget), .seed = LLM_SIM_SEED};
+		.requests = serve_sim_count(trace, sim_requests(sp, budget)),
+		.seed = LLM_SIM_SEED, .trace = trace};
 }
 
 int llm_simulate_rate(const struct serve_prep *sp, const struct serve_device *d,
 		      long max_seqs, long token_budget, double kv_tokens,
-		      double rate, struct cb_result *out)
+		      double rate, long replicas, struct cb_result *out)
 {
 	struct cb_engine e = {max_seqs, token_budget, kv_tokens, LLM_KV_BLOCK};
-	struct cb_load l = poisson_load(sp, rate, token_budget);
+	struct sim_trace t;
+	struct cb_load l = replica_load(sp, rate, replicas, token_budget, &t);
 	return llm_simulate(sp, d, &e, &l, out);
 }
 
@@ -336,8 +344,9 @@ static long replicas_for(const struct llm_cost *k, const struct cb_engine *e,
 	const struct serve_prep *sp = k->sp;
 	const struct inference *in = &sp->w->infer;
 	for (long c = from; c <= most && c < from + 4; c++) {
-		struct cb_load l = poisson_load(sp, in->request_rate / (double)c,
-						e->token_budget);
+		struct sim_trace tr;
+		struct cb_load l = replica_load(sp, in->request_rate, c,
+						e->token_budget, &tr);
 		l.e2e_p99 = in->target[TARGET_P99];
 		l.ttft_p99 = in->target[TARGET_TTFT_P99];
 		l.tpot_p99 = in->target[TARGET_TPOT_P99];
@@ -440,8 +449,9 @@ static void closest(const struct serve_prep *sp, const struct serve_device *d,
 		return;
 	struct cb_engine e = {t.max_seqs, budget, t.kv_tokens, LLM_KV_BLOCK};
 	for (long c = need >= 1 ? (long)need : 1; c <= most && c < need + 4; c++) {
-		struct cb_load l = poisson_load(sp, sp->w->infer.request_rate /
-							    (double)c, budget);
+		struct sim_trace tr;
+		struct cb_load l = replica_load(sp, sp->w->infer.request_rate,
+						c, budget, &tr);
 		struct cb_result r;
 		if (cb_simulate(&e, &l, iteration_time, &k, &r) < 0 ||
 		    r.never_fits)

@@ -85,11 +85,12 @@ int llm_simulate(const struct serve_prep *sp, const struct serve_device *d,
 		 const struct cb_engine *e, const struct cb_load *l,
 		 struct cb_result *out);
 
-/* One replica of an engine with these limits on d, its requests Poisson at
- * `rate` a second, simulated as the search simulates its trials. */
+/* One of `replicas` replicas of an engine with these limits on d when the
+ * service takes `rate` requests a second (Poisson, or its trace at that
+ * rate), simulated as the search simulates its trials. */
 int llm_simulate_rate(const struct serve_prep *sp, const struct serve_device *d,
 		      long max_seqs, long token_budget, double kv_tokens,
-		      double rate, struct cb_result *out);
+		      double rate, long replicas, struct cb_result *out);
 
 /* The first target r misses ("end-to-end p99", "TTFT p99", "TPOT p99",
  * "TTFT p50", "TPOT p50"), with what r reaches and the target; NULL when

@@ -27,6 +27,7 @@
 
 #include "core/xalloc.h"
 #include "roofline.h"
+#include "workload/trace.h"
 
 /* ---- ops sorted by intensity ---- */
 
@@ -370,7 +371,7 @@ struct serve_prep *serve_prepare(const struct workload *w, char *why,
 	sp->output_lo = sp->decoder ? w->infer.output_range[0] : 0;
 	sp->output_hi = sp->decoder ? w->infer.output_range[1] : 0;
 	/* memory holds the longest request */
-	sp->context = sp->prompt_hi + sp->output_hi;
+	sp->context = sp->decoder ? w->infer.longest : sp->prompt_hi;
 	sp->kv_precision = w->infer.has_kv ? w->infer.kv_precision : w->precision;
 	sp->kv_per_token = kv_cache_bytes_per_token(
 		m, precision_bytes(sp->kv_precision));
@@ -459,7 +460,8 @@ static bool same_traffic(const struct inference *a, const struct inference *b)
 		if (a->target[t] != b->target[t])
 			return false;
 	return a->request_rate == b->request_rate &&
-	       a->serving_per_month == b->serving_per_month;
+	       a->serving_per_month == b->serving_per_month &&
+	       a->trace == b->trace;
 }
 
 void serve_prep_rebind(struct serve_prep *sp, const struct workload *w)
@@ -645,4 +647,29 @@ void serve_batch_time(const struct serve_prep *sp, const struct serve_device *d,
 	}
 	out->split.communication = out->comm;
 	out->total = out->prefill + sp->output * out->decode_step + out->comm;
+}
+
+const struct sim_trace *serve_trace(const struct serve_prep *sp, double rate,
+				    long replicas, struct sim_trace *t)
+{
+	const struct request_trace *rt = sp->w->infer.trace;
+	if (!rt)
+		return NULL;
+	*t = (struct sim_trace){
+		.arrival = rt->arrival, .n = rt->n, .span = rt->span,
+		.prompt = sp->decoder || sp->transformer ? rt->prompt : NULL,
+		.output = sp->decoder ? rt->output : NULL,
+		.stride = replicas > 1 ? replicas : 1,
+		/* the trace's own rate over the one asked for */
+		.time_scale = rt->arrival && rate > 0 ? rt->rate / rate : 1,
+	};
+	return t;
+}
+
+long serve_sim_count(const struct sim_trace *t, long usual)
+{
+	if (!t || !t->arrival)
+		return usual;
+	long share = sim_trace_share(t);
+	return share > usual ? share : usual;
 }

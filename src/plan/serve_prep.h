@@ -11,6 +11,7 @@
 
 #include "model/memory.h"
 #include "serve.h"
+#include "sim_stats.h"
 
 /*
  * Assumption, not a measurement: the fixed start-up time of one
@@ -143,5 +144,18 @@ double serve_launch_time(const struct serve_prep *sp, int pass,
  * two per layer (serve_prep.c says how they are priced); 0 at tp 1. */
 double serve_allreduce_time(const struct serve_prep *sp,
 			    const struct serve_device *d, double tokens);
+
+/*
+ * The recorded trace one of `replicas` replicas replays when the service
+ * takes `rate` requests a second in all (the workload's `trace:`): its
+ * round-robin share, stretched to that rate; into *t, which is returned,
+ * or NULL when the service has no trace.
+ */
+const struct sim_trace *serve_trace(const struct serve_prep *sp, double rate,
+				    long replicas, struct sim_trace *t);
+
+/* Requests one replica's simulation runs: `usual`, or its share of a
+ * trace's arrivals when that is longer (the whole trace is replayed). */
+long serve_sim_count(const struct sim_trace *t, long usual);
 
 #endif

@@ -32,6 +32,41 @@ void sim_uniform_lengths(long *v, long n, long lo, long hi, uint64_t seed)
 		v[i] = lo + (long)(span > 1 ? splitmix64(&s) % span : 0);
 }
 
+long sim_trace_share(const struct sim_trace *t)
+{
+	long k = t->stride > 1 ? t->stride : 1;
+	long share = (t->n + k - 1) / k;
+	return share > 0 ? share : 1;
+}
+
+void sim_trace_arrivals(double *at, long n, const struct sim_trace *t)
+{
+	long k = t->stride > 1 ? t->stride : 1, share = sim_trace_share(t);
+	/* each replay starts one mean gap of the whole trace after the last
+	 * one's first row plus the trace's span */
+	double period = t->n > 1 ? t->span * (double)t->n / (double)(t->n - 1)
+				 : 1;
+	for (long i = 0; i < n; i++) {
+		long row = (i % share) * k, lap = i / share;
+		at[i] = (t->arrival[row] + (double)lap * period) * t->time_scale;
+	}
+}
+
+void sim_trace_lengths(long *prompt, long *output, long n,
+		       const struct sim_trace *t, uint64_t seed)
+{
+	long k = t->stride > 1 ? t->stride : 1, share = sim_trace_share(t);
+	uint64_t s = seed ^ 0x7472616365u;	/* its own stream */
+	for (long i = 0; i < n; i++) {
+		long row = t->arrival ? (i % share) * k
+				      : (long)(splitmix64(&s) % (uint64_t)t->n);
+		if (t->prompt)
+			prompt[i] = t->prompt[row];
+		if (t->output)
+			output[i] = t->output[row];
+	}
+}
+
 static int by_value(const void *pa, const void *pb)
 {
 	double a = *(const double *)pa, b = *(const double *)pb;

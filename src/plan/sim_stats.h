@@ -23,6 +23,36 @@ void sim_poisson_arrivals(double *at, long n, double rate, uint64_t seed);
  * hi <= lo), from their own seeded stream. */
 void sim_uniform_lengths(long *v, long n, long lo, long hi, uint64_t seed);
 
+/*
+ * A recorded trace one replica replays (workload `trace:`, trace.h).  A
+ * load balancer deals requests round robin, so replica 0 of `stride`
+ * gets rows 0, stride, 2 stride, ...; its arrivals are stretched by
+ * time_scale.  A share shorter than the requests simulated is replayed
+ * again from its start, one mean gap after its end, as a load generator
+ * loops a trace.
+ */
+struct sim_trace {
+	const double *arrival;		/* s from the first row; NULL: none */
+	const long *prompt, *output;	/* tokens per row; NULL: none */
+	long n;				/* rows */
+	double span;			/* arrival[n - 1] - arrival[0], s */
+	long stride;			/* replicas dealt to (>= 1) */
+	double time_scale;		/* > 0 */
+};
+
+/* Rows of t one replica gets (at least 1). */
+long sim_trace_share(const struct sim_trace *t);
+
+/* at[0..n): the replica's arrivals (t->arrival must be set). */
+void sim_trace_arrivals(double *at, long n, const struct sim_trace *t);
+
+/* The replica's lengths of n requests from t's columns (an absent column
+ * leaves its array as it is): with arrivals, each request keeps its own
+ * row's; without, rows are drawn at random (the trace is then an
+ * empirical distribution of lengths), from a stream seeded by seed. */
+void sim_trace_lengths(long *prompt, long *output, long n,
+		       const struct sim_trace *t, uint64_t seed);
+
 /* Mean, p50 and p99 of v[0..n) (n >= 1; v is reordered in place). */
 void sim_quantiles(double *v, long n, struct sim_quantiles *out);
 

@@ -22,6 +22,7 @@
 #include "core/term_safe.h"
 #include "core/xalloc.h"
 #include "core/yaml_read.h"
+#include "trace.h"
 
 /* One model file, loaded once however many workloads name it. */
 struct workload_model {
@@ -31,6 +32,15 @@ struct workload_model {
 	bool block;		/* loaded, but a block of ops, not a model */
 	struct model m;		/* valid when found */
 	struct workload_model *next;
+};
+
+/* One trace file, loaded once however many workloads name it. */
+struct workload_trace {
+	char *path;		/* as opened */
+	bool found;		/* the file exists */
+	bool ok;		/* loaded without problems */
+	struct request_trace t;
+	struct workload_trace *next;
 };
 
 /* What reading one file needs besides the tree. */
@@ -204,6 +214,65 @@ static int read_model(struct wl_ctx *cx, const struct ynode *map,
 	return -1;
 }
 
+/* ---- traces ---- */
+
+static struct workload_trace *trace_of(struct wl_ctx *cx, const char *path,
+				       const char *shown)
+{
+	for (struct workload_trace *wt = cx->wf->traces; wt; wt = wt->next)
+		if (strcmp(wt->path, path) == 0)
+			return wt;
+	struct workload_trace *wt = xcalloc(1, sizeof(*wt));
+	wt->path = xstrdup(path);
+	wt->next = cx->wf->traces;
+	cx->wf->traces = wt;
+	struct stat st;
+	wt->found = stat(path, &st) == 0 && S_ISREG(st.st_mode);
+	wt->ok = wt->found &&
+		 request_trace_load(&wt->t, path, shown, cx->r.errs) == 0;
+	return wt;
+}
+
+/*
+ * Resolves and loads the `trace:` of w (once per file), as read_model()
+ * does its model: a trace that is missing or does not load gets an error
+ * at this workload's `trace:`.
+ */
+static int read_trace(struct wl_ctx *cx, const struct ynode *map,
+		      struct workload *w)
+{
+	const struct ynode *n = ymap_get(map, "trace");
+	char *written = NULL;
+	if (yr_string(&cx->r, map, "trace", &written) <= 0)
+		return n ? -1 : 0;
+	if (strpbrk(written, "\n\t")) {
+		yr_error(&cx->r, n, NULL,
+			 "'trace' is a file path: one line without tabs");
+		free(written);
+		return -1;
+	}
+	char *path = join_clean(cx->dir, written);
+	w->infer.trace_file = join_clean(cx->shown_dir, written);
+	struct workload_trace *wt = trace_of(cx, path, w->infer.trace_file);
+	int rc = 0;
+	if (wt->ok)
+		w->infer.trace = &wt->t;
+	else if (wt->found) {
+		yr_error(&cx->r, n, NULL,
+			 "%s '%s' needs trace '%s', which does not load (its problems are listed above)",
+			 cx->noun, w->name ? w->name : "?", written);
+		rc = -1;
+	} else {
+		yr_error(&cx->r, n, NULL,
+			 "trace file '%s' of %s '%s' not found (looked for %s)",
+			 written, cx->noun, w->name ? w->name : "?", path);
+		rc = -1;
+	}
+	free(written);
+	free(path);
+	return rc;
+}
+
 /* The longest sequence the model takes: a transformer's max_seq, or the
  * tokens of a graph model's input; 0 for image models. */
 static long seq_limit(const struct model *m)
@@ -232,9 +301,10 @@ static const char *const training_keys[] = {
 static const char *const inference_keys[] = {
 	"request_rate", "prompt_tokens", "output_tokens", "p99_latency",
 	"ttft_p99", "tpot_p99", "ttft_p50", "tpot_p50",
-	"hours_per_month", "kv_precision", NULL};
+	"hours_per_month", "kv_precision", "trace", NULL};
 static const char *const required_training[] = {"global_batch", NULL};
-static const char *const required_inference[] = {"request_rate", NULL};
+/* request_rate too, unless a trace gives arrivals (check_rate()) */
+static const char *const required_inference[] = {NULL};
 
 static bool in_list(const char *const *list, const char *key)
 {
@@ -893,13 +963,79 @@ static int check_targets(struct yread *r, const struct ynode *map,
 	return bad ? -1 : 0;
 }
 
-/* prompt and output tokens are for sequence models, and required there;
- * an encoder generates nothing; the whole request fits the model. */
+/*
+ * A trace's token columns stand for the keys of the same name: they set
+ * the lengths (mean and range); giving both is refused, as which one
+ * counts would not be obvious.
+ */
+static int lengths_from_trace(struct yread *r, const struct ynode *map,
+			      struct inference *in)
+{
+	const struct request_trace *t = in->trace;
+	const char *keys[] = {"prompt_tokens", "output_tokens"};
+	const long *column[] = {t->prompt, t->output};
+	const double mean[] = {t->prompt_mean, t->output_mean};
+	const long *from[] = {t->prompt_range, t->output_range};
+	long *to_mean[] = {&in->prompt_tokens, &in->output_tokens};
+	long *to_range[] = {in->prompt_range, in->output_range};
+	int bad = 0;
+	for (int i = 0; i < 2; i++) {
+		if (!column[i])
+			continue;
+		const struct ynode *k = ymap_get(map, keys[i]);
+		if (k) {
+			yr_error(r, k, NULL,
+				 "'%s' is given twice: here and by a column of trace '%s'; keep one",
+				 keys[i], in->trace_file);
+			bad = 1;
+			continue;
+		}
+		*to_mean[i] = lround(mean[i]);
+		memcpy(to_range[i], from[i], 2 * sizeof(long));
+	}
+	in->longest = t->prompt && t->output
+		? t->longest : in->prompt_range[1] + in->output_range[1];
+	return bad ? -1 : 0;
+}
+
+/* The request rate: given, or a trace's own; a trace with arrivals and a
+ * rate runs at that rate, its gaps stretched or shrunk alike. */
+static int check_rate(struct yread *r, const struct ynode *map,
+		      const char *what, bool required, struct inference *in)
+{
+	const struct request_trace *t = in->trace;
+	bool given = ymap_get(map, "request_rate") != NULL;
+	in->trace_time_scale = 1;
+	if (t && t->arrival) {
+		if (given && in->request_rate > 0)
+			in->trace_time_scale = t->rate / in->request_rate;
+		else if (!given)
+			in->request_rate = t->rate;
+		return 0;
+	}
+	if (given || !required)
+		return 0;
+	if (t)
+		yr_error(r, map, NULL,
+			 "missing required key 'request_rate' in %s (its trace '%s' has no arrival column)",
+			 what, in->trace_file);
+	else
+		yr_error(r, map, NULL, "missing required key 'request_rate' in %s",
+			 what);
+	return -1;
+}
+
+/* prompt and output tokens are for sequence models, and required there
+ * (as keys or a trace's columns); an encoder generates nothing; the whole
+ * request fits the model. */
 static int check_inference(struct yread *r, const struct ynode *map,
 			   const char *what, const struct model *m,
 			   enum precision serving, struct inference *in)
 {
 	const char *keys[] = {"prompt_tokens", "output_tokens", "kv_precision"};
+	const struct request_trace *t = in->trace;
+	const long *column[] = {t ? t->prompt : NULL, t ? t->output : NULL,
+				NULL};
 	int bad = 0;
 	in->has_kv = model_is_sequence(m);
 	for (int i = 0; i < 3; i++) {
@@ -909,7 +1045,13 @@ static int check_inference(struct yread *r, const struct ynode *map,
 				 "'%s' needs a sequence model, but model '%s' of %s takes images",
 				 keys[i], model_label(m), what);
 			bad = 1;
-		} else if (in->has_kv && !given && i < 2) {
+		} else if (!in->has_kv && column[i]) {
+			yr_error(r, ymap_get(map, "trace"), NULL,
+				 "trace '%s' has %s, which need a sequence model, but model '%s' of %s takes images: give arrivals only",
+				 in->trace_file, i ? "output tokens" : "prompt tokens",
+				 model_label(m), what);
+			bad = 1;
+		} else if (in->has_kv && !given && !column[i] && i < 2) {
 			yr_error(r, map, NULL,
 				 "missing required key '%s' in %s (model '%s' takes token sequences)",
 				 keys[i], what, model_label(m));
@@ -917,7 +1059,7 @@ static int check_inference(struct yread *r, const struct ynode *map,
 		}
 	}
 	if (!in->has_kv) {
-		in->prompt_tokens = in->output_tokens = 0;
+		in->prompt_tokens = in->output_tokens = in->longest = 0;
 		memset(in->prompt_range, 0, sizeof(in->prompt_range));
 		memset(in->output_range, 0, sizeof(in->output_range));
 		return bad ? -1 : 0;
@@ -926,19 +1068,28 @@ static int check_inference(struct yread *r, const struct ynode *map,
 		in->kv_precision = serving == PREC_INT8 ? PREC_BF16 : serving;
 	if (bad)
 		return -1;
+	in->longest = in->prompt_range[1] + in->output_range[1];
+	if (t && lengths_from_trace(r, map, in) < 0)
+		return -1;
 	if (m->kind == MODEL_TRANSFORMER && m->tf.arch == TF_ENCODER &&
 	    in->output_range[1] > 0) {
-		yr_error(r, ymap_get(map, "output_tokens"), NULL,
+		yr_error(r, ymap_get(map, t && t->output ? "trace" : "output_tokens"),
+			 NULL,
 			 "model '%s' is an encoder and generates no tokens: 'output_tokens' must be 0",
 			 model_label(m));
 		return -1;
 	}
 	long limit = seq_limit(m);
-	long longest = in->prompt_range[1] + in->output_range[1];
-	if (longest > limit) {
+	if (in->longest > limit && t && (t->prompt || t->output)) {
+		yr_error(r, ymap_get(map, "trace"), NULL,
+			 "trace '%s' holds a request of %ld tokens (prompt + output) but model '%s' takes at most %ld: leave out the requests an engine would refuse",
+			 in->trace_file, in->longest, model_label(m), limit);
+		return -1;
+	}
+	if (in->longest > limit) {
 		yr_error(r, ymap_get(map, "prompt_tokens"), NULL,
 			 "'prompt_tokens' + 'output_tokens' is %ld tokens but model '%s' takes at most %ld",
-			 longest, model_label(m), limit);
+			 in->longest, model_label(m), limit);
 		return -1;
 	}
 	return 0;
@@ -999,6 +1150,10 @@ static int read_body(struct wl_ctx *cx, const struct ynode *n,
 			      &w->precision) < 0;
 	int fields = infer ? read_inference(r, n, &w->infer)
 			   : read_training(r, n, what, cx->embedded, &w->train);
+	if (infer) {
+		bad |= read_trace(cx, n, w) < 0;
+		bad |= check_rate(r, n, what, !cx->embedded, &w->infer) < 0;
+	}
 	if (!w->model)
 		return -1;
 	/* The model's checks run even after other problems, so a file is
@@ -1185,6 +1340,7 @@ static void free_workload(struct workload *w)
 	free(w->train.instance);
 	free(w->model_path);
 	free(w->model_file);
+	free(w->infer.trace_file);
 }
 
 /* ---- the file ---- */
@@ -1304,6 +1460,13 @@ void workload_file_free(struct workload_file *wf)
 		free(wm->path);
 		free(wm);
 	}
+	struct workload_trace *next_trace;
+	for (struct workload_trace *wt = wf->traces; wt; wt = next_trace) {
+		next_trace = wt->next;
+		request_trace_free(&wt->t);
+		free(wt->path);
+		free(wt);
+	}
 	free(wf->file);
 	memset(wf, 0, sizeof(*wf));
 }
@@ -1399,6 +1562,26 @@ static json_t *training_to_json(const struct training *t)
 	return j;
 }
 
+/* What a service's trace gives: its rows, the columns it has, its own
+ * rate and the factor its gaps are stretched by; null without one. */
+static json_t *trace_to_json(const struct inference *in)
+{
+	const struct request_trace *t = in->trace;
+	if (!t)
+		return json_null();
+	json_t *j = json_object();
+	json_object_set_new(j, "file", json_text(in->trace_file));
+	json_object_set_new(j, "requests", json_integer(t->n));
+	json_object_set_new(j, "arrivals", json_boolean(t->arrival != NULL));
+	json_object_set_new(j, "prompt_tokens", json_boolean(t->prompt != NULL));
+	json_object_set_new(j, "output_tokens", json_boolean(t->output != NULL));
+	json_object_set_new(j, "span_s", t->arrival ? json_real(t->span) : json_null());
+	json_object_set_new(j, "own_rate_per_s",
+			    t->arrival ? json_real(t->rate) : json_null());
+	json_object_set_new(j, "time_scale", json_real(in->trace_time_scale));
+	return j;
+}
+
 static json_t *inference_to_json(const struct inference *in)
 {
 	json_t *j = json_object();
@@ -1425,6 +1608,7 @@ static json_t *inference_to_json(const struct inference *in)
 	json_object_set_new(j, "kv_precision",
 			    in->has_kv ? json_text(precision_name(in->kv_precision))
 				       : json_null());
+	json_object_set_new(j, "trace", trace_to_json(in));
 	return j;
 }
 

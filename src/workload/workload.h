@@ -121,8 +121,11 @@ struct target_name {
 
 const struct target_name *target_name(enum latency_target t);
 
+struct request_trace;			/* trace.h */
+
 struct inference {
-	double request_rate;		/* requests per second */
+	double request_rate;		/* requests per second (a trace's own
+					 * mean rate when only it is given) */
 	long prompt_tokens;		/* per request, the mean; 0 for
 					 * non-sequence models */
 	long output_tokens;		/* per request, the mean; 0 likewise */
@@ -135,6 +138,19 @@ struct inference {
 	double serving_per_month;	/* s of service a month (730 h) */
 	bool has_kv;			/* a sequence model: KV cache applies */
 	enum precision kv_precision;	/* valid when has_kv */
+	long longest;			/* tokens of the longest request,
+					 * prompt + output (the ranges' tops,
+					 * or a trace's longest row) */
+	/* `trace: FILE` (trace.h): recorded requests replayed in place of
+	 * Poisson arrivals (its arrival column) and of the lengths above
+	 * (its token columns, which then set them); NULL: none.  Owned by
+	 * the workload file. */
+	const struct request_trace *trace;
+	char *trace_file;		/* as shown in messages */
+	/* the trace's gaps are stretched by this to run at request_rate:
+	 * its own rate over request_rate (1 when request_rate is not
+	 * given, or the trace has no arrivals) */
+	double trace_time_scale;
 };
 
 struct workload {
@@ -155,6 +171,7 @@ struct workload {
 };
 
 struct workload_model;			/* one loaded model file */
+struct workload_trace;			/* one loaded trace file */
 
 struct workload_file {
 	char *file;			/* as shown in messages */
@@ -162,6 +179,7 @@ struct workload_file {
 	size_t n;
 	struct workload_model *models;
 	size_t n_models;
+	struct workload_trace *traces;
 };
 
 /*
