@@ -13,6 +13,7 @@
 #include "core/output.h"
 #include "core/paths.h"
 #include "core/table.h"
+#include "workload/trace.h"
 #include "core/units.h"
 #include "core/xalloc.h"
 #include "plan/plan_json.h"
@@ -304,9 +305,17 @@ static int emit_table(struct emit_ctx *e, const struct plan *p,
 	size_t feasible = 0;
 	for (size_t i = 0; i < r->n; i++)
 		feasible += r->v[i].feasible;
-	fprintf(e->out, "== %s  (%s, %s, %s)  %zu options, %zu feasible, costs in %s\n",
+	char traffic[512] = "";
+	const struct request_trace *t =
+		w->kind == WORKLOAD_INFERENCE ? w->infer.trace : NULL;
+	if (t)
+		snprintf(traffic, sizeof(traffic), ", trace %s: %ld requests%s",
+			 w->infer.trace_file, t->n,
+			 t->arrival ? "" : " (lengths only)");
+	fprintf(e->out, "== %s  (%s, %s, %s%s)  %zu options, %zu feasible, costs in %s\n",
 		w->name, workload_kind_name(w->kind), w->model->name,
-		precision_name(w->precision), r->n, feasible, p->settings.currency);
+		precision_name(w->precision), traffic, r->n, feasible,
+		p->settings.currency);
 	fprintf(e->out, "%s\n\n", r->why ? r->why : "");
 	size_t *idx = xcalloc((size_t)p->settings.top + 1, sizeof(size_t));
 	size_t shown = rank_options(r, (size_t)p->settings.top, idx);

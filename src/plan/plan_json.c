@@ -385,6 +385,7 @@ json_t *plan_result_head_json(const struct plan *p, const struct plan_result *r)
 			set(j, target_name((enum latency_target)t)->json,
 			    in->target[t] > 0 ? real(in->target[t]) : json_null());
 		set(j, "request_rate_per_s", real(w->infer.request_rate));
+		set(j, "trace", workload_trace_json(in));
 	}
 	return j;
 }

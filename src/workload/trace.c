@@ -331,7 +331,7 @@ static bool read_tokens(struct reader *r, const struct field *f,
 	}
 	bool none = parse_number(f->text, &d) && d == 0;
 	error_at(r, f->col,
-		 none ? "a failed request? leave such rows out (BurstGPT's *_without_fails files do)"
+		 none ? "a failed request? leave such rows out, as BurstGPT's *_without_fails files do"
 		      : NULL,
 		 "%s: expected a whole number of tokens from 1 to 100000000, found '%s'",
 		 column_label[c], f->text);
@@ -481,6 +481,7 @@ static int read_text(struct reader *r, const char *text, size_t len)
 	}
 	const char *p = text, *end = text + len;
 	if (!next_line(r, &p, end)) {
+		r->line = 0;
 		error_at(r, 0, NULL, "expected a header row naming the columns (arrival_s, prompt_tokens, output_tokens), found %s",
 			 len ? "only blank lines and comments" : "an empty file");
 		return -1;

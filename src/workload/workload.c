@@ -1030,7 +1030,8 @@ static int check_rate(struct yread *r, const struct ynode *map,
  * request fits the model. */
 static int check_inference(struct yread *r, const struct ynode *map,
 			   const char *what, const struct model *m,
-			   enum precision serving, struct inference *in)
+			   enum precision serving, bool trace_bad,
+			   struct inference *in)
 {
 	const char *keys[] = {"prompt_tokens", "output_tokens", "kv_precision"};
 	const struct request_trace *t = in->trace;
@@ -1051,7 +1052,8 @@ static int check_inference(struct yread *r, const struct ynode *map,
 				 in->trace_file, i ? "output tokens" : "prompt tokens",
 				 model_label(m), what);
 			bad = 1;
-		} else if (in->has_kv && !given && !column[i] && i < 2) {
+		} else if (in->has_kv && !given && !column[i] && i < 2 &&
+			   !trace_bad) {
 			yr_error(r, map, NULL,
 				 "missing required key '%s' in %s (model '%s' takes token sequences)",
 				 keys[i], what, model_label(m));
@@ -1150,18 +1152,19 @@ static int read_body(struct wl_ctx *cx, const struct ynode *n,
 			      &w->precision) < 0;
 	int fields = infer ? read_inference(r, n, &w->infer)
 			   : read_training(r, n, what, cx->embedded, &w->train);
-	if (infer) {
-		bad |= read_trace(cx, n, w) < 0;
+	/* a trace that did not load says nothing of what it lacks */
+	bool trace_bad = infer && read_trace(cx, n, w) < 0;
+	bad |= trace_bad;
+	if (infer && !trace_bad)
 		bad |= check_rate(r, n, what, !cx->embedded, &w->infer) < 0;
-	}
 	if (!w->model)
 		return -1;
 	/* The model's checks run even after other problems, so a file is
 	 * reported whole; they use only fields that were read. */
 	if (infer)
 		bad |= check_inference(r, n, what, w->model, w->precision,
-				       &w->infer) < 0 ||
-		       (!cx->embedded &&
+				       trace_bad, &w->infer) < 0 ||
+		       (!cx->embedded && !trace_bad &&
 			check_targets(r, n, what, w->model, &w->infer) < 0);
 	else
 		bad |= check_training(r, n, what, w->model, fields == 0,
@@ -1564,7 +1567,7 @@ static json_t *training_to_json(const struct training *t)
 
 /* What a service's trace gives: its rows, the columns it has, its own
  * rate and the factor its gaps are stretched by; null without one. */
-static json_t *trace_to_json(const struct inference *in)
+json_t *workload_trace_json(const struct inference *in)
 {
 	const struct request_trace *t = in->trace;
 	if (!t)
@@ -1608,7 +1611,7 @@ static json_t *inference_to_json(const struct inference *in)
 	json_object_set_new(j, "kv_precision",
 			    in->has_kv ? json_text(precision_name(in->kv_precision))
 				       : json_null());
-	json_object_set_new(j, "trace", trace_to_json(in));
+	json_object_set_new(j, "trace", workload_trace_json(in));
 	return j;
 }
 

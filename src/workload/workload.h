@@ -264,6 +264,10 @@ json_t *workload_layout_json(const struct train_layout *l);
 /* Every field, SI units named in the keys (deadline_s, p99_latency_s,
  * request_rate_per_s, ...); absent optional fields are null.  A new
  * reference. */
+/* A service's trace as JSON (file, requests, columns, own rate, the
+ * factor its gaps are stretched by), or null without one. */
+json_t *workload_trace_json(const struct inference *in);
+
 json_t *workload_to_json(const struct workload *w);
 
 #endif
