@@ -36,6 +36,7 @@ struct sim {
 	long peak_live, preemptions;
 	double t;
 	double decodes_sum;
+	double busy, prefill_busy;	/* s iterating; s of it on prompts */
 	long iterations;
 	bool saturated;
 	long misses, allowed;	/* measured requests past a p99 target */
@@ -384,6 +385,7 @@ static bool fast_forward(struct sim *s, const struct cb_iteration *it,
 		}
 	}
 	s->t += run_time(j, c0, slope);
+	s->busy += run_time(j, c0, slope);
 	for (long i = 0; i < s->n_live; i++) {
 		struct seq *q = &s->live[i];
 		q->generated += j - 1;	/* the last one below */
@@ -408,6 +410,28 @@ static bool carry_on(struct sim *s)
 	return s->misses <= s->allowed;
 }
 
+/*
+ * The share of an iteration's time its prompt chunks take: all of it, none,
+ * or for a mix, what the chunks would cost alone over what the chunks and
+ * the decodes would cost each alone (the iteration's weights, read once,
+ * are so charged to both in proportion).
+ */
+static double prefill_part(const struct cb_iteration *it, cb_cost_fn cost,
+			   void *ctx)
+{
+	if (it->prefill_tokens == 0)
+		return 0;
+	if (it->decodes == 0)
+		return 1;
+	struct cb_iteration p = *it, d = *it;
+	p.decodes = 0;
+	p.decode_context = 0;
+	d.prefill_tokens = 0;
+	d.prefill_context = d.prefill_pairs = 0;
+	double cp = cost(&p, ctx), cd = cost(&d, ctx);
+	return cp + cd > 0 ? cp / (cp + cd) : 0;
+}
+
 static void run(struct sim *s, cb_cost_fn cost, void *ctx)
 {
 	long n = s->l->requests;
@@ -428,7 +452,10 @@ static void run(struct sim *s, cb_cost_fn cost, void *ctx)
 			arrive_until(s, s->t);
 			continue;
 		}
-		s->t += cost(&it, ctx);
+		double c = cost(&it, ctx);
+		s->t += c;
+		s->busy += c;
+		s->prefill_busy += c * prefill_part(&it, cost, ctx);
 		s->decodes_sum += (double)it.decodes;
 		s->iterations++;
 		finish_iteration(s);
@@ -540,6 +567,7 @@ int cb_simulate(const struct cb_engine *e, const struct cb_load *l,
 	out->peak_concurrency = s.peak_live;
 	out->preemptions = s.preemptions;
 	out->mean_decodes = s.iterations ? s.decodes_sum / (double)s.iterations : 0;
+	out->prefill_share = s.busy > 0 ? s.prefill_busy / s.busy : 0;
 	out->kv_peak = (double)s.blocks_peak / (double)s.blocks_total;
 	if (!s.saturated && !out->missed)
 		statistics(&s, out);

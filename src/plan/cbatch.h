@@ -106,6 +106,10 @@ struct cb_result {
 	long preemptions;	/* sequences sent back to wait for blocks */
 	double kv_peak;		/* most of the cache reserved, fraction */
 	double mean_decodes;	/* decodes per iteration, mean */
+	double prefill_share;	/* of the time iterating, the share spent on
+				 * prompts: a mixed iteration is split by what
+				 * its chunks and its decodes would each cost
+				 * alone (cost per input and output token) */
 	long iterations;
 	long measured;		/* requests in the statistics */
 };

@@ -348,14 +348,22 @@ static void serving_sentence(struct plan_result *r, const struct plan_settings *
 	else
 		snprintf(engine, sizeof(engine), "dynamic batches of up to %ld",
 			 o->batch);
-	why_add(r, "Serve with %ld x %s (%ld replica%s, %s%s%s): %sp99 %s against %s, %s a month (%s per million requests).",
+	char per_token[160] = "", ti[40], to[40];
+	double in_m, out_m, all_m;
+	if (plan_token_costs(o, &in_m, &out_m, &all_m))
+		snprintf(per_token, sizeof(per_token),
+			 "; %s per million input tokens and %s per million output tokens",
+			 money_text(in_m, s->currency, ti, sizeof(ti)),
+			 money_text(out_m, s->currency, to, sizeof(to)));
+	why_add(r, "Serve with %ld x %s (%ld replica%s, %s%s%s): %sp99 %s against %s, %s a month (%s per million requests%s).",
 			 o->nodes, o->inst->name, o->replicas, o->replicas == 1 ? "" : "s",
 			 engine, o->sharing[0] ? " on MIG " : "", o->sharing,
 			 tokens,
 			 units_format(UNIT_DURATION, o->p99_latency_s, NULL, p99, 32),
 			 targets,
 			 money_text(o->cost, s->currency, c, sizeof(c)),
-			 money_text(o->cost_per_million, s->currency, m, sizeof(m)));
+			 money_text(o->cost_per_million, s->currency, m, sizeof(m)),
+			 per_token);
 	if (r->runner_up < 0)
 		return;
 	const struct plan_option *u = &r->v[r->runner_up];

@@ -486,3 +486,19 @@ int plan_run_each(struct plan *p, const struct catalog *c,
 	p->preps = NULL;
 	return rc < 0 ? -1 : 0;
 }
+
+bool plan_token_costs(const struct plan_option *o, double *per_m_input,
+		      double *per_m_output, double *per_m_all)
+{
+	const struct inference *in = &o->owner->w->infer;
+	double requests = in->request_rate * in->serving_per_month;
+	double input = requests * (double)in->prompt_tokens;
+	double output = requests * (double)in->output_tokens;
+	double share = o->llm.prefill_share;
+	if (!o->has_llm || share < 0 || !(input > 0 && output > 0))
+		return false;
+	*per_m_input = o->cost * share / input * 1e6;
+	*per_m_output = o->cost * (1 - share) / output * 1e6;
+	*per_m_all = o->cost / (input + output) * 1e6;
+	return true;
+}

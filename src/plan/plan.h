@@ -150,6 +150,9 @@ struct plan_option {
 		long max_seqs, token_budget;	/* the engine's limits */
 		long peak_concurrency;		/* sequences live, most */
 		double kv_tokens, kv_peak;	/* cache capacity; most in use */
+		/* of the GPUs' busy time, the share prompts take (cbatch.h);
+		 * -1 when nothing was simulated (the request alone) */
+		double prefill_share;
 	} llm;
 	/* both */
 	bool runnable;			/* fits memory and has a price: it could run */
@@ -307,6 +310,16 @@ int plan_run_each(struct plan *p, const struct catalog *c,
 
 /* Appends a zeroed option to r and returns it. */
 struct plan_option *plan_result_add(struct plan_result *r);
+
+/*
+ * A token-generating option's month over its month of tokens, per
+ * million, in the plan currency: the cost split between input and output
+ * by the share of the GPUs' busy time prompts take (llm.prefill_share),
+ * and over every token in and out.  False (and nothing set) for other
+ * options and when nothing was simulated.
+ */
+bool plan_token_costs(const struct plan_option *o, double *per_m_input,
+		      double *per_m_output, double *per_m_all);
 
 /* Records a free-text reason on o (infeasible ones say why; feasible ones
  * may carry notes).  Prefer plan_option_code() where a code fits. */

@@ -143,16 +143,16 @@ static json_t *llm_json(const struct plan_option *o)
 			    json_integer(o->llm.peak_concurrency));
 	json_object_set_new(j, "kv_cache_tokens", real(o->llm.kv_tokens));
 	json_object_set_new(j, "kv_cache_peak_use", real(o->llm.kv_peak));
-	/* the month's cost over the month's tokens: all of it charged to the
-	 * output tokens, and spread over every token in and out */
-	const struct inference *in = &o->owner->w->infer;
-	double requests = in->request_rate * in->serving_per_month;
-	double out = requests * (double)in->output_tokens;
-	double all = out + requests * (double)in->prompt_tokens;
+	double in_m, out_m, all_m;
+	bool priced = plan_token_costs(o, &in_m, &out_m, &all_m);
+	json_object_set_new(j, "prompt_share_of_gpu_time",
+			    priced ? real(o->llm.prefill_share) : json_null());
+	json_object_set_new(j, "cost_per_million_input_tokens",
+			    priced ? real(in_m) : json_null());
 	json_object_set_new(j, "cost_per_million_output_tokens",
-			    out > 0 ? real(o->cost / out * 1e6) : json_null());
+			    priced ? real(out_m) : json_null());
 	json_object_set_new(j, "cost_per_million_tokens",
-			    all > 0 ? real(o->cost / all * 1e6) : json_null());
+			    priced ? real(all_m) : json_null());
 	return j;
 }
 

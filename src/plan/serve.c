@@ -505,6 +505,7 @@ static void fill_llm(const struct serve_ctx *x, struct plan_option *o,
 	o->llm.peak_concurrency = r->peak_concurrency;
 	o->llm.kv_tokens = z->kv_tokens;
 	o->llm.kv_peak = r->kv_peak;
+	o->llm.prefill_share = r->iterations > 0 ? r->prefill_share : -1;
 	double rented = (double)z->instances * x->in->gpus;
 	o->gpu_hours = rented * x->hours;
 	o->energy_kwh = rented * x->a->tdp * x->hours / 1000;

@@ -44,6 +44,30 @@ static void alone(void)
 	CHECK_NEAR(r.e2e.p99, 1.512e-3 + 127 * 1.1e-3, 1e-6);
 	CHECK(r.peak_concurrency == 1);
 	CHECK(r.measured == 180);
+	/* prompts take 1.512 ms of every 1.512 + 127 x 1.1 ms busy */
+	CHECK_NEAR(r.prefill_share, 1.512 / (1.512 + 127 * 1.1), 1e-9);
+}
+
+/*
+ * The share of busy time prompts take, when iterations mix prompt chunks
+ * and decodes (a busy engine): a cost of prompt tokens only puts all of
+ * it on prompts, a cost of decodes only none, whatever the mix; a cost
+ * of both splits each mixed iteration by what its parts cost alone.
+ */
+static void prefill_share(void)
+{
+	struct cb_load l = {.rate = 50, .prompt = 512, .output = 64,
+			    .requests = 400, .seed = 2};
+	struct cb_result r;
+	struct linear_cost prompts = {0, 1e-6, 0}, decodes = {0, 0, 1e-4};
+	CHECK(cb_simulate(&roomy, &l, linear, &prompts, &r) == 0);
+	CHECK_NEAR(r.prefill_share, 1, 1e-12);
+	CHECK(cb_simulate(&roomy, &l, linear, &decodes, &r) == 0);
+	CHECK_NEAR(r.prefill_share, 0, 0);
+	struct linear_cost both = {1e-3, 1e-6, 0.1e-3};
+	CHECK(cb_simulate(&roomy, &l, linear, &both, &r) == 0);
+	CHECK(r.mean_decodes > 1);	/* mixed iterations happened */
+	CHECK(r.prefill_share > 0 && r.prefill_share < 1);
 }
 
 /*
@@ -286,6 +310,7 @@ static void refused(void)
 int main(void)
 {
 	alone();
+	prefill_share();
 	drawn_lengths();
 	chunked();
 	batching_is_free_here();
