@@ -133,6 +133,50 @@ static bool predict(const struct catalog *c, const struct outcome *o,
  * memory leaves (serve_llm.h), and the record's traffic simulated through
  * the engine's limits.
  */
+/*
+ * A record of a model batched whole (an image model, an encoder): batches
+ * of up to the engine's max_batch, priced as the planner prices them
+ * (TensorRT's kernels launched from the host), through the dynamic
+ * batcher under the record's load: one client sending a request of
+ * max_batch samples at a time is trtexec's loop.
+ */
+static bool predict_batched(const struct outcome *o, struct serve_prep *sp,
+			    const struct serve_device *d,
+			    struct backtest_plan *bp, char *why, size_t len)
+{
+	const struct outcome_serving *sv = &o->sv;
+	int top = 0, ti = 0;
+	while ((1L << top) < sv->max_batch)
+		top++;
+	while ((1L << ti) < sv->tp && ti + 1 < SERVE_TPS)
+		ti++;
+	double need = serve_memory(sp, ti, top, d->elem);
+	if (need > o->inst->acc->memory) {
+		snprintf(why, len, "a batch of %ld needs %.3g GB per GPU; %s has %.3g GB",
+			 sv->max_batch, need / 1e9, o->inst->acc->name,
+			 o->inst->acc->memory / 1e9);
+		return false;
+	}
+	const struct cb_load *cl = &sv->load;
+	struct dbatch_load l = {
+		.rate = cl->arrivals == CB_POISSON ? cl->rate : 0,
+		.clients = cl->arrivals == CB_CLOSED ? cl->clients
+			 : cl->arrivals == CB_OFFLINE ? cl->requests : 0,
+		.samples = sv->samples, .requests = cl->requests, .seed = 1,
+	};
+	if (serve_simulate_batched(sp, d, sv->max_batch, &l, &bp->batch_s,
+				   &bp->batch) < 0) {
+		snprintf(why, len, "the engine's limits or the load are out of range");
+		return false;
+	}
+	if (bp->batch.saturated) {
+		snprintf(why, len, "the request rate is past what the engine serves: the queue grows without bound");
+		return false;
+	}
+	bp->step_s = bp->batch_s;
+	return true;
+}
+
 static bool predict_serving(const struct outcome *o, struct backtest_plan *bp,
 			    char *why, size_t len)
 {
@@ -144,6 +188,13 @@ static bool predict_serving(const struct outcome *o, struct backtest_plan *bp,
 	struct serve_device d;
 	serve_device_init(&d, a, o->w->precision, &s.eff, o->sv.tp, 1, 1,
 			  &o->inst->intra);
+	bp->tp = o->sv.tp;
+	bp->pp = bp->dp = 1;
+	if (o->sv.batched) {
+		bool ok = predict_batched(o, sp, &d, bp, why, len);
+		serve_prep_free(sp);
+		return ok;
+	}
 	double parts[MEM_PARTS] = {0};
 	bp->kv_tokens = llm_kv_tokens(sp, &d, a->memory, o->sv.token_budget,
 				      o->sv.max_seqs, parts);
@@ -166,6 +217,20 @@ static bool predict_serving(const struct outcome *o, struct backtest_plan *bp,
 	bp->step_s = bp->sim.tpot.mean;
 	serve_prep_free(sp);
 	return ok;
+}
+
+/* A batched record's measurement from the batcher's simulation. */
+static double batched_value(const struct outcome *o, enum measure m,
+			    const struct dbatch_result *r)
+{
+	switch (m) {
+	case MEASURE_SAMPLES_PER_S: return r->samples_per_s;
+	case MEASURE_REQUESTS_PER_S: return r->samples_per_s / (double)o->sv.samples;
+	case MEASURE_E2E_MEAN: return r->latency.mean;
+	case MEASURE_E2E_P50: return r->latency.p50;
+	case MEASURE_E2E_P99: return r->latency.p99;
+	default: return 0;
+	}
 }
 
 /* A serving measurement from the simulation. */
@@ -220,7 +285,9 @@ static void compare(struct backtest_row *row, double forward)
 		row->predicted_cmp = bp->time_s / 86400;
 		break;
 	default:
-		row->predicted_cmp = serving_value(o, row->m, &bp->sim);
+		row->predicted_cmp = o->sv.batched
+			? batched_value(o, row->m, &bp->batch)
+			: serving_value(o, row->m, &bp->sim);
 		break;
 	}
 	row->predicted_own = row->m == MEASURE_FLOPS_PER_GPU
@@ -325,7 +392,8 @@ static const char *measure_key(enum measure m)
 	static const char *const keys[MEASURE_COUNT] = {
 		"step_time_s", "flops_per_gpu_flop_per_s", "tokens_per_s",
 		"mfu_fraction", "gpu_hours", "days", "output_tokens_per_s",
-		"total_tokens_per_s", "requests_per_s", "ttft_mean_s",
+		"total_tokens_per_s", "requests_per_s", "samples_per_s",
+		"ttft_mean_s",
 		"ttft_p50_s", "ttft_p99_s", "tpot_mean_s", "tpot_p50_s",
 		"tpot_p99_s", "e2e_mean_s", "e2e_p50_s", "e2e_p99_s"};
 	return keys[m];
@@ -339,17 +407,26 @@ static json_t *serving_json(const struct backtest_row *row)
 	json_t *j = json_object();
 	json_object_set_new(j, "engine", json_text(sv->engine));
 	json_object_set_new(j, "tp", json_integer(sv->tp));
-	json_object_set_new(j, "max_live_sequences", json_integer(sv->max_seqs));
-	json_object_set_new(j, "token_budget", json_integer(sv->token_budget));
+	json_object_set_new(j, "batched", json_boolean(sv->batched));
+	json_object_set_new(j, "max_batch", sv->batched ? json_integer(sv->max_batch)
+						       : json_null());
+	json_object_set_new(j, "samples_per_request", sv->batched
+			    ? json_integer(sv->samples) : json_null());
+	json_object_set_new(j, "batch_s", sv->batched && row->predicted
+			    ? json_real(row->plan.batch_s) : json_null());
+	json_object_set_new(j, "max_live_sequences", sv->batched ? json_null()
+				 : json_integer(sv->max_seqs));
+	json_object_set_new(j, "token_budget", sv->batched ? json_null()
+				 : json_integer(sv->token_budget));
 	json_object_set_new(j, "arrivals", json_string(arrivals[sv->load.arrivals]));
 	json_object_set_new(j, "clients", sv->load.arrivals == CB_CLOSED
 				 ? json_integer(sv->load.clients) : json_null());
 	json_object_set_new(j, "request_rate_per_s", sv->load.arrivals == CB_POISSON
 				 ? json_real(sv->load.rate) : json_null());
 	json_object_set_new(j, "requests", json_integer(sv->load.requests));
-	json_object_set_new(j, "kv_cache_tokens", row->predicted
+	json_object_set_new(j, "kv_cache_tokens", row->predicted && !sv->batched
 				 ? json_real(row->plan.kv_tokens) : json_null());
-	json_object_set_new(j, "peak_live_sequences", row->predicted
+	json_object_set_new(j, "peak_live_sequences", row->predicted && !sv->batched
 				 ? json_integer(row->plan.sim.peak_concurrency) : json_null());
 	return j;
 }

@@ -28,6 +28,7 @@ struct oc_ctx {
 static const char *const measure_names[MEASURE_COUNT] = {
 	"step_time", "flops_per_gpu", "tokens_per_s", "mfu", "gpu_hours",
 	"days", "output_tokens_per_s", "total_tokens_per_s", "requests_per_s",
+	"samples_per_s",
 	"ttft_mean", "ttft_p50", "ttft_p99", "tpot_mean", "tpot_p50",
 	"tpot_p99", "e2e_mean", "e2e_p50", "e2e_p99",
 };
@@ -381,7 +382,8 @@ static const struct yfield measured_fields[] = {
 	{"flops_counted", false}, {"tokens_per_s", false}, {"mfu", false},
 	{"gpu_hours", false}, {"days", false},
 	{"output_tokens_per_s", false}, {"total_tokens_per_s", false},
-	{"requests_per_s", false}, {"ttft_mean", false}, {"ttft_p50", false},
+	{"requests_per_s", false}, {"samples_per_s", false},
+	{"ttft_mean", false}, {"ttft_p50", false},
 	{"ttft_p99", false}, {"tpot_mean", false}, {"tpot_p50", false},
 	{"tpot_p99", false}, {"e2e_mean", false}, {"e2e_p50", false},
 	{"e2e_p99", false}, {NULL, false},
@@ -422,12 +424,15 @@ static int read_measure(struct yread *r, const struct ynode *n,
 	case MEASURE_TOKENS_PER_S:
 	case MEASURE_OUTPUT_TOKENS_PER_S:
 	case MEASURE_TOTAL_TOKENS_PER_S:
-	case MEASURE_REQUESTS_PER_S: {
+	case MEASURE_REQUESTS_PER_S:
+	case MEASURE_SAMPLES_PER_S: {
 		const struct ynode *t = ymap_get(n, key);
 		bool per = t && t->kind == YNODE_SCALAR && strchr(t->text, '/');
 		return read_in(r, n, key, per ? UNIT_FREQUENCY : UNIT_COUNT,
 			       1e-3, 1e12, m == MEASURE_REQUESTS_PER_S
 			       ? "0.001 to 1T requests a second"
+			       : m == MEASURE_SAMPLES_PER_S
+			       ? "0.001 to 1T samples a second"
 			       : "0.001 to 1T tokens a second", v);
 	}
 	case MEASURE_MFU:
@@ -570,7 +575,8 @@ static int read_serving(struct oc_ctx *cx, const struct ynode *rec,
 
 static const struct yfield engine_fields[] = {
 	{"name", true}, {"version", false}, {"tp", false},
-	{"max_live_sequences", false}, {"token_budget", false}, {NULL, false},
+	{"max_live_sequences", false}, {"token_budget", false},
+	{"max_batch", false}, {NULL, false},
 };
 
 /*
@@ -615,12 +621,13 @@ static int read_engine(struct yread *r, const struct ynode *rec,
 	bad |= yr_int(r, n, "max_live_sequences", 1, 100000, &o->sv.max_seqs) < 0;
 	o->sv.token_budget = ENGINE_DEFAULT_BUDGET;
 	bad |= yr_int(r, n, "token_budget", 16, 1000000, &o->sv.token_budget) < 0;
+	bad |= yr_int(r, n, "max_batch", 1, OUTCOME_MAX_BATCH, &o->sv.max_batch) < 0;
 	return bad ? -1 : 0;
 }
 
 static const struct yfield load_fields[] = {
 	{"clients", false}, {"request_rate", false}, {"offline", false},
-	{"requests", true}, {NULL, false},
+	{"requests", true}, {"samples_per_request", false}, {NULL, false},
 };
 
 /* `load:` - one of clients (closed loop), request_rate (Poisson) or
@@ -652,24 +659,42 @@ static int read_load(struct yread *r, const struct ynode *rec,
 		bad = 1;
 	}
 	l->arrivals = c == 1 ? CB_CLOSED : q == 1 ? CB_POISSON : CB_OFFLINE;
+	o->sv.samples = 1;
+	bad |= yr_int(r, n, "samples_per_request", 1, OUTCOME_MAX_BATCH,
+		      &o->sv.samples) < 0;
 	l->keep_warmup = true;	/* benchmarks average over every request */
 	l->seed = 1;
 	return bad ? -1 : 0;
 }
 
-/* A serving record measures one replica of tp GPUs; the engine's limit
- * defaults to what the load allows; the prompt and output lengths come
- * from the workload; serving measures only. */
-static int check_serving(struct yread *r, const struct ynode *rec,
-			 const char *what, struct outcome *o)
+/* Keys of `engine:` and `load:` for one kind of served model only. */
+static int refuse_keys(struct yread *r, const struct ynode *rec,
+		       const char *map, const char *const *keys,
+		       const char *why)
 {
+	const struct ynode *n = ymap_get(rec, map);
 	int bad = 0;
-	if (o->gpus != o->sv.tp) {
-		yr_error(r, ymap_get(rec, "hardware"), NULL,
-			 "%s measures one replica: the hardware's %ld GPUs must equal the engine's 'tp' of %ld",
-			 what, o->gpus, o->sv.tp);
-		bad = 1;
+	for (size_t i = 0; n && keys[i]; i++) {
+		const struct ynode *k = ymap_get(n, keys[i]);
+		if (k) {
+			yr_error(r, k, NULL, "'%s' %s", keys[i], why);
+			bad = 1;
+		}
 	}
+	return bad;
+}
+
+/* A token-generating model: its engine's limits default to what the load
+ * allows; the lengths come from the workload; it generates. */
+static int check_generating(struct yread *r, const struct ynode *rec,
+			    const char *what, struct outcome *o)
+{
+	static const char *const batch_engine[] = {"max_batch", NULL};
+	static const char *const batch_load[] = {"samples_per_request", NULL};
+	static const char *const why =
+		"is for a model batched whole (an image model, an encoder); this one generates tokens in a continuous-batching engine";
+	int bad = refuse_keys(r, rec, "engine", batch_engine, why);
+	bad |= refuse_keys(r, rec, "load", batch_load, why);
 	struct cb_load *l = &o->sv.load;
 	if (o->sv.max_seqs == 0) {
 		if (l->arrivals == CB_POISSON) {
@@ -687,6 +712,72 @@ static int check_serving(struct yread *r, const struct ynode *rec,
 	l->output = in->output_range[1];
 	l->prompt_lo = in->prompt_range[0] < l->prompt ? in->prompt_range[0] : 0;
 	l->output_lo = in->output_range[0] < l->output ? in->output_range[0] : 0;
+	if (in->output_range[0] < 1) {
+		yr_error(r, ymap_get(rec, "serving"), NULL,
+			 "%s generates no tokens: a serving record needs 'output_tokens' of 1 or more",
+			 what);
+		bad = 1;
+	}
+	const struct outcome_value *v = &o->m[MEASURE_SAMPLES_PER_S];
+	if (v->has) {
+		gp_errors_add(r->errs, v->at.file, v->at.line, v->at.col, NULL,
+			      "'samples_per_s' is for a model batched whole; %s generates tokens: use 'requests_per_s' or the token rates",
+			      what);
+		bad = 1;
+	}
+	return bad;
+}
+
+/* A model batched whole: a request of `samples` samples is one pass's
+ * share; the engine's largest batch is given, or with one client is the
+ * request; token measurements do not apply. */
+static int check_batched(struct yread *r, const struct ynode *rec,
+			 const char *what, struct outcome *o)
+{
+	static const char *const llm_engine[] = {"max_live_sequences",
+						 "token_budget", NULL};
+	int bad = refuse_keys(r, rec, "engine", llm_engine,
+			      "is a continuous-batching engine's limit; this model is batched whole: give 'max_batch'");
+	o->sv.batched = true;
+	const struct cb_load *l = &o->sv.load;
+	if (o->sv.max_batch == 0) {
+		if (l->arrivals == CB_CLOSED && l->clients == 1)
+			o->sv.max_batch = o->sv.samples;
+		else {
+			yr_error(r, ymap_get(rec, "engine"), NULL,
+				 "%s needs the engine's 'max_batch' (with more than one client in flight, nothing else bounds a batch)",
+				 what);
+			bad = 1;
+		}
+	} else if (o->sv.samples > o->sv.max_batch) {
+		yr_error(r, ymap_get(ymap_get(rec, "load"), "samples_per_request"),
+			 NULL, "a request of %ld samples does not fit the engine's 'max_batch' of %ld",
+			 o->sv.samples, o->sv.max_batch);
+		bad = 1;
+	}
+	for (int m = MEASURE_OUTPUT_TOKENS_PER_S; m <= MEASURE_TPOT_P99; m++)
+		if (o->m[m].has && (m <= MEASURE_TOTAL_TOKENS_PER_S ||
+				    m >= MEASURE_TTFT_MEAN)) {
+			gp_errors_add(r->errs, o->m[m].at.file, o->m[m].at.line,
+				      o->m[m].at.col, NULL,
+				      "'%s' measures generated tokens, but %s serves model '%s', which is batched whole: use 'samples_per_s', 'requests_per_s' or 'e2e_*'",
+				      measure_names[m], what, o->w->model->name);
+			bad = 1;
+		}
+	return bad;
+}
+
+/* A serving record measures one replica of tp GPUs, and serving only. */
+static int check_serving(struct yread *r, const struct ynode *rec,
+			 const char *what, struct outcome *o)
+{
+	int bad = 0;
+	if (o->gpus != o->sv.tp) {
+		yr_error(r, ymap_get(rec, "hardware"), NULL,
+			 "%s measures one replica: the hardware's %ld GPUs must equal the engine's 'tp' of %ld",
+			 what, o->gpus, o->sv.tp);
+		bad = 1;
+	}
 	for (int m = 0; m < MEASURE_FIRST_SERVING; m++)
 		if (o->m[m].has) {
 			gp_errors_add(r->errs, o->m[m].at.file, o->m[m].at.line,
@@ -695,12 +786,10 @@ static int check_serving(struct yread *r, const struct ynode *rec,
 				      measure_names[m], what);
 			bad = 1;
 		}
-	if (in->output_range[0] < 1) {
-		yr_error(r, ymap_get(rec, "serving"), NULL,
-			 "%s generates no tokens: a serving record needs 'output_tokens' of 1 or more",
-			 what);
-		bad = 1;
-	}
+	const struct model *m = o->w->model;
+	bool generates = m->kind == MODEL_TRANSFORMER && m->tf.arch == TF_DECODER;
+	bad |= generates ? check_generating(r, rec, what, o)
+			 : check_batched(r, rec, what, o);
 	return bad ? -1 : 0;
 }
 

@@ -26,6 +26,7 @@
 
 #include "catalog/catalog.h"
 #include "plan/cbatch.h"
+#include "plan/dbatch.h"
 #include "core/error.h"
 #include "core/provenance.h"
 #include "workload/workload.h"
@@ -37,6 +38,9 @@
  * issue set, latency being the noisier measurement. */
 #define OUTCOME_DEFAULT_TOLERANCE 0.15
 #define OUTCOME_LATENCY_TOLERANCE 0.20
+/* The largest batch a batched record may give: the planner's largest
+ * (serve.h, 2^(SERVE_BATCHES - 1)). */
+#define OUTCOME_MAX_BATCH 256
 
 /* What a record measured; the order is the order rows are printed in.
  * Training records measure the first six, serving records the rest. */
@@ -50,6 +54,8 @@ enum measure {
 	MEASURE_OUTPUT_TOKENS_PER_S,	/* generated tokens per second */
 	MEASURE_TOTAL_TOKENS_PER_S,	/* prompt and generated tokens per second */
 	MEASURE_REQUESTS_PER_S,	/* completed requests per second */
+	MEASURE_SAMPLES_PER_S,	/* images (or sequences) per second, of a
+				 * batch-served model */
 	MEASURE_TTFT_MEAN,	/* s, arrival to first token */
 	MEASURE_TTFT_P50,
 	MEASURE_TTFT_P99,
@@ -87,7 +93,10 @@ struct outcome_value {
 	char *text;		/* as written, for messages and tables */
 };
 
-/* A serving record's engine and traffic (`engine:` and `load:`). */
+/* A serving record's engine and traffic (`engine:` and `load:`).  A
+ * model that generates tokens runs in a continuous-batching engine
+ * (cbatch.h); any other (an image model, an encoder) is batched whole,
+ * as Triton's dynamic batcher or TensorRT's trtexec runs it (dbatch.h). */
 struct outcome_serving {
 	long tp;		/* tensor-parallel degree of one replica */
 	long max_seqs;		/* live sequences at most */
@@ -95,6 +104,10 @@ struct outcome_serving {
 	char *engine;		/* "vllm", "lmdeploy", ... (as written) */
 	struct cb_load load;	/* arrivals, clients or rate, requests;
 				 * prompt and output from the workload */
+	bool batched;		/* batched whole: the fields below */
+	long max_batch;		/* samples per batch at most */
+	long samples;		/* per request (perf_analyzer -b, trtexec
+				 * --batch), 1 unless given */
 };
 
 struct outcome {

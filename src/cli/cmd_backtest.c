@@ -143,6 +143,9 @@ static void value_cell(enum measure m, double v, char *buf, size_t len)
 	case MEASURE_REQUESTS_PER_S:
 		snprintf(buf, len, "%s requests/s", units_format(UNIT_COUNT, v, NULL, a, sizeof(a)));
 		break;
+	case MEASURE_SAMPLES_PER_S:
+		snprintf(buf, len, "%s samples/s", units_format(UNIT_COUNT, v, NULL, a, sizeof(a)));
+		break;
 	default:	/* the latencies */
 		if (measure_is_latency(m))
 			snprintf(buf, len, "%s", units_format(UNIT_DURATION, v, NULL, a, sizeof(a)));

@@ -80,6 +80,33 @@ static double batch_cost(long b, void *ctx)
 	return c->s[i] + (c->s[i + 1] - c->s[i]) * ((double)b - lo) / (hi - lo);
 }
 
+/* S(b) at batches 1, 2, ..., 2^top on d. */
+static void batch_curve_fill(struct batch_curve *c, const struct serve_prep *sp,
+			     const struct serve_device *d, int top)
+{
+	for (int bi = 0; bi <= top; bi++) {
+		struct serve_time t;
+		serve_batch_time(sp, d, bi, &t);
+		c->s[bi] = t.total;
+	}
+	c->top = top;
+}
+
+int serve_simulate_batched(const struct serve_prep *sp,
+			   const struct serve_device *d, long max_batch,
+			   const struct dbatch_load *l, double *full,
+			   struct dbatch_result *out)
+{
+	int top = 0;
+	while (top + 1 < SERVE_BATCHES && (1L << top) < max_batch)
+		top++;
+	struct batch_curve c = {{0}, 0, sp};
+	batch_curve_fill(&c, sp, d, top);
+	struct dbatch_config cfg = {max_batch, 0};
+	*full = batch_cost(max_batch, &c);
+	return dbatch_simulate(&cfg, l, batch_cost, &c, out);
+}
+
 /* One replica's traffic when `replicas` share `lambda` requests a second:
  * Poisson at its share, or its share of the workload's trace in *t. */
 static struct dbatch_load replica_load(const struct serve_prep *sp,
@@ -358,14 +385,12 @@ static void load_curve(const struct serve_prep *sp, const struct plan_option *o,
 	if (!device_of(sp, o, s, &d))
 		return;
 	struct batch_curve c = {{0}, 0, sp};
-	if (!o->has_llm)
-		for (int bi = 0; bi < SERVE_BATCHES && (1L << bi) <= o->batch;
-		     bi++) {
-			struct serve_time t;
-			serve_batch_time(sp, &d, bi, &t);
-			c.s[bi] = t.total;
-			c.top = bi;
-		}
+	if (!o->has_llm) {
+		int top = 0;
+		while (top + 1 < SERVE_BATCHES && (1L << (top + 1)) <= o->batch)
+			top++;
+		batch_curve_fill(&c, sp, &d, top);
+	}
 	for (size_t i = 0; i < LOAD_FACTORS; i++) {
 		struct load_point *p = &out->p[out->n++];
 		load_point(sp, o, &d, &c, sp->w->infer.request_rate * factor[i], p);

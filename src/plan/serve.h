@@ -111,6 +111,19 @@ void serve_batch_time(const struct serve_prep *sp, const struct serve_device *d,
 		      int batch_index, struct serve_time *out);
 
 /*
+ * One batch-served replica on d, batching up to max_batch samples (1 to
+ * 2^(SERVE_BATCHES - 1)) with no queue delay, under traffic l, as the
+ * planner simulates one (dbatch_simulate()'s return); *full gets S of a
+ * full batch.  For records of such services (backtest.c).
+ */
+struct dbatch_load;
+struct dbatch_result;
+int serve_simulate_batched(const struct serve_prep *sp,
+			   const struct serve_device *d, long max_batch,
+			   const struct dbatch_load *l, double *full,
+			   struct dbatch_result *out);
+
+/*
  * Bytes per GPU to serve batch 2^batch_index with tensor-parallel degree
  * 2^tp_index and elem-byte weights and activations: memory_serving()'s
  * total, from the table serve_prepare() filled.

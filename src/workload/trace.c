@@ -417,6 +417,8 @@ static bool next_line(struct reader *r, const char **pp, const char *end)
 
 static void summarise(struct request_trace *t)
 {
+	if (t->n == 0)
+		return;		/* check_rows() says so */
 	const long *col[2] = {t->prompt, t->output};
 	double *mean[2] = {&t->prompt_mean, &t->output_mean};
 	long *range[2] = {t->prompt_range, t->output_range};

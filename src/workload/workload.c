@@ -1213,9 +1213,8 @@ static const char *const embedded_required[] = {"model", "precision",
  * the traffic and the engine are the record's `load:` and `engine:`. */
 static const char *const serving_keys[] = {"prompt_tokens", "output_tokens",
 					   "kv_precision", NULL};
-static const char *const serving_required[] = {"model", "precision",
-					       "prompt_tokens",
-					       "output_tokens", NULL};
+/* and the lengths of a sequence model (check_inference() says so) */
+static const char *const serving_required[] = {"model", "precision", NULL};
 
 static int check_embedded_keys(struct yread *r, const struct ynode *map,
 			       const char *what, bool serving)
