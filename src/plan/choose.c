@@ -339,12 +339,16 @@ static void token_latency_text(const struct plan_option *o, char *buf,
 static void serving_sentence(struct plan_result *r, const struct plan_settings *s)
 {
 	const struct plan_option *o = &r->v[r->recommended];
-	char c[80], m[80], p99[32], targets[160], tokens[96], engine[64];
+	char c[80], m[80], p99[32], targets[160], tokens[96], engine[128];
 	targets_text(&r->w->infer, targets, sizeof(targets));
 	token_latency_text(o, tokens, sizeof(tokens));
+	char stages[48] = "";
+	if (o->pp > 1)
+		snprintf(stages, sizeof(stages), ", %ld pipeline stages", o->pp);
 	if (o->has_llm)
-		snprintf(engine, sizeof(engine), "up to %ld live sequences%s",
-			 o->batch, o->tp > 1 ? ", tensor parallel" : "");
+		snprintf(engine, sizeof(engine), "up to %ld live sequences%s%s%s",
+			 o->batch, o->pp > 1 ? " per stage" : "",
+			 o->tp > 1 ? ", tensor parallel" : "", stages);
 	else
 		snprintf(engine, sizeof(engine), "dynamic batches of up to %ld",
 			 o->batch);

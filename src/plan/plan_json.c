@@ -268,6 +268,9 @@ static json_t *option_json(const struct plan_result *r,
 		set(j, "mfu", real(o->mfu));
 	} else {
 		set(j, "replicas", json_integer(o->replicas));
+		/* one replica's split: tensor parallel x pipeline stages */
+		set(j, "tp", json_integer(o->tp > 0 ? o->tp : 1));
+		set(j, "pp", json_integer(o->pp > 0 ? o->pp : 1));
 		set(j, "batch", json_integer(o->batch));
 		set(j, "sharing", o->sharing[0] ? json_text(o->sharing) : json_null());
 		set(j, "batch_latency_s", real(o->batch_latency_s));

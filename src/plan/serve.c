@@ -226,8 +226,19 @@ static void size_placement(const struct serve_ctx *x,
 		if (inst == 1 && !r.capped)
 			break;
 	}
-	if (z->ok)
+	if (z->ok) {
+		/* the instances rented serve with every replica they hold:
+		 * the same rent, shorter queues */
+		long all = z->instances * per_instance;
+		struct dbatch_result r;
+		c.top = z->bi;
+		if (all > z->replicas && meets_at(&c, lambda, all, target, &r)) {
+			z->replicas = all;
+			z->p99 = r.latency.p99;
+			z->mean_batch = r.mean_batch;
+		}
 		return;
+	}
 	struct dbatch_result r;
 	c.top = 0;
 	z->replicas = fewest_replicas(&c, lambda, z->s1 * (1 + 1e-9), most, &r);
@@ -244,7 +255,7 @@ static struct plan_option *option_new(const struct serve_ctx *x,
 	struct plan_option *o = plan_result_add(x->r);
 	o->inst = x->in;
 	o->tp = d->tp;
-	o->pp = 1;
+	o->pp = d->pp > 1 ? d->pp : 1;
 	o->precision_used = d->used;
 	o->memory_capacity = capacity;
 	snprintf(o->sharing, sizeof(o->sharing), "%s", sharing);
@@ -328,6 +339,7 @@ static bool device_of(const struct serve_prep *sp, const struct plan_option *o,
 	if (!o->sharing[0]) {
 		serve_device_init(d, a, sp->w->precision, &s->eff, o->tp, 1, 1,
 				  &o->inst->intra);
+		d->pp = o->pp > 1 ? o->pp : 1;
 		return true;
 	}
 	for (size_t i = 0; i < a->n_mig; i++)
@@ -498,6 +510,7 @@ static void fill_llm(const struct serve_ctx *x, struct plan_option *o,
 		     const struct llm_sizing *z, long gpus_per_replica,
 		     const char *profile)
 {
+	double engines = o->pp > 1 ? (double)o->pp : 1;
 	o->has_llm = true;
 	o->feasible = z->ok;
 	o->runnable = z->replicas > 0;
@@ -524,7 +537,9 @@ static void fill_llm(const struct serve_ctx *x, struct plan_option *o,
 	o->llm.e2e_p50 = r->e2e.p50;
 	o->llm.e2e_p99_lo = r->e2e.p99_lo;
 	o->llm.e2e_p99_hi = r->e2e.p99_hi;
-	o->llm.tokens_per_s_per_gpu = r->tokens_per_s / (double)gpus_per_replica;
+	/* the simulation ran one of the replica's engines */
+	o->llm.tokens_per_s_per_gpu = r->tokens_per_s * engines /
+				      (double)gpus_per_replica;
 	o->llm.max_seqs = z->max_seqs;
 	o->llm.token_budget = z->token_budget;
 	o->llm.peak_concurrency = r->peak_concurrency;
@@ -536,38 +551,49 @@ static void fill_llm(const struct serve_ctx *x, struct plan_option *o,
 	o->energy_kwh = rented * x->a->tdp * x->hours / 1000;
 }
 
+/* Pipeline stages a replica may have: each holds a layer at least. */
+static bool pp_allowed(const struct serve_prep *sp, long pp)
+{
+	return pp == 1 || (sp->transformer && sp->w->model->tf.layers >= pp);
+}
+
 /*
- * Every tensor-parallel degree that holds the model, each sized; the one
- * needing the fewest instances wins (then the lower p99), not the
- * narrowest that fits: a wider split can serve more per GPU.  Once one
- * instance serves it, wider splits are not tried (they cannot rent less;
- * the narrower split keeps GPUs free).
+ * Every split of a replica over g = tp x pp GPUs (g a power of two up to
+ * the instance's GPUs; tensor parallel where the heads divide, pipeline
+ * stages of a layer or more) that holds the model, each sized; the one
+ * needing the fewest instances wins, then the lower p99: not the
+ * narrowest that fits, as a wider split can serve more per GPU, and at
+ * the same rent the split that answers sooner (a 70B model on one
+ * 8-GPU instance: tensor parallel over all 8, not two replicas of 2 with
+ * the other GPUs idle).
  */
 static void llm_whole_gpus(const struct serve_ctx *x)
 {
 	struct serve_device d;
 	long most = PLAN_MAX_NODES * x->in->gpus;
 	struct llm_sizing best = {0}, z;
-	long best_tp = 0, first_tp = 0;
-	for (int ti = 0; ti < SERVE_TPS && (1L << ti) <= x->in->gpus &&
-			 tp_allowed(x->sp, 1L << ti); ti++) {
-		serve_device_init(&d, x->a, x->w->precision, &x->s->eff, 1L << ti,
-				  1, 1, &x->in->intra);
-		llm_size_placement(x->sp, &d, x->a->memory, x->in->gpus >> ti,
-				   most, &z);
-		if (!z.fits)
-			continue;
-		if (!first_tp)
-			first_tp = 1L << ti;
-		bool wins = z.ok && (!best.ok || z.instances < best.instances ||
-				     (z.instances == best.instances &&
-				      z.sim.e2e.p99 < best.sim.e2e.p99));
-		if (wins || (!best.ok && best_tp == 0)) {
-			best = z;
-			best_tp = 1L << ti;
+	long best_tp = 0, best_pp = 1;
+	for (int gi = 0; gi < SERVE_TPS && (1L << gi) <= x->in->gpus; gi++) {
+		for (int ti = gi; ti >= 0; ti--) {
+			long tp = 1L << ti, pp = 1L << (gi - ti);
+			if (!tp_allowed(x->sp, tp) || !pp_allowed(x->sp, pp))
+				continue;
+			serve_device_init(&d, x->a, x->w->precision, &x->s->eff,
+					  tp, 1, 1, &x->in->intra);
+			d.pp = pp;
+			llm_size_placement(x->sp, &d, x->a->memory,
+					   x->in->gpus >> gi, most, &z);
+			if (!z.fits)
+				continue;
+			bool wins = z.ok && (!best.ok || z.instances < best.instances ||
+					     (z.instances == best.instances &&
+					      z.sim.e2e.p99 < best.sim.e2e.p99));
+			if (wins || (!best.ok && best_tp == 0)) {
+				best = z;
+				best_tp = tp;
+				best_pp = pp;
+			}
 		}
-		if (best.ok && best.instances == 1)
-			break;	/* no split rents less: the narrower keeps it */
 	}
 	serve_device_init(&d, x->a, x->w->precision, &x->s->eff, 1, 1, 1, NULL);
 	if (best_tp == 0) {
@@ -578,8 +604,9 @@ static void llm_whole_gpus(const struct serve_ctx *x)
 	}
 	serve_device_init(&d, x->a, x->w->precision, &x->s->eff, best_tp, 1, 1,
 			  &x->in->intra);
+	d.pp = best_pp;
 	struct plan_option *o = option_new(x, &d, "", x->a->memory);
-	fill_llm(x, o, &best, best_tp, NULL);
+	fill_llm(x, o, &best, best_tp * best_pp, NULL);
 	notes(x, o);
 }
 

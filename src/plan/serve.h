@@ -75,6 +75,8 @@ struct serve_device {
 	const struct matrix_eff *shape;	/* the efficiency's curve */
 	double bandwidth;	/* B/s after efficiency and fraction */
 	long tp;		/* tensor-parallel degree */
+	long pp;		/* pipeline stages of an LLM replica (1 unless
+				 * set after serve_device_init()) */
 	double link;		/* B/s one way between GPUs, after efficiency */
 	double graph_gap, stream_gap, stream_floor;	/* s per kernel */
 	double iteration_host;	/* s an LLM iteration waits for the host */

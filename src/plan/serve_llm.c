@@ -16,6 +16,7 @@
  *           a chunk's score product (attention fused: FlashAttention's
  *           memory is linear in the sequence);
  *   TP      two all-reduces per layer of the iteration's activations;
+ *   PP      each pipeline stage's hand-off of the activations to the next;
  *   launch  the gap each kernel of the pass leaves on the GPU inside a
  *           CUDA graph, as engines capture their forward pass;
  *   host    the wait for the host between iterations (scheduling,
@@ -27,6 +28,14 @@
  * sequence's last token and the fixed workspace (model/memory.h), is the
  * KV cache, in LLM_KV_BLOCK-token pages.
  *
+ * Pipeline stages.  A replica of pp stages (vLLM's pipeline parallelism)
+ * holds 1/pp of the layers, and their KV cache, on each of its pp x tp
+ * GPUs and keeps pp batches in flight, one per stage (vLLM's virtual
+ * engines), each scheduled on its own: it serves as pp engines would, each
+ * iterating through every stage in turn (the whole model's work, plus the
+ * hand-offs) with the cache one GPU's free memory holds, and requests are
+ * dealt to them round robin.  The simulation runs one of them.
+ *
  * The search.  For token budgets of 512, 2,048 and 8,192 and live-sequence
  * limits of powers of two up to what the cache holds, from the largest:
  * the fewest replicas whose share of the traffic (requests spread evenly,
@@ -34,7 +43,8 @@
  * replicas-th request of a trace, dealt round robin) meets every
  * target in the simulation, starting from the count the engine's
  * saturated throughput needs.  The deployment with the fewest instances
- * wins, then the lower end-to-end p99.
+ * wins, then the lower end-to-end p99; the instances it rents then serve
+ * with every replica they hold.
  */
 #include "serve_llm.h"
 
@@ -71,7 +81,8 @@ static double iteration_time(const struct cb_iteration *it, void *ctx)
 	return k->d->iteration_host + token_time(k, n) +
 	       k->kv_per_token * (it->decode_context + it->prefill_context) +
 	       k->attn_per_pair * it->prefill_pairs +
-	       serve_allreduce_time(k->sp, k->d, n);
+	       serve_allreduce_time(k->sp, k->d, n) +
+	       serve_stage_send_time(k->sp, k->d, n);
 }
 
 /* GPUs that split the KV heads (memory_serving_of() splits them so). */
@@ -131,7 +142,14 @@ static void iteration_split(const struct llm_cost *k, double n,
 	out->compute += c * scale;
 	out->memory = m * scale + k->kv_per_token * n *
 				  ((double)sp->prompt + sp->output / 2.0);
-	out->communication = serve_allreduce_time(sp, k->d, n);
+	out->communication = serve_allreduce_time(sp, k->d, n) +
+			     serve_stage_send_time(sp, k->d, n);
+}
+
+/* Engines one replica runs at once: one per pipeline stage. */
+static long engines(const struct serve_device *d)
+{
+	return d->pp > 1 ? d->pp : 1;
 }
 
 /* ---- memory ---- */
@@ -145,14 +163,16 @@ static double fixed_memory(const struct serve_prep *sp,
 	double elem = (double)d->elem;
 	double tp = (double)d->tp;
 	double vocab = (double)sp->w->model->tf.vocab;
-	parts[MEM_WEIGHTS] = sp->params * elem / tp;
+	parts[MEM_WEIGHTS] = sp->params * elem / (tp * (double)engines(d));
 	parts[MEM_ACTIVATIONS] = sp->token_peak_elements * (double)budget *
 				 elem / tp + (double)max_seqs * vocab * 4.0;
 	parts[MEM_WORKSPACE] = WORKSPACE_FIXED_BYTES;
 	return parts[MEM_WEIGHTS] + parts[MEM_ACTIVATIONS] + parts[MEM_WORKSPACE];
 }
 
-/* Tokens of KV cache the rest of LLM_MEMORY_FRACTION of capacity holds. */
+/* Tokens of KV cache the rest of LLM_MEMORY_FRACTION of capacity holds,
+ * for one engine: with pp stages each GPU holds 1/pp of every token's
+ * layers for pp engines, which comes to the same count. */
 static double kv_capacity(const struct serve_prep *sp,
 			  const struct serve_device *d, double capacity,
 			  double fixed)
@@ -182,17 +202,16 @@ int llm_simulate(const struct serve_prep *sp, const struct serve_device *d,
 
 static long sim_requests(const struct serve_prep *sp, long budget);
 
-/* One of `replicas` replicas' traffic when the service takes `rate`
- * requests a second: Poisson at its share with the service's lengths
- * (drawn from their range when they vary), or its share of the trace
- * (kept in *t); as many requests as a trial simulates. */
+/* One of n engines' traffic (replicas x their pipeline stages) when the
+ * service takes `rate` requests a second: Poisson at its share with the
+ * service's lengths (drawn from their range when they vary), or its share
+ * of the trace (kept in *t); as many requests as a trial simulates. */
 static struct cb_load replica_load(const struct serve_prep *sp, double rate,
-				   long replicas, long budget,
-				   struct sim_trace *t)
+				   long n, long budget, struct sim_trace *t)
 {
-	const struct sim_trace *trace = serve_trace(sp, rate, replicas, t);
+	const struct sim_trace *trace = serve_trace(sp, rate, n, t);
 	return (struct cb_load){
-		.rate = rate / (double)replicas,
+		.rate = rate / (double)n,
 		.prompt = sp->prompt_hi, .output = sp->output_hi,
 		.prompt_lo = sp->prompt_lo < sp->prompt_hi ? sp->prompt_lo : 0,
 		.output_lo = sp->output_lo < sp->output_hi ? sp->output_lo : 0,
@@ -206,7 +225,8 @@ int llm_simulate_rate(const struct serve_prep *sp, const struct serve_device *d,
 {
 	struct cb_engine e = {max_seqs, token_budget, kv_tokens, LLM_KV_BLOCK};
 	struct sim_trace t;
-	struct cb_load l = replica_load(sp, rate, replicas, token_budget, &t);
+	struct cb_load l = replica_load(sp, rate, replicas * engines(d),
+					token_budget, &t);
 	return llm_simulate(sp, d, &e, &l, out);
 }
 
@@ -345,7 +365,8 @@ static long replicas_for(const struct llm_cost *k, const struct cb_engine *e,
 	const struct inference *in = &sp->w->infer;
 	for (long c = from; c <= most && c < from + 4; c++) {
 		struct sim_trace tr;
-		struct cb_load l = replica_load(sp, in->request_rate, c,
+		struct cb_load l = replica_load(sp, in->request_rate,
+						c * engines(k->d),
 						e->token_budget, &tr);
 		l.e2e_p99 = in->target[TARGET_P99];
 		l.ttft_p99 = in->target[TARGET_TTFT_P99];
@@ -388,7 +409,8 @@ static void search_budget(const struct serve_prep *sp,
 		double held = t.kv_tokens / (double)context;
 		if (n > 1 && (double)(n / 2) >= held)
 			continue;
-		double rate = saturated_rate(&k, (long)fmin((double)n, held), budget);
+		double rate = saturated_rate(&k, (long)fmin((double)n, held), budget) *
+			      (double)engines(d);
 		double need = ceil(in->request_rate / rate);
 		if (!(need <= (double)most))
 			return;	/* nor will a smaller limit do */
@@ -418,7 +440,8 @@ static long instances_floor(const struct serve_prep *sp,
 	double parts[MEM_PARTS] = {0};
 	double kv = kv_capacity(sp, d, capacity, fixed_memory(sp, d, 8192, 1024, parts));
 	double held = fmax(1, fmin(1024, kv / (double)(sp->prompt + sp->output)));
-	double need = ceil(sp->w->infer.request_rate / saturated_rate(&k, (long)held, 8192));
+	double need = ceil(sp->w->infer.request_rate /
+			   (saturated_rate(&k, (long)held, 8192) * (double)engines(d)));
 	long c = need >= 1 && need < 1e15 ? (long)need : 1;
 	return (c + per_instance - 1) / per_instance;
 }
@@ -443,7 +466,8 @@ static void closest(const struct serve_prep *sp, const struct serve_device *d,
 	double held = t.kv_tokens / (double)(sp->prompt + sp->output);
 	if (held < 1)
 		return;
-	double rate = saturated_rate(&k, (long)fmin(256, held), budget);
+	double rate = saturated_rate(&k, (long)fmin(256, held), budget) *
+		      (double)engines(d);
 	double need = ceil(sp->w->infer.request_rate / rate);
 	if (!(need <= (double)most))
 		return;
@@ -451,7 +475,7 @@ static void closest(const struct serve_prep *sp, const struct serve_device *d,
 	for (long c = need >= 1 ? (long)need : 1; c <= most && c < need + 4; c++) {
 		struct sim_trace tr;
 		struct cb_load l = replica_load(sp, sp->w->infer.request_rate,
-						c, budget, &tr);
+						c * engines(d), budget, &tr);
 		struct cb_result r;
 		if (cb_simulate(&e, &l, iteration_time, &k, &r) < 0 ||
 		    r.never_fits)
@@ -463,6 +487,37 @@ static void closest(const struct serve_prep *sp, const struct serve_device *d,
 		z->ok = false;
 		return;
 	}
+}
+
+/*
+ * The instances rented hold more replicas than the targets need: all of
+ * them serve, for the same rent and shorter queues (a load balancer deals
+ * the traffic over every replica).
+ */
+static void fill_instances(const struct serve_prep *sp,
+			   const struct serve_device *d, long per_instance,
+			   struct llm_sizing *z)
+{
+	long all = z->instances * per_instance;
+	if (!z->ok || all <= z->replicas)
+		return;
+	struct llm_cost k;
+	cost_init(&k, sp, d, z->token_budget);
+	struct cb_engine e = {z->max_seqs, z->token_budget, z->kv_tokens,
+			      LLM_KV_BLOCK};
+	struct sim_trace tr;
+	struct cb_load l = replica_load(sp, sp->w->infer.request_rate,
+					all * engines(d), z->token_budget, &tr);
+	struct cb_result r;
+	if (cb_simulate(&e, &l, iteration_time, &k, &r) < 0 || r.never_fits ||
+	    r.saturated || r.missed || !meets(&sp->w->infer, &r))
+		return;		/* more replicas never do worse: kept as is */
+	z->replicas = all;
+	z->sim = r;
+	z->memory -= z->parts[MEM_KV_CACHE];
+	z->parts[MEM_KV_CACHE] = r.kv_peak * z->kv_tokens * sp->kv_per_token /
+				 (double)kv_split(sp, d);
+	z->memory += z->parts[MEM_KV_CACHE];
 }
 
 void llm_size_placement(const struct serve_prep *sp,
@@ -494,5 +549,6 @@ void llm_size_placement(const struct serve_prep *sp,
 	}
 	if (!z->ok)
 		closest(sp, d, capacity, per_instance, most, &floor_r, z);
+	fill_instances(sp, d, per_instance, z);
 	iteration_split(&k, z->sim.mean_decodes, &z->iteration);
 }

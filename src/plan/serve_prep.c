@@ -574,6 +574,7 @@ void serve_device_init(struct serve_device *d, const struct accelerator *a,
 	d->elem = precision_bytes(d->used);
 	d->bandwidth = a->memory_bandwidth * e->memory * bandwidth_fraction;
 	d->tp = tp;
+	d->pp = 1;
 	double link = intra && intra->bandwidth > 0 ? intra->bandwidth
 						     : a->interconnect.bandwidth;
 	d->link = link / 2 * e->link;
@@ -609,6 +610,24 @@ double serve_allreduce_time(const struct serve_prep *sp,
 	double one = 2.0 * (d->tp - 1) / d->tp * bytes /
 		     (d->link > 0 ? d->link : HUGE_VAL) + SERVE_ALLREDUCE_LATENCY;
 	return 2.0 * tf->layers * one;
+}
+
+/*
+ * Pipeline parallelism (vLLM's pipeline_parallel_size) cuts the layers
+ * into pp stages on pp GPUs; a stage hands the next one its activations,
+ * tokens x hidden elements, point to point over the GPU-to-GPU link, with
+ * the all-reduce's start-up latency (SERVE_ALLREDUCE_LATENCY, an
+ * assumption) for each send.
+ */
+double serve_stage_send_time(const struct serve_prep *sp,
+			     const struct serve_device *d, double tokens)
+{
+	if (d->pp <= 1 || !sp->transformer)
+		return 0;
+	double bytes = tokens * sp->w->model->tf.hidden * d->elem;
+	return (double)(d->pp - 1) *
+	       (bytes / (d->link > 0 ? d->link : HUGE_VAL) +
+		SERVE_ALLREDUCE_LATENCY);
 }
 
 /*

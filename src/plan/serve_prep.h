@@ -145,6 +145,12 @@ double serve_launch_time(const struct serve_prep *sp, int pass,
 double serve_allreduce_time(const struct serve_prep *sp,
 			    const struct serve_device *d, double tokens);
 
+/* The pipeline's hand-offs in a forward pass over `tokens` tokens: each
+ * stage but the last sends its activations to the next (serve_prep.c);
+ * 0 at pp 1. */
+double serve_stage_send_time(const struct serve_prep *sp,
+			     const struct serve_device *d, double tokens);
+
 /*
  * The recorded trace one of `replicas` replicas replays when the service
  * takes `rate` requests a second in all (the workload's `trace:`): its

@@ -15,6 +15,7 @@
 #include "check.h"
 #include "plan/roofline.h"
 #include "plan/serve.h"
+#include "plan/serve_llm.h"
 #include "plan/serve_prep.h"
 
 /* ---- fixtures ---- */
@@ -335,6 +336,49 @@ static void decode_time(const struct fixture *f)
 	serve_prep_free(sp);
 }
 
+/*
+ * Pipeline stages (serve_llm.c).  A hand-off is the stage's activations,
+ * tokens x hidden x 2 bytes in bf16, over the link, plus the 10 us
+ * start-up: 1024 x 4096 x 2 B at 100 GB/s = 83.886 us + 10 us.  Each of a
+ * 2-stage replica's GPUs holds half the weights.  Its 2 engines each see
+ * what one of 2 single-stage replicas sees (the same share of the same
+ * arrivals and lengths), each iteration 10 us longer for its hand-off
+ * when the link is too fast to matter: the same throughput, the TPOT
+ * 10 us longer (the decode iterations' gap, give or take the schedule).
+ */
+static void pipeline_stages(const struct fixture *f)
+{
+	const struct workload *w = workload_find(&f->wf, "llama7b-chat");
+	char why[256];
+	struct serve_prep *sp = serve_prepare(w, why, sizeof(why));
+	const struct accelerator *a =
+		catalog_find_accelerator(&f->cat, "A100-SXM-40GB");
+	struct efficiency e0 = work_only(f);
+	struct serve_device d1, d2;
+	serve_device_init(&d1, a, PREC_BF16, &e0, 1, 1, 1, NULL);
+	d2 = d1;
+	d2.pp = 2;
+	d2.link = 100e9;
+	CHECK(serve_stage_send_time(sp, &d1, 1024) == 0);
+	CHECK_NEAR(serve_stage_send_time(sp, &d2, 1024),
+		   1024.0 * 4096 * 2 / 100e9 + 10e-6, 1e-12);
+	double p1[MEM_PARTS] = {0}, p2[MEM_PARTS] = {0};
+	double kv1 = llm_kv_tokens(sp, &d1, a->memory, 2048, 64, p1);
+	double kv2 = llm_kv_tokens(sp, &d2, a->memory, 2048, 64, p2);
+	CHECK_NEAR(p2[MEM_WEIGHTS], p1[MEM_WEIGHTS] / 2, 1e-12);
+	CHECK(kv2 > kv1);	/* the freed weights hold cache */
+	d2.link = HUGE_VAL;
+	struct cb_result r1, r2;
+	CHECK(llm_simulate_rate(sp, &d1, 64, 2048, kv1, 4, 2, &r1) == 0);
+	CHECK(llm_simulate_rate(sp, &d2, 64, 2048, kv1, 4, 1, &r2) == 0);
+	CHECK(!r1.saturated && !r2.saturated);
+	CHECK_NEAR(r2.requests_per_s, r1.requests_per_s, 0.01);
+	/* 10 us, give or take the schedule: a slower iteration finds a few
+	 * more sequences live */
+	CHECK(r2.tpot.p50 - r1.tpot.p50 > 5e-6 && r2.tpot.p50 - r1.tpot.p50 < 20e-6);
+	serve_prep_free(sp);
+}
+
 /* serve_memory() is memory_serving()'s total. */
 static void memory_matches(const struct fixture *f)
 {
@@ -367,7 +411,9 @@ static void memory_matches(const struct fixture *f)
  * the memory reason.  On p4d.24xlarge (8 x A100-40GB) one GPU holds a
  * replica; one instance serves it: 21.957642 USD/h x 308 h = 6762.95 USD
  * a month, 3049.67 USD per million requests, 2464 GPU-hours, 985.6 kWh
- * at 400 W.  An LLM is sized by continuous batching (serve_llm.c).
+ * at 400 W.  An LLM is sized by continuous batching (serve_llm.c); at the
+ * rent of one instance, its 8 GPUs all serve, split the way that answers
+ * soonest.
  */
 static void llama_chat(const struct fixture *f)
 {
@@ -388,12 +434,13 @@ static void llama_chat(const struct fixture *f)
 	const struct plan_option *o = whole(&r);
 	CHECK(o && o->feasible);
 	if (o) {
-		CHECK(o->tp == 1);
 		CHECK(o->nodes == 1);
 		CHECK(o->p99_latency_s <= 10);
 		CHECK(o->batch_latency_s <= o->p99_latency_s);
 		CHECK(o->replicas >= 1 && o->replicas <= 8);
-		CHECK(o->gpus == o->replicas);
+		/* the instance filled: replicas x tp x pp = its 8 GPUs */
+		CHECK(o->gpus == o->replicas * o->tp * o->pp);
+		CHECK(o->gpus == 8);
 		CHECK_NEAR(o->cost, 21.957642 * 308, 1e-9);
 		CHECK_NEAR(o->cost_per_million,
 			   21.957642 * 308 / (2 * 308 * 3600.0) * 1e6, 1e-9);
@@ -403,10 +450,8 @@ static void llama_chat(const struct fixture *f)
 		CHECK_NEAR(o->memory_capacity, 40e9, 1e-12);
 		CHECK(o->precision_used == PREC_BF16);
 		CHECK(o->n_reasons == 0);
-		/* sized by continuous batching (serve_llm.c): one replica of
-		 * an engine serves the 2 requests a second */
+		/* sized by continuous batching (serve_llm.c) */
 		CHECK(o->has_llm);
-		CHECK(o->replicas == 1);
 		CHECK(o->batch == o->llm.max_seqs);
 		CHECK(o->llm.peak_concurrency >= 1 &&
 		      o->llm.peak_concurrency <= o->llm.max_seqs);
@@ -417,8 +462,9 @@ static void llama_chat(const struct fixture *f)
 		      o->p99_latency_s <= o->llm.e2e_p99_hi);
 		/* a request is at least its prefill and 255 decodes */
 		CHECK(o->p99_latency_s >= o->llm.ttft_p99);
-		/* the engine's throughput is the traffic's: 2 x 256 tokens/s */
-		CHECK_NEAR(o->llm.tokens_per_s_per_gpu, 512, 0.15);
+		/* the engines' throughput is the traffic's, 2 x 256 tokens/s,
+		 * over the GPUs */
+		CHECK_NEAR(o->llm.tokens_per_s_per_gpu * (double)o->gpus, 512, 0.15);
 		CHECK(o->llm.kv_peak > 0 && o->llm.kv_peak <= 1);
 		/* the iteration's breakdown adds up to its time */
 		CHECK_NEAR(o->per_step.compute + o->per_step.memory +
@@ -788,6 +834,7 @@ int main(void)
 	llama_chat(&f);
 	too_slow(&f);
 	tensor_parallel(&f);
+	pipeline_stages(&f);
 	prices(&f);
 	monotonic(&f);
 	kept_per_hardware(&f);
