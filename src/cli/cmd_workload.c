@@ -86,9 +86,9 @@ static void length_text(const long range[2], char *buf, size_t len)
 static void inference_cells(const struct inference *in, char cell[5][64])
 {
 	char a[32];
-	snprintf(cell[0], 64, "%s, %.6g h/month",
+	snprintf(cell[0], 64, "%s%s, %.6g h/month",
 		 units_format(UNIT_FREQUENCY, in->request_rate, NULL, a, 32),
-		 in->serving_per_month / 3600);
+		 in->trace ? " (trace)" : "", in->serving_per_month / 3600);
 	if (in->has_kv) {
 		char p[24], o[24];
 		length_text(in->prompt_range, p, sizeof(p));
@@ -97,8 +97,19 @@ static void inference_cells(const struct inference *in, char cell[5][64])
 	} else
 		snprintf(cell[1], 64, "-");
 	snprintf(cell[2], 64, "-");
-	snprintf(cell[3], 64, "p99 %s",
-		 units_format(UNIT_DURATION, in->target[TARGET_P99], NULL, a, 32));
+	/* every target set: "p99 10 s" or "TTFT p99 2 s, TPOT p99 100 ms" */
+	size_t k = 0;
+	cell[3][0] = '\0';
+	for (int t = 0; t < TARGET_COUNT && k < 64; t++) {
+		if (in->target[t] <= 0)
+			continue;
+		int w = snprintf(cell[3] + k, 64 - k, "%s%s %s", k ? ", " : "",
+				 target_name((enum latency_target)t)->label,
+				 units_format(UNIT_DURATION, in->target[t], NULL, a, 32));
+		if (w < 0)
+			break;
+		k += (size_t)w;
+	}
 	snprintf(cell[4], 64, "-");
 }
 

@@ -1605,6 +1605,10 @@ static json_t *inference_to_json(const struct inference *in)
 					(json_int_t)in->output_range[1])
 			    : json_null());
 	json_object_set_new(j, "p99_latency_s", json_number(in->target[TARGET_P99]));
+	/* the token targets too, null where not set (the plan's names) */
+	for (int t = TARGET_P99 + 1; t < TARGET_COUNT; t++)
+		json_object_set_new(j, target_names[t].json,
+				    positive_or_null(in->target[t]));
 	json_object_set_new(j, "hours_per_month",
 			    json_number(in->serving_per_month / 3600));
 	json_object_set_new(j, "kv_precision",
