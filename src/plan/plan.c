@@ -398,6 +398,7 @@ static int plan_one(struct plan *p, const struct workload *w,
 			return -1;
 		plan_choose(r, &settings);
 		plan_serving_curves(sp, &settings, r);
+		plan_serving_splits(sp, &settings, r);
 		return 0;
 	}
 }
@@ -425,6 +426,7 @@ void plan_result_free(struct plan_result *r)
 {
 	free(r->why);
 	free(r->layouts);
+	free(r->splits);
 	free(r->v);
 	free(r->text);
 	free(r->reasons);
@@ -450,6 +452,7 @@ static void result_reuse(struct plan_result *r)
 	struct plan_result keep = *r;
 	free(r->why);
 	free(r->layouts);
+	free(r->splits);
 	memset(r, 0, sizeof(*r));
 	r->v = keep.v;
 	r->cap = keep.cap;

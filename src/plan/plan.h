@@ -196,6 +196,26 @@ void plan_layout_why(const struct plan_layout *l, const struct plan_layout *chos
 		     double capacity, char *buf, size_t len);
 
 /*
+ * A split of an LLM replica (tensor parallel x pipeline stages) the search
+ * weighed on the recommended option's instance (serve.c), so a reader sees
+ * what else was possible and why it lost (plan_split_why()).
+ */
+struct plan_split {
+	long tp, pp;
+	bool fits;		/* the weights and one request's cache fit */
+	bool ok;		/* meets every target */
+	long replicas, instances;	/* valid when fits */
+	long max_seqs;		/* live sequences per engine */
+	double p99, ttft_p99, tpot_p99;	/* s, valid when fits */
+	double memory_per_gpu;	/* bytes at the busiest moment */
+};
+
+/* Why s lost to `chosen` (the first of the list), as a sentence fragment;
+ * "chosen" for the chosen one. */
+void plan_split_why(const struct plan_split *s, const struct plan_split *chosen,
+		    char *buf, size_t len);
+
+/*
  * A chosen service's latency against load: the same deployment (replicas,
  * engine limits) simulated at multiples of the workload's request rate,
  * for the report's latency-against-load chart (serve.c).
@@ -239,6 +259,10 @@ struct plan_result {
 	/* inference: the recommended option's and the runner-up's */
 	struct load_curve curves[2];
 	size_t n_curves;
+	/* inference, token services: the splits weighed for the recommended
+	 * option, the chosen first, then by instances and p99 */
+	struct plan_split *splits;
+	size_t n_splits;
 	char *why;			/* the recommendation, in one or two
 					 * sentences (owned; NULL until chosen) */
 	char *text;			/* pool for REASON_TEXT */

@@ -326,6 +326,33 @@ static json_t *load_curve_json(const struct plan_result *r,
 	return j;
 }
 
+/* The splits weighed for a recommended token service, each with why it
+ * lost. */
+static json_t *splits_json(const struct plan_result *r)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; i < r->n_splits; i++) {
+		const struct plan_split *p = &r->splits[i];
+		json_t *j = json_object();
+		char why[256];
+		plan_split_why(p, &r->splits[0], why, sizeof(why));
+		set(j, "tp", json_integer(p->tp));
+		set(j, "pp", json_integer(p->pp));
+		set(j, "fits", json_boolean(p->fits));
+		set(j, "meets_targets", json_boolean(p->ok));
+		set(j, "replicas", p->fits ? json_integer(p->replicas) : json_null());
+		set(j, "instances", p->fits ? json_integer(p->instances) : json_null());
+		set(j, "max_live_sequences", p->fits ? json_integer(p->max_seqs) : json_null());
+		set(j, "e2e_p99_s", p->fits ? real(p->p99) : json_null());
+		set(j, "ttft_p99_s", p->fits ? real(p->ttft_p99) : json_null());
+		set(j, "tpot_p99_s", p->fits ? real(p->tpot_p99) : json_null());
+		set(j, "memory_per_gpu_bytes", p->fits ? real(p->memory_per_gpu) : json_null());
+		set(j, "why", json_text(why));
+		json_array_append_new(a, j);
+	}
+	return a;
+}
+
 /* The recommended option's layouts, each with why it lost. */
 static json_t *layouts_json(const struct plan_result *r)
 {
@@ -389,6 +416,7 @@ json_t *plan_result_head_json(const struct plan *p, const struct plan_result *r)
 			    in->target[t] > 0 ? real(in->target[t]) : json_null());
 		set(j, "request_rate_per_s", real(w->infer.request_rate));
 		set(j, "trace", workload_trace_json(in));
+		set(j, "splits_considered", splits_json(r));
 	}
 	return j;
 }

@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/xalloc.h"
 #include "dbatch.h"
 #include "roofline.h"
 #include "serve_llm.h"
@@ -557,42 +558,66 @@ static bool pp_allowed(const struct serve_prep *sp, long pp)
 	return pp == 1 || (sp->transformer && sp->w->model->tf.layers >= pp);
 }
 
+#define LLM_SPLITS 28	/* 1 + 2 + ... + 7: every width up to 64 GPUs */
+
 /*
- * Every split of a replica over g = tp x pp GPUs (g a power of two up to
- * the instance's GPUs; tensor parallel where the heads divide, pipeline
- * stages of a layer or more) that holds the model, each sized; the one
- * needing the fewest instances wins, then the lower p99: not the
- * narrowest that fits, as a wider split can serve more per GPU, and at
- * the same rent the split that answers sooner (a 70B model on one
- * 8-GPU instance: tensor parallel over all 8, not two replicas of 2 with
- * the other GPUs idle).
+ * The splits of an LLM replica over g = tp x pp GPUs, g a power of two up
+ * to `gpus`, narrowest first and the widest tensor split first within a
+ * width (it answers sooner): tensor parallel where the heads divide,
+ * pipeline stages of a layer or more.  Returns how many, into tp[], pp[].
+ */
+static size_t llm_splits(const struct serve_prep *sp, long gpus, long *tp,
+			 long *pp)
+{
+	size_t n = 0;
+	for (int gi = 0; gi < SERVE_TPS && (1L << gi) <= gpus; gi++)
+		for (int ti = gi; ti >= 0; ti--) {
+			long t = 1L << ti, p = 1L << (gi - ti);
+			if (!tp_allowed(sp, t) || !pp_allowed(sp, p))
+				continue;
+			tp[n] = t;
+			pp[n++] = p;
+		}
+	return n;
+}
+
+/* One split sized on the instance: z, with d set for it. */
+static void size_split(const struct serve_prep *sp, const struct instance *in,
+		       const struct plan_settings *s, long tp, long pp,
+		       struct serve_device *d, struct llm_sizing *z)
+{
+	serve_device_init(d, in->acc, sp->w->precision, &s->eff, tp, 1, 1,
+			  &in->intra);
+	d->pp = pp;
+	llm_size_placement(sp, d, in->acc->memory, in->gpus / (tp * pp),
+			   PLAN_MAX_NODES * in->gpus, z);
+}
+
+/*
+ * Every split of a replica over the instance's GPUs that holds the model,
+ * each sized; the one needing the fewest instances wins, then the lower
+ * p99: not the narrowest that fits, as a wider split can serve more per
+ * GPU, and at the same rent the split that answers sooner (a 70B model on
+ * one 8-GPU instance: tensor parallel over all 8, not two replicas of 2
+ * with the other GPUs idle).
  */
 static void llm_whole_gpus(const struct serve_ctx *x)
 {
 	struct serve_device d;
-	long most = PLAN_MAX_NODES * x->in->gpus;
 	struct llm_sizing best = {0}, z;
-	long best_tp = 0, best_pp = 1;
-	for (int gi = 0; gi < SERVE_TPS && (1L << gi) <= x->in->gpus; gi++) {
-		for (int ti = gi; ti >= 0; ti--) {
-			long tp = 1L << ti, pp = 1L << (gi - ti);
-			if (!tp_allowed(x->sp, tp) || !pp_allowed(x->sp, pp))
-				continue;
-			serve_device_init(&d, x->a, x->w->precision, &x->s->eff,
-					  tp, 1, 1, &x->in->intra);
-			d.pp = pp;
-			llm_size_placement(x->sp, &d, x->a->memory,
-					   x->in->gpus >> gi, most, &z);
-			if (!z.fits)
-				continue;
-			bool wins = z.ok && (!best.ok || z.instances < best.instances ||
-					     (z.instances == best.instances &&
-					      z.sim.e2e.p99 < best.sim.e2e.p99));
-			if (wins || (!best.ok && best_tp == 0)) {
-				best = z;
-				best_tp = tp;
-				best_pp = pp;
-			}
+	long best_tp = 0, best_pp = 1, tp[LLM_SPLITS], pp[LLM_SPLITS];
+	size_t n = llm_splits(x->sp, x->in->gpus, tp, pp);
+	for (size_t i = 0; i < n; i++) {
+		size_split(x->sp, x->in, x->s, tp[i], pp[i], &d, &z);
+		if (!z.fits)
+			continue;
+		bool wins = z.ok && (!best.ok || z.instances < best.instances ||
+				     (z.instances == best.instances &&
+				      z.sim.e2e.p99 < best.sim.e2e.p99));
+		if (wins || (!best.ok && best_tp == 0)) {
+			best = z;
+			best_tp = tp[i];
+			best_pp = pp[i];
 		}
 	}
 	serve_device_init(&d, x->a, x->w->precision, &x->s->eff, 1, 1, 1, NULL);
@@ -608,6 +633,83 @@ static void llm_whole_gpus(const struct serve_ctx *x)
 	struct plan_option *o = option_new(x, &d, "", x->a->memory);
 	fill_llm(x, o, &best, best_tp * best_pp, NULL);
 	notes(x, o);
+}
+
+/* ---- the splits weighed ---- */
+
+/* The chosen first, then fitting before not, meeting the targets before
+ * not, fewer instances, lower p99. */
+static int split_order(const void *pa, const void *pb)
+{
+	const struct plan_split *a = pa, *b = pb;
+	if (a->fits != b->fits)
+		return a->fits ? -1 : 1;
+	if (a->ok != b->ok)
+		return a->ok ? -1 : 1;
+	if (a->instances != b->instances)
+		return a->instances < b->instances ? -1 : 1;
+	return (a->p99 > b->p99) - (a->p99 < b->p99);
+}
+
+void plan_serving_splits(struct serve_prep *sp, const struct plan_settings *s,
+			 struct plan_result *r)
+{
+	r->n_splits = 0;
+	if (r->recommended < 0)
+		return;
+	const struct plan_option *o = &r->v[r->recommended];
+	if (!o->has_llm || o->sharing[0])
+		return;
+	long tp[LLM_SPLITS], pp[LLM_SPLITS];
+	size_t n = llm_splits(sp, o->inst->gpus, tp, pp);
+	r->splits = xcalloc(n, sizeof(*r->splits));
+	for (size_t i = 0; i < n; i++) {
+		struct serve_device d;
+		struct llm_sizing z;
+		size_split(sp, o->inst, s, tp[i], pp[i], &d, &z);
+		struct plan_split *p = &r->splits[r->n_splits++];
+		*p = (struct plan_split){
+			.tp = tp[i], .pp = pp[i], .fits = z.fits, .ok = z.ok,
+			.replicas = z.replicas, .instances = z.instances,
+			.max_seqs = z.max_seqs, .p99 = z.sim.e2e.p99,
+			.ttft_p99 = z.sim.ttft.p99, .tpot_p99 = z.sim.tpot.p99,
+			.memory_per_gpu = z.memory};
+		if (tp[i] == o->tp && pp[i] == o->pp && r->n_splits > 1) {
+			struct plan_split t = r->splits[0];
+			r->splits[0] = *p;
+			*p = t;
+		}
+	}
+	if (r->n_splits > 2)
+		qsort(r->splits + 1, r->n_splits - 1, sizeof(*r->splits),
+		      split_order);
+}
+
+void plan_split_why(const struct plan_split *s, const struct plan_split *chosen,
+		    char *buf, size_t len)
+{
+	if (s == chosen) {
+		snprintf(buf, len, "chosen");
+		return;
+	}
+	if (!s->fits) {
+		snprintf(buf, len, "the weights and one request's KV cache do not fit %ld GPU%s",
+			 s->tp * s->pp, s->tp * s->pp == 1 ? "" : "s");
+		return;
+	}
+	if (!s->ok) {
+		snprintf(buf, len, "no deployment of it meets the targets (closest p99 %.3g s)",
+			 s->p99);
+		return;
+	}
+	if (s->instances != chosen->instances) {
+		snprintf(buf, len, "needs %ld instance%s where the chosen needs %ld",
+			 s->instances, s->instances == 1 ? "" : "s",
+			 chosen->instances);
+		return;
+	}
+	snprintf(buf, len, "the same %ld instance%s, end-to-end p99 %.3g s against the chosen's %.3g s",
+		 s->instances, s->instances == 1 ? "" : "s", s->p99, chosen->p99);
 }
 
 /*

@@ -98,6 +98,12 @@ void serve_device_init(struct serve_device *d, const struct accelerator *a,
 void plan_serving_curves(struct serve_prep *sp, const struct plan_settings *s,
 			 struct plan_result *r);
 
+/* Fills r->splits for r's recommended option when it is a token service
+ * on whole GPUs (after plan_choose()): every split of a replica over its
+ * instance's GPUs, sized again as the search sized it. */
+void plan_serving_splits(struct serve_prep *sp, const struct plan_settings *s,
+			 struct plan_result *r);
+
 /* Seconds one batch of requests takes on one replica: S(b). */
 struct serve_time {
 	double prefill;		/* the prompt's forward pass (or the one pass) */
