@@ -302,6 +302,7 @@ static int run_model(struct cpu_run *r)
 	s.model_name = o->model_name;
 	s.precision = o->precision ? o->precision : BENCH_FP32;
 	s.threads = e.threads;
+	s.watch_host = true;
 	if (o->policy)
 		s.policy = *o->policy;
 	return model_sweep_run(&s, &x, r->out, r->progress, r->ctx, last_error,

@@ -5,6 +5,9 @@
 #include "cpu_suite.h"
 
 #include <math.h>
+#include <string.h>
+
+#include "bench/host_quiet.h"
 #include <omp.h>
 #include <stdio.h>
 #include <time.h>
@@ -118,7 +121,8 @@ int cpu_suite_measure(const struct cpu_suite_options *o, cpu_kernel_fn kernel,
 	f->iterations = t.iterations;
 	f->threads = cpu_suite_threads(o);
 	f->work = work_per_call * (double)t.iterations;
-	int rc = measure_run(&p, timed_rep, &t, &f->time, why, len);
+	int rc = host_quiet_measure(&p, timed_rep, &t, f->threads, &f->time,
+				    f->disturbed, sizeof(f->disturbed), why, len);
 	bench_figure_rate(f);
 	return rc;
 }

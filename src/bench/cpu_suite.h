@@ -68,7 +68,9 @@ typedef int (*cpu_kernel_fn)(void *ctx, long iterations, char *why,
  * full; short kernels are otherwise lost in the clock's resolution and the
  * OpenMP fork), then runs the policy, each repetition timed with the
  * monotonic clock.  Fills f->iterations, f->threads, f->work (work_per_call
- * times iterations), f->time and the rate; the rest of f is the caller's.
+ * times iterations), f->time and the rate, and f->disturbed when the host
+ * kept disturbing it (host_quiet_measure()); the rest of f is the
+ * caller's.
  * Returns 0, or -1 with why (f->time then holds what ran).
  */
 int cpu_suite_measure(const struct cpu_suite_options *o, cpu_kernel_fn kernel,

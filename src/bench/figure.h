@@ -62,6 +62,9 @@ struct bench_figure {
 	const char *unit;	/* "FLOP/s", "B/s" or "launch/s" */
 	bool throttled;		/* a GPU sample taken while it ran showed a
 				 * slowing throttle reason (fault.h) */
+	/* measured while other programs held the cores, after retries
+	 * (host_quiet.h): the evidence; "" when the host was quiet */
+	char disturbed[200];
 };
 
 /* Figures, the notes a suite left on the way (a skipped pair, a sweep

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/host_quiet.h"
 #include "bench/model_program.h"
 #include "bench/model_sweep.h"
 
@@ -91,7 +92,11 @@ static int time_batch(const struct model_sweep_options *o,
 		      struct step_ctx *s, struct bench_figure *f, char *why,
 		      size_t len)
 {
-	if (measure_run(&o->policy, one_step, s, &f->time, why, len) < 0)
+	int rc = o->watch_host
+		? host_quiet_measure(&o->policy, one_step, s, o->threads, &f->time,
+				     f->disturbed, sizeof(f->disturbed), why, len)
+		: measure_run(&o->policy, one_step, s, &f->time, why, len);
+	if (rc < 0)
 		return s->status == BENCH_OUT_OF_MEMORY ? BATCH_NO_ROOM_RUN
 							: BATCH_FAILED;
 	if (f->time.n == 0)

@@ -67,6 +67,8 @@ struct model_sweep_options {
 	int threads;			/* recorded in the figures */
 	struct measure_policy policy;	/* per batch size */
 	long max_batch;			/* largest batch tried (>= 1) */
+	bool watch_host;		/* CPU runs: judge whether the host stayed
+					 * quiet (host_quiet.h) */
 	double step_cap_s;		/* stop once a step's median exceeds this */
 };
 

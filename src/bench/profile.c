@@ -248,6 +248,8 @@ static void emit_figure(const struct bench_figure *g, FILE *f)
 		g->work, g->unit, g->value, g->low, g->high);
 	if (g->throttled)
 		fprintf(f, "    throttled: true\n");
+	if (g->disturbed[0])
+		profile_emit_string(f, "    ", "disturbed", g->disturbed);
 	emit_time(&g->time, f);
 }
 

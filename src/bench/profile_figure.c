@@ -180,7 +180,8 @@ int profile_read_figure(struct yread *r, const struct ynode *n,
 		{"suite", true}, {"name", true}, {"kernel", true},
 		{"parameters", true}, {"work", true}, {"unit", true},
 		{"value", true}, {"low", true}, {"high", true},
-		{"throttled", false}, {"time", true}, {NULL, false}};
+		{"throttled", false}, {"disturbed", false}, {"time", true},
+		{NULL, false}};
 	memset(f, 0, sizeof(*f));
 	if (!yr_expect_map(r, n, "a figure"))
 		return -1;
@@ -203,6 +204,8 @@ int profile_read_figure(struct yread *r, const struct ynode *n,
 	profile_read_number(r, n, "low", &f->low);
 	profile_read_number(r, n, "high", &f->high);
 	yr_bool(r, n, "throttled", &f->throttled);
+	/* the evidence; profile_read_text() refuses an empty one */
+	profile_read_text(r, n, "disturbed", f->disturbed, sizeof(f->disturbed));
 	read_time(r, n, &f->time);
 	if (gp_errors_count(r->errs) == before) {
 		check_work(r, n, f);

@@ -30,6 +30,7 @@
 #include "bench/backend.h"
 #include "bench/cpu_suite.h"
 #include "bench/gpu_sampler.h"
+#include "bench/host_quiet.h"
 #include "bench/model_program.h"
 #include "bench/model_sweep.h"
 #include "bench/plugin_loader.h"
@@ -349,6 +350,28 @@ static int run_suites(const struct bench_backend *b,
 
 /* ---- summary ---- */
 
+/*
+ * Figures measured while other programs held the cores are said so,
+ * loudly, with the first one's evidence: their rates are the busy host's,
+ * not the machine's (host_quiet.h).
+ */
+static void say_disturbed(const struct bench_figures *l)
+{
+	size_t n = 0;
+	const struct bench_figure *first = NULL;
+	for (size_t i = 0; i < l->n; i++)
+		if (l->v[i].disturbed[0]) {
+			n++;
+			if (!first)
+				first = &l->v[i];
+		}
+	if (!first)
+		return;
+	fprintf(stderr, "gpuplan bench: DISTURBED: %zu of %zu figures were measured while other programs held the cores, after %d tries each (first, '%s': %s); "
+		"their rates are the busy host's, marked 'disturbed' in the profile: measure again on a quiet host\n",
+		n, l->n, HOST_QUIET_ATTEMPTS, first->name, first->disturbed);
+}
+
 /* A figure's rate in its unit: bytes and FLOP/s (or OPS for integer
  * GEMMs) with a prefix; launches as the latency of one, which is what
  * anyone asks of them. */
@@ -389,12 +412,15 @@ static void summary_table(const struct bench_profile *p, double seconds)
 				       ", %zu bad timer reading%s", f->time.rejected,
 				       f->time.rejected == 1 ? "" : "s");
 		if (f->throttled)
-			snprintf(state + at, sizeof(state) - (size_t)at, ", throttled");
+			at += snprintf(state + at, sizeof(state) - (size_t)at, ", throttled");
+		if (f->disturbed[0] && at < (int)sizeof(state))
+			snprintf(state + at, sizeof(state) - (size_t)at, ", DISTURBED");
 		const char *row[] = {f->suite, f->name, rate, ci, reps, state};
 		table_add_row(&t, row);
 	}
 	table_print(&t, stderr);
 	table_free(&t);
+	say_disturbed(&p->figures);
 	for (size_t i = 0; i < p->figures.n_notes; i++)
 		fprintf(stderr, "note: %s\n", p->figures.notes[i]);
 	if (!strcmp(p->device.kind, "cpu"))

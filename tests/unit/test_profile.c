@@ -74,6 +74,8 @@ static void fill(struct bench_profile *p)
 	add_figure(p, "gemm", "dgemm", 6, 1e-3);
 	add_figure(p, "membw", "triad", 13, 2.5e-5);
 	add_figure(p, "membw", "copy", 3, 7e-9);	/* no interval */
+	snprintf(p->figures.v[2].disturbed, sizeof(p->figures.v[2].disturbed),
+		 "its 3 threads had their cores 52%% of the time");
 }
 
 /* fill(), plus a fault of each shape: a figure missing, a figure marked
@@ -111,7 +113,8 @@ static bool same_figure(const struct bench_figure *a, const struct bench_figure 
 	    a->time.ci_high != b->time.ci_high ||
 	    a->time.converged != b->time.converged ||
 	    a->time.has_ci != b->time.has_ci ||
-	    a->time.elapsed_s != b->time.elapsed_s)
+	    a->time.elapsed_s != b->time.elapsed_s ||
+	    strcmp(a->disturbed, b->disturbed))
 		return false;
 	return memcmp(a->time.samples, b->time.samples,
 		      a->time.n * sizeof(double)) == 0;
@@ -315,6 +318,9 @@ static void bad_inputs(void)
 		{"    work: 15032385536\n", "    work: 15032385537\n", "work 15032385537 is not the gemm rule for these parameters (15032385536)"},
 		{"notes: []", "notes: []\nsampling: {}", "'sampling' belongs to cuda profiles only"},
 		{"notes: []", "notes: [[1]]", "notes"},
+		{"    disturbed: \"its", "    disturbed: \"\"\n    x: \"its", "unknown key 'x'"},
+		{"    disturbed: \"its 3 threads had their cores 52% of the time\"", "    disturbed: \"\"",
+		 "'disturbed' expects a text value, found an empty value"},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		char *text = edited(cases[i].from, cases[i].to);
@@ -452,7 +458,7 @@ static void bad_gpu_input(void)
 		{"interval_s: 0.10000000000000001", "interval_s: 0",
 		 "bad.yaml:57:15: 'interval_s' expects a number > 0, found 0"},
 		{"      to_gpu: 1", "      to_gpu: 2",
-		 "bad.yaml:145:7: a p2p figure from GPU 0 to GPU 2 on a host with 2"},
+		 "bad.yaml:146:7: a p2p figure from GPU 0 to GPU 2 on a host with 2"},
 		{"throttle: [sw_thermal]", "throttle: []",
 		 "bad.yaml:58:14: throttled is true but the samples show no slowing reason"},
 	};
