@@ -5,12 +5,12 @@
  * the `gpuplan bench` command.
  *
  *   bench_cpu [--quick] [--threads N] [SUITE...]
- *   bench_cpu [--threads N] --triad FOOTPRINT_BYTES|top
+ *   bench_cpu [--threads N] --triad|--copy FOOTPRINT_BYTES|top
  *   bench_cpu [--threads N] --gemm fp64|fp32 SIZE
  *
- * SUITE is membw, transfer or gemm (default: all three).  --triad and
- * --gemm measure one figure with the full suite's policy; `--triad top`
- * is the membw sweep's largest footprint on this machine.
+ * SUITE is membw, transfer or gemm (default: all three).  --triad, --copy
+ * and --gemm measure one figure with the full suite's policy; `top` is the
+ * membw sweep's largest footprint on this machine.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,10 +33,11 @@ static const struct { const char *name; suite_fn run; } suites[] = {
 static void print_figure(const struct bench_figure *f)
 {
 	printf("%-9s %-22s threads=%d calls/rep=%-7ld reps=%-4zu %s "
-	       "median=%.6g s  %.2f G%s [%.2f, %.2f]\n",
+	       "median=%.6g s  %.2f G%s [%.2f, %.2f]%s%s\n",
 	       f->suite, f->name, f->threads, f->iterations, f->time.n,
 	       f->time.converged ? "conv" : "cap ", f->time.median,
-	       f->value / 1e9, f->unit, f->low / 1e9, f->high / 1e9);
+	       f->value / 1e9, f->unit, f->low / 1e9, f->high / 1e9,
+	       f->disturbed[0] ? "  DISTURBED: " : "", f->disturbed);
 }
 
 static int run_suite(const char *name, const struct cpu_suite_options *o)
@@ -81,14 +82,15 @@ static int run_one(int argc, char **argv, int i, const struct cpu_suite_options 
 	char why[300];
 	int rc = -1;
 	bench_figures_init(&l);
-	if (strcmp(argv[i], "--triad") == 0 && i + 1 < argc)
-		rc = cpu_membw_measure(1u << MEMBW_TRIAD, triad_size(argv[i + 1]),
-				       o, &l, why, sizeof(why));
+	if ((strcmp(argv[i], "--triad") == 0 || strcmp(argv[i], "--copy") == 0) &&
+	    i + 1 < argc)
+		rc = cpu_membw_measure(1u << (argv[i][2] == 't' ? MEMBW_TRIAD : MEMBW_COPY),
+				       triad_size(argv[i + 1]), o, &l, why, sizeof(why));
 	else if (strcmp(argv[i], "--gemm") == 0 && i + 2 < argc)
 		rc = cpu_gemm_measure(strcmp(argv[i + 1], "fp32") == 0 ? GEMM_FP32 : GEMM_FP64,
 				      strtol(argv[i + 2], NULL, 10), o, &l, why, sizeof(why));
 	else
-		snprintf(why, sizeof(why), "usage: --triad BYTES | --gemm fp64|fp32 N");
+		snprintf(why, sizeof(why), "usage: --triad BYTES | --copy BYTES | --gemm fp64|fp32 N");
 	for (size_t j = 0; j < l.n; j++)
 		print_figure(&l.v[j]);
 	if (rc < 0)

@@ -8,6 +8,9 @@
  *       static schedule, arrays first touched in parallel), n =
  *       FOOTPRINT / 24 per array, one untimed call then 20 timed calls;
  *       prints the median and the best rate, bytes = 3 x 8 x n per call.
+ *   bench_cpu_ref copy FOOTPRINT_BYTES THREADS
+ *       STREAM's copy loop (c[j] = a[j]), the same way: bytes = 2 x 8 x n
+ *       per call, n = FOOTPRINT / 24 as the backend's membw sizes it.
  *   bench_cpu_ref gemm fp64|fp32 N THREADS
  *       cblas_dgemm/cblas_sgemm called directly in a plain loop: one
  *       untimed call then 10 timed; prints the median rate, 2 N^3 FLOPs.
@@ -42,6 +45,36 @@ static double median(double *t, int n)
 {
 	qsort(t, (size_t)n, sizeof(double), by_value);
 	return n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
+}
+
+/* STREAM's copy: the same arrays and calls as triad() */
+static int copy(size_t footprint, int threads)
+{
+	size_t n = footprint / 24;
+	double *a = malloc(n * sizeof(double)), *c = malloc(n * sizeof(double));
+	double t[TRIAD_CALLS];
+	if (!a || !c)
+		return 1;
+#pragma omp parallel for schedule(static) num_threads(threads)
+	for (size_t j = 0; j < n; j++) {
+		a[j] = 1.0;
+		c[j] = 0.0;
+	}
+	for (int k = -1; k < TRIAD_CALLS; k++) {
+		double s = now();
+#pragma omp parallel for schedule(static) num_threads(threads)
+		for (size_t j = 0; j < n; j++)
+			c[j] = a[j];
+		if (k >= 0)
+			t[k] = now() - s;
+	}
+	double bytes = 2.0 * 8 * (double)n, med = median(t, TRIAD_CALLS);
+	printf("ref copy n=%zu: median %.6g s  %.2f GB/s  best %.2f GB/s\n", n,
+	       med, bytes / med / 1e9, bytes / t[0] / 1e9);
+	int bad = c[n / 2] != 1.0;
+	free(a);
+	free(c);
+	return bad;
 }
 
 static int triad(size_t footprint, int threads)
@@ -119,8 +152,10 @@ int main(int argc, char **argv)
 {
 	if (argc == 4 && strcmp(argv[1], "triad") == 0)
 		return triad(strtoull(argv[2], NULL, 10), atoi(argv[3]));
+	if (argc == 4 && strcmp(argv[1], "copy") == 0)
+		return copy(strtoull(argv[2], NULL, 10), atoi(argv[3]));
 	if (argc == 5 && strcmp(argv[1], "gemm") == 0)
 		return gemm(strcmp(argv[2], "fp32") == 0, atoi(argv[3]), atoi(argv[4]));
-	fprintf(stderr, "usage: bench_cpu_ref triad BYTES THREADS | gemm fp64|fp32 N THREADS\n");
+	fprintf(stderr, "usage: bench_cpu_ref triad|copy BYTES THREADS | gemm fp64|fp32 N THREADS\n");
 	return 2;
 }
