@@ -327,6 +327,17 @@ static int cpu_has_suite(const char *suite)
 	return 0;
 }
 
+/* What set the suite's shortest repetition, in its notes. */
+static void note_repetitions(struct cpu_run *r)
+{
+	double res, wake;
+	double floor = cpu_suite_repetition_floor(&r->o, &res, &wake);
+	bench_figures_note(r->out,
+			   "repetitions last at least %.3g ms: the clock resolves %.3g ns and waking the %d-thread team takes %.3g us (at least 1000 and 100 times those)",
+			   floor / 2 * 1e3, res * 1e9, cpu_suite_threads(&r->o),
+			   wake * 1e6);
+}
+
 static int cpu_run_suite(const char *suite, const struct bench_run_options *o,
 			 struct bench_figures *out, bench_progress_fn progress,
 			 void *progress_ctx)
@@ -335,8 +346,11 @@ static int cpu_run_suite(const char *suite, const struct bench_run_options *o,
 			    progress_ctx, 0, 0};
 	last_error[0] = '\0';
 	for (size_t i = 0; i < sizeof(suites) / sizeof(suites[0]); i++)
-		if (strcmp(suites[i].name, suite) == 0)
+		if (strcmp(suites[i].name, suite) == 0) {
+			if (strcmp(suite, "model") != 0)
+				note_repetitions(&r);
 			return suites[i].run(&r);
+		}
 	snprintf(last_error, sizeof(last_error),
 		 "the cpu has no '%s' suite (it has gemm, membw, transfer, model)",
 		 suite);

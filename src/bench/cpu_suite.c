@@ -5,6 +5,7 @@
 #include "cpu_suite.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <string.h>
 
 #include "bench/host_quiet.h"
@@ -110,13 +111,58 @@ static int calibrate(struct timed *t, double target_s, char *why, size_t len)
 	return 0;
 }
 
+/* Waking the team: an empty parallel region, median of 101. */
+static double team_wake(int threads)
+{
+	double t[101];
+	for (int i = -5; i < 101; i++) {	/* 5 untimed: the team exists */
+		double s = cpu_suite_now();
+#pragma omp parallel num_threads(threads)
+		{
+			atomic_signal_fence(memory_order_seq_cst);
+		}
+		if (i >= 0)
+			t[i] = cpu_suite_now() - s;
+	}
+	for (int i = 1; i < 101; i++)	/* insertion sort: 101 values */
+		for (int j = i; j > 0 && t[j] < t[j - 1]; j--) {
+			double x = t[j];
+			t[j] = t[j - 1];
+			t[j - 1] = x;
+		}
+	return t[50];
+}
+
+double cpu_suite_repetition_floor(const struct cpu_suite_options *o,
+				  double *resolution, double *wake)
+{
+	/* measured once per thread count: the clock and the team do not
+	 * change within a run */
+	static int seen_threads = -1;
+	static double seen_res, seen_wake;
+	int threads = cpu_suite_threads(o);
+	if (threads != seen_threads) {
+		struct timespec r;
+		seen_res = clock_getres(CLOCK_MONOTONIC, &r) == 0
+			? (double)r.tv_sec + (double)r.tv_nsec * 1e-9 : 1e-6;
+		seen_wake = team_wake(threads);
+		seen_threads = threads;
+	}
+	if (resolution)
+		*resolution = seen_res;
+	if (wake)
+		*wake = seen_wake;
+	double target = o->quick ? 1e-3 : 2e-3;
+	return fmax(target, fmax(1000 * seen_res, 100 * seen_wake));
+}
+
 int cpu_suite_measure(const struct cpu_suite_options *o, cpu_kernel_fn kernel,
 		      void *ctx, double work_per_call, struct bench_figure *f,
 		      char *why, size_t len)
 {
 	struct measure_policy p = cpu_suite_effective_policy(o);
 	struct timed t = {kernel, ctx, 1};
-	if (calibrate(&t, o->quick ? 1e-3 : 2e-3, why, len) < 0)
+	if (calibrate(&t, cpu_suite_repetition_floor(o, NULL, NULL), why, len) < 0)
 		return -1;
 	f->iterations = t.iterations;
 	f->threads = cpu_suite_threads(o);

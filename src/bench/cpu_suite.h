@@ -63,10 +63,22 @@ typedef int (*cpu_kernel_fn)(void *ctx, long iterations, char *why,
 			     size_t len);
 
 /*
+ * The repetition target: 1 ms quick, 2 ms full, or more where the clock or
+ * the thread team needs it: a thousand times the monotonic clock's
+ * resolution (clock_getres) and a hundred times what waking the OpenMP
+ * team costs (an empty parallel region, the median of 101), so that
+ * neither is more than 0.1% or 1% of a repetition.  *resolution and *wake
+ * (either may be NULL) get those two, s; they are measured once per
+ * thread count.
+ */
+double cpu_suite_repetition_floor(const struct cpu_suite_options *o,
+				  double *resolution, double *wake);
+
+/*
  * Measures one figure: first doubles the kernel calls per repetition until
- * a repetition lasts at least half the repetition target (1 ms quick, 2 ms
- * full; short kernels are otherwise lost in the clock's resolution and the
- * OpenMP fork), then runs the policy, each repetition timed with the
+ * a repetition lasts at least half the repetition target
+ * (cpu_suite_repetition_floor(): short kernels are otherwise lost in the
+ * clock's resolution and the OpenMP fork), then runs the policy, each repetition timed with the
  * monotonic clock.  Fills f->iterations, f->threads, f->work (work_per_call
  * times iterations), f->time and the rate, and f->disturbed when the host
  * kept disturbing it (host_quiet_measure()); the rest of f is the
