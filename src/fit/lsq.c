@@ -1,0 +1,235 @@
+/*
+ * lsq.c - least squares on relative residuals; see lsq.h.
+ */
+#include "lsq.h"
+
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_multifit.h>
+#include <gsl/gsl_multifit_nlinear.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/xalloc.h"
+
+double fit_eval(const struct fit *f, double x)
+{
+	double a = f->p[0].value, b = f->p[1].value;
+	if (f->form == FIT_LINE)
+		return a + b * x;
+	return x + b != 0 ? a * x / (x + b) : HUGE_VAL;
+}
+
+/* ---- the solvers: estimates, covariance and chi^2 of relative
+ * residuals; -1 when the solver fails ---- */
+
+static int solve_line(const double *x, const double *y, size_t n,
+		      double p[2], double cov[2][2], double *chisq)
+{
+	gsl_matrix *X = gsl_matrix_alloc(n, 2), *C = gsl_matrix_alloc(2, 2);
+	gsl_vector *w = gsl_vector_alloc(n), *v = gsl_vector_alloc(n),
+		   *c = gsl_vector_alloc(2);
+	gsl_multifit_linear_workspace *ws = gsl_multifit_linear_alloc(n, 2);
+	for (size_t i = 0; i < n; i++) {
+		gsl_matrix_set(X, i, 0, 1);
+		gsl_matrix_set(X, i, 1, x[i]);
+		gsl_vector_set(w, i, 1 / (y[i] * y[i]));
+		gsl_vector_set(v, i, y[i]);
+	}
+	int rc = gsl_multifit_wlinear(X, w, v, c, C, chisq, ws) == GSL_SUCCESS ? 0 : -1;
+	for (int i = 0; i < 2; i++) {
+		p[i] = gsl_vector_get(c, i);
+		for (int j = 0; j < 2; j++)
+			cov[i][j] = gsl_matrix_get(C, i, j);
+	}
+	gsl_multifit_linear_free(ws);
+	gsl_vector_free(c);
+	gsl_vector_free(v);
+	gsl_vector_free(w);
+	gsl_matrix_free(C);
+	gsl_matrix_free(X);
+	return rc;
+}
+
+struct points {
+	const double *x, *y;
+	size_t n;
+};
+
+/* (a x / (x + b) - y) / y */
+static int sat_f(const gsl_vector *p, void *d, gsl_vector *f)
+{
+	const struct points *s = d;
+	double a = gsl_vector_get(p, 0), b = gsl_vector_get(p, 1);
+	for (size_t i = 0; i < s->n; i++)
+		gsl_vector_set(f, i, (a * s->x[i] / (s->x[i] + b) - s->y[i]) / s->y[i]);
+	return GSL_SUCCESS;
+}
+
+static int sat_df(const gsl_vector *p, void *d, gsl_matrix *J)
+{
+	const struct points *s = d;
+	double a = gsl_vector_get(p, 0), b = gsl_vector_get(p, 1);
+	for (size_t i = 0; i < s->n; i++) {
+		double x = s->x[i], q = x + b;
+		gsl_matrix_set(J, i, 0, x / q / s->y[i]);
+		gsl_matrix_set(J, i, 1, -a * x / (q * q) / s->y[i]);
+	}
+	return GSL_SUCCESS;
+}
+
+static int by_value(const void *pa, const void *pb)
+{
+	double a = *(const double *)pa, b = *(const double *)pb;
+	return (a > b) - (a < b);
+}
+
+/* Starts at the largest y for the ceiling and the median x for the half
+ * point; the trust region does the rest. */
+static int solve_saturating(const double *x, const double *y, size_t n,
+			    double p[2], double cov[2][2], double *chisq)
+{
+	struct points s = {x, y, n};
+	double *sorted = xmalloc(n * sizeof(double)), top = 0;
+	memcpy(sorted, x, n * sizeof(double));
+	qsort(sorted, n, sizeof(double), by_value);
+	for (size_t i = 0; i < n; i++)
+		top = fmax(top, y[i]);
+	double start[2] = {top, sorted[n / 2]};
+	free(sorted);
+	gsl_vector_view x0 = gsl_vector_view_array(start, 2);
+	gsl_multifit_nlinear_fdf fdf = {sat_f, sat_df, NULL, n, 2, &s, 0, 0, 0};
+	gsl_multifit_nlinear_parameters fp = gsl_multifit_nlinear_default_parameters();
+	gsl_multifit_nlinear_workspace *w =
+		gsl_multifit_nlinear_alloc(gsl_multifit_nlinear_trust, &fp, n, 2);
+	gsl_multifit_nlinear_init(&x0.vector, &fdf, w);
+	int info = 0;
+	int rc = gsl_multifit_nlinear_driver(500, 1e-12, 1e-12, 0, NULL, NULL,
+					     &info, w) == GSL_SUCCESS ? 0 : -1;
+	gsl_vector *r = gsl_multifit_nlinear_residual(w);
+	gsl_vector *q = gsl_multifit_nlinear_position(w);
+	gsl_matrix *C = gsl_matrix_alloc(2, 2);
+	if (rc == 0 && gsl_multifit_nlinear_covar(gsl_multifit_nlinear_jac(w),
+						  0.0, C) != GSL_SUCCESS)
+		rc = -1;
+	double sum = 0;
+	for (size_t i = 0; i < n; i++)
+		sum += gsl_vector_get(r, i) * gsl_vector_get(r, i);
+	*chisq = sum;
+	for (int i = 0; i < 2; i++) {
+		p[i] = gsl_vector_get(q, i);
+		for (int j = 0; j < 2; j++)
+			cov[i][j] = rc == 0 ? gsl_matrix_get(C, i, j) : 0;
+	}
+	gsl_matrix_free(C);
+	gsl_multifit_nlinear_free(w);
+	return rc;
+}
+
+static int solve(enum fit_form form, const double *x, const double *y,
+		 size_t n, double p[2], double cov[2][2], double *chisq)
+{
+	return form == FIT_LINE ? solve_line(x, y, n, p, cov, chisq)
+				: solve_saturating(x, y, n, p, cov, chisq);
+}
+
+/* ---- what a reader needs ---- */
+
+/* Each point predicted by the fit to the others: mean |relative error|. */
+static double leave_one_out(enum fit_form form, const double *x,
+			    const double *y, size_t n)
+{
+	if (n < FIT_PARAMS + 2)
+		return -1;
+	double *xs = xmalloc(n * sizeof(double)), *ys = xmalloc(n * sizeof(double));
+	double sum = 0;
+	bool ok = true;
+	for (size_t k = 0; k < n && ok; k++) {
+		size_t m = 0;
+		for (size_t i = 0; i < n; i++)
+			if (i != k) {
+				xs[m] = x[i];
+				ys[m++] = y[i];
+			}
+		double p[2], cov[2][2], chisq;
+		ok = solve(form, xs, ys, m, p, cov, &chisq) == 0;
+		struct fit f = {.form = form, .p = {{.value = p[0]}, {.value = p[1]}}};
+		sum += fabs(fit_eval(&f, x[k]) / y[k] - 1);
+	}
+	free(xs);
+	free(ys);
+	return ok ? sum / (double)n : -1;
+}
+
+static void quality(struct fit *f, const double *x, const double *y, size_t n)
+{
+	double mean = 0, ss_res = 0, ss_tot = 0, rel = 0;
+	for (size_t i = 0; i < n; i++)
+		mean += y[i] / (double)n;
+	for (size_t i = 0; i < n; i++) {
+		double e = fit_eval(f, x[i]) - y[i];
+		ss_res += e * e;
+		ss_tot += (y[i] - mean) * (y[i] - mean);
+		rel += (e / y[i]) * (e / y[i]);
+	}
+	f->r2 = ss_tot > 0 ? 1 - ss_res / ss_tot : 1;
+	f->rms_rel = sqrt(rel / (double)n);
+}
+
+static const char *const sign_words[] = {"", "at least 0", "above 0"};
+
+int fit_curve(enum fit_form form, const double *x, const double *y, size_t n,
+	      const enum fit_sign sign[FIT_PARAMS],
+	      const char *const name[FIT_PARAMS], struct fit *f, char *why,
+	      size_t len)
+{
+	gsl_set_error_handler_off();	/* errors are return codes here */
+	memset(f, 0, sizeof(*f));
+	f->form = form;
+	f->n = n;
+	f->loo = -1;
+	size_t need = FIT_PARAMS + 1;
+	if (n < need) {
+		snprintf(why, len, "%zu point%s: a %s needs at least %zu", n,
+			 n == 1 ? "" : "s",
+			 form == FIT_LINE ? "line" : "saturating curve", need);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (!(y[i] > 0) || !isfinite(x[i]) || !isfinite(y[i])) {
+			snprintf(why, len, "point %zu is (%g, %g): expected a finite x and y > 0",
+				 i + 1, x[i], y[i]);
+			return -1;
+		}
+	double p[2], cov[2][2], chisq;
+	if (solve(form, x, y, n, p, cov, &chisq) < 0 || !isfinite(p[0]) ||
+	    !isfinite(p[1])) {
+		snprintf(why, len, "the least-squares solver did not converge");
+		return -1;
+	}
+	double dof = (double)(n - FIT_PARAMS), s2 = chisq / dof;
+	double t = gsl_cdf_tdist_Pinv(0.975, dof);
+	for (int i = 0; i < FIT_PARAMS; i++) {
+		f->p[i].value = p[i];
+		f->p[i].se = sqrt(fmax(cov[i][i] * s2, 0));
+		f->p[i].lo = p[i] - t * f->p[i].se;
+		f->p[i].hi = p[i] + t * f->p[i].se;
+	}
+	quality(f, x, y, n);
+	f->loo = leave_one_out(form, x, y, n);
+	for (int i = 0; i < FIT_PARAMS; i++)
+		if ((sign[i] == FIT_NONNEGATIVE && p[i] < 0) ||
+		    (sign[i] == FIT_POSITIVE && !(p[i] > 0))) {
+			snprintf(why, len, "%s is %.4g: not physical (expected %s)",
+				 name[i], p[i], sign_words[sign[i]]);
+			return -1;
+		}
+	if (f->rms_rel > FIT_POOR_RMS) {
+		snprintf(why, len, "a poor fit: the curve misses its points by %.0f%% (root mean square), more than %.0f%%",
+			 100 * f->rms_rel, 100 * FIT_POOR_RMS);
+		return -1;
+	}
+	return 0;
+}

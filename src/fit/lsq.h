@@ -1,0 +1,75 @@
+/*
+ * lsq.h - the two curves gpuplan fits to measurements, by least squares
+ * on relative residuals (GSL), each with what a reader needs to trust it.
+ *
+ *   line        y = p0 + p1 x          (a fixed cost and a cost per unit:
+ *                                       transfer time against bytes, step
+ *                                       time or memory against batch);
+ *                                       weighted least squares,
+ *                                       gsl_multifit_wlinear, weights 1/y^2
+ *   saturating  y = p0 x / (x + p1)    (a rate that rises with the problem
+ *                                       size towards p0, half of it at
+ *                                       p1); gsl_multifit_nlinear, trust
+ *                                       region (Levenberg-Marquardt)
+ *
+ * Relative residuals, (model - y) / y, because the points span orders of
+ * magnitude (4 KiB to 1 GiB transfers): absolute ones would fit the
+ * largest and ignore the rest.  For each parameter: its value, standard
+ * error (from the covariance, scaled by the residual variance: the
+ * measurements' own spread, not an assumed one) and 95% interval
+ * (Student's t at n - p degrees of freedom).  For the fit: R^2 of y, the
+ * root mean square relative residual, and the leave-one-out error (each
+ * point predicted by the fit to the others, mean |relative error|).
+ *
+ * A fit is refused, with why, when it cannot be trusted: fewer points than
+ * parameters + 1, no convergence, a parameter that is not physical (the
+ * caller says which must be >= 0 or > 0), or a root mean square relative
+ * residual over FIT_POOR_RMS (an assumption: a curve that misses its own
+ * points by more than that does not describe them).
+ *
+ * Ownership: plain values; nothing is kept.
+ */
+#ifndef GPUPLAN_FIT_LSQ_H
+#define GPUPLAN_FIT_LSQ_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define FIT_PARAMS 2
+#define FIT_POOR_RMS 0.2	/* 20% */
+
+enum fit_form { FIT_LINE, FIT_SATURATING };
+
+struct fit_param {
+	double value, se;	/* estimate and standard error */
+	double lo, hi;		/* 95% interval */
+};
+
+/* What each parameter must be to be physical. */
+enum fit_sign { FIT_ANY, FIT_NONNEGATIVE, FIT_POSITIVE };
+
+struct fit {
+	enum fit_form form;
+	struct fit_param p[FIT_PARAMS];
+	size_t n;		/* points */
+	double r2;		/* 1 - SS_res / SS_tot of y */
+	double rms_rel;		/* root mean square relative residual */
+	double loo;		/* leave-one-out mean |relative error|; -1
+				 * when too few points to leave one out */
+};
+
+/* The form's value at x. */
+double fit_eval(const struct fit *f, double x);
+
+/*
+ * Fits form to (x[i], y[i]), i < n (y > 0), the parameters, called
+ * name[0..1] in messages, held to sign[0..1].  0 with *f filled; -1 with
+ * why ("2 points: a line needs at least 3", "latency_s is -2.1e-05: not
+ * physical (expected at least 0)", ...) and *f as far as it got.
+ */
+int fit_curve(enum fit_form form, const double *x, const double *y, size_t n,
+	      const enum fit_sign sign[FIT_PARAMS],
+	      const char *const name[FIT_PARAMS], struct fit *f, char *why,
+	      size_t len);
+
+#endif
