@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "bench/profile_read.h"
+#include "core/yaml_emit.h"
 #include "core/strmap.h"
 #include "core/xalloc.h"
 
@@ -40,7 +41,7 @@ static void emit_names(FILE *f, const char *key, const struct bench_names *l)
 	for (size_t i = 0; i < l->n; i++) {
 		if (i)
 			fputs(", ", f);
-		profile_emit_quoted_name(f, l->v[i], sizeof(((struct bench_figure *)0)->name));
+		yaml_emit_name(f, l->v[i], sizeof(((struct bench_figure *)0)->name));
 	}
 	fputs("]\n", f);
 }

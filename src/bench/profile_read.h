@@ -39,8 +39,6 @@ int profile_read_int(struct yread *r, const struct ynode *map,
  * `indent key: "value"` on a line of its own; text (line breaks and tabs
  * kept) or a name (profile.c: what the loader would refuse is spelt out
  * first, so the loader takes back whatever was written). */
-void profile_emit_quoted(FILE *f, const char *s);
-void profile_emit_quoted_name(FILE *f, const char *s, size_t size);
 void profile_emit_string(FILE *f, const char *indent, const char *key,
 			 const char *value);
 /* size: of the field the loader reads the name into */

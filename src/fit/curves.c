@@ -1,0 +1,182 @@
+/*
+ * curves.c - series of figures from a measured profile, each fitted; see
+ * curves.h.
+ */
+#include "curves.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/profile.h"
+#include "core/xalloc.h"
+
+static const struct curve_form forms[CURVE_KINDS] = {
+	[CURVE_TRANSFER] = {"transfer", FIT_LINE, "bytes", "s",
+			    {"latency_s", "s_per_byte"},
+			    {FIT_NONNEGATIVE, FIT_POSITIVE},
+			    "t = latency_s + bytes x s_per_byte"},
+	[CURVE_STEP_TIME] = {"step_time", FIT_LINE, "batch", "s",
+			     {"fixed_s", "per_sample_s"},
+			     {FIT_NONNEGATIVE, FIT_POSITIVE},
+			     "t = fixed_s + batch x per_sample_s"},
+	[CURVE_STEP_MEMORY] = {"step_memory", FIT_LINE, "batch", "bytes",
+			       {"fixed_bytes", "per_sample_bytes"},
+			       {FIT_NONNEGATIVE, FIT_NONNEGATIVE},
+			       "m = fixed_bytes + batch x per_sample_bytes"},
+	[CURVE_GEMM] = {"gemm", FIT_SATURATING, "n", "FLOP/s",
+			{"peak_flop_per_s", "half_n"},
+			{FIT_POSITIVE, FIT_POSITIVE},
+			"rate = peak_flop_per_s x n / (n + half_n)"},
+	[CURVE_MEMBW] = {"membw", FIT_SATURATING, "bytes", "B/s",
+			 {"peak_bytes_per_s", "half_bytes"},
+			 {FIT_POSITIVE, FIT_POSITIVE},
+			 "rate = peak_bytes_per_s x bytes / (bytes + half_bytes)"},
+};
+
+const struct curve_form *curve_form(enum curve_kind k)
+{
+	return &forms[k];
+}
+
+int curve_kind_of(const char *name)
+{
+	for (int k = 0; k < CURVE_KINDS; k++)
+		if (!strcmp(forms[k].kind, name))
+			return k;
+	return -1;
+}
+
+struct curve *curve_list_add(struct curve_list *l)
+{
+	xgrow((void **)&l->v, &l->cap, l->n + 1, sizeof(*l->v));
+	struct curve *c = &l->v[l->n++];
+	memset(c, 0, sizeof(*c));
+	return c;
+}
+
+void curve_list_free(struct curve_list *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		free(l->v[i].x);
+		free(l->v[i].y);
+	}
+	free(l->v);
+	memset(l, 0, sizeof(*l));
+}
+
+/* ---- series ---- */
+
+/* The series of kind k named name in l (made when new). */
+static struct curve *series(struct curve_list *l, size_t first,
+			    enum curve_kind k, const char *name,
+			    const char *source, const char *device)
+{
+	for (size_t i = first; i < l->n; i++)
+		if (l->v[i].kind == k && !strcmp(l->v[i].name, name))
+			return &l->v[i];
+	struct curve *c = curve_list_add(l);
+	c->kind = k;
+	snprintf(c->name, sizeof(c->name), "%s", name);
+	snprintf(c->source, sizeof(c->source), "%s", source);
+	snprintf(c->device, sizeof(c->device), "%s", device);
+	return c;
+}
+
+static void add_point(struct curve *c, double x, double y)
+{
+	c->x = xrealloc(c->x, (c->n + 1) * sizeof(double));
+	c->y = xrealloc(c->y, (c->n + 1) * sizeof(double));
+	c->x[c->n] = x;
+	c->y[c->n++] = y;
+}
+
+/* Why figure f is not a point, or NULL. */
+static const char *unusable(const struct bench_figure *f)
+{
+	if (f->disturbed[0])
+		return "measured on a busy host";
+	if (f->throttled)
+		return "measured while the GPU throttled";
+	if (f->time.too_few || f->time.n == 0)
+		return "too few good repetitions";
+	return NULL;
+}
+
+static void leave_out(struct curve *c, const char *why)
+{
+	c->left_out++;
+	if (strstr(c->left_out_why, why))
+		return;
+	size_t at = strlen(c->left_out_why);
+	snprintf(c->left_out_why + at, sizeof(c->left_out_why) - at, "%s%s",
+		 at ? "; " : "", why);
+}
+
+/* Puts f on its series (or two, for a model step), or leaves it out. */
+static void place(struct curve_list *l, size_t first,
+		  const struct bench_profile *p, const struct bench_figure *f,
+		  const char *source, const char *device)
+{
+	char name[96];
+	struct curve *c[2] = {NULL, NULL};
+	double x = 0, y[2] = {0, 0};
+	bool gpu = strcmp(p->device.kind, "cpu") != 0;
+	if (!strcmp(f->suite, "transfer")) {
+		snprintf(name, sizeof(name), "transfer %s", f->kernel);
+		c[0] = series(l, first, CURVE_TRANSFER, name, source, device);
+		x = f->bytes;
+		y[0] = f->time.median / (double)(f->iterations > 0 ? f->iterations : 1);
+	} else if (!strcmp(f->suite, "model")) {
+		snprintf(name, sizeof(name), "model %s %s", p->model_name, f->precision);
+		c[0] = series(l, first, CURVE_STEP_TIME, name, source, device);
+		c[1] = series(l, first, CURVE_STEP_MEMORY, name, source, device);
+		x = (double)f->batch;
+		y[0] = f->time.median / (double)(f->iterations > 0 ? f->iterations : 1);
+		y[1] = f->memory_bytes;
+	} else if (!strcmp(f->suite, "gemm")) {
+		snprintf(name, sizeof(name), "gemm %s", f->precision);
+		c[0] = series(l, first, CURVE_GEMM, name, source, device);
+		x = (double)f->n;
+		y[0] = f->value;
+	} else if (!strcmp(f->suite, "membw")) {
+		snprintf(name, sizeof(name), "membw %s", f->kernel);
+		c[0] = series(l, first, CURVE_MEMBW, name, source, device);
+		if (!gpu) {
+			leave_out(c[0], "a CPU's bandwidth follows the cache each size fits, not one curve");
+			return;
+		}
+		x = f->bytes;
+		y[0] = f->value;
+	} else {
+		return;		/* p2p, allreduce, launch: not fitted yet */
+	}
+	const char *why = unusable(f);
+	for (int i = 0; i < 2 && c[i]; i++) {
+		if (why)
+			leave_out(c[i], why);
+		else if (y[i] > 0)
+			add_point(c[i], x, y[i]);
+	}
+}
+
+void curves_from_profile(const struct bench_profile *p, const char *source,
+			 struct curve_list *out)
+{
+	size_t first = out->n;
+	char device[300];
+	snprintf(device, sizeof(device), "%s: %s", p->device.kind, p->device.name);
+	for (size_t i = 0; i < p->figures.n; i++)
+		place(out, first, p, &p->figures.v[i], source, device);
+	for (size_t i = first; i < out->n; i++) {
+		struct curve *c = &out->v[i];
+		const struct curve_form *f = curve_form(c->kind);
+		if (c->n == 0 && c->left_out) {
+			snprintf(c->why, sizeof(c->why), "no figure to fit: %s",
+				 c->left_out_why);
+			continue;
+		}
+		c->ok = fit_curve(f->form, c->x, c->y, c->n, f->sign, f->param,
+				  &c->fit, c->why, sizeof(c->why)) == 0;
+	}
+}

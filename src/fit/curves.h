@@ -1,0 +1,84 @@
+/*
+ * curves.h - the scaling curves `gpuplan fit` draws from measured profiles
+ * (gpuplan/measured/v1, src/bench/profile.h), one per series of figures:
+ *
+ *   transfer      t = latency_s + bytes x s_per_byte, per transfer kind
+ *                 (h2d-pinned, memcpy, ...): its bandwidth is
+ *                 1 / s_per_byte
+ *   step_time     t = fixed_s + batch x per_sample_s, the model sweep's
+ *                 step: its throughput ceiling is 1 / per_sample_s
+ *   step_memory   m = fixed_bytes + batch x per_sample_bytes, the memory
+ *                 the step held: weights and workspace, and activations
+ *                 per sample
+ *   gemm          rate = peak x n / (n + half_n), per precision: small
+ *                 GEMMs run below the peak
+ *   membw         rate = peak x bytes / (bytes + half_bytes), per kernel,
+ *                 on GPUs (a CPU's rate follows the cache a size fits, not
+ *                 one curve: its series is left out, saying so)
+ *
+ * A figure measured on a busy host (disturbed), while the GPU throttled,
+ * or with too few good repetitions is not a point: it is counted and the
+ * curve says how many were left out and why.  A curve the fit refuses
+ * (lsq.h) is kept with its reason, and not written as a curve.
+ *
+ * Ownership: a curve_list owns its curves and their points; free with
+ * curve_list_free().
+ */
+#ifndef GPUPLAN_FIT_CURVES_H
+#define GPUPLAN_FIT_CURVES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "fit/lsq.h"
+
+struct bench_profile;
+
+enum curve_kind {
+	CURVE_TRANSFER, CURVE_STEP_TIME, CURVE_STEP_MEMORY, CURVE_GEMM,
+	CURVE_MEMBW, CURVE_KINDS
+};
+
+/* A kind's form and names. */
+struct curve_form {
+	const char *kind;	/* "transfer", as in the fitted file */
+	enum fit_form form;
+	const char *x, *y;	/* "bytes", "s" */
+	const char *param[FIT_PARAMS];	/* "latency_s", "s_per_byte" */
+	enum fit_sign sign[FIT_PARAMS];
+	const char *equation;	/* "t = latency_s + bytes x s_per_byte" */
+};
+
+const struct curve_form *curve_form(enum curve_kind k);
+/* The kind named name ("transfer"), or -1. */
+int curve_kind_of(const char *name);
+
+struct curve {
+	enum curve_kind kind;
+	char name[96];		/* "transfer h2d-pinned", "gemm fp32" */
+	char source[256];	/* the profile, as named */
+	char device[300];	/* "cpu: AMD EPYC", "cuda: NVIDIA H200" */
+	bool ok;		/* fitted; else why says why not */
+	char why[200];
+	struct fit fit;
+	size_t n;		/* points */
+	double *x, *y;
+	size_t left_out;	/* figures of the series not used */
+	char left_out_why[200];	/* their reasons, joined */
+};
+
+struct curve_list {
+	struct curve *v;
+	size_t n, cap;
+};
+
+/* Appends p's curves (named by `source`) to out. */
+void curves_from_profile(const struct bench_profile *p, const char *source,
+			 struct curve_list *out);
+
+/* A new curve at the end of l, zeroed. */
+struct curve *curve_list_add(struct curve_list *l);
+
+void curve_list_free(struct curve_list *l);
+
+#endif
