@@ -27,6 +27,7 @@ static const struct command commands[] = {
 	{"catalog", cmd_catalog, "list, show and validate instance and accelerator catalogs"},
 	{"model", cmd_model, "parameters, FLOPs, bytes and memory of a model, derived from its description"},
 	{"bench", cmd_bench, "measure a device (the CPU; CUDA suites not yet) -> measured profile"},
+	{"fit", cmd_fit, "fit scaling curves (transfer, step time and memory, GEMM) to measured profiles, with intervals"},
 	{"devices", cmd_devices, "list the devices gpuplan can measure here (CPU, CUDA GPUs)"},
 	{"workload", cmd_workload, "list and validate workloads: what the planner plans"},
 	{"help", cmd_help, "show help for a command: gpuplan help catalog list"},

@@ -59,7 +59,7 @@ struct curve {
 	char source[256];	/* the profile, as named */
 	char device[300];	/* "cpu: AMD EPYC", "cuda: NVIDIA H200" */
 	bool ok;		/* fitted; else why says why not */
-	char why[200];
+	char why[256];
 	struct fit fit;
 	size_t n;		/* points */
 	double *x, *y;

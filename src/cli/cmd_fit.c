@@ -1,0 +1,206 @@
+/*
+ * cmd_fit.c - `gpuplan fit MEASURED...`: the scaling curves of measured
+ * profiles (src/fit/curves.h), each with its parameters' intervals and the
+ * quality of the fit, as a table, JSON or the fitted file
+ * (gpuplan/fitted/v1, src/fit/fitted.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/profile.h"
+#include "commands.h"
+#include "common.h"
+#include "core/atomic_file.h"
+#include "core/output.h"
+#include "core/table.h"
+#include "core/units.h"
+#include "core/xalloc.h"
+#include "fit/fitted.h"
+
+static const struct opt_spec fit_opts[] = {
+	{"format", 'f', OPT_VALUE, "FMT",
+	 "table, json or yaml (the fitted file); default: yaml with -o, else table"},
+	OUTPUT_OPTION,
+	{NULL, 0, 0, NULL, NULL},
+};
+
+static const struct cmd_spec fit_spec = {
+	"fit", "MEASURED...",
+	"Fit scaling curves to measured profiles, with their uncertainty.",
+	fit_opts, 1, -1,
+	"Each MEASURED file is a profile `gpuplan bench` wrote (schema\n"
+	"gpuplan/measured/v1).  From its figures: transfer time against bytes\n"
+	"(latency and bandwidth), the model sweep's step time and memory against\n"
+	"batch (a fixed part and a part per sample), GEMM and GPU memory rates\n"
+	"against size (a saturating curve).  Each curve gets its parameters with\n"
+	"standard errors and 95% intervals, R^2, the root mean square relative\n"
+	"residual and the leave-one-out error.  Figures marked disturbed,\n"
+	"throttled or with too few repetitions are left out and counted; a curve\n"
+	"with too few points, a non-physical or a poor fit is left out, saying\n"
+	"why, and the others are still written.\n"
+	"Exit status: 0; 1 when no curve could be fitted (nothing is written);\n"
+	"2 for bad input.",
+};
+
+enum fit_format { FIT_TABLE, FIT_JSON, FIT_YAML };
+
+static int read_format(const struct parsed *p, enum fit_format *fmt)
+{
+	const char *v = opt_value(p, &fit_spec, "format");
+	*fmt = opt_value(p, &fit_spec, "output") ? FIT_YAML : FIT_TABLE;
+	if (!v)
+		return 0;
+	static const char *const names[] = {"table", "json", "yaml"};
+	for (int i = 0; i < 3; i++)
+		if (!strcmp(v, names[i])) {
+			*fmt = (enum fit_format)i;
+			return 0;
+		}
+	return usage_error(&fit_spec, "--format expects table, json or yaml, found '%s'", v);
+}
+
+/* ---- output ---- */
+
+static void param_text(const struct curve *c, int i, char *buf, size_t len)
+{
+	const struct fit_param *p = &c->fit.p[i];
+	snprintf(buf, len, "%s %.4g [%.4g, %.4g]", curve_form(c->kind)->param[i],
+		 p->value, p->lo, p->hi);
+}
+
+static void print_table(FILE *out, const struct curve_list *l)
+{
+	static const char *const head[] = {"CURVE", "SOURCE", "POINTS",
+		"PARAMETERS (95% INTERVAL)", "R2", "RMS", "LOO", "LEFT OUT"};
+	struct table t;
+	size_t fitted = 0;
+	for (size_t i = 0; i < l->n; i++)
+		fitted += l->v[i].ok;
+	table_init(&t, 8, head);
+	for (size_t i = 0; i < l->n; i++) {
+		const struct curve *c = &l->v[i];
+		if (!c->ok)
+			continue;
+		char pts[16], params[200], a[96], b[96], r2[16], rms[16], loo[16], left[16];
+		param_text(c, 0, a, sizeof(a));
+		param_text(c, 1, b, sizeof(b));
+		snprintf(params, sizeof(params), "%s; %s", a, b);
+		snprintf(pts, sizeof(pts), "%zu", c->n);
+		snprintf(r2, sizeof(r2), "%.4f", c->fit.r2);
+		snprintf(rms, sizeof(rms), "%.1f%%", 100 * c->fit.rms_rel);
+		if (c->fit.loo >= 0)
+			snprintf(loo, sizeof(loo), "%.1f%%", 100 * c->fit.loo);
+		else
+			snprintf(loo, sizeof(loo), "-");
+		snprintf(left, sizeof(left), "%zu", c->left_out);
+		const char *row[] = {c->name, c->source, pts, params, r2, rms, loo, left};
+		table_add_row(&t, row);
+	}
+	if (fitted)
+		table_print(&t, out);
+	table_free(&t);
+	for (size_t i = 0; i < l->n; i++)
+		if (!l->v[i].ok)
+			fprintf(out, "left out: %s (%s): %s\n", l->v[i].name,
+				l->v[i].source, l->v[i].why);
+	for (size_t i = 0; i < l->n; i++)
+		if (l->v[i].ok && l->v[i].left_out)
+			fprintf(out, "note: %s: %zu figure%s not used: %s\n",
+				l->v[i].name, l->v[i].left_out,
+				l->v[i].left_out == 1 ? "" : "s", l->v[i].left_out_why);
+}
+
+static json_t *param_json(const struct fit_param *p)
+{
+	return json_pack("{s:f, s:f, s:[f, f]}", "value", p->value, "se", p->se,
+			 "ci95", p->lo, p->hi);
+}
+
+static json_t *curves_json(const struct curve_list *l)
+{
+	json_t *curves = json_array(), *left = json_array();
+	for (size_t i = 0; i < l->n; i++) {
+		const struct curve *c = &l->v[i];
+		const struct curve_form *form = curve_form(c->kind);
+		json_t *j = json_object();
+		json_object_set_new(j, "name", json_text(c->name));
+		json_object_set_new(j, "kind", json_text(form->kind));
+		json_object_set_new(j, "source", json_text(c->source));
+		json_object_set_new(j, "device", json_text(c->device));
+		if (!c->ok) {
+			json_object_set_new(j, "why", json_text(c->why));
+			json_array_append_new(left, j);
+			continue;
+		}
+		json_object_set_new(j, "equation", json_text(form->equation));
+		json_t *params = json_object();
+		for (int k = 0; k < FIT_PARAMS; k++)
+			json_object_set_new(params, form->param[k], param_json(&c->fit.p[k]));
+		json_object_set_new(j, "parameters", params);
+		json_object_set_new(j, "r2", json_real(c->fit.r2));
+		json_object_set_new(j, "rms_relative_residual", json_real(c->fit.rms_rel));
+		json_object_set_new(j, "leave_one_out_error",
+				    c->fit.loo >= 0 ? json_real(c->fit.loo) : json_null());
+		json_t *pts = json_array();
+		for (size_t k = 0; k < c->n; k++)
+			json_array_append_new(pts, json_pack("[f, f]", c->x[k], c->y[k]));
+		json_object_set_new(j, "points", pts);
+		json_object_set_new(j, "figures_left_out", json_integer((json_int_t)c->left_out));
+		json_array_append_new(curves, j);
+	}
+	return json_pack("{s:s, s:o, s:o}", "schema", "gpuplan/fit/v1",
+			 "curves", curves, "left_out", left);
+}
+
+/* ---- loading ---- */
+
+static int load_all(const struct parsed *p, struct curve_list *l)
+{
+	int rc = 0;
+	for (size_t i = 0; i < p->nargs; i++) {
+		struct bench_profile prof;
+		struct gp_errors errs;
+		gp_errors_init(&errs);
+		if (bench_profile_load(&prof, p->args[i], &errs) < 0)
+			rc = cli_report_problems(&errs);
+		else
+			curves_from_profile(&prof, p->args[i], l);
+		bench_profile_free(&prof);
+		gp_errors_free(&errs);
+	}
+	return rc;
+}
+
+int cmd_fit(int argc, char **argv)
+{
+	struct parsed p;
+	enum fit_format fmt = FIT_TABLE;
+	struct curve_list l = {0};
+	int rc = opts_parse(&fit_spec, argc, argv, &p);
+	if (rc != OPTS_OK || (rc = read_format(&p, &fmt)) || (rc = load_all(&p, &l)))
+		goto out;
+	size_t fitted = 0;
+	for (size_t i = 0; i < l.n; i++)
+		fitted += l.v[i].ok;
+	if (fitted == 0) {
+		print_table(stderr, &l);
+		fprintf(stderr, "gpuplan fit: no curve could be fitted; nothing written\n");
+		rc = 1;
+		goto out;
+	}
+	struct output o;
+	output_open(&o);
+	if (fmt == FIT_JSON) {
+		json_t *j = curves_json(&l);
+		json_write(o.f, j);
+		json_decref(j);
+	} else if (fmt == FIT_YAML)
+		fitted_emit(&l, o.f);
+	else
+		print_table(o.f, &l);
+	rc = output_finish(&o, opt_value(&p, &fit_spec, "output"));
+out:
+	curve_list_free(&l);
+	opts_free(&p);
+	return rc == OPTS_HELP_SHOWN ? 0 : rc;
+}

@@ -1,0 +1,325 @@
+/*
+ * fitted.c - the fitted file's writer and strict loader; see fitted.h.
+ */
+#include "fitted.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/xalloc.h"
+#include "core/yaml_emit.h"
+#include "core/yaml_read.h"
+
+/* ---- writing ---- */
+
+static void emit_param(FILE *f, const char *name, const struct fit_param *p)
+{
+	fprintf(f, "      %s: {value: %.17g, se: %.17g, ci95: [%.17g, %.17g]}\n",
+		name, p->value, p->se, p->lo, p->hi);
+}
+
+static void emit_curve(const struct curve *c, FILE *f)
+{
+	const struct curve_form *form = curve_form(c->kind);
+	fputs("  - name: ", f);
+	yaml_emit_name(f, c->name, sizeof(c->name));
+	fprintf(f, "\n    kind: %s\n    source: ", form->kind);
+	yaml_emit_text(f, c->source);
+	fputs("\n    device: ", f);
+	yaml_emit_text(f, c->device);
+	fputs("\n    parameters:\n", f);
+	for (int i = 0; i < FIT_PARAMS; i++)
+		emit_param(f, form->param[i], &c->fit.p[i]);
+	fprintf(f, "    r2: %.17g\n    rms_relative_residual: %.17g\n",
+		c->fit.r2, c->fit.rms_rel);
+	if (c->fit.loo >= 0)
+		fprintf(f, "    leave_one_out_error: %.17g\n", c->fit.loo);
+	else
+		fputs("    leave_one_out_error: null\n", f);
+	fputs("    points: [", f);
+	for (size_t i = 0; i < c->n; i++)
+		fprintf(f, "%s[%.17g, %.17g]", i ? ", " : "", c->x[i], c->y[i]);
+	fprintf(f, "]\n    figures_left_out: %zu\n", c->left_out);
+	if (c->left_out) {
+		fputs("    left_out_because: ", f);
+		yaml_emit_text(f, c->left_out_why);
+		fputc('\n', f);
+	}
+}
+
+void fitted_emit(const struct curve_list *l, FILE *f)
+{
+	size_t fitted = 0, left = 0;
+	for (size_t i = 0; i < l->n; i++)
+		l->v[i].ok ? fitted++ : left++;
+	fprintf(f, "schema: %s\n", FITTED_SCHEMA);
+	fputs(fitted ? "curves:\n" : "curves: []\n", f);
+	for (size_t i = 0; i < l->n; i++)
+		if (l->v[i].ok)
+			emit_curve(&l->v[i], f);
+	fputs(left ? "left_out:\n" : "left_out: []\n", f);
+	for (size_t i = 0; i < l->n; i++) {
+		const struct curve *c = &l->v[i];
+		if (c->ok)
+			continue;
+		fputs("  - {name: ", f);
+		yaml_emit_name(f, c->name, sizeof(c->name));
+		fputs(", source: ", f);
+		yaml_emit_text(f, c->source);
+		fputs(", why: ", f);
+		yaml_emit_text(f, c->why);
+		fputs("}\n", f);
+	}
+}
+
+/* ---- reading ---- */
+
+/* A plain finite number (any sign): 1, 0 absent, -1 wrong. */
+static int node_real(struct yread *r, const struct ynode *n, const char *what,
+		     double *out)
+{
+	if (!n)
+		return 0;
+	char *end = NULL;
+	errno = 0;
+	double v = n->kind == YNODE_SCALAR && !n->quoted && n->text[0]
+		? strtod(n->text, &end) : NAN;
+	if (!end || *end || errno == ERANGE || !isfinite(v)) {
+		char found[96];
+		ynode_describe(n, found, sizeof(found));
+		yr_error(r, n, NULL, "'%s' expects a finite number, found %s",
+			 what, found);
+		return -1;
+	}
+	*out = v;
+	return 1;
+}
+
+static int real(struct yread *r, const struct ynode *map, const char *key,
+		double *out)
+{
+	return node_real(r, ymap_get(map, key), key, out);
+}
+
+static const struct yfield param_fields[] = {
+	{"value", true}, {"se", true}, {"ci95", true}, {NULL, false},
+};
+
+static int read_param(struct yread *r, const struct ynode *params,
+		      const char *name, struct fit_param *p)
+{
+	const struct ynode *n = ymap_get(params, name);
+	char what[96];
+	snprintf(what, sizeof(what), "parameter '%s'", name);
+	if (!n || !yr_expect_map(r, n, what))
+		return -1;
+	int bad = yr_check_keys(r, n, what, param_fields) > 0;
+	bad |= real(r, n, "value", &p->value) < 0 || real(r, n, "se", &p->se) < 0;
+	const struct ynode *ci = ymap_get(n, "ci95");
+	if (ci && (ci->kind != YNODE_SEQ || ci->n != 2)) {
+		char found[96];
+		ynode_describe(ci, found, sizeof(found));
+		yr_error(r, ci, NULL, "'ci95' expects [low, high], found %s", found);
+		return -1;
+	}
+	if (ci)
+		bad |= node_real(r, ci->items[0], "ci95", &p->lo) < 0 ||
+		       node_real(r, ci->items[1], "ci95", &p->hi) < 0;
+	if (!bad && (p->se < 0 || !(p->lo <= p->value && p->value <= p->hi))) {
+		yr_error(r, n, NULL, "%s: expected se >= 0 and low <= value <= high, found se %g, [%g, %g] around %g",
+			 what, p->se, p->lo, p->hi, p->value);
+		bad = 1;
+	}
+	return bad ? -1 : 0;
+}
+
+static int read_points(struct yread *r, const struct ynode *map,
+		       struct curve *c)
+{
+	const struct ynode *n = ymap_get(map, "points");
+	if (!n || !yr_expect_seq(r, n, "'points'"))
+		return -1;
+	c->x = xcalloc(n->n ? n->n : 1, sizeof(double));
+	c->y = xcalloc(n->n ? n->n : 1, sizeof(double));
+	for (size_t i = 0; i < n->n; i++) {
+		const struct ynode *pt = n->items[i];
+		if (pt->kind != YNODE_SEQ || pt->n != 2) {
+			char found[96];
+			ynode_describe(pt, found, sizeof(found));
+			yr_error(r, pt, NULL, "a point expects [x, y], found %s", found);
+			return -1;
+		}
+		if (node_real(r, pt->items[0], "points", &c->x[i]) < 0 ||
+		    node_real(r, pt->items[1], "points", &c->y[i]) < 0)
+			return -1;
+		if (!(c->y[i] > 0)) {
+			yr_error(r, pt->items[1], NULL, "a point's y expects a number > 0, found %g",
+				 c->y[i]);
+			return -1;
+		}
+		c->n++;
+	}
+	if (c->n < FIT_PARAMS + 1) {
+		yr_error(r, n, NULL, "'points' holds %zu: a fitted curve has at least %d",
+			 c->n, FIT_PARAMS + 1);
+		return -1;
+	}
+	return 0;
+}
+
+/* The curve the file gives against its points: what a refit says, within
+ * FITTED_SLACK of each parameter's standard error. */
+#define FITTED_SLACK 1e-6
+static void check_against_points(struct yread *r, const struct ynode *map,
+				 struct curve *c)
+{
+	const struct curve_form *form = curve_form(c->kind);
+	struct fit again;
+	char why[200];
+	if (fit_curve(form->form, c->x, c->y, c->n, form->sign, form->param,
+		      &again, why, sizeof(why)) < 0) {
+		yr_error(r, ymap_get(map, "points"), NULL,
+			 "the points do not give a curve: %s", why);
+		return;
+	}
+	for (int i = 0; i < FIT_PARAMS; i++) {
+		double d = fabs(again.p[i].value - c->fit.p[i].value);
+		if (d > FITTED_SLACK * fabs(again.p[i].value) + 1e-300 &&
+		    d > FITTED_SLACK * again.p[i].se)
+			yr_error(r, ymap_get(ymap_get(map, "parameters"), form->param[i]), NULL,
+				 "%s %.17g is not what the points give (%.17g)",
+				 form->param[i], c->fit.p[i].value, again.p[i].value);
+	}
+}
+
+static const struct yfield curve_fields[] = {
+	{"name", true}, {"kind", true}, {"source", true}, {"device", true},
+	{"parameters", true}, {"r2", true}, {"rms_relative_residual", true},
+	{"leave_one_out_error", true}, {"points", true},
+	{"figures_left_out", true}, {"left_out_because", false}, {NULL, false},
+};
+
+static void copy_text(char *to, size_t size, char *from)
+{
+	snprintf(to, size, "%s", from ? from : "");
+	free(from);
+}
+
+static int read_curve(struct yread *r, const struct ynode *n, size_t index,
+		      struct curve *c)
+{
+	char what[128];
+	yr_entry_label(n, "curve", index, what, sizeof(what));
+	if (!yr_expect_map(r, n, what))
+		return -1;
+	size_t before = gp_errors_count(r->errs);
+	yr_check_keys(r, n, what, curve_fields);
+	char *s = NULL;
+	if (yr_name(r, n, "name", &s) == 1)
+		copy_text(c->name, sizeof(c->name), s);
+	s = NULL;
+	int kind = -1;
+	if (yr_name(r, n, "kind", &s) == 1) {
+		kind = curve_kind_of(s);
+		if (kind < 0)
+			yr_error(r, ymap_get(n, "kind"), NULL,
+				 "unknown kind '%s': expected transfer, step_time, step_memory, gemm or membw",
+				 s);
+		free(s);
+	}
+	s = NULL;
+	if (yr_string(r, n, "source", &s) == 1)
+		copy_text(c->source, sizeof(c->source), s);
+	s = NULL;
+	if (yr_string(r, n, "device", &s) == 1)
+		copy_text(c->device, sizeof(c->device), s);
+	if (kind < 0)
+		return -1;
+	c->kind = (enum curve_kind)kind;
+	const struct curve_form *form = curve_form(c->kind);
+	c->fit.form = form->form;
+	const struct ynode *params = ymap_get(n, "parameters");
+	if (params && yr_expect_map(r, params, "'parameters'")) {
+		struct yfield fields[FIT_PARAMS + 1];
+		for (int i = 0; i < FIT_PARAMS; i++)
+			fields[i] = (struct yfield){form->param[i], true};
+		fields[FIT_PARAMS] = (struct yfield){NULL, false};
+		yr_check_keys(r, params, "'parameters'", fields);
+		for (int i = 0; i < FIT_PARAMS; i++)
+			read_param(r, params, form->param[i], &c->fit.p[i]);
+	}
+	real(r, n, "r2", &c->fit.r2);
+	real(r, n, "rms_relative_residual", &c->fit.rms_rel);
+	const struct ynode *loo = ymap_get(n, "leave_one_out_error");
+	c->fit.loo = -1;
+	if (loo && !(loo->kind == YNODE_SCALAR && !loo->quoted &&
+		     !strcmp(loo->text, "null")))
+		node_real(r, loo, "leave_one_out_error", &c->fit.loo);
+	long left = 0;
+	if (yr_int(r, n, "figures_left_out", 0, 1000000, &left) == 1)
+		c->left_out = (size_t)left;
+	s = NULL;
+	if (yr_string(r, n, "left_out_because", &s) == 1)
+		copy_text(c->left_out_why, sizeof(c->left_out_why), s);
+	int pts = read_points(r, n, c);
+	c->fit.n = c->n;
+	if (pts == 0 && gp_errors_count(r->errs) == before)
+		check_against_points(r, n, c);
+	c->ok = gp_errors_count(r->errs) == before;
+	return c->ok ? 0 : -1;
+}
+
+static const struct yfield left_fields[] = {
+	{"name", true}, {"source", true}, {"why", true}, {NULL, false},
+};
+
+static void read_left(struct yread *r, const struct ynode *n, size_t index,
+		      struct curve *c)
+{
+	char what[128];
+	yr_entry_label(n, "left-out series", index, what, sizeof(what));
+	if (!yr_expect_map(r, n, what))
+		return;
+	yr_check_keys(r, n, what, left_fields);
+	char *s = NULL;
+	if (yr_name(r, n, "name", &s) == 1)
+		copy_text(c->name, sizeof(c->name), s);
+	s = NULL;
+	if (yr_string(r, n, "source", &s) == 1)
+		copy_text(c->source, sizeof(c->source), s);
+	s = NULL;
+	if (yr_string(r, n, "why", &s) == 1)
+		copy_text(c->why, sizeof(c->why), s);
+}
+
+static const struct yfield file_fields[] = {
+	{"schema", true}, {"curves", true}, {"left_out", true}, {NULL, false},
+};
+
+int fitted_load(struct curve_list *out, const char *path, const char *shown,
+		struct gp_errors *errs)
+{
+	memset(out, 0, sizeof(*out));
+	size_t before = gp_errors_count(errs);
+	struct ytree t;
+	if (ytree_load(&t, path, shown, errs) == 0) {
+		struct yread r = {shown, errs};
+		if (yr_check_schema(&r, t.root, FITTED_SCHEMA, "fitted file") == 0) {
+			yr_check_keys(&r, t.root, "a fitted file", file_fields);
+			const struct ynode *curves = ymap_get(t.root, "curves");
+			if (curves && yr_expect_seq(&r, curves, "'curves'"))
+				for (size_t i = 0; i < curves->n; i++)
+					read_curve(&r, curves->items[i], i,
+						   curve_list_add(out));
+			const struct ynode *left = ymap_get(t.root, "left_out");
+			if (left && yr_expect_seq(&r, left, "'left_out'"))
+				for (size_t i = 0; i < left->n; i++)
+					read_left(&r, left->items[i], i,
+						  curve_list_add(out));
+		}
+	}
+	ytree_free(&t);
+	return gp_errors_count(errs) > before ? -1 : 0;
+}

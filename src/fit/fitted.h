@@ -1,0 +1,52 @@
+/*
+ * fitted.h - the fitted file (`schema: gpuplan/fitted/v1`) that `gpuplan
+ * fit` writes: each curve it fitted, with its parameters, their standard
+ * errors and 95% intervals, the quality of the fit and the points behind
+ * it, and each series it left out with why.  Loaded as strictly as every
+ * gpuplan file: every problem at file:line:column.
+ *
+ *   schema: gpuplan/fitted/v1
+ *   curves:
+ *     - name: "transfer memcpy"
+ *       kind: transfer                  # curves.h: the form and names
+ *       source: "m.yaml"                # the measured profile
+ *       device: "cpu: AMD EPYC"
+ *       parameters:
+ *         latency_s: {value: 1.2e-05, se: 3e-07, ci95: [1.1e-05, 1.3e-05]}
+ *         s_per_byte: {value: 5.1e-11, se: 4e-13, ci95: [5e-11, 5.2e-11]}
+ *       r2: 0.9993
+ *       rms_relative_residual: 0.012
+ *       leave_one_out_error: 0.018      # null with too few points
+ *       points: [[4096, 1.3e-05], ...]  # [x, y] as fitted
+ *       figures_left_out: 0
+ *       left_out_because: "..."         # with figures left out
+ *   left_out:
+ *     - {name: "membw copy", source: "m.yaml", why: "..."}
+ *
+ * On load the parameters are checked against the points: the curve the
+ * file gives must come within FITTED_SLACK of what its points imply (its
+ * rms relative residual recomputed), so an edited value is refused rather
+ * than planned with.
+ *
+ * Ownership: the loader fills a curve_list (curves.h): fitted curves with
+ * ok set, left-out series with why.
+ */
+#ifndef GPUPLAN_FIT_FITTED_H
+#define GPUPLAN_FIT_FITTED_H
+
+#include <stdio.h>
+
+#include "core/error.h"
+#include "fit/curves.h"
+
+#define FITTED_SCHEMA "gpuplan/fitted/v1"
+
+/* Writes l (fitted curves, then those left out). */
+void fitted_emit(const struct curve_list *l, FILE *f);
+
+/* Reads path into out (shown as `shown`); 0, or -1 with every problem in
+ * errs (out must then only be freed). */
+int fitted_load(struct curve_list *out, const char *path, const char *shown,
+		struct gp_errors *errs);
+
+#endif

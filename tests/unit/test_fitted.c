@@ -1,0 +1,241 @@
+/*
+ * test_fitted.c - curves from a measured profile (src/fit/curves.h) and
+ * the fitted file (src/fit/fitted.h): a profile whose figures follow known
+ * curves exactly gives those curves back, a disturbed figure is left out
+ * and counted, the file round-trips, and an edited or broken fitted file
+ * is refused where it is wrong.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench/profile.h"
+#include "check.h"
+#include "core/error.h"
+#include "fit/fitted.h"
+
+static struct bench_figure *figure(struct bench_profile *p, const char *suite,
+				   const char *kernel, double median)
+{
+	struct bench_figure f;
+	memset(&f, 0, sizeof(f));
+	snprintf(f.suite, sizeof(f.suite), "%s", suite);
+	snprintf(f.kernel, sizeof(f.kernel), "%s", kernel);
+	f.iterations = 1;
+	f.time.n = 10;
+	f.time.median = median;
+	bench_figures_push(&p->figures, &f);
+	return &p->figures.v[p->figures.n - 1];
+}
+
+/*
+ * A CPU profile: memcpy of 4 KiB x 4^k (6 sizes) at 20 us + bytes / 10
+ * GB/s; a model's step at batch 1..32 taking 5 ms + 2 ms a sample and
+ * holding 100 MB + 10 MB a sample; fp32 GEMMs at n = 64..2048 running
+ * 100 GFLOP/s x n / (n + 256); and one more memcpy, disturbed.
+ */
+static void fill(struct bench_profile *p)
+{
+	bench_profile_init(p);
+	snprintf(p->device.kind, sizeof(p->device.kind), "cpu");
+	snprintf(p->device.name, sizeof(p->device.name), "Test CPU");
+	snprintf(p->model_name, sizeof(p->model_name), "tiny");
+	for (int k = 0; k < 6; k++) {
+		double bytes = 4096.0 * pow(4, k);
+		figure(p, "transfer", "memcpy", 20e-6 + bytes / 10e9)->bytes = bytes;
+	}
+	struct bench_figure *busy = figure(p, "transfer", "memcpy", 1);
+	busy->bytes = 1 << 30;
+	snprintf(busy->disturbed, sizeof(busy->disturbed), "its 2 threads had their cores 50%% of the time");
+	for (long b = 1; b <= 32; b *= 2) {
+		struct bench_figure *f = figure(p, "model", "step", 5e-3 + 2e-3 * (double)b);
+		f->batch = b;
+		f->memory_bytes = 100e6 + 10e6 * (double)b;
+		snprintf(f->precision, sizeof(f->precision), "fp32");
+	}
+	for (long n = 64; n <= 2048; n *= 2) {
+		struct bench_figure *f = figure(p, "gemm", "sgemm", 1);
+		f->m = f->n = f->k = n;
+		f->value = 100e9 * (double)n / ((double)n + 256);
+		snprintf(f->precision, sizeof(f->precision), "fp32");
+	}
+}
+
+static const struct curve *find(const struct curve_list *l, const char *name)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (!strcmp(l->v[i].name, name))
+			return &l->v[i];
+	return NULL;
+}
+
+static void from_profile(struct curve_list *l)
+{
+	struct bench_profile p;
+	fill(&p);
+	curves_from_profile(&p, "m.yaml", l);
+	bench_profile_free(&p);
+	const struct curve *t = find(l, "transfer memcpy");
+	CHECK(t && t->ok && t->n == 6 && t->left_out == 1);
+	if (t) {
+		CHECK_NEAR(t->fit.p[0].value, 20e-6, 1e-9);
+		CHECK_NEAR(1 / t->fit.p[1].value, 10e9, 1e-9);
+		CHECK_STR(t->left_out_why, "measured on a busy host");
+		CHECK_STR(t->device, "cpu: Test CPU");
+	}
+	const struct curve *s = NULL, *m = NULL;
+	for (size_t i = 0; i < l->n; i++) {
+		if (l->v[i].kind == CURVE_STEP_TIME)
+			s = &l->v[i];
+		if (l->v[i].kind == CURVE_STEP_MEMORY)
+			m = &l->v[i];
+	}
+	CHECK(s && s->ok && m && m->ok);
+	if (s && m) {
+		CHECK_STR(s->name, "model tiny fp32");
+		CHECK_NEAR(s->fit.p[0].value, 5e-3, 1e-9);
+		CHECK_NEAR(s->fit.p[1].value, 2e-3, 1e-9);
+		CHECK_NEAR(m->fit.p[0].value, 100e6, 1e-9);
+		CHECK_NEAR(m->fit.p[1].value, 10e6, 1e-9);
+	}
+	const struct curve *g = find(l, "gemm fp32");
+	CHECK(g && g->ok && g->n == 6);
+	if (g) {
+		CHECK_NEAR(g->fit.p[0].value, 100e9, 1e-6);
+		CHECK_NEAR(g->fit.p[1].value, 256, 1e-6);
+	}
+}
+
+static char dir[] = "/tmp/gpuplan-fitted.XXXXXX";
+
+static int load_text(const char *text, struct curve_list *l, char *first,
+		     size_t len)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "%s/f.yaml", dir);
+	FILE *f = fopen(path, "w");
+	fputs(text, f);
+	fclose(f);
+	struct gp_errors errs;
+	gp_errors_init(&errs);
+	int rc = fitted_load(l, path, "f.yaml", &errs);
+	first[0] = '\0';
+	if (errs.n)
+		gp_error_format(&errs.v[0], first, len);
+	gp_errors_free(&errs);
+	return rc;
+}
+
+static char *emitted(const struct curve_list *l)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	fitted_emit(l, f);
+	fclose(f);
+	return buf;
+}
+
+/* Replaces the first `from` in text by `to` (a new string). */
+static char *edited(const char *text, const char *from, const char *to)
+{
+	const char *at = strstr(text, from);
+	CHECK(at != NULL);
+	if (!at)
+		return strdup(text);
+	size_t a = (size_t)(at - text), n = strlen(text) - strlen(from) + strlen(to);
+	char *out = malloc(n + 1);
+	memcpy(out, text, a);
+	strcpy(out + a, to);
+	strcat(out, at + strlen(from));
+	return out;
+}
+
+static void round_trip(const struct curve_list *l)
+{
+	char *text = emitted(l);
+	struct curve_list back;
+	char first[512];
+	CHECK(load_text(text, &back, first, sizeof(first)) == 0);
+	CHECK_STR(first, "");
+	CHECK(back.n == l->n);
+	char *again = emitted(&back);
+	CHECK_STR(again, text);
+	free(again);
+	curve_list_free(&back);
+	static const struct {
+		const char *from, *to, *want;
+	} bad[] = {
+		{"schema: gpuplan/fitted/v1", "schema: gpuplan/fitted/v2", "f.yaml:1:9: expected 'schema: gpuplan/fitted/v1'"},
+		{"kind: transfer", "kind: transfr", "unknown kind 'transfr'"},
+		{"latency_s: {value: ", "latency_s: {value: 3e-05, x: ", "unknown key 'x'"},
+		{"r2: ", "r2: high", "'r2' expects a finite number, found 'high"},
+		{"points: [[", "points: [[1], [", "a point expects [x, y], found a list"},
+		{"figures_left_out: 1", "figures_left_out: -1", "figures_left_out"},
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char *t = edited(text, bad[i].from, bad[i].to);
+		struct curve_list b;
+		CHECK(load_text(t, &b, first, sizeof(first)) == -1);
+		CHECK(strstr(first, bad[i].want) != NULL);
+		if (!strstr(first, bad[i].want))
+			fprintf(stderr, "  case %zu: got '%s'\n", i, first);
+		curve_list_free(&b);
+		free(t);
+	}
+	free(text);
+	/* a parameter edited away from what its points give, inside its own
+	 * interval so that only the refit notices: noisy points, 20 us and
+	 * 10 GB/s give or take 3% */
+	struct curve_list noisy = {0};
+	struct curve *c = curve_list_add(&noisy);
+	c->kind = CURVE_TRANSFER;
+	snprintf(c->name, sizeof(c->name), "transfer noisy");
+	snprintf(c->source, sizeof(c->source), "m.yaml");
+	snprintf(c->device, sizeof(c->device), "cpu: Test CPU");
+	c->n = 6;
+	c->x = malloc(6 * sizeof(double));
+	c->y = malloc(6 * sizeof(double));
+	static const double wobble[6] = {0.03, -0.02, 0.01, -0.03, 0.02, -0.01};
+	for (int k = 0; k < 6; k++) {
+		c->x[k] = 4096.0 * pow(4, k);
+		c->y[k] = (20e-6 + c->x[k] / 10e9) * (1 + wobble[k]);
+	}
+	const struct curve_form *form = curve_form(CURVE_TRANSFER);
+	char why[200];
+	c->ok = fit_curve(form->form, c->x, c->y, 6, form->sign, form->param,
+			  &c->fit, why, sizeof(why)) == 0;
+	CHECK(c->ok);
+	text = emitted(&noisy);
+	double v = c->fit.p[0].value, inside = (v + c->fit.p[0].hi) / 2;
+	char from[128], to[128];
+	snprintf(from, sizeof(from), "latency_s: {value: %.17g,", v);
+	snprintf(to, sizeof(to), "latency_s: {value: %.17g,", inside);
+	char *e = edited(text, from, to);
+	struct curve_list b;
+	CHECK(load_text(e, &b, first, sizeof(first)) == -1);
+	CHECK(strstr(first, "is not what the points give") != NULL);
+	if (!strstr(first, "is not what the points give"))
+		fprintf(stderr, "  got '%s'\n", first);
+	curve_list_free(&b);
+	curve_list_free(&noisy);
+	free(e);
+	free(text);
+}
+
+int main(void)
+{
+	if (!mkdtemp(dir))
+		return 1;
+	struct curve_list l = {0};
+	from_profile(&l);
+	round_trip(&l);
+	curve_list_free(&l);
+	char path[64];
+	snprintf(path, sizeof(path), "%s/f.yaml", dir);
+	unlink(path);
+	rmdir(dir);
+	return check_summary("fitted");
+}
