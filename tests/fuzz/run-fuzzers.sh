@@ -6,7 +6,7 @@
 #   tests/fuzz/run-fuzzers.sh [-b BUILD] [-j JOBS] [-k] SECONDS [HARNESS...]
 #
 #   SECONDS   how long each harness runs (libFuzzer's -max_total_time)
-#   HARNESS   units, catalog, model, trace, workload, outcome, profile, plan,
+#   HARNESS   units, catalog, model, trace, fitted, workload, outcome, profile, plan,
 #             planner
 #             (default: every harness tests/fuzz/CMakeLists.txt names)
 #   -b BUILD  the build folder (default build-fuzz-lf); configured here
