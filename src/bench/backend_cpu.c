@@ -327,15 +327,19 @@ static int cpu_has_suite(const char *suite)
 	return 0;
 }
 
-/* What set the suite's shortest repetition, in its notes. */
+/* What set the suites' shortest repetition, in the notes once. */
 static void note_repetitions(struct cpu_run *r)
 {
 	double res, wake;
 	double floor = cpu_suite_repetition_floor(&r->o, &res, &wake);
-	bench_figures_note(r->out,
-			   "repetitions last at least %.3g ms: the clock resolves %.3g ns and waking the %d-thread team takes %.3g us (at least 1000 and 100 times those)",
-			   floor / 2 * 1e3, res * 1e9, cpu_suite_threads(&r->o),
-			   wake * 1e6);
+	char note[256];
+	snprintf(note, sizeof(note),
+		 "repetitions last at least %.3g ms: the clock resolves %.3g ns and waking the %d-thread team takes %.3g us (at least 1000 and 100 times those)",
+		 floor / 2 * 1e3, res * 1e9, cpu_suite_threads(&r->o), wake * 1e6);
+	for (size_t i = 0; i < r->out->n_notes; i++)
+		if (!strncmp(r->out->notes[i], "repetitions last at least", 25))
+			return;
+	bench_figures_note(r->out, "%s", note);
 }
 
 static int cpu_run_suite(const char *suite, const struct bench_run_options *o,

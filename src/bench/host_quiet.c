@@ -14,7 +14,8 @@
  * Assumptions, not measurements: on a quiet host a figure's threads hold
  * their cores nearly all the time (OpenMP's threads spin between
  * kernels), so below 85% of it they were waiting for other programs; more
- * than 50 involuntary context switches a second per thread means another
+ * than 50 involuntary context switches a second per thread, and more than
+ * 10 in all (a short figure sees a few on any host), means another
  * program kept taking the cores (a quiet Linux host gives a few a second,
  * kernel threads waking); more than 5% of the machine's time stolen by a
  * hypervisor means its other guests were busy; one repetition over five
@@ -22,6 +23,7 @@
  */
 #define QUIET_CPU_SHARE 0.85
 #define QUIET_SWITCHES_PER_S 50.0
+#define QUIET_SWITCHES_FEWEST 10
 #define QUIET_STEAL_SHARE 0.05
 #define QUIET_SLOWEST_OVER_MEDIAN 5.0
 
@@ -96,7 +98,8 @@ bool host_quiet_judge(const struct host_window *w, char *why, size_t len)
 		disturbed = true;
 	}
 	double switches = (double)(w->after.nivcsw - w->before.nivcsw);
-	if (switches / (wall * could) > QUIET_SWITCHES_PER_S) {
+	if (switches > QUIET_SWITCHES_FEWEST &&
+	    switches / (wall * could) > QUIET_SWITCHES_PER_S) {
 		snprintf(text, sizeof(text), "%.0f involuntary context switches in %.3g s",
 			 switches, wall);
 		add(why, len, &at, text);

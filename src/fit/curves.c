@@ -128,8 +128,11 @@ static void place(struct curve_list *l, size_t first,
 		x = f->bytes;
 		y[0] = f->time.median / (double)(f->iterations > 0 ? f->iterations : 1);
 	} else if (!strcmp(f->suite, "model")) {
-		snprintf(name, sizeof(name), "model %s %s", p->model_name, f->precision);
+		snprintf(name, sizeof(name), "model %s %s step time", p->model_name,
+			 f->precision);
 		c[0] = series(l, first, CURVE_STEP_TIME, name, source, device);
+		snprintf(name, sizeof(name), "model %s %s step memory", p->model_name,
+			 f->precision);
 		c[1] = series(l, first, CURVE_STEP_MEMORY, name, source, device);
 		x = (double)f->batch;
 		y[0] = f->time.median / (double)(f->iterations > 0 ? f->iterations : 1);

@@ -94,7 +94,8 @@ static void from_profile(struct curve_list *l)
 	}
 	CHECK(s && s->ok && m && m->ok);
 	if (s && m) {
-		CHECK_STR(s->name, "model tiny fp32");
+		CHECK_STR(s->name, "model tiny fp32 step time");
+		CHECK_STR(m->name, "model tiny fp32 step memory");
 		CHECK_NEAR(s->fit.p[0].value, 5e-3, 1e-9);
 		CHECK_NEAR(s->fit.p[1].value, 2e-3, 1e-9);
 		CHECK_NEAR(m->fit.p[0].value, 100e6, 1e-9);

@@ -31,6 +31,14 @@ int main(void)
 	/* each sign alone, at its threshold's other side (host_quiet.c):
 	 * 85% of the time, 50 switches a second, 5% stolen, 5 x the median */
 	CHECK(!judge(0.86, 50, 5, 5, why, sizeof(why)));
+	/* a short window: 10 switches in 0.01 s are 1000 a second, but no
+	 * more than any host gives a short figure */
+	struct host_window short_one = {
+		.before = {.wall = 1}, .after = {.wall = 1.01, .cpu = 0.01, .nivcsw = 10},
+		.threads = 1};
+	CHECK(!host_quiet_judge(&short_one, why, sizeof(why)));
+	short_one.after.nivcsw = 11;
+	CHECK(host_quiet_judge(&short_one, why, sizeof(why)));
 	CHECK(judge(0.5, 5, 0, 1, why, sizeof(why)));
 	CHECK_STR(why, "its 1 thread had their cores 50% of the time");
 	CHECK(judge(0.99, 120, 0, 1, why, sizeof(why)));
