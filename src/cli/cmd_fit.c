@@ -61,7 +61,7 @@ static int read_format(const struct parsed *p, enum fit_format *fmt)
 
 /* ---- output ---- */
 
-static void param_text(const struct curve *c, int i, char *buf, size_t len)
+static void param_text(const struct scaling_curve *c, int i, char *buf, size_t len)
 {
 	const struct fit_param *p = &c->fit.p[i];
 	snprintf(buf, len, "%s %.4g [%.4g, %.4g]", curve_form(c->kind)->param[i],
@@ -78,7 +78,7 @@ static void print_table(FILE *out, const struct curve_list *l)
 		fitted += l->v[i].ok;
 	table_init(&t, 8, head);
 	for (size_t i = 0; i < l->n; i++) {
-		const struct curve *c = &l->v[i];
+		const struct scaling_curve *c = &l->v[i];
 		if (!c->ok)
 			continue;
 		char pts[16], params[200], a[96], b[96], r2[16], rms[16], loo[16], left[16];
@@ -120,7 +120,7 @@ static json_t *curves_json(const struct curve_list *l)
 {
 	json_t *curves = json_array(), *left = json_array();
 	for (size_t i = 0; i < l->n; i++) {
-		const struct curve *c = &l->v[i];
+		const struct scaling_curve *c = &l->v[i];
 		const struct curve_form *form = curve_form(c->kind);
 		json_t *j = json_object();
 		json_object_set_new(j, "name", json_text(c->name));

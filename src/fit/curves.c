@@ -47,10 +47,10 @@ int curve_kind_of(const char *name)
 	return -1;
 }
 
-struct curve *curve_list_add(struct curve_list *l)
+struct scaling_curve *curve_list_add(struct curve_list *l)
 {
 	xgrow((void **)&l->v, &l->cap, l->n + 1, sizeof(*l->v));
-	struct curve *c = &l->v[l->n++];
+	struct scaling_curve *c = &l->v[l->n++];
 	memset(c, 0, sizeof(*c));
 	return c;
 }
@@ -68,14 +68,14 @@ void curve_list_free(struct curve_list *l)
 /* ---- series ---- */
 
 /* The series of kind k named name in l (made when new). */
-static struct curve *series(struct curve_list *l, size_t first,
+static struct scaling_curve *series(struct curve_list *l, size_t first,
 			    enum curve_kind k, const char *name,
 			    const char *source, const char *device)
 {
 	for (size_t i = first; i < l->n; i++)
 		if (l->v[i].kind == k && !strcmp(l->v[i].name, name))
 			return &l->v[i];
-	struct curve *c = curve_list_add(l);
+	struct scaling_curve *c = curve_list_add(l);
 	c->kind = k;
 	snprintf(c->name, sizeof(c->name), "%s", name);
 	snprintf(c->source, sizeof(c->source), "%s", source);
@@ -83,7 +83,7 @@ static struct curve *series(struct curve_list *l, size_t first,
 	return c;
 }
 
-static void add_point(struct curve *c, double x, double y)
+static void add_point(struct scaling_curve *c, double x, double y)
 {
 	c->x = xrealloc(c->x, (c->n + 1) * sizeof(double));
 	c->y = xrealloc(c->y, (c->n + 1) * sizeof(double));
@@ -103,7 +103,7 @@ static const char *unusable(const struct bench_figure *f)
 	return NULL;
 }
 
-static void leave_out(struct curve *c, const char *why)
+static void leave_out(struct scaling_curve *c, const char *why)
 {
 	c->left_out++;
 	if (strstr(c->left_out_why, why))
@@ -119,7 +119,7 @@ static void place(struct curve_list *l, size_t first,
 		  const char *source, const char *device)
 {
 	char name[96];
-	struct curve *c[2] = {NULL, NULL};
+	struct scaling_curve *c[2] = {NULL, NULL};
 	double x = 0, y[2] = {0, 0};
 	bool gpu = strcmp(p->device.kind, "cpu") != 0;
 	if (!strcmp(f->suite, "transfer")) {
@@ -172,7 +172,7 @@ void curves_from_profile(const struct bench_profile *p, const char *source,
 	for (size_t i = 0; i < p->figures.n; i++)
 		place(out, first, p, &p->figures.v[i], source, device);
 	for (size_t i = first; i < out->n; i++) {
-		struct curve *c = &out->v[i];
+		struct scaling_curve *c = &out->v[i];
 		const struct curve_form *f = curve_form(c->kind);
 		if (c->n == 0 && c->left_out) {
 			snprintf(c->why, sizeof(c->why), "no figure to fit: %s",

@@ -53,7 +53,7 @@ const struct curve_form *curve_form(enum curve_kind k);
 /* The kind named name ("transfer"), or -1. */
 int curve_kind_of(const char *name);
 
-struct curve {
+struct scaling_curve {
 	enum curve_kind kind;
 	char name[96];		/* "transfer h2d-pinned", "gemm fp32" */
 	char source[256];	/* the profile, as named */
@@ -68,7 +68,7 @@ struct curve {
 };
 
 struct curve_list {
-	struct curve *v;
+	struct scaling_curve *v;
 	size_t n, cap;
 };
 
@@ -77,7 +77,7 @@ void curves_from_profile(const struct bench_profile *p, const char *source,
 			 struct curve_list *out);
 
 /* A new curve at the end of l, zeroed. */
-struct curve *curve_list_add(struct curve_list *l);
+struct scaling_curve *curve_list_add(struct curve_list *l);
 
 void curve_list_free(struct curve_list *l);
 

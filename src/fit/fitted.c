@@ -20,7 +20,7 @@ static void emit_param(FILE *f, const char *name, const struct fit_param *p)
 		name, p->value, p->se, p->lo, p->hi);
 }
 
-static void emit_curve(const struct curve *c, FILE *f)
+static void emit_curve(const struct scaling_curve *c, FILE *f)
 {
 	const struct curve_form *form = curve_form(c->kind);
 	fputs("  - name: ", f);
@@ -61,7 +61,7 @@ void fitted_emit(const struct curve_list *l, FILE *f)
 			emit_curve(&l->v[i], f);
 	fputs(left ? "left_out:\n" : "left_out: []\n", f);
 	for (size_t i = 0; i < l->n; i++) {
-		const struct curve *c = &l->v[i];
+		const struct scaling_curve *c = &l->v[i];
 		if (c->ok)
 			continue;
 		fputs("  - {name: ", f);
@@ -136,7 +136,7 @@ static int read_param(struct yread *r, const struct ynode *params,
 }
 
 static int read_points(struct yread *r, const struct ynode *map,
-		       struct curve *c)
+		       struct scaling_curve *c)
 {
 	const struct ynode *n = ymap_get(map, "points");
 	if (!n || !yr_expect_seq(r, n, "'points'"))
@@ -173,7 +173,7 @@ static int read_points(struct yread *r, const struct ynode *map,
  * FITTED_SLACK of each parameter's standard error. */
 #define FITTED_SLACK 1e-6
 static void check_against_points(struct yread *r, const struct ynode *map,
-				 struct curve *c)
+				 struct scaling_curve *c)
 {
 	const struct curve_form *form = curve_form(c->kind);
 	struct fit again;
@@ -208,7 +208,7 @@ static void copy_text(char *to, size_t size, char *from)
 }
 
 static int read_curve(struct yread *r, const struct ynode *n, size_t index,
-		      struct curve *c)
+		      struct scaling_curve *c)
 {
 	char what[128];
 	yr_entry_label(n, "curve", index, what, sizeof(what));
@@ -276,7 +276,7 @@ static const struct yfield left_fields[] = {
 };
 
 static void read_left(struct yread *r, const struct ynode *n, size_t index,
-		      struct curve *c)
+		      struct scaling_curve *c)
 {
 	char what[128];
 	yr_entry_label(n, "left-out series", index, what, sizeof(what));

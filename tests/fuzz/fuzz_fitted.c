@@ -25,7 +25,7 @@ static int load(const struct fuzz_files *f, struct gp_errors *errs)
 static void check_curves(const struct curve_list *l)
 {
 	for (size_t i = 0; i < l->n; i++) {
-		const struct curve *c = &l->v[i];
+		const struct scaling_curve *c = &l->v[i];
 		if (!c->ok)
 			continue;
 		if (c->n < FIT_PARAMS + 1)

@@ -63,7 +63,7 @@ static void fill(struct bench_profile *p)
 	}
 }
 
-static const struct curve *find(const struct curve_list *l, const char *name)
+static const struct scaling_curve *find(const struct curve_list *l, const char *name)
 {
 	for (size_t i = 0; i < l->n; i++)
 		if (!strcmp(l->v[i].name, name))
@@ -77,7 +77,7 @@ static void from_profile(struct curve_list *l)
 	fill(&p);
 	curves_from_profile(&p, "m.yaml", l);
 	bench_profile_free(&p);
-	const struct curve *t = find(l, "transfer memcpy");
+	const struct scaling_curve *t = find(l, "transfer memcpy");
 	CHECK(t && t->ok && t->n == 6 && t->left_out == 1);
 	if (t) {
 		CHECK_NEAR(t->fit.p[0].value, 20e-6, 1e-9);
@@ -85,7 +85,7 @@ static void from_profile(struct curve_list *l)
 		CHECK_STR(t->left_out_why, "measured on a busy host");
 		CHECK_STR(t->device, "cpu: Test CPU");
 	}
-	const struct curve *s = NULL, *m = NULL;
+	const struct scaling_curve *s = NULL, *m = NULL;
 	for (size_t i = 0; i < l->n; i++) {
 		if (l->v[i].kind == CURVE_STEP_TIME)
 			s = &l->v[i];
@@ -101,7 +101,7 @@ static void from_profile(struct curve_list *l)
 		CHECK_NEAR(m->fit.p[0].value, 100e6, 1e-9);
 		CHECK_NEAR(m->fit.p[1].value, 10e6, 1e-9);
 	}
-	const struct curve *g = find(l, "gemm fp32");
+	const struct scaling_curve *g = find(l, "gemm fp32");
 	CHECK(g && g->ok && g->n == 6);
 	if (g) {
 		CHECK_NEAR(g->fit.p[0].value, 100e9, 1e-6);
@@ -191,7 +191,7 @@ static void round_trip(const struct curve_list *l)
 	 * interval so that only the refit notices: noisy points, 20 us and
 	 * 10 GB/s give or take 3% */
 	struct curve_list noisy = {0};
-	struct curve *c = curve_list_add(&noisy);
+	struct scaling_curve *c = curve_list_add(&noisy);
 	c->kind = CURVE_TRANSFER;
 	snprintf(c->name, sizeof(c->name), "transfer noisy");
 	snprintf(c->source, sizeof(c->source), "m.yaml");
