@@ -41,6 +41,9 @@ static void emit_curve(const struct scaling_curve *c, FILE *f)
 	fputs("    points: [", f);
 	for (size_t i = 0; i < c->n; i++)
 		fprintf(f, "%s[%.17g, %.17g]", i ? ", " : "", c->x[i], c->y[i]);
+	fputs("]\n    relative_residuals: [", f);
+	for (size_t i = 0; i < c->n; i++)
+		fprintf(f, "%s%.17g", i ? ", " : "", fit_eval(&c->fit, c->x[i]) / c->y[i] - 1);
 	fprintf(f, "]\n    figures_left_out: %zu\n", c->left_out);
 	if (c->left_out) {
 		fputs("    left_out_because: ", f);
@@ -194,10 +197,35 @@ static void check_against_points(struct yread *r, const struct ynode *map,
 	}
 }
 
+/* The residuals the file gives against the curve and points it gives
+ * (model / y - 1 at each point, to 1e-9). */
+static void check_residuals(struct yread *r, const struct ynode *n,
+			    const struct scaling_curve *c)
+{
+	if (!n || !yr_expect_seq(r, n, "'relative_residuals'"))
+		return;
+	if (n->n != c->n) {
+		yr_error(r, n, NULL, "'relative_residuals' holds %zu: expected one per point, %zu",
+			 n->n, c->n);
+		return;
+	}
+	for (size_t i = 0; i < n->n; i++) {
+		double v, want = fit_eval(&c->fit, c->x[i]) / c->y[i] - 1;
+		if (node_real(r, n->items[i], "relative_residuals", &v) == 1 &&
+		    fabs(v - want) > 1e-9) {
+			yr_error(r, n->items[i], NULL,
+				 "relative residual %.17g is not what the curve and point %zu give (%.17g)",
+				 v, i + 1, want);
+			return;
+		}
+	}
+}
+
 static const struct yfield curve_fields[] = {
 	{"name", true}, {"kind", true}, {"source", true}, {"device", true},
 	{"parameters", true}, {"r2", true}, {"rms_relative_residual", true},
 	{"leave_one_out_error", true}, {"points", true},
+	{"relative_residuals", true},
 	{"figures_left_out", true}, {"left_out_because", false}, {NULL, false},
 };
 
@@ -267,6 +295,8 @@ static int read_curve(struct yread *r, const struct ynode *n, size_t index,
 	c->fit.n = c->n;
 	if (pts == 0 && gp_errors_count(r->errs) == before)
 		check_against_points(r, n, c);
+	if (pts == 0 && gp_errors_count(r->errs) == before)
+		check_residuals(r, ymap_get(n, "relative_residuals"), c);
 	c->ok = gp_errors_count(r->errs) == before;
 	return c->ok ? 0 : -1;
 }

@@ -18,6 +18,7 @@
  *       rms_relative_residual: 0.012
  *       leave_one_out_error: 0.018      # null with too few points
  *       points: [[4096, 1.3e-05], ...]  # [x, y] as fitted
+ *       relative_residuals: [0.01, ...] # curve / y - 1 at each point
  *       figures_left_out: 0
  *       left_out_because: "..."         # with figures left out
  *   left_out:
