@@ -49,9 +49,11 @@ struct host_window {
 };
 
 /*
- * True when the window was disturbed; why gets the evidence ("the 2
+ * True when the window was disturbed: too little CPU time for its
+ * threads, time stolen, or a repetition far off (context switches are
+ * evidence beside those, not a sign alone); why gets the evidence ("its 2
  * threads had their cores 58% of the time; 140 involuntary context
- * switches"), "" otherwise.
+ * switches in 0.1 s"), "" otherwise.
  */
 bool host_quiet_judge(const struct host_window *w, char *why, size_t len);
 

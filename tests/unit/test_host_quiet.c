@@ -31,25 +31,19 @@ int main(void)
 	/* each sign alone, at its threshold's other side (host_quiet.c):
 	 * 85% of the time, 50 switches a second, 5% stolen, 5 x the median */
 	CHECK(!judge(0.86, 50, 5, 5, why, sizeof(why)));
-	/* a short window: 10 switches in 0.01 s are 1000 a second, but no
-	 * more than any host gives a short figure */
+	/* switches are said beside a sign: a short window's 11 beside half
+	 * the CPU time, 10 not (a short figure sees a few on any host) */
 	struct host_window short_one = {
-		.before = {.wall = 1}, .after = {.wall = 1.01, .cpu = 0.01, .nivcsw = 10},
+		.before = {.wall = 1}, .after = {.wall = 1.01, .cpu = 0.005, .nivcsw = 10},
 		.threads = 1};
-	CHECK(!host_quiet_judge(&short_one, why, sizeof(why)));
+	CHECK(host_quiet_judge(&short_one, why, sizeof(why)));
+	CHECK_STR(why, "its 1 thread had their cores 50% of the time");
 	short_one.after.nivcsw = 11;
 	CHECK(host_quiet_judge(&short_one, why, sizeof(why)));
-	CHECK(judge(0.5, 5, 0, 1, why, sizeof(why)));
-	CHECK_STR(why, "its 1 thread had their cores 50% of the time");
-	CHECK(judge(0.99, 120, 0, 1, why, sizeof(why)));
-	CHECK_STR(why, "120 involuntary context switches in 1 s");
-	CHECK(judge(0.99, 0, 10, 1, why, sizeof(why)));
-	CHECK_STR(why, "10% of the machine's time stolen by the hypervisor");
-	CHECK(judge(0.99, 0, 0, 6, why, sizeof(why)));
-	CHECK_STR(why, "a repetition took 6.0 times the median");
+	CHECK_STR(why, "its 1 thread had their cores 50% of the time; 11 involuntary context switches in 0.01 s");
 	/* every sign, joined */
 	CHECK(judge(0.4, 300, 20, 9, why, sizeof(why)));
-	CHECK_STR(why, "its 1 thread had their cores 40% of the time; 300 involuntary context switches in 1 s; 20% of the machine's time stolen by the hypervisor; a repetition took 9.0 times the median");
+	CHECK_STR(why, "its 1 thread had their cores 40% of the time; 20% of the machine's time stolen by the hypervisor; a repetition took 9.0 times the median; 300 involuntary context switches in 1 s");
 	/* a window of no time says nothing */
 	struct host_window none = {.threads = 2};
 	CHECK(!host_quiet_judge(&none, why, sizeof(why)));
