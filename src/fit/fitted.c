@@ -32,6 +32,9 @@ static void emit_curve(const struct scaling_curve *c, FILE *f)
 	fputs("\n    parameters:\n", f);
 	for (int i = 0; i < FIT_PARAMS; i++)
 		emit_param(f, form->param[i], &c->fit.p[i]);
+	fprintf(f, "    covariance: [[%.17g, %.17g], [%.17g, %.17g]]\n",
+		c->fit.cov[0][0], c->fit.cov[0][1], c->fit.cov[1][0],
+		c->fit.cov[1][1]);
 	fprintf(f, "    r2: %.17g\n    rms_relative_residual: %.17g\n",
 		c->fit.r2, c->fit.rms_rel);
 	if (c->fit.loo >= 0)
@@ -221,9 +224,41 @@ static void check_residuals(struct yread *r, const struct ynode *n,
 	}
 }
 
+/* [[a, b], [b, c]]: symmetric, its diagonal each parameter's se squared
+ * (to 1e-9 of it). */
+static void read_covariance(struct yread *r, const struct ynode *n,
+			    struct scaling_curve *c)
+{
+	char found[96];
+	if (!n)
+		return;
+	bool shape = n->kind == YNODE_SEQ && n->n == FIT_PARAMS;
+	for (size_t i = 0; shape && i < FIT_PARAMS; i++)
+		shape = n->items[i]->kind == YNODE_SEQ && n->items[i]->n == FIT_PARAMS;
+	if (!shape) {
+		ynode_describe(n, found, sizeof(found));
+		yr_error(r, n, NULL, "'covariance' expects [[a, b], [b, c]], found %s", found);
+		return;
+	}
+	for (int i = 0; i < FIT_PARAMS; i++)
+		for (int j = 0; j < FIT_PARAMS; j++)
+			if (node_real(r, n->items[i]->items[j], "covariance",
+				      &c->fit.cov[i][j]) < 0)
+				return;
+	double off = fabs(c->fit.cov[0][1] - c->fit.cov[1][0]);
+	bool bad = off > 1e-9 * fmax(fabs(c->fit.cov[0][1]), fabs(c->fit.cov[1][0]));
+	for (int i = 0; i < FIT_PARAMS && !bad; i++) {
+		double se2 = c->fit.p[i].se * c->fit.p[i].se;
+		bad = fabs(c->fit.cov[i][i] - se2) > 1e-9 * se2 + 1e-300;
+	}
+	if (bad)
+		yr_error(r, n, NULL, "'covariance' expects a symmetric matrix whose diagonal is each parameter's se squared");
+}
+
 static const struct yfield curve_fields[] = {
 	{"name", true}, {"kind", true}, {"source", true}, {"device", true},
-	{"parameters", true}, {"r2", true}, {"rms_relative_residual", true},
+	{"parameters", true}, {"covariance", true}, {"r2", true},
+	{"rms_relative_residual", true},
 	{"leave_one_out_error", true}, {"points", true},
 	{"relative_residuals", true},
 	{"figures_left_out", true}, {"left_out_because", false}, {NULL, false},
@@ -278,6 +313,7 @@ static int read_curve(struct yread *r, const struct ynode *n, size_t index,
 		for (int i = 0; i < FIT_PARAMS; i++)
 			read_param(r, params, form->param[i], &c->fit.p[i]);
 	}
+	read_covariance(r, ymap_get(n, "covariance"), c);
 	real(r, n, "r2", &c->fit.r2);
 	real(r, n, "rms_relative_residual", &c->fit.rms_rel);
 	const struct ynode *loo = ymap_get(n, "leave_one_out_error");

@@ -14,6 +14,7 @@
  *       parameters:
  *         latency_s: {value: 1.2e-05, se: 3e-07, ci95: [1.1e-05, 1.3e-05]}
  *         s_per_byte: {value: 5.1e-11, se: 4e-13, ci95: [5e-11, 5.2e-11]}
+ *       covariance: [[9e-14, -1e-19], [-1e-19, 1.6e-25]]  # of the two
  *       r2: 0.9993
  *       rms_relative_residual: 0.012
  *       leave_one_out_error: 0.018      # null with too few points

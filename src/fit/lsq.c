@@ -211,6 +211,9 @@ int fit_curve(enum fit_form form, const double *x, const double *y, size_t n,
 	}
 	double dof = (double)(n - FIT_PARAMS), s2 = chisq / dof;
 	double t = gsl_cdf_tdist_Pinv(0.975, dof);
+	for (int i = 0; i < FIT_PARAMS; i++)
+		for (int j = 0; j < FIT_PARAMS; j++)
+			f->cov[i][j] = cov[i][j] * s2;
 	for (int i = 0; i < FIT_PARAMS; i++) {
 		f->p[i].value = p[i];
 		f->p[i].se = sqrt(fmax(cov[i][i] * s2, 0));

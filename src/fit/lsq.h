@@ -51,6 +51,10 @@ enum fit_sign { FIT_ANY, FIT_NONNEGATIVE, FIT_POSITIVE };
 struct fit {
 	enum fit_form form;
 	struct fit_param p[FIT_PARAMS];
+	/* the parameters' covariance, scaled by the residual variance (its
+	 * diagonal is each se squared): what a calibrated plan draws its
+	 * uncertainty from */
+	double cov[FIT_PARAMS][FIT_PARAMS];
 	size_t n;		/* points */
 	double r2;		/* 1 - SS_res / SS_tot of y */
 	double rms_rel;		/* root mean square relative residual */

@@ -92,6 +92,13 @@ static void coverage(enum fit_form form, double a, double b)
 			CHECK(fabs(f.p[k].value / truth[k] - 1) < 0.1);
 		}
 		CHECK(f.loo > 0 && f.loo < 0.1);
+		/* the covariance's diagonal is each se squared; a fixed cost
+		 * and a slope (or a ceiling and its half point) trade off:
+		 * negatively (positively) correlated */
+		CHECK_NEAR(f.cov[0][0], f.p[0].se * f.p[0].se, 1e-12);
+		CHECK_NEAR(f.cov[1][1], f.p[1].se * f.p[1].se, 1e-12);
+		CHECK(f.cov[0][1] == f.cov[1][0]);
+		CHECK(form == FIT_LINE ? f.cov[0][1] < 0 : f.cov[0][1] > 0);
 	}
 	CHECK(held[0] >= 176 && held[1] >= 176);
 	printf("  %s: 95%% intervals held the truth %d and %d times of %d\n",

@@ -175,6 +175,8 @@ static void round_trip(const struct curve_list *l)
 		{"r2: ", "r2: high", "'r2' expects a finite number, found 'high"},
 		{"points: [[", "points: [[1], [", "a point expects [x, y], found a list"},
 		{"figures_left_out: 1", "figures_left_out: -1", "figures_left_out"},
+		{"covariance: [[", "covariance: [[1, 2], [3, 4]]\n    x: [[", "'covariance' expects a symmetric matrix whose diagonal is each parameter's se squared"},
+		{"covariance: [[", "covariance: [[1], [", "'covariance' expects [[a, b], [b, c]], found a list"},
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		char *t = edited(text, bad[i].from, bad[i].to);
