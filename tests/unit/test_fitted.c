@@ -187,7 +187,6 @@ static void round_trip(const struct curve_list *l)
 		curve_list_free(&b);
 		free(t);
 	}
-	free(text);
 	/* a covariance that is not one: not symmetric, nor its diagonal the
 	 * se's squares */
 	char *line = strstr(text, "    covariance: ");
@@ -205,6 +204,7 @@ static void round_trip(const struct curve_list *l)
 		curve_list_free(&b);
 		free(cov);
 	}
+	free(text);
 	/* a parameter edited away from what its points give, inside its own
 	 * interval so that only the refit notices: noisy points, 20 us and
 	 * 10 GB/s give or take 3% */
