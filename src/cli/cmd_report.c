@@ -19,6 +19,7 @@
 #include "core/xalloc.h"
 #include "report/report.h"
 #include "report/text.h"
+#include "out_dirs.h"
 #include "report_cli.h"
 
 static const struct opt_spec report_opts[] = {
@@ -42,58 +43,6 @@ static const struct cmd_spec report_spec = {
 	"The PDF and every chart file are written together or not at all.",
 };
 
-/* ---- folders ---- */
-
-/*
- * Calls visit for each folder on the way to path, outermost first
- * ("a", "a/b", "a/b/c"); stops at the first that returns non-zero and
- * returns that.
- */
-static int each_folder(const char *path, void *ctx,
-		       int (*visit)(void *ctx, const char *folder))
-{
-	char *p = xstrdup(path);
-	int rc = 0;
-	for (char *s = p + 1; *p && rc == 0; s++) {
-		bool end = *s == '\0';
-		if (!end && *s != '/')
-			continue;
-		*s = '\0';
-		rc = visit(ctx, p);
-		if (end)
-			break;
-		*s = '/';
-	}
-	free(p);
-	return rc;
-}
-
-/* An existing part of the way that is not a folder: 1, with its name
- * copied to ctx (a char *, the caller frees); a part not there yet (the
- * rest will be made): 2, stop looking; else 0. */
-static int not_a_folder(void *ctx, const char *folder)
-{
-	struct stat st;
-	if (stat(folder, &st) < 0)
-		return 2;
-	if (S_ISDIR(st.st_mode))
-		return 0;
-	*(char **)ctx = xstrdup(folder);
-	return 1;
-}
-
-/* 0, or 2 after saying which part of dir (given with `option`) is a
- * file where a folder must be. */
-static int folder_usable(const char *option, const char *dir)
-{
-	char *bad = NULL;
-	if (each_folder(dir, &bad, not_a_folder) != 1)
-		return 0;
-	fprintf(stderr, "gpuplan: %s: '%s' is not a folder\n", option, bad);
-	free(bad);
-	return 2;
-}
-
 int report_check_targets(const struct report_options *o,
 			 const char *pdf_option)
 {
@@ -104,70 +53,16 @@ int report_check_targets(const struct report_options *o,
 			return 2;
 		}
 		char *dir = path_dir(o->pdf);
-		int rc = folder_usable(pdf_option, dir);
+		int rc = out_dir_usable(pdf_option, dir);
 		free(dir);
 		if (rc)
 			return rc;
 	}
-	if (o->png_dir && folder_usable("--png", o->png_dir))
+	if (o->png_dir && out_dir_usable("--png", o->png_dir))
 		return 2;
-	if (o->svg_dir && folder_usable("--svg", o->svg_dir))
+	if (o->svg_dir && out_dir_usable("--svg", o->svg_dir))
 		return 2;
 	return 0;
-}
-
-struct make_ctx {
-	struct report_run *run;
-	char *why;
-	size_t len;
-};
-
-/* mkdir for one folder on the way, remembered when this run made it. */
-static int make_one(void *ctx, const char *folder)
-{
-	struct make_ctx *m = ctx;
-	struct report_run *run = m->run;
-	struct stat st;
-	if (mkdir(folder, 0777) == 0) {
-		xgrow((void **)&run->made, &run->cap_made, run->n_made + 1,
-		      sizeof(*run->made));
-		run->made[run->n_made++] = (struct made_dir){
-			xstrdup(folder), io_guard_dir_add(folder)};
-		return 0;
-	}
-	if (errno != EEXIST) {
-		snprintf(m->why, m->len, "cannot create '%s': %s", folder,
-			 strerror(errno));
-		return -1;
-	}
-	if (stat(folder, &st) < 0 || !S_ISDIR(st.st_mode)) {
-		snprintf(m->why, m->len, "'%s' is not a folder", folder);
-		return -1;
-	}
-	return 0;
-}
-
-/* mkdir -p for a folder the report writes into. */
-static int make_dirs(struct report_run *run, const char *path, char *why,
-		     size_t len)
-{
-	struct make_ctx m = {run, why, len};
-	return *path ? each_folder(path, &m, make_one) : 0;
-}
-
-/* Forgets the folders made (and removes them first when `remove`:
- * innermost first, and only when empty, so nothing not this run's goes). */
-static void made_release(struct report_run *run, bool remove)
-{
-	for (size_t i = run->n_made; i > 0; i--) {
-		if (remove)
-			rmdir(run->made[i - 1].path);
-		io_guard_dir_remove(run->made[i - 1].guard);
-		free(run->made[i - 1].path);
-	}
-	free(run->made);
-	run->made = NULL;
-	run->n_made = run->cap_made = 0;
 }
 
 /* ---- the run ---- */
@@ -175,7 +70,7 @@ static void made_release(struct report_run *run, bool remove)
 void report_abort(struct report_run *run)
 {
 	atomic_set_abort(&run->set);
-	made_release(run, true);
+	out_dirs_release(&run->dirs, true);
 }
 
 int report_stage(struct report_run *run, const struct r_plan *plan,
@@ -193,9 +88,9 @@ int report_stage(struct report_run *run, const struct r_plan *plan,
 	}
 	report_font_free(&font);
 	char *pdf_dir = o->pdf ? path_dir(o->pdf) : NULL;
-	bool made = (!pdf_dir || make_dirs(run, pdf_dir, why, sizeof(why)) == 0) &&
-		    (!o->png_dir || make_dirs(run, o->png_dir, why, sizeof(why)) == 0) &&
-		    (!o->svg_dir || make_dirs(run, o->svg_dir, why, sizeof(why)) == 0);
+	bool made = (!pdf_dir || out_dirs_make(&run->dirs, pdf_dir, why, sizeof(why)) == 0) &&
+		    (!o->png_dir || out_dirs_make(&run->dirs, o->png_dir, why, sizeof(why)) == 0) &&
+		    (!o->svg_dir || out_dirs_make(&run->dirs, o->svg_dir, why, sizeof(why)) == 0);
 	free(pdf_dir);
 	int rc = made ? report_render(plan, o, &run->set, &run->stats, why,
 				      sizeof(why))
@@ -217,10 +112,10 @@ int report_commit(struct report_run *run)
 	const struct report_options *o = run->o;
 	if (atomic_set_commit(&run->set, why, sizeof(why)) != ATOMIC_OK) {
 		fprintf(stderr, "gpuplan: %s\n", why);
-		made_release(run, true);
+		out_dirs_release(&run->dirs, true);
 		return 1;
 	}
-	made_release(run, false);
+	out_dirs_release(&run->dirs, false);
 	if (o->pdf)
 		fprintf(stderr, "report: %s (%d pages)\n", o->pdf, run->stats.pdf_pages);
 	if (o->png_dir)

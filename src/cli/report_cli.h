@@ -14,6 +14,7 @@
 #define GPUPLAN_CLI_REPORT_CLI_H
 
 #include "options.h"
+#include "out_dirs.h"
 #include "report/report.h"
 
 /* --lang, --title, --rows, --png, --svg.  0 or OPTS_USAGE_ERROR. */
@@ -29,11 +30,7 @@ int report_check_targets(const struct report_options *o,
 
 struct report_run {
 	struct atomic_set set;
-	struct made_dir {
-		char *path;	/* a folder this run created */
-		long guard;	/* its io_guard handle: removed on a signal */
-	} *made;		/* in the order they were made */
-	size_t n_made, cap_made;
+	struct out_dirs dirs;	/* the folders this run made */
 	struct report_stats stats;
 	const struct report_options *o;
 };

@@ -1,0 +1,39 @@
+/*
+ * out_dirs.h - the folders a command writes its files into (`report
+ * --png DIR`, `fit --plot DIR`): checked before any work (no part of the
+ * way an existing file), made as needed (mkdir -p), and removed again
+ * when the run fails, so that nothing of a failed run is left.  Each
+ * folder made is registered with io_guard, so a signal removes it too
+ * (when empty).
+ *
+ * Ownership: struct out_dirs owns the names of the folders it made until
+ * out_dirs_release().
+ */
+#ifndef GPUPLAN_CLI_OUT_DIRS_H
+#define GPUPLAN_CLI_OUT_DIRS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct out_dirs {
+	struct made_dir {
+		char *path;	/* a folder this run created */
+		long guard;	/* its io_guard handle: removed on a signal */
+	} *made;		/* in the order they were made */
+	size_t n, cap;
+};
+
+/* 0, or 2 after saying (stderr) which part of dir, given with `option`
+ * ("--png"), is a file where a folder must be. */
+int out_dir_usable(const char *option, const char *dir);
+
+/* mkdir -p for path, each folder made remembered in d.  0, or -1 with
+ * why. */
+int out_dirs_make(struct out_dirs *d, const char *path, char *why,
+		  size_t len);
+
+/* Forgets the folders made, removing them first when `remove` (innermost
+ * first, and only when empty, so nothing not this run's goes). */
+void out_dirs_release(struct out_dirs *d, bool remove);
+
+#endif
