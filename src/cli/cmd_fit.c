@@ -16,10 +16,16 @@
 #include "core/units.h"
 #include "core/xalloc.h"
 #include "fit/fitted.h"
+#include "out_dirs.h"
+#include "report/fit_chart.h"
+#include "report/report.h"
+#include "report/text.h"
 
 static const struct opt_spec fit_opts[] = {
 	{"format", 'f', OPT_VALUE, "FMT",
 	 "table, json or yaml (the fitted file); default: yaml with -o, else table"},
+	{"plot", 0, OPT_VALUE, "DIR",
+	 "also draw each fitted curve as a PNG into DIR: points, curve, 95% band, residuals"},
 	OUTPUT_OPTION,
 	{NULL, 0, 0, NULL, NULL},
 };
@@ -37,7 +43,8 @@ static const struct cmd_spec fit_spec = {
 	"residual and the leave-one-out error.  Figures marked disturbed,\n"
 	"throttled or with too few repetitions are left out and counted; a curve\n"
 	"with too few points, a non-physical or a poor fit is left out, saying\n"
-	"why, and the others are still written.\n"
+	"why, and the others are still written.  --plot DIR draws each fitted\n"
+	"curve (NN-NAME.png); the PNGs and -o are written together or not at all.\n"
 	"Exit status: 0; 1 when no curve could be fitted (nothing is written);\n"
 	"2 for bad input.",
 };
@@ -156,6 +163,58 @@ static json_t *curves_json(const struct curve_list *l)
 			 "curves", curves, "left_out", left);
 }
 
+/* ---- plots ---- */
+
+/* The result (data, len) and every fitted curve's PNG, staged and
+ * committed together: to `out` (NULL or "-": standard output, after the
+ * files) and DIR/NN-NAME.png.  0, or 1 after saying why (nothing of the
+ * set is left, nor the folders made). */
+static int write_with_plots(const struct curve_list *l, const char *dir,
+			    const char *out, const char *data, size_t len)
+{
+	char why[600];
+	struct report_font font;
+	if (report_font_find(LANG_EN, &font, why, sizeof(why)) < 0) {
+		fprintf(stderr, "gpuplan fit: %s\n", why);
+		report_fonts_shutdown();
+		return 1;
+	}
+	struct out_dirs dirs = {0};
+	struct atomic_set set;
+	atomic_set_init(&set);
+	int rc = out_dirs_make(&dirs, dir, why, sizeof(why)) < 0 ? 1 : 0;
+	for (size_t i = 0, k = 0; rc == 0 && i < l->n; i++) {
+		if (!l->v[i].ok)
+			continue;
+		size_t png_len;
+		unsigned char *png = fit_chart_png(&l->v[i], &font, &png_len, why,
+						   sizeof(why));
+		char slug[128];
+		report_file_slug(l->v[i].name, slug, sizeof(slug));
+		char *path = xasprintf("%s/%02zu-%s.png", dir, ++k, slug);
+		if (!png || atomic_set_add(&set, path, png, png_len, why, sizeof(why)) != ATOMIC_OK)
+			rc = 1;
+		free(path);
+		free(png);
+	}
+	bool to_file = out && strcmp(out, "-");
+	if (rc == 0 && to_file &&
+	    atomic_set_add(&set, out, data, len, why, sizeof(why)) != ATOMIC_OK)
+		rc = 1;
+	if (rc == 0 && atomic_set_commit(&set, why, sizeof(why)) != ATOMIC_OK)
+		rc = 1;
+	else if (rc != 0)
+		atomic_set_abort(&set);
+	if (rc != 0)
+		fprintf(stderr, "gpuplan fit: %s\n", why);
+	out_dirs_release(&dirs, rc != 0);
+	report_font_free(&font);
+	report_fonts_shutdown();
+	if (rc == 0 && !to_file && fwrite(data, 1, len, stdout) != len)
+		rc = 1;
+	return rc;
+}
+
 /* ---- loading ---- */
 
 static int load_all(const struct parsed *p, struct curve_list *l)
@@ -181,7 +240,10 @@ int cmd_fit(int argc, char **argv)
 	enum fit_format fmt = FIT_TABLE;
 	struct curve_list l = {0};
 	int rc = opts_parse(&fit_spec, argc, argv, &p);
-	if (rc != OPTS_OK || (rc = read_format(&p, &fmt)) || (rc = load_all(&p, &l)))
+	const char *plot = rc == OPTS_OK ? opt_value(&p, &fit_spec, "plot") : NULL;
+	if (rc != OPTS_OK || (rc = read_format(&p, &fmt)) ||
+	    (plot && (rc = out_dir_usable("--plot", plot))) ||
+	    (rc = load_all(&p, &l)))
 		goto out;
 	size_t fitted = 0;
 	for (size_t i = 0; i < l.n; i++)
@@ -202,7 +264,13 @@ int cmd_fit(int argc, char **argv)
 		fitted_emit(&l, o.f);
 	else
 		print_table(o.f, &l);
-	rc = output_finish(&o, opt_value(&p, &fit_spec, "output"));
+	if (plot) {
+		fflush(o.f);
+		rc = write_with_plots(&l, plot, opt_value(&p, &fit_spec, "output"),
+				      o.data, o.len);
+		output_discard(&o);
+	} else
+		rc = output_finish(&o, opt_value(&p, &fit_spec, "output"));
 out:
 	curve_list_free(&l);
 	opts_free(&p);

@@ -22,6 +22,24 @@ double fit_eval(const struct fit *f, double x)
 	return x + b != 0 ? a * x / (x + b) : HUGE_VAL;
 }
 
+double fit_band(const struct fit *f, double x)
+{
+	double a = f->p[0].value, b = f->p[1].value, g[2];
+	if (f->form == FIT_LINE) {
+		g[0] = 1;
+		g[1] = x;
+	} else {
+		g[0] = x / (x + b);
+		g[1] = -a * x / ((x + b) * (x + b));
+	}
+	double v = 0;
+	for (int i = 0; i < 2; i++)
+		for (int j = 0; j < 2; j++)
+			v += g[i] * f->cov[i][j] * g[j];
+	double dof = f->n > FIT_PARAMS ? (double)(f->n - FIT_PARAMS) : 1;
+	return gsl_cdf_tdist_Pinv(0.975, dof) * sqrt(fmax(v, 0));
+}
+
 /* ---- the solvers: estimates, covariance and chi^2 of relative
  * residuals; -1 when the solver fails ---- */
 

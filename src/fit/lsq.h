@@ -65,6 +65,11 @@ struct fit {
 /* The form's value at x. */
 double fit_eval(const struct fit *f, double x);
 
+/* Half the width of the curve's 95% band at x: Student's t at n - 2
+ * degrees of freedom times the standard error of the value there, from
+ * the parameters' covariance (the delta method). */
+double fit_band(const struct fit *f, double x);
+
 /*
  * Fits form to (x[i], y[i]), i < n (y > 0), the parameters, called
  * name[0..1] in messages, held to sign[0..1].  0 with *f filled; -1 with

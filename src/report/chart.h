@@ -164,6 +164,7 @@ struct curve {
 	struct rgb colour;
 	int marker;			/* 0 circle, 1 square, 2 triangle */
 	bool thin;			/* drawn lighter: a second choice */
+	bool no_line;			/* its markers alone: measured points */
 };
 
 /* A legend entry of chart_curves: a line in colour, with a marker

@@ -39,13 +39,15 @@ static struct rgb line_text_colour(size_t i)
 static void draw_line(struct chart *c, const struct axis *x,
 		      const struct axis *y, const double *xs,
 		      const double *ys, size_t n, struct rgb col, enum mark m,
-		      double weight)
+		      double weight, bool line)
 {
 	cairo_t *cr = c->cr;
-	trace_polyline(c, x, y, xs, ys, n);
 	set_rgb(cr, col, 1);
-	cairo_set_line_width(cr, c->sz.lw * 2.2 * weight);
-	cairo_stroke(cr);
+	if (line) {
+		trace_polyline(c, x, y, xs, ys, n);
+		cairo_set_line_width(cr, c->sz.lw * 2.2 * weight);
+		cairo_stroke(cr);
+	}
 	for (size_t i = 0; i < n; i++) {
 		double px = map_x(c, x, xs[i]), py = map_y(c, y, ys[i]);
 		if (isfinite(px) && isfinite(py))
@@ -95,7 +97,7 @@ static void lines_draw(struct chart *c, const struct axis *x,
 	for (size_t i = 0; xs && i < k; i++)
 		if (lines[i].y)
 			draw_line(c, x, lines[i].axis, xs, lines[i].y, n,
-				  line_colour(i), line_marks[i], 1);
+				  line_colour(i), line_marks[i], 1, true);
 	cairo_restore(cr);
 }
 
@@ -206,7 +208,7 @@ static void curves_draw(struct chart *c, const struct axis *x,
 				continue;
 			draw_line(c, x, y, cv->x, cv->y, cv->n, cv->colour,
 				  curve_mark(cv->marker, false),
-				  cv->thin ? 0.7 : 1);
+				  cv->thin ? 0.7 : 1, !cv->no_line);
 		}
 }
 

@@ -634,7 +634,7 @@ static int render_pdf(const struct r_plan *p, const struct report_options *o,
  */
 #define FILE_SLUG_MAX 80
 
-static void file_slug(const char *name, char *out, size_t cap)
+void report_file_slug(const char *name, char *out, size_t cap)
 {
 	size_t k = 0;
 	for (const char *c = name; *c && k + 1 < cap; c++) {
@@ -657,7 +657,7 @@ static char *chart_path(const struct r_plan *p, const struct r_workload *w,
 			bool svg)
 {
 	char slug[FILE_SLUG_MAX + 1];
-	file_slug(w->name, slug, sizeof(slug));
+	report_file_slug(w->name, slug, sizeof(slug));
 	return xasprintf("%s/%02zu-%s-%s.%s", svg ? o->svg_dir : o->png_dir,
 			 (size_t)(w - p->w) + 1, slug, report_chart_slug(c),
 			 svg ? "svg" : "png");

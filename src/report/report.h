@@ -68,4 +68,9 @@ int report_chart_file(const struct r_plan *p, const struct r_workload *w,
 		      const struct report_font *f, bool svg, char *why,
 		      size_t len);
 
+/* A name as a file name's part: letters, digits, '.', '_' and '-' kept,
+ * anything else (a multi-byte character counts once) as '_'; "workload"
+ * when nothing is left. */
+void report_file_slug(const char *name, char *out, size_t cap);
+
 #endif

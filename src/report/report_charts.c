@@ -473,7 +473,7 @@ static void latency_load(cairo_t *cr, struct rect area,
 		struct rgb col = chart_colour(k);
 		for (int m = 0; m < metrics; m++)
 			curves[nc++] = (struct curve){l[k].x, l[k].y[m], l[k].c->n,
-						      col, m, k > 0};
+						      col, m, k > 0, false};
 		keys[nk++] = (struct curve_key){l[k].name, col, metrics > 1 ? -1 : 0, false};
 		double sat = saturation_rate(l[k].c);
 		if (isfinite(sat)) {

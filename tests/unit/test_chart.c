@@ -661,9 +661,9 @@ static void draw_curves(cairo_t *cr, struct rect area,
 		{0.0181, 0.0196, 0.0234, 0.0279, 0.0342, 0.0451, NAN, NAN}};
 	struct curve curves[6];
 	for (int k = 0; k < 2; k++) {
-		curves[3 * k] = (struct curve){rate, e2e[k], 8, chart_colour((size_t)k), 0, k > 0};
-		curves[3 * k + 1] = (struct curve){rate, ttft[k], 8, chart_colour((size_t)k), 1, k > 0};
-		curves[3 * k + 2] = (struct curve){rate, tpot[k], 8, chart_colour((size_t)k), 2, k > 0};
+		curves[3 * k] = (struct curve){rate, e2e[k], 8, chart_colour((size_t)k), 0, k > 0, false};
+		curves[3 * k + 1] = (struct curve){rate, ttft[k], 8, chart_colour((size_t)k), 1, k > 0, false};
+		curves[3 * k + 2] = (struct curve){rate, tpot[k], 8, chart_colour((size_t)k), 2, k > 0, false};
 	}
 	struct curve_key keys[] = {
 		{"1 x Standard_NC24ads_A100_v4 (recommended)", chart_colour(0), -1, false},
@@ -793,10 +793,10 @@ static void draw_hostile_curves(cairo_t *cr, struct rect area,
 	static const double x[] = {0, 5e-324, 1, 1e100, INFINITY};
 	static const double y[] = {5e-324, 1e300, NAN, -1, 0};
 	struct curve curves[] = {
-		{x, y, 5, chart_colour(0), 0, false},
-		{y, x, 5, chart_colour(1), 7, true},
-		{x, NULL, 5, chart_colour(2), -3, false},
-		{NULL, NULL, 0, chart_colour(3), 1, false},
+		{x, y, 5, chart_colour(0), 0, false, false},
+		{y, x, 5, chart_colour(1), 7, true, false},
+		{x, NULL, 5, chart_colour(2), -3, false, false},
+		{NULL, NULL, 0, chart_colour(3), 1, false, false},
 	};
 	struct curve_key keys[20];
 	for (size_t i = 0; i < 20; i++)

@@ -43,6 +43,7 @@ static void exact_line(void)
 	CHECK_NEAR(f.r2, 1, 1e-12);
 	CHECK(f.rms_rel < 1e-9 && f.loo >= 0 && f.loo < 1e-9);
 	CHECK_NEAR(fit_eval(&f, 1e6), 20e-6 + 1e6 / 10e9, 1e-9);
+	CHECK(fit_band(&f, 1e6) < 1e-9 * fit_eval(&f, 1e6));	/* exact: no spread */
 }
 
 /* A GEMM's rate against size: 100 at most, half of it at 50 (sizes 1 to
@@ -70,7 +71,7 @@ static void exact_saturating(void)
  */
 static void coverage(enum fit_form form, double a, double b)
 {
-	int held[2] = {0, 0};
+	int held[2] = {0, 0}, banded = 0;
 	const int trials = 200;
 	for (int t = 0; t < trials; t++) {
 		uint64_t s = 1000 + (uint64_t)t;
@@ -86,6 +87,11 @@ static void coverage(enum fit_form form, double a, double b)
 			? fit_curve(form, x, y, 12, line_sign, line_name, &f, why, sizeof(why))
 			: fit_curve(form, x, y, 12, sat_sign, sat_name, &f, why, sizeof(why));
 		CHECK(rc == 0);
+		/* the curve's 95% band at a middle x holds the true value */
+		double xm = x[6], tm = form == FIT_LINE ? a + b * xm : a * xm / (xm + b);
+		double w = fit_band(&f, xm);
+		CHECK(w > 0);
+		banded += fabs(fit_eval(&f, xm) - tm) <= w;
 		double truth[2] = {a, b};
 		for (int k = 0; k < 2; k++) {
 			held[k] += f.p[k].lo <= truth[k] && truth[k] <= f.p[k].hi;
@@ -100,9 +106,10 @@ static void coverage(enum fit_form form, double a, double b)
 		CHECK(f.cov[0][1] == f.cov[1][0]);
 		CHECK(form == FIT_LINE ? f.cov[0][1] < 0 : f.cov[0][1] > 0);
 	}
-	CHECK(held[0] >= 176 && held[1] >= 176);
-	printf("  %s: 95%% intervals held the truth %d and %d times of %d\n",
-	       form == FIT_LINE ? "line" : "saturating", held[0], held[1], trials);
+	CHECK(held[0] >= 176 && held[1] >= 176 && banded >= 176);
+	printf("  %s: 95%% intervals held the truth %d and %d times of %d, the band %d\n",
+	       form == FIT_LINE ? "line" : "saturating", held[0], held[1], trials,
+	       banded);
 }
 
 static void refusals(void)
