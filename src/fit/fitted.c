@@ -178,6 +178,50 @@ static int read_points(struct yread *r, const struct ynode *map,
 /* The curve the file gives against its points: what a refit says, within
  * FITTED_SLACK of each parameter's standard error. */
 #define FITTED_SLACK 1e-6
+
+/* a and b the same to FITTED_SLACK of `scale` (and of themselves). */
+static bool same(double a, double b, double scale)
+{
+	return fabs(a - b) <= FITTED_SLACK * (fabs(scale) + fabs(b)) + 1e-300;
+}
+
+/* Everything else the file says of the fit against the refit: each se and
+ * interval, the covariance, R^2, the residual and leave-one-out errors. */
+static void check_quality(struct yread *r, const struct ynode *map,
+			  const struct scaling_curve *c, const struct fit *again)
+{
+	const struct curve_form *form = curve_form(c->kind);
+	const struct ynode *params = ymap_get(map, "parameters");
+	for (int i = 0; i < FIT_PARAMS; i++) {
+		const struct fit_param *p = &c->fit.p[i], *q = &again->p[i];
+		double scale = fabs(q->value) + q->se;
+		if (!same(p->se, q->se, q->se) || !same(p->lo, q->lo, scale) ||
+		    !same(p->hi, q->hi, scale)) {
+			yr_error(r, ymap_get(params, form->param[i]), NULL,
+				 "%s: se %.17g and ci95 [%.17g, %.17g] are not what the points give (se %.17g, [%.17g, %.17g])",
+				 form->param[i], p->se, p->lo, p->hi, q->se, q->lo, q->hi);
+			return;
+		}
+	}
+	double off = sqrt(fabs(again->cov[0][0] * again->cov[1][1]));
+	if (!same(c->fit.cov[0][1], again->cov[0][1], off)) {
+		yr_error(r, ymap_get(map, "covariance"), NULL,
+			 "covariance %.17g between the parameters is not what the points give (%.17g)",
+			 c->fit.cov[0][1], again->cov[0][1]);
+		return;
+	}
+	const char *keys[] = {"r2", "rms_relative_residual", "leave_one_out_error"};
+	const double got[] = {c->fit.r2, c->fit.rms_rel, c->fit.loo};
+	const double want[] = {again->r2, again->rms_rel, again->loo};
+	for (int i = 0; i < 3; i++)
+		if (!same(got[i], want[i], 1)) {
+			yr_error(r, ymap_get(map, keys[i]), NULL,
+				 "%s %.17g is not what the points give (%.17g)",
+				 keys[i], got[i], want[i]);
+			return;
+		}
+}
+
 static void check_against_points(struct yread *r, const struct ynode *map,
 				 struct scaling_curve *c)
 {
@@ -190,6 +234,7 @@ static void check_against_points(struct yread *r, const struct ynode *map,
 			 "the points do not give a curve: %s", why);
 		return;
 	}
+	size_t before = gp_errors_count(r->errs);
 	for (int i = 0; i < FIT_PARAMS; i++) {
 		double d = fabs(again.p[i].value - c->fit.p[i].value);
 		if (d > FITTED_SLACK * fabs(again.p[i].value) + 1e-300 &&
@@ -198,6 +243,8 @@ static void check_against_points(struct yread *r, const struct ynode *map,
 				 "%s %.17g is not what the points give (%.17g)",
 				 form->param[i], c->fit.p[i].value, again.p[i].value);
 	}
+	if (gp_errors_count(r->errs) == before)
+		check_quality(r, map, c, &again);
 }
 
 /* The residuals the file gives against the curve and points it gives

@@ -25,10 +25,10 @@
  *   left_out:
  *     - {name: "membw copy", source: "m.yaml", why: "..."}
  *
- * On load the parameters are checked against the points: the curve the
- * file gives must come within FITTED_SLACK of what its points imply (its
- * rms relative residual recomputed), so an edited value is refused rather
- * than planned with.
+ * On load everything the file says of a fit is checked against a refit of
+ * its own points (parameters, standard errors, intervals, covariance, R^2,
+ * residual and leave-one-out errors, to within FITTED_SLACK), so an edited
+ * value is refused rather than planned with.
  *
  * Ownership: the loader fills a curve_list (curves.h): fitted curves with
  * ok set, left-out series with why.

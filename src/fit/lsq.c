@@ -221,9 +221,18 @@ int fit_curve(enum fit_form form, const double *x, const double *y, size_t n,
 				 i + 1, x[i], y[i]);
 			return -1;
 		}
+	bool spread = false;
+	for (size_t i = 1; i < n && !spread; i++)
+		spread = x[i] != x[0];
+	if (!spread) {
+		snprintf(why, len, "every point is at x = %g: a curve needs two x values or more",
+			 x[0]);
+		return -1;
+	}
 	double p[2], cov[2][2], chisq;
 	if (solve(form, x, y, n, p, cov, &chisq) < 0 || !isfinite(p[0]) ||
-	    !isfinite(p[1])) {
+	    !isfinite(p[1]) || !isfinite(cov[0][0]) || !isfinite(cov[1][1]) ||
+	    !isfinite(cov[0][1])) {
 		snprintf(why, len, "the least-squares solver did not converge");
 		return -1;
 	}

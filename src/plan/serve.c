@@ -552,10 +552,12 @@ static void fill_llm(const struct serve_ctx *x, struct plan_option *o,
 	o->energy_kwh = rented * x->a->tdp * x->hours / 1000;
 }
 
-/* Pipeline stages a replica may have: each holds a layer at least. */
+/* Pipeline stages a replica may have: equal shares of the layers (an
+ * uneven cut makes its busiest stage the replica's pace and memory, which
+ * the engines' model of pp equal stages does not price). */
 static bool pp_allowed(const struct serve_prep *sp, long pp)
 {
-	return pp == 1 || (sp->transformer && sp->w->model->tf.layers >= pp);
+	return pp == 1 || (sp->transformer && sp->w->model->tf.layers % pp == 0);
 }
 
 #define LLM_SPLITS 28	/* 1 + 2 + ... + 7: every width up to 64 GPUs */

@@ -41,13 +41,15 @@ long sim_trace_share(const struct sim_trace *t)
 
 void sim_trace_arrivals(double *at, long n, const struct sim_trace *t)
 {
-	long k = t->stride > 1 ? t->stride : 1, share = sim_trace_share(t);
+	long k = t->stride > 1 ? t->stride : 1;
 	/* each replay starts one mean gap of the whole trace after the last
 	 * one's first row plus the trace's span */
 	double period = t->n > 1 ? t->span * (double)t->n / (double)(t->n - 1)
 				 : 1;
 	for (long i = 0; i < n; i++) {
-		long row = (i % share) * k, lap = i / share;
+		/* the i-th request this replica is dealt is the (i k)-th of
+		 * the looped trace */
+		long g = i * k, row = g % t->n, lap = g / t->n;
 		at[i] = (t->arrival[row] + (double)lap * period) * t->time_scale;
 	}
 }
@@ -55,10 +57,10 @@ void sim_trace_arrivals(double *at, long n, const struct sim_trace *t)
 void sim_trace_lengths(long *prompt, long *output, long n,
 		       const struct sim_trace *t, uint64_t seed)
 {
-	long k = t->stride > 1 ? t->stride : 1, share = sim_trace_share(t);
+	long k = t->stride > 1 ? t->stride : 1;
 	uint64_t s = seed ^ 0x7472616365u;	/* its own stream */
 	for (long i = 0; i < n; i++) {
-		long row = t->arrival ? (i % share) * k
+		long row = t->arrival ? (i * k) % t->n
 				      : (long)(splitmix64(&s) % (uint64_t)t->n);
 		if (t->prompt)
 			prompt[i] = t->prompt[row];

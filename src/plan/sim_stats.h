@@ -24,12 +24,12 @@ void sim_poisson_arrivals(double *at, long n, double rate, uint64_t seed);
 void sim_uniform_lengths(long *v, long n, long lo, long hi, uint64_t seed);
 
 /*
- * A recorded trace one replica replays (workload `trace:`, trace.h).  A
- * load balancer deals requests round robin, so replica 0 of `stride`
- * gets rows 0, stride, 2 stride, ...; its arrivals are stretched by
- * time_scale.  A share shorter than the requests simulated is replayed
- * again from its start, one mean gap after its end, as a load generator
- * loops a trace.
+ * A recorded trace one replica replays (workload `trace:`, trace.h).  The
+ * trace is looped, as a load generator loops one (each lap one mean gap
+ * after the last one's end), and a load balancer deals its requests round
+ * robin, so replica 0 of `stride` gets requests 0, stride, 2 stride, ...
+ * of the looped sequence (row g mod n of lap g / n for the g-th); its
+ * arrivals are stretched by time_scale.
  */
 struct sim_trace {
 	const double *arrival;		/* s from the first row; NULL: none */

@@ -39,7 +39,8 @@ static const char *const all_names[] = {
 struct field {
 	int col;
 	char text[FIELD_MAX + 1];
-	bool too_long;
+	bool too_long;		/* cut at FIELD_MAX: no value of ours */
+	bool after_quote;	/* text after a closing quote */
 };
 
 struct reader {
@@ -91,7 +92,7 @@ static int read_field(struct reader *r, const char **pp, const char *line,
 	while (p < end && blank(*p))
 		p++;
 	f->col = (int)(p - line) + 1;
-	f->too_long = false;
+	f->too_long = f->after_quote = false;
 	if (p < end && *p == '"') {
 		for (p++;; p++) {
 			if (p >= end)
@@ -106,6 +107,10 @@ static int read_field(struct reader *r, const char **pp, const char *line,
 				f->too_long = true;
 		}
 		p++;
+		while (p < end && blank(*p))
+			p++;
+		if (p < end && *p != ',')
+			f->after_quote = true;	/* "5"junk: not a field */
 		while (p < end && *p != ',')
 			p++;
 	} else {
@@ -172,7 +177,8 @@ static int read_header(struct reader *r)
 	r->fields = n;
 	int bad = 0;
 	for (int i = 0; i < n; i++) {
-		int c = column_of(f[i].text);
+		/* a name cut short or with text after its quotes is none of ours */
+		int c = f[i].too_long || f[i].after_quote ? -1 : column_of(f[i].text);
 		char hint[96];
 		if (c < 0) {
 			if (suggest_hint(f[i].text, all_names, (size_t)-1, hint,
@@ -265,9 +271,11 @@ static bool parse_datetime(const char *s, long *days, double *sec)
 	return true;
 }
 
+/* A decimal number: digits, a sign, a point, an exponent (strtod alone
+ * would take hex, "inf" and "nan"). */
 static bool parse_number(const char *s, double *v)
 {
-	if (!*s)
+	if (!*s || strspn(s, "0123456789+-.eE") != strlen(s))
 		return false;
 	char *end;
 	errno = 0;
@@ -285,8 +293,9 @@ static bool read_arrival(struct reader *r, const struct field *f, long row,
 {
 	long days;
 	double sec, v;
-	bool is_datetime = parse_datetime(f->text, &days, &sec);
-	bool is_number = !is_datetime && !f->too_long && parse_number(f->text, &v);
+	bool whole = !f->too_long && !f->after_quote;
+	bool is_datetime = whole && parse_datetime(f->text, &days, &sec);
+	bool is_number = whole && !is_datetime && parse_number(f->text, &v);
 	if ((!is_datetime && !is_number) || (row > 0 && is_datetime != r->datetime)) {
 		const char *want = row == 0
 			? "expected seconds (a number) or a date-time 'YYYY-MM-DD HH:MM:SS[.frac]'"
@@ -324,7 +333,8 @@ static bool read_tokens(struct reader *r, const struct field *f,
 			enum column c, long *v)
 {
 	double d;
-	if (!f->too_long && parse_number(f->text, &d) && d == floor(d) &&
+	if (!f->too_long && !f->after_quote && parse_number(f->text, &d) &&
+	    d == floor(d) &&
 	    d >= 1 && d <= (double)TOKENS_MOST) {
 		*v = (long)d;
 		return true;

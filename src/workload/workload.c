@@ -1007,6 +1007,14 @@ static int check_rate(struct yread *r, const struct ynode *map,
 	bool given = ymap_get(map, "request_rate") != NULL;
 	in->trace_time_scale = 1;
 	if (t && t->arrival) {
+		/* the trace's own rate, as request_rate's range allows */
+		const struct quantity_range *q = quantity_range(Q_REQUEST_RATE);
+		if (!(t->rate >= q->min && t->rate <= q->max)) {
+			yr_error(r, ymap_get(map, "trace"), NULL,
+				 "trace '%s' arrives at %.4g requests a second (%ld over %.4g s): expected %s (a trace's rate is read as a request_rate)",
+				 in->trace_file, t->rate, t->n, t->span, q->range);
+			return -1;
+		}
 		if (given && in->request_rate > 0)
 			in->trace_time_scale = t->rate / in->request_rate;
 		else if (!given)

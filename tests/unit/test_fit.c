@@ -131,6 +131,9 @@ static void refusals(void)
 	CHECK_STR(why, "latency_s is -1: not physical (expected at least 0)");
 	CHECK(fit_curve(FIT_LINE, x, zigzag, 5, line_sign, line_name, &f, why, sizeof(why)) == -1);
 	CHECK_STR(why, "a poor fit: the curve misses its points by 27% (root mean square), more than 20%");
+	double same[] = {4096, 4096, 4096, 4096};
+	CHECK(fit_curve(FIT_LINE, same, x, 4, line_sign, line_name, &f, why, sizeof(why)) == -1);
+	CHECK_STR(why, "every point is at x = 4096: a curve needs two x values or more");
 	bad[2] = 0;
 	CHECK(fit_curve(FIT_LINE, x, bad, 5, line_sign, line_name, &f, why, sizeof(why)) == -1);
 	CHECK_STR(why, "point 3 is (4, 0): expected a finite x and y > 0");

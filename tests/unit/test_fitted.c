@@ -176,6 +176,7 @@ static void round_trip(const struct curve_list *l)
 		{"points: [[", "points: [[1], [", "a point expects [x, y], found a list"},
 		{"figures_left_out: 1", "figures_left_out: -1", "figures_left_out"},
 		{"covariance: [[", "covariance: [[1], [", "'covariance' expects [[a, b], [b, c]], found a list"},
+		{"r2: 1", "r2: 0.5", "r2 0.5"},
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		char *t = edited(text, bad[i].from, bad[i].to);

@@ -133,6 +133,12 @@ static void refusals(void)
 		{"", "t.csv: expected a header row naming the columns"},
 		{"# only\n\n", "t.csv: expected a header row naming the columns (arrival_s, prompt_tokens, output_tokens), found only blank lines"},
 		{"arrival_s\n1e400\n", "t.csv:2:1: arrival: expected seconds"},
+		{"prompt_tokens\n\"5\"junk\n", "t.csv:2:1: prompt tokens: expected a whole number"},
+		{"prompt_tokens\n0x10\n", "t.csv:2:1: prompt tokens: expected a whole number"},
+		{"arrival_s\n2024-01-01 00:00:00.0000000000000000000000000000000000000000000000000001x\n1\n",
+		 "t.csv:2:1: arrival: expected seconds (a number) or a date-time"},
+		{"prompt_tokens_and_a_very_long_name_past_what_a_field_holds_of_sixty_four_bytes\n1\n",
+		 "t.csv:1:1: expected a header row naming one or more of arrival_s"},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct request_trace t;
@@ -181,6 +187,19 @@ static void replay(void)
 	sim_trace_lengths(p, o, 3, &t, 1);
 	CHECK(p[0] == 10 && p[1] == 30 && p[2] == 10);
 	CHECK(o[0] == 7);	/* no output column: left alone */
+	/* 3 rows at 0, 1 and 2 s over 2 replicas: the looped trace's
+	 * requests at 0, 1, 2, 3, ... s (laps 3 s apart), and replica 0 gets
+	 * every other one: 0, 2, 4, 6 s, rows 0, 2, 1, 0 */
+	double three[] = {0, 1, 2};
+	long p3[] = {1, 2, 3}, l3[4];
+	struct sim_trace u = {.arrival = three, .prompt = p3, .n = 3, .span = 2,
+			      .stride = 2, .time_scale = 1};
+	sim_trace_arrivals(at, 4, &u);
+	CHECK_NEAR(at[1], 2, 1e-12);
+	CHECK_NEAR(at[2], 4, 1e-12);
+	CHECK_NEAR(at[3], 6, 1e-12);
+	sim_trace_lengths(l3, NULL, 4, &u, 1);
+	CHECK(l3[0] == 1 && l3[1] == 3 && l3[2] == 2 && l3[3] == 1);
 	/* without arrivals, rows are drawn: every one from the trace */
 	t.arrival = NULL;
 	long drawn[1000];
