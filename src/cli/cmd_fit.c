@@ -154,7 +154,7 @@ static json_t *curves_json(const struct curve_list *l)
 		json_object_set_new(j, "points", pts);
 		json_t *res = json_array();
 		for (size_t k = 0; k < c->n; k++)
-			json_array_append_new(res, json_real(fit_eval(&c->fit, c->x[k]) / c->y[k] - 1));
+			json_array_append_new(res, json_real(fit_residual(&c->fit, c->x[k], c->y[k])));
 		json_object_set_new(j, "relative_residuals", res);
 		json_object_set_new(j, "figures_left_out", json_integer((json_int_t)c->left_out));
 		json_array_append_new(curves, j);

@@ -46,7 +46,7 @@ static void emit_curve(const struct scaling_curve *c, FILE *f)
 		fprintf(f, "%s[%.17g, %.17g]", i ? ", " : "", c->x[i], c->y[i]);
 	fputs("]\n    relative_residuals: [", f);
 	for (size_t i = 0; i < c->n; i++)
-		fprintf(f, "%s%.17g", i ? ", " : "", fit_eval(&c->fit, c->x[i]) / c->y[i] - 1);
+		fprintf(f, "%s%.17g", i ? ", " : "", fit_residual(&c->fit, c->x[i], c->y[i]));
 	fprintf(f, "]\n    figures_left_out: %zu\n", c->left_out);
 	if (c->left_out) {
 		fputs("    left_out_because: ", f);
@@ -260,7 +260,7 @@ static void check_residuals(struct yread *r, const struct ynode *n,
 		return;
 	}
 	for (size_t i = 0; i < n->n; i++) {
-		double v, want = fit_eval(&c->fit, c->x[i]) / c->y[i] - 1;
+		double v, want = fit_residual(&c->fit, c->x[i], c->y[i]);
 		if (node_real(r, n->items[i], "relative_residuals", &v) == 1 &&
 		    fabs(v - want) > 1e-9) {
 			yr_error(r, n->items[i], NULL,

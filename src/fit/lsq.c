@@ -22,6 +22,11 @@ double fit_eval(const struct fit *f, double x)
 	return x + b != 0 ? a * x / (x + b) : HUGE_VAL;
 }
 
+double fit_residual(const struct fit *f, double x, double y)
+{
+	return fit_eval(f, x) / y - 1;
+}
+
 double fit_band(const struct fit *f, double x)
 {
 	double a = f->p[0].value, b = f->p[1].value, g[2];
@@ -174,7 +179,7 @@ static double leave_one_out(enum fit_form form, const double *x,
 		double p[2], cov[2][2], chisq;
 		ok = solve(form, xs, ys, m, p, cov, &chisq) == 0;
 		struct fit f = {.form = form, .p = {{.value = p[0]}, {.value = p[1]}}};
-		sum += fabs(fit_eval(&f, x[k]) / y[k] - 1);
+		sum += fabs(fit_residual(&f, x[k], y[k]));
 	}
 	free(xs);
 	free(ys);

@@ -65,6 +65,10 @@ struct fit {
 /* The form's value at x. */
 double fit_eval(const struct fit *f, double x);
 
+/* The relative residual of the point (x, y): fit_eval(f, x) / y - 1, as
+ * the fits weigh them and every output of a fit reports them. */
+double fit_residual(const struct fit *f, double x, double y);
+
 /* Half the width of the curve's 95% band at x: Student's t at n - 2
  * degrees of freedom times the standard error of the value there, from
  * the parameters' covariance (the delta method). */

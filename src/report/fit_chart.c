@@ -54,7 +54,7 @@ static void draw(cairo_t *cr, const struct scaling_curve *c,
 	sample(c, xlog, sx, sy, lo, hi);
 	double *res = malloc(c->n * sizeof(double));
 	for (size_t i = 0; i < c->n; i++)
-		res[i] = 100 * (fit_eval(&c->fit, c->x[i]) / c->y[i] - 1);
+		res[i] = 100 * fit_residual(&c->fit, c->x[i], c->y[i]);
 
 	char title[400], xl[64], yl[64], fit_key[160];
 	snprintf(title, sizeof(title), "%s (%s)", c->name, c->device);
