@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/utc_time.h"
 #include "core/xalloc.h"
 #include "core/yaml_read.h"
 #include "core/yaml_tree.h"
@@ -114,26 +115,6 @@ int profile_read_int(struct yread *r, const struct ynode *map, const char *key,
 }
 
 /* ---- top-level parts ---- */
-
-/* YYYY-MM-DDTHH:MM:SSZ naming a real moment: a calendar date (leap
- * years counted), hours to 23, minutes to 59, seconds to 60 (a leap
- * second). */
-static bool valid_when(const char *s)
-{
-	static const char shape[] = "dddd-dd-ddTdd:dd:ddZ";
-	static const int days[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-	if (strlen(s) != sizeof(shape) - 1)
-		return false;
-	for (size_t i = 0; shape[i]; i++)
-		if (shape[i] == 'd' ? !isdigit((unsigned char)s[i]) : s[i] != shape[i])
-			return false;
-	int y = atoi(s), mo = atoi(s + 5), d = atoi(s + 8), h = atoi(s + 11),
-	    mi = atoi(s + 14), sec = atoi(s + 17);
-	bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-	return mo >= 1 && mo <= 12 && d >= 1 &&
-	       d <= days[mo - 1] + (mo == 2 && leap) && h <= 23 && mi <= 59 &&
-	       sec <= 60;
-}
 
 static void read_tool(struct yread *r, const struct ynode *root,
 		      struct bench_profile *p)
@@ -340,7 +321,7 @@ static void read_root(struct yread *r, const struct ynode *root,
 	yr_check_keys(r, root, "measured profile", fields);
 	read_tool(r, root, p);
 	if (profile_read_text(r, root, "when", p->when, sizeof(p->when)) == 1 &&
-	    !valid_when(p->when))
+	    !utc_time_valid(p->when))
 		yr_error(r, ymap_get(root, "when"), NULL,
 			 "'when' expects a UTC time YYYY-MM-DDTHH:MM:SSZ, found '%s'",
 			 p->when);

@@ -134,6 +134,7 @@ static json_t *curves_json(const struct curve_list *l)
 		json_object_set_new(j, "kind", json_text(form->kind));
 		json_object_set_new(j, "source", json_text(c->source));
 		json_object_set_new(j, "device", json_text(c->device));
+		json_object_set_new(j, "measured", json_string(c->measured));
 		if (!c->ok) {
 			json_object_set_new(j, "why", json_text(c->why));
 			json_array_append_new(left, j);

@@ -29,6 +29,10 @@ static const struct opt_spec plan_opts[] = {
 	 "costs in this currency, at the catalog's dated rate (default USD)"},
 	{"instance", 'i', OPT_LIST, "NAME",
 	 "plan only these instance types (repeatable, or a comma list; case-blind)"},
+	{"profile", 0, OPT_VALUE, "FILE",
+	 "calibrate with a fitted file (gpuplan fit) or a measured profile (gpuplan bench)"},
+	{"profile-accelerator", 0, OPT_VALUE, "NAME",
+	 "the catalog accelerator the profile was measured on, when its name does not say"},
 	{"spot", 0, OPT_FLAG, NULL,
 	 "rank training by spot prices where the workload allows spot"},
 	{"top", 'n', OPT_VALUE, "N", "options per workload in the table (default 5)"},
@@ -48,7 +52,12 @@ static const struct cmd_spec plan_spec = {
 	"Step times come from a roofline of the model's ops on each accelerator's\n"
 	"datasheet peaks at the default efficiencies (listed under 'assumptions'\n"
 	"in the JSON); prices from the catalogs with their dates.  Every option is\n"
-	"in the JSON, feasible or not, with its reasons.",
+	"in the JSON, feasible or not, with its reasons.\n"
+	"\n"
+	"With --profile, each workload is also estimated on the measured device\n"
+	"itself (low/median/high by Monte Carlo over the fitted curves), and a GPU\n"
+	"the catalog names carries its measured fractions of its datasheet to every\n"
+	"accelerator, each option then with a time and cost range.",
 };
 
 static int read_settings(const struct parsed *p, struct plan_settings *s)
@@ -298,6 +307,48 @@ struct emit_ctx {
 	bool csv_started;
 };
 
+static void range_cell(int unit, const struct sample_range *v, char *buf,
+		       size_t len)
+{
+	char a[32], b[32], c[32];
+	units_format(unit, v->median, NULL, a, sizeof(a));
+	units_format(unit, v->low, NULL, b, sizeof(b));
+	units_format(unit, v->high, NULL, c, sizeof(c));
+	snprintf(buf, len, "%s (%s to %s)", a, b, c);
+}
+
+/* The workload on the measured device (sample_device.h). */
+static void sample_lines(FILE *out, const struct plan *p,
+			 const struct plan_result *r)
+{
+	const struct carried *k = p->settings.carried;
+	const struct sample_estimate *e = &r->sample;
+	fprintf(out, "On the sample device %s (measured %s):", k->cal->device,
+		k->cal->measured);
+	if (!e->present) {
+		fprintf(out, " not estimated: %s\n\n", r->sample_why);
+		return;
+	}
+	char f[160], g[160];
+	range_cell(UNIT_DURATION, &e->forward_s, f, sizeof(f));
+	fprintf(out, "\n  forward pass of %ld, %s: %s, from %s\n", e->batch,
+		precision_name(e->precision_used), f,
+		e->from_step ? "the model's fitted step curve" : "the measured kernels");
+	if (e->from_step && e->has_kernels) {
+		range_cell(UNIT_DURATION, &e->kernels_forward_s, f, sizeof(f));
+		fprintf(out, "  (the measured kernels' roofline says %s)\n", f);
+	}
+	if (r->w->kind == WORKLOAD_TRAINING) {
+		range_cell(UNIT_DURATION, &e->step_s, f, sizeof(f));
+		range_cell(UNIT_DURATION, &e->run_s, g, sizeof(g));
+		fprintf(out, "  training step %s; the whole run %s on this one device\n", f, g);
+	} else {
+		fprintf(out, "  one request at a time: %.4g requests/s (%.4g to %.4g)\n",
+			e->per_s.median, e->per_s.low, e->per_s.high);
+	}
+	fputc('\n', out);
+}
+
 static int emit_table(struct emit_ctx *e, const struct plan *p,
 		      const struct plan_result *r)
 {
@@ -317,6 +368,8 @@ static int emit_table(struct emit_ctx *e, const struct plan *p,
 		precision_name(w->precision), traffic, r->n, feasible,
 		p->settings.currency);
 	fprintf(e->out, "%s\n\n", r->why ? r->why : "");
+	if (p->settings.carried)
+		sample_lines(e->out, p, r);
 	size_t *idx = xcalloc((size_t)p->settings.top + 1, sizeof(size_t));
 	size_t shown = rank_options(r, (size_t)p->settings.top, idx);
 	if (w->kind == WORKLOAD_TRAINING)
@@ -530,6 +583,9 @@ static int run(const struct parsed *p, enum out_format fmt,
 		return opened;
 	struct emit_ctx e = {.fmt = fmt, .out = o.f,
 			     .want_doc = fmt != FORMAT_JSON && report};
+	if (fmt == FORMAT_TABLE && s->carried)
+		fprintf(o.f, "Calibrated with %s: %s.\n\n", s->carried->cal->file,
+			s->carried->note);
 	struct plan plan;
 	char why[512];
 	if (plan_run_each(&plan, c, wf, s, emit, &e, why, sizeof(why)) < 0) {
@@ -553,8 +609,41 @@ static int run(const struct parsed *p, enum out_format fmt,
 	return rc;
 }
 
+/* --profile: the calibration (cal, *k filled; s->eff changed where it
+ * carries).  0, or 2 after printing why. */
+static int read_profile(const struct parsed *p, const struct catalog *c,
+			struct calibration *cal, struct carried *k,
+			struct plan_settings *s)
+{
+	const char *file = opt_value(p, &plan_spec, "profile");
+	const char *acc = opt_value(p, &plan_spec, "profile-accelerator");
+	if (!file) {
+		if (acc)
+			return usage_error(&plan_spec,
+					   "--profile-accelerator names the device of a profile: add --profile FILE");
+		return 0;
+	}
+	struct gp_errors errs;
+	gp_errors_init(&errs);
+	int rc = calibration_load(cal, file, file, &errs);
+	if (rc < 0) {
+		rc = cli_report_problems(&errs);
+		gp_errors_free(&errs);
+		return rc;
+	}
+	gp_errors_free(&errs);
+	char why[600];
+	if (calibrate_carry(cal, c, acc, &s->eff, k, why, sizeof(why)) < 0)
+		return usage_error(&plan_spec, "%s", why);
+	s->carried = k;
+	return 0;
+}
+
 int cmd_plan(int argc, char **argv)
 {
+	struct calibration cal;
+	struct carried carried;
+	memset(&cal, 0, sizeof(cal));
 	struct parsed p;
 	enum out_format fmt = FORMAT_TABLE;
 	struct catalog c;
@@ -571,6 +660,7 @@ int cmd_plan(int argc, char **argv)
 	    (rc = read_settings(&p, &s)) ||
 	    (rc = read_instances(&p, &names_buf, &names, &s.n_only)) ||
 	    (rc = cli_load_catalog(&p, &plan_spec, &c)) ||
+	    (rc = read_profile(&p, &c, &cal, &carried, &s)) ||
 	    (rc = cli_load_workloads(opt_value(&p, &plan_spec, "workload"), &wf)))
 		goto out;
 	s.only = names;
@@ -582,6 +672,7 @@ out:
 	free(names_buf);
 	free(png_dir);
 	workload_file_free(&wf);
+	calibration_free(&cal);
 	catalog_free(&c);
 	opts_free(&p);
 	return rc == OPTS_HELP_SHOWN ? 0 : rc;

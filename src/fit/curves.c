@@ -70,7 +70,7 @@ void curve_list_free(struct curve_list *l)
 /* The series of kind k named name in l (made when new). */
 static struct scaling_curve *series(struct curve_list *l, size_t first,
 			    enum curve_kind k, const char *name,
-			    const char *source, const char *device)
+			    const char *source, const struct bench_profile *p)
 {
 	for (size_t i = first; i < l->n; i++)
 		if (l->v[i].kind == k && !strcmp(l->v[i].name, name))
@@ -79,7 +79,9 @@ static struct scaling_curve *series(struct curve_list *l, size_t first,
 	c->kind = k;
 	snprintf(c->name, sizeof(c->name), "%s", name);
 	snprintf(c->source, sizeof(c->source), "%s", source);
-	snprintf(c->device, sizeof(c->device), "%s", device);
+	snprintf(c->device, sizeof(c->device), "%s: %s", p->device.kind,
+		 p->device.name);
+	snprintf(c->measured, sizeof(c->measured), "%s", p->when);
 	return c;
 }
 
@@ -116,7 +118,7 @@ static void leave_out(struct scaling_curve *c, const char *why)
 /* Puts f on its series (or two, for a model step), or leaves it out. */
 static void place(struct curve_list *l, size_t first,
 		  const struct bench_profile *p, const struct bench_figure *f,
-		  const char *source, const char *device)
+		  const char *source)
 {
 	char name[96];
 	struct scaling_curve *c[2] = {NULL, NULL};
@@ -124,27 +126,27 @@ static void place(struct curve_list *l, size_t first,
 	bool gpu = strcmp(p->device.kind, "cpu") != 0;
 	if (!strcmp(f->suite, "transfer")) {
 		snprintf(name, sizeof(name), "transfer %s", f->kernel);
-		c[0] = series(l, first, CURVE_TRANSFER, name, source, device);
+		c[0] = series(l, first, CURVE_TRANSFER, name, source, p);
 		x = f->bytes;
 		y[0] = f->time.median / (double)(f->iterations > 0 ? f->iterations : 1);
 	} else if (!strcmp(f->suite, "model")) {
 		snprintf(name, sizeof(name), "model %s %s step time", p->model_name,
 			 f->precision);
-		c[0] = series(l, first, CURVE_STEP_TIME, name, source, device);
+		c[0] = series(l, first, CURVE_STEP_TIME, name, source, p);
 		snprintf(name, sizeof(name), "model %s %s step memory", p->model_name,
 			 f->precision);
-		c[1] = series(l, first, CURVE_STEP_MEMORY, name, source, device);
+		c[1] = series(l, first, CURVE_STEP_MEMORY, name, source, p);
 		x = (double)f->batch;
 		y[0] = f->time.median / (double)(f->iterations > 0 ? f->iterations : 1);
 		y[1] = f->memory_bytes;
 	} else if (!strcmp(f->suite, "gemm")) {
 		snprintf(name, sizeof(name), "gemm %s", f->precision);
-		c[0] = series(l, first, CURVE_GEMM, name, source, device);
+		c[0] = series(l, first, CURVE_GEMM, name, source, p);
 		x = (double)f->n;
 		y[0] = f->value;
 	} else if (!strcmp(f->suite, "membw")) {
 		snprintf(name, sizeof(name), "membw %s", f->kernel);
-		c[0] = series(l, first, CURVE_MEMBW, name, source, device);
+		c[0] = series(l, first, CURVE_MEMBW, name, source, p);
 		if (!gpu) {
 			leave_out(c[0], "a CPU's bandwidth follows the cache each size fits, not one curve");
 			return;
@@ -167,10 +169,8 @@ void curves_from_profile(const struct bench_profile *p, const char *source,
 			 struct curve_list *out)
 {
 	size_t first = out->n;
-	char device[300];
-	snprintf(device, sizeof(device), "%s: %s", p->device.kind, p->device.name);
 	for (size_t i = 0; i < p->figures.n; i++)
-		place(out, first, p, &p->figures.v[i], source, device);
+		place(out, first, p, &p->figures.v[i], source);
 	for (size_t i = first; i < out->n; i++) {
 		struct scaling_curve *c = &out->v[i];
 		const struct curve_form *f = curve_form(c->kind);

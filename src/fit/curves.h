@@ -58,6 +58,7 @@ struct scaling_curve {
 	char name[96];		/* "transfer h2d-pinned", "gemm fp32" */
 	char source[256];	/* the profile, as named */
 	char device[300];	/* "cpu: AMD EPYC", "cuda: NVIDIA H200" */
+	char measured[32];	/* the profile's `when`, UTC */
 	bool ok;		/* fitted; else why says why not */
 	char why[256];
 	struct fit fit;

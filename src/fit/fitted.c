@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/xalloc.h"
+#include "core/utc_time.h"
 #include "core/yaml_emit.h"
 #include "core/yaml_read.h"
 
@@ -29,7 +30,7 @@ static void emit_curve(const struct scaling_curve *c, FILE *f)
 	yaml_emit_text(f, c->source);
 	fputs("\n    device: ", f);
 	yaml_emit_text(f, c->device);
-	fputs("\n    parameters:\n", f);
+	fprintf(f, "\n    measured: \"%s\"\n    parameters:\n", c->measured);
 	for (int i = 0; i < FIT_PARAMS; i++)
 		emit_param(f, form->param[i], &c->fit.p[i]);
 	fprintf(f, "    covariance: [[%.17g, %.17g], [%.17g, %.17g]]\n",
@@ -304,7 +305,7 @@ static void read_covariance(struct yread *r, const struct ynode *n,
 
 static const struct yfield curve_fields[] = {
 	{"name", true}, {"kind", true}, {"source", true}, {"device", true},
-	{"parameters", true}, {"covariance", true}, {"r2", true},
+	{"measured", true}, {"parameters", true}, {"covariance", true}, {"r2", true},
 	{"rms_relative_residual", true},
 	{"leave_one_out_error", true}, {"points", true},
 	{"relative_residuals", true},
@@ -345,6 +346,14 @@ static int read_curve(struct yread *r, const struct ynode *n, size_t index,
 	s = NULL;
 	if (yr_string(r, n, "device", &s) == 1)
 		copy_text(c->device, sizeof(c->device), s);
+	s = NULL;
+	if (yr_string(r, n, "measured", &s) == 1) {
+		copy_text(c->measured, sizeof(c->measured), s);
+		if (!utc_time_valid(c->measured))
+			yr_error(r, ymap_get(n, "measured"), NULL,
+				 "'measured' expects the profile's UTC time YYYY-MM-DDTHH:MM:SSZ, found '%s'",
+				 c->measured);
+	}
 	if (kind < 0)
 		return -1;
 	c->kind = (enum curve_kind)kind;

@@ -11,6 +11,7 @@
  *       kind: transfer                  # curves.h: the form and names
  *       source: "m.yaml"                # the measured profile
  *       device: "cpu: AMD EPYC"
+ *       measured: "2026-12-02T02:21:55Z"   # the profile's `when`
  *       parameters:
  *         latency_s: {value: 1.2e-05, se: 3e-07, ci95: [1.1e-05, 1.3e-05]}
  *         s_per_byte: {value: 5.1e-11, se: 4e-13, ci95: [5e-11, 5.2e-11]}

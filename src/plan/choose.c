@@ -447,6 +447,48 @@ static void obvious_alternative(struct plan_result *r)
 			    r->v[r->obvious].cost;
 }
 
+/*
+ * With measured ranges (calibrate.h): whether the choice could change
+ * within them.  Another feasible option whose cheap end is below the
+ * recommendation's dear end could be the cheaper one; a recommendation
+ * whose slow end misses the deadline or the p99 target could fail it.
+ */
+static void range_sentence(struct plan_result *r)
+{
+	const struct plan_option *rec = &r->v[r->recommended];
+	if (!rec->has_range)
+		return;
+	const struct workload *w = r->w;
+	char a[32], b[32];
+	if (w->kind == WORKLOAD_TRAINING && w->train.deadline > 0 &&
+	    rec->time_high_s > w->train.deadline)
+		why_add(r, " Within the measured range it could miss the deadline: %s at the slow end.",
+			units_format(UNIT_DURATION, rec->time_high_s, NULL, a, 32));
+	if (w->kind == WORKLOAD_INFERENCE && w->infer.target[TARGET_P99] > 0 &&
+	    rec->p99_latency_s * rec->time_high_s / rec->batch_latency_s >
+		    w->infer.target[TARGET_P99])
+		why_add(r, " Within the measured range its p99 could pass the target: the batch takes up to %s.",
+			units_format(UNIT_DURATION, rec->time_high_s, NULL, a, 32));
+	long rival = -1;
+	for (size_t i = 0; i < r->n; i++) {
+		const struct plan_option *o = &r->v[i];
+		if ((long)i == r->recommended || !o->feasible || !o->has_range ||
+		    o->inst == rec->inst || o->cost_low >= rec->cost_high)
+			continue;
+		if (rival < 0 || o->cost_low < r->v[rival].cost_low)
+			rival = (long)i;
+	}
+	if (rival < 0) {
+		why_add(r, " The choice holds across the measured range.");
+		return;
+	}
+	const struct plan_option *o = &r->v[rival];
+	snprintf(a, sizeof(a), "%.4g", o->cost_low);
+	snprintf(b, sizeof(b), "%.4g", rec->cost_high);
+	why_add(r, " Within the measured range the choice could change: %s could cost %s against this option's %s at its dear end.",
+		o->inst->name, a, b);
+}
+
 void plan_choose(struct plan_result *r, const struct plan_settings *s)
 {
 	struct ranked *v = xcalloc(r->n + 1, sizeof(*v));
@@ -464,4 +506,6 @@ void plan_choose(struct plan_result *r, const struct plan_settings *s)
 		training_sentence(r, s);
 	else
 		serving_sentence(r, s);
+	if (r->recommended >= 0)
+		range_sentence(r);
 }

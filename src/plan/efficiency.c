@@ -57,6 +57,7 @@ void efficiency_default(struct efficiency *e)
 	e->grad_bucket = 25.0 * 1024 * 1024;
 	e->spot_overhead = 0.10;
 	e->host_link = 0.80;
+	e->host_link_from = "assumption: 80% of the PCIe rate for pinned host-to-device copies";
 	e->fused_attention = true;
 	e->graph_gap = 0.5e-6;
 	e->stream_gap = 0.9e-6;

@@ -38,6 +38,7 @@ struct efficiency {
 	double spot_overhead;
 	/* Share of the host link's rate host-to-device copies reach. */
 	double host_link;
+	const char *host_link_from;
 	/* Attention runs as one fused kernel (FlashAttention, cuDNN's fused
 	 * attention, PyTorch's scaled_dot_product_attention): the S x S
 	 * scores never reach memory.  false: the unfused path of earlier

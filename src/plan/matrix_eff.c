@@ -58,7 +58,8 @@ bool matrix_eff_equal(const struct matrix_eff *a, const struct matrix_eff *b)
 {
 	if (a->tile_long != b->tile_long || a->tile_short != b->tile_short ||
 	    a->tile_min != b->tile_min || a->tile_ref != b->tile_ref ||
-	    a->default_sms != b->default_sms)
+	    a->default_sms != b->default_sms ||
+	    a->measured_half_n != b->measured_half_n)
 		return false;
 	for (int c = 0; c < MATRIX_CLASSES; c++)
 		if (a->curve[c].scale != b->curve[c].scale ||
@@ -98,6 +99,14 @@ double matrix_eff_gemm(const struct matrix_eff *p, enum matrix_class c,
 		       struct gemm_fit *detail)
 {
 	struct gemm_fit best = {0}, f;
+	if (p->measured_half_n > 0) {
+		double h = 3.0 / (1.0 / m + 1.0 / n + 1.0 / k);
+		best.shape = h / (h + p->measured_half_n);
+		best.tile_eff = best.wave_eff = best.reuse_eff = best.k_eff = 1;
+		if (detail)
+			*detail = best;
+		return best.shape;
+	}
 	if (sms < 1)
 		sms = 1;
 	/* largest tiles first: a smaller one must do strictly better */

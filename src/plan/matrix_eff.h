@@ -59,6 +59,13 @@ struct matrix_eff {
 	/* SMs of a part whose catalog entry has no `sms:` */
 	long default_sms;
 	struct matrix_curve curve[MATRIX_CLASSES];
+	/* > 0: a measured device (`plan --profile`, calibration.h), whose
+	 * GEMMs follow its own fitted curve instead of the tiles above:
+	 * shape = h / (h + measured_half_n) for h the harmonic mean of m, n
+	 * and k (the side a square GEMM of the same operand reuse would
+	 * have: a thin side limits reuse as it does in the square case; an
+	 * assumption).  0: the tile model. */
+	double measured_half_n;
 	const char *from;	/* provenance, for the plan */
 };
 

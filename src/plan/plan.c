@@ -343,6 +343,54 @@ static int check_figures(const struct workload *w, struct plan_result *r,
 	return check_classes(w, r, why, len);
 }
 
+/*
+ * With a calibration carried to the catalog: each runnable option's time
+ * and cost across the measured fractions' intervals (calibrate.h).  A
+ * fraction the workload replaced with its own (`efficiency:`) has no
+ * measured interval.
+ */
+static void option_ranges(struct plan_result *r, const struct plan_settings *s)
+{
+	const struct carried *k = s->carried;
+	if (!k || !k->acc)
+		return;
+	struct carried own = *k;
+	own.compute = k->compute && s->eff.compute_from == k->compute_from;
+	own.memory = k->memory && s->eff.memory_from == k->memory_from;
+	if (!own.compute && !own.memory)
+		return;
+	for (size_t i = 0; i < r->n; i++) {
+		struct plan_option *o = &r->v[i];
+		if (!o->runnable)
+			continue;
+		const struct time_breakdown *b = &o->per_step;
+		double total = b->compute + b->memory + b->communication + b->input;
+		double lo, hi;
+		calibrate_time_factors(&own, &s->eff, b->compute, b->memory,
+				       total, &lo, &hi);
+		double t = r->w->kind == WORKLOAD_TRAINING ? o->time_s
+							     : o->batch_latency_s;
+		o->has_range = true;
+		o->time_low_s = t * lo;
+		o->time_high_s = t * hi;
+		/* a run is paid by the hour; a month of service is not */
+		bool paid_by_time = r->w->kind == WORKLOAD_TRAINING;
+		o->cost_low = paid_by_time ? o->cost * lo : o->cost;
+		o->cost_high = paid_by_time ? o->cost * hi : o->cost;
+	}
+}
+
+/* The workload on the measured device itself (sample_device.h). */
+static void sample_figures(const struct plan_settings *s,
+			   const struct workload *w, struct plan_result *r)
+{
+	if (!s->carried)
+		return;
+	if (sample_estimate(s->carried->cal, w, &r->sample, r->sample_why,
+			    sizeof(r->sample_why)) < 0)
+		r->sample.present = false;
+}
+
 static int plan_one(struct plan *p, const struct workload *w,
 		    struct plan_result *r, char *why, size_t len)
 {
@@ -374,6 +422,8 @@ static int plan_one(struct plan *p, const struct workload *w,
 		class_totals(train_prep_graph(tp), precision_training_activation_bytes(w->precision), r);
 		int bad = check_figures(w, r, why, len);
 		if (bad == 0) {
+			option_ranges(r, &settings);
+			sample_figures(&settings, w, r);
 			plan_choose(r, &settings);
 			plan_training_layouts(tp, &settings, r);
 		}
@@ -396,6 +446,8 @@ static int plan_one(struct plan *p, const struct workload *w,
 		gp_errors_free(&errs);
 		if (check_figures(w, r, why, len) < 0)
 			return -1;
+		option_ranges(r, &settings);
+		sample_figures(&settings, w, r);
 		plan_choose(r, &settings);
 		plan_serving_curves(sp, &settings, r);
 		plan_serving_splits(sp, &settings, r);

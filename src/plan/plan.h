@@ -24,8 +24,10 @@
 #include <stddef.h>
 
 #include "catalog/catalog.h"
+#include "calibrate.h"
 #include "efficiency.h"
 #include "model/memory.h"
+#include "sample_device.h"
 #include "workload/workload.h"
 
 #define PLAN_MAX_REASONS 4
@@ -44,6 +46,9 @@ struct plan_settings {
 	 * the catalog first (plan_check_instances()).  Not owned. */
 	const char *const *only;
 	size_t n_only;
+	/* --profile: the calibration and what it carried to the catalog
+	 * (calibrate.h); NULL: none.  Not owned. */
+	const struct carried *carried;
 };
 
 /* Seconds per training step (or per inference batch), split by what
@@ -169,6 +174,12 @@ struct plan_option {
 	double memory_capacity;		/* bytes the GPU (or slice) has */
 	double memory_parts[MEM_PARTS];	/* memory_per_gpu by enum memory_part */
 	bool pareto;			/* on the time/cost (latency/cost) front */
+	/* with a calibration carried to the catalog (calibrate.h): the
+	 * range the measured fractions' 95% intervals give the run time
+	 * (training) or the batch latency (serving), and the cost */
+	bool has_range;
+	double time_low_s, time_high_s;
+	double cost_low, cost_high;
 	enum precision precision_used;	/* the peak used (bf16 may run as fp16) */
 };
 
@@ -263,6 +274,10 @@ struct plan_result {
 	 * option, the chosen first, then by instances and p99 */
 	struct plan_split *splits;
 	size_t n_splits;
+	/* with --profile: the workload on the measured device itself
+	 * (present false with sample_why when it could not be estimated) */
+	struct sample_estimate sample;
+	char sample_why[300];
 	char *why;			/* the recommendation, in one or two
 					 * sentences (owned; NULL until chosen) */
 	char *text;			/* pool for REASON_TEXT */

@@ -50,7 +50,7 @@ static json_t *assumptions_json(const struct efficiency *e)
 			    assumption(e->grad_bucket, "PyTorch DistributedDataParallel's default bucket_cap_mb = 25 (MiB): gradients are reduced bucket by bucket during the last micro-batch's backward pass, and only the last bucket is never hidden"));
 	json_object_set_new(j, "spot_overhead", assumption(e->spot_overhead, e->spot_from));
 	json_object_set_new(j, "host_link_efficiency",
-			    assumption(e->host_link, "assumption: 80% of the PCIe rate for pinned host-to-device copies"));
+			    assumption(e->host_link, e->host_link_from));
 	json_object_set_new(j, "kernel_gap_graph_s", assumption(e->graph_gap, e->launch_from));
 	json_object_set_new(j, "kernel_gap_stream_s", assumption(e->stream_gap, e->launch_from));
 	json_object_set_new(j, "kernel_floor_stream_s", assumption(e->stream_floor, e->launch_from));
@@ -106,6 +106,62 @@ static json_t *sources_json(const struct catalog *c)
 	return j;
 }
 
+static void set(json_t *j, const char *k, json_t *v);
+
+static json_t *range_json(const struct sample_range *r)
+{
+	json_t *j = json_object();
+	set(j, "low", real(r->low));
+	set(j, "median", real(r->median));
+	set(j, "high", real(r->high));
+	return j;
+}
+
+/* The calibration the plan was made with, and what it replaced. */
+static json_t *calibration_json(const struct carried *k)
+{
+	const struct calibration *c = k->cal;
+	json_t *j = json_object();
+	set(j, "file", json_text(c->file));
+	set(j, "device", json_text(c->device));
+	set(j, "measured", json_text(c->measured));
+	set(j, "catalog_accelerator", k->acc ? json_text(k->acc->name) : json_null());
+	set(j, "carried_to_catalog", json_boolean(k->compute || k->memory || k->host_link));
+	set(j, "note", json_text(k->note));
+	set(j, "ranges", json_text("Monte Carlo: 1000 draws of each fitted curve's parameters from its covariance (sample_device); the delta method on the carried fractions' 95% intervals (catalog options)"));
+	return j;
+}
+
+/* The workload on the measured device (sample_device.h). */
+static json_t *sample_json(const struct plan_result *r, const struct carried *k)
+{
+	const struct sample_estimate *e = &r->sample;
+	json_t *j = json_object();
+	set(j, "device", json_text(k->cal->device));
+	set(j, "measured", json_text(k->cal->measured));
+	if (!e->present) {
+		set(j, "why_not", json_text(r->sample_why));
+		return j;
+	}
+	set(j, "batch", json_integer(e->batch));
+	set(j, "seq", json_integer(e->seq));
+	set(j, "precision", json_text(precision_name(e->precision_used)));
+	set(j, "forward_from", json_text(e->from_step
+		? "the model's own step curve, fitted from the profile's sweep"
+		: "the planner's roofline of the model's ops at the measured GEMM and memory rates"));
+	set(j, "forward_s", range_json(&e->forward_s));
+	set(j, "kernels_forward_s", e->has_kernels ? range_json(&e->kernels_forward_s) : json_null());
+	if (!e->has_kernels)
+		set(j, "kernels_why_not", json_text(e->kernels_why));
+	if (r->w->kind == WORKLOAD_TRAINING) {
+		set(j, "step_s", range_json(&e->step_s));
+		set(j, "run_s", range_json(&e->run_s));
+	} else {
+		set(j, "requests_per_s", range_json(&e->per_s));
+	}
+	return j;
+}
+
 json_t *plan_header_json(const struct plan *p)
 {
 	json_t *j = json_object();
@@ -113,6 +169,8 @@ json_t *plan_header_json(const struct plan *p)
 	json_object_set_new(j, "currency", json_text(p->settings.currency));
 	json_object_set_new(j, "ranked_by_spot", json_boolean(p->settings.spot));
 	json_object_set_new(j, "assumptions", assumptions_json(&p->settings.eff));
+	json_object_set_new(j, "calibration", p->settings.carried
+		? calibration_json(p->settings.carried) : json_null());
 	if (p->catalog->fx.present)
 		json_object_set_new(j, "exchange_rates",
 				    exchange_rates_to_json(&p->catalog->fx));
@@ -292,6 +350,14 @@ static json_t *option_json(const struct plan_result *r,
 	set(j, "memory", memory_parts_json(o));
 	set(j, "breakdown", breakdown_json(&o->per_step));
 	set(j, "pareto", json_boolean(o->pareto));
+	if (o->has_range) {
+		/* calibrate.h: across the measured fractions' 95% intervals */
+		set(j, training ? "time_range_s" : "batch_latency_range_s",
+		    json_pack("{s:o,s:o}", "low", real(o->time_low_s),
+			      "high", real(o->time_high_s)));
+		set(j, "cost_range", json_pack("{s:o,s:o}", "low", real(o->cost_low),
+					       "high", real(o->cost_high)));
+	}
 	set(j, "provenance", provenance_json(o, currency));
 	return j;
 }
@@ -382,7 +448,6 @@ static json_t *layouts_json(const struct plan_result *r)
 
 json_t *plan_result_head_json(const struct plan *p, const struct plan_result *r)
 {
-	(void)p;
 	json_t *j = json_object();
 	const struct workload *w = r->w;
 	set(j, "name", json_text(w->name));
@@ -418,6 +483,8 @@ json_t *plan_result_head_json(const struct plan *p, const struct plan_result *r)
 		set(j, "trace", workload_trace_json(in));
 		set(j, "splits_considered", splits_json(r));
 	}
+	if (p->settings.carried)
+		set(j, "sample_device", sample_json(r, p->settings.carried));
 	return j;
 }
 

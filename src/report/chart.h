@@ -118,6 +118,9 @@ struct bar_group {
 	bool muted;
 	double limit;			/* > 0: this bar's ceiling (its GPU's
 					 * memory); 0: none */
+	/* an error bar over the first segment, from err_low to err_high
+	 * (a measured range); both 0: none */
+	double err_low, err_high;
 };
 
 /*
@@ -126,7 +129,8 @@ struct bar_group {
  * the segments next to each other instead (on-demand vs spot).  Groups'
  * limits are drawn dashed red: one labelled line across the plot when
  * every limit is the same, else a dash over each bar with `limit_label`
- * in the legend (memory per GPU against each GPU's capacity).
+ * in the legend (memory per GPU against each GPU's capacity).  A group's
+ * error bar is drawn in ink over its first segment, with caps.
  */
 void chart_bars(cairo_t *cr, struct rect area, const char *title,
 		struct axis *y, const struct bar_group *groups, size_t n_groups,

@@ -104,6 +104,23 @@ static struct rgb fade(struct rgb c, double f)
 }
 
 /* Draws one group's bars centred on cx within a slot. */
+/* A vertical error bar at x from lo to hi, caps half as wide as cap. */
+static void error_bar(struct chart *c, const struct axis *y, double x,
+		      double cap, double lo, double hi)
+{
+	double y0 = map_y(c, y, lo), y1 = map_y(c, y, hi);
+	if (!isfinite(y0) || !isfinite(y1))
+		return;
+	cairo_t *cr = c->cr;
+	cairo_save(cr);
+	set_rgb(cr, chart_ink(), 1);
+	cairo_set_line_width(cr, c->sz.lw);
+	stroke_line(cr, x, y0, x, y1);
+	stroke_line(cr, x - cap / 2, y0, x + cap / 2, y0);
+	stroke_line(cr, x - cap / 2, y1, x + cap / 2, y1);
+	cairo_restore(cr);
+}
+
 static void bar_group_draw(struct chart *c, const struct axis *y,
 			   const struct bar_group *g, const struct rgb *colours,
 			   size_t nseg, bool side_by_side, double cx,
@@ -134,6 +151,8 @@ static void bar_group_draw(struct chart *c, const struct axis *y,
 		cairo_set_line_width(cr, c->sz.lw * 0.6);
 		cairo_stroke(cr);
 	}
+	if (g->err_high > 0 && g->err_low > 0)
+		error_bar(c, y, x0 + w / 2, w * 0.3, g->err_low, g->err_high);
 }
 
 static const struct rgb limit_red = {0.75, 0.1, 0.1};
@@ -247,7 +266,7 @@ void chart_bars(cairo_t *cr, struct rect area, const char *title,
 		legend_rows(&c, items, ni);
 	double top = bars_top(groups, n_groups, n_segments, side_by_side);
 	for (size_t i = 0; i < n_groups; i++)
-		top = fmax(top, groups[i].limit > 0 ? groups[i].limit : 0);
+		top = fmax(top, fmax(groups[i].limit, groups[i].err_high));
 	axis_prepare(&ly, y, 0, top);
 	range_add(&ly.lo, &ly.hi, top, y->log);
 	if (!y->log && ly.lo > 0)

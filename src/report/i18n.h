@@ -35,6 +35,11 @@ enum msg {
 	MSG_SATURATED,		/* "%s/s": where a curve saturates */
 	MSG_REPLICAS_N,		/* "%ld replicas" */
 	MSG_RUNNER_UP,
+	MSG_SAMPLE_DEVICE,	/* "On the measured device %s (%s)" */
+	MSG_SAMPLE_FORWARD,	/* "forward pass of %ld" */
+	MSG_SAMPLE_STEP, MSG_SAMPLE_RUN, MSG_SAMPLE_RATE,
+	MSG_RANGE,		/* "%s (%s to %s)": median, low, high */
+	MSG_MEASURED_RANGE,	/* the error bars' legend */
 	MSG_ON_DEMAND, MSG_SPOT, MSG_FEASIBLE, MSG_INFEASIBLE, MSG_PARETO,
 	MSG_DEADLINE, MSG_OWNED, MSG_PERFORMANCE, MSG_INTENSITY, MSG_PEAK, MSG_RIDGE, MSG_PRICE_AS_OF, MSG_BUDGET, MSG_CAPACITY, MSG_RECOMMENDED,
 	MSG_COMPUTE, MSG_MEMORY_BOUND, MSG_COMMUNICATION, MSG_INPUT,

@@ -248,6 +248,51 @@ static void sentence(const struct r_plan *p, const struct r_workload *w,
 
 /* ---- the summary page ---- */
 
+/* "median (low to high)" of a measured range, as durations or as a
+ * plain rate. */
+static void range_text(enum report_lang lang, const double v[3], bool duration,
+		       char *buf, size_t len)
+{
+	char m[64], lo[64], hi[64];
+	if (duration) {
+		tr_duration(lang, v[1], m, sizeof(m));
+		tr_duration(lang, v[0], lo, sizeof(lo));
+		tr_duration(lang, v[2], hi, sizeof(hi));
+	} else {
+		snprintf(m, sizeof(m), "%.4g", v[1]);
+		snprintf(lo, sizeof(lo), "%.4g", v[0]);
+		snprintf(hi, sizeof(hi), "%.4g", v[2]);
+	}
+	snprintf(buf, len, tr(lang, MSG_RANGE), m, lo, hi);
+}
+
+/* The workload on the measured device (plan --profile), with ranges. */
+static void sample_block(struct doc *d, const struct r_workload *w)
+{
+	enum report_lang lang = d->o->lang;
+	if (!w->sample_device || w->sample_forward[1] <= 0)
+		return;
+	char text[1600], r[200], f[64];
+	size_t k = (size_t)snprintf(text, sizeof(text), tr(lang, MSG_SAMPLE_DEVICE),
+				    w->sample_device, w->sample_measured);
+	snprintf(f, sizeof(f), tr(lang, MSG_SAMPLE_FORWARD), w->sample_batch);
+	range_text(lang, w->sample_forward, true, r, sizeof(r));
+	k += (size_t)snprintf(text + k, sizeof(text) - k, ": %s %s", f, r);
+	if (w->training) {
+		range_text(lang, w->sample_step, true, r, sizeof(r));
+		k += (size_t)snprintf(text + k, sizeof(text) - k, "; %s %s",
+				      tr(lang, MSG_SAMPLE_STEP), r);
+		range_text(lang, w->sample_run, true, r, sizeof(r));
+		snprintf(text + k, sizeof(text) - k, "; %s %s.",
+			 tr(lang, MSG_SAMPLE_RUN), r);
+	} else {
+		range_text(lang, w->sample_rate, false, r, sizeof(r));
+		snprintf(text + k, sizeof(text) - k, "; %s %s.",
+			 tr(lang, MSG_SAMPLE_RATE), r);
+	}
+	paragraph(d, text, BODY);
+}
+
 static void summary_block(struct doc *d, const struct r_workload *w)
 {
 	enum report_lang lang = d->o->lang;
@@ -259,6 +304,7 @@ static void summary_block(struct doc *d, const struct r_workload *w)
 	heading(d, head, 12);
 	sentence(d->p, w, lang, text, sizeof(text));
 	paragraph(d, text, BODY);
+	sample_block(d, w);
 	if (w->recommended < 0)
 		return;
 	const struct r_option *o = &w->v[w->recommended];

@@ -514,7 +514,7 @@ static void take_top(const struct r_workload *w, const size_t *ranked,
 		const struct r_option *o = &w->v[ranked[k]];
 		option_label(o, b->labels[b->n], sizeof(b->labels[0]));
 		b->g[b->n] = (struct bar_group){b->labels[b->n], b->values[b->n],
-						!o->feasible, 0};
+						!o->feasible, 0, 0, 0};
 		b->n++;
 	}
 }
@@ -527,11 +527,15 @@ static void cost_bars(cairo_t *cr, struct rect area, const struct r_plan *p,
 	struct bars b;
 	take_top(w, ranked, n_ranked, &b);
 	double ymax = 0;
+	bool ranged = false;
 	for (size_t k = 0; k < b.n; k++) {
 		const struct r_option *o = &w->v[ranked[k]];
 		b.values[k][0] = o->cost;
 		b.values[k][1] = o->has_spot ? o->cost_spot : 0;
-		ymax = fmax(ymax, o->cost);
+		b.g[k].err_low = o->cost_range[0];
+		b.g[k].err_high = o->cost_range[1];
+		ranged |= o->cost_range[1] > 0;
+		ymax = fmax(ymax, fmax(o->cost, o->cost_range[1]));
 	}
 	const char *seg[] = {tr(lang, MSG_ON_DEMAND), tr(lang, MSG_SPOT)};
 	struct rgb col[] = {chart_colour(0), chart_colour(1)};
@@ -539,7 +543,11 @@ static void cost_bars(cairo_t *cr, struct rect area, const struct r_plan *p,
 	snprintf(yl, sizeof(yl), "%s (%s)", tr(lang, w->training ? MSG_AXIS_COST : MSG_AXIS_COST_MONTH),
 		 p->currency);
 	struct axis y = {0, ymax > 0 ? ymax : 1, false, yl, fmt_money};
-	chart_bars(cr, area, tr(lang, MSG_CHART_COST), &y, b.g, b.n, seg, col,
+	char title[200];
+	snprintf(title, sizeof(title), "%s%s%s%s", tr(lang, MSG_CHART_COST),
+		 ranged ? " (" : "", ranged ? tr(lang, MSG_MEASURED_RANGE) : "",
+		 ranged ? ")" : "");
+	chart_bars(cr, area, title, &y, b.g, b.n, seg, col,
 		   w->training ? 2 : 1, true, NULL, st);
 }
 

@@ -692,7 +692,9 @@ static void read_option(struct reader *rd, size_t at, const char *path,
 	static const char *const mk[] = {"weights_bytes", "gradients_bytes",
 		"optimizer_bytes", "activations_bytes", "kv_cache_bytes",
 		"workspace_bytes"};
+	static const char *const rk[] = {"low", "high"};
 	read_parts(rd, "breakdown", path, bk, opt->breakdown, 4);
+	read_parts(rd, "cost_range", path, rk, opt->cost_range, 2);
 	read_parts(rd, "memory", path, mk, opt->memory_parts, 6);
 	read_reasons(rd, path, opt);
 }
@@ -842,6 +844,46 @@ static void read_options(struct reader *rd, size_t at, const char *path,
 	}
 }
 
+/* A {low, median, high} range of the sample device into out; zeros when
+ * absent or null. */
+static void read_range(struct reader *rd, const char *key, const char *path,
+		       double out[3])
+{
+	static const char *const keys[] = {"low", "median", "high"};
+	size_t at;
+	char p[192];
+	for (int k = 0; k < 3; k++)
+		out[k] = 0;
+	if (!get_container(rd, &rd->sub, key, path, J_OBJECT, true, &at))
+		return;
+	snprintf(p, sizeof(p), "%s.%s", path, key);
+	if (!record_read(rd, &rd->leaf, at, p))
+		return;
+	for (int k = 0; k < 3; k++)
+		out[k] = get_number(rd, &rd->leaf, keys[k], p, false, 0);
+}
+
+/* The workload on the measured device (plan --profile), when there. */
+static void read_sample(struct reader *rd, const char *path,
+			struct r_workload *rw)
+{
+	size_t at;
+	char p[192];
+	if (!get_container(rd, &rd->workload, "sample_device", path, J_OBJECT,
+			   true, &at))
+		return;
+	snprintf(p, sizeof(p), "%s.sample_device", path);
+	if (!record_read(rd, &rd->sub, at, p))
+		return;
+	rw->sample_device = get_string(rd, &rd->sub, "device", p, false, TEXT);
+	rw->sample_measured = get_string(rd, &rd->sub, "measured", p, false, NAME);
+	rw->sample_batch = get_count(rd, &rd->sub, "batch", p, true, 0);
+	read_range(rd, "forward_s", p, rw->sample_forward);
+	read_range(rd, "step_s", p, rw->sample_step);
+	read_range(rd, "run_s", p, rw->sample_run);
+	read_range(rd, "requests_per_s", p, rw->sample_rate);
+}
+
 static void read_workload(struct reader *rd, size_t at, size_t index,
 			  struct r_workload *rw)
 {
@@ -869,6 +911,7 @@ static void read_workload(struct reader *rd, size_t at, size_t index,
 		rw->target_s[t] = get_number(rd, r, target_name((enum latency_target)t)->json,
 					     path, true, 0);
 	rw->request_rate = get_number(rd, r, "request_rate_per_s", path, true, 0);
+	read_sample(rd, path, rw);
 	if (!get_container(rd, r, "options", path, J_ARRAY, false, &opts))
 		return;
 	read_options(rd, opts, path, rw);

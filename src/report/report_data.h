@@ -73,6 +73,7 @@ struct r_option {
 	double time_s, p99_s, cost, cost_spot, gpu_hours, mfu;
 	double memory, capacity, memory_parts[6];
 	double breakdown[4];		/* compute, memory, communication, input s */
+	double cost_range[2];		/* low, high from a measurement; 0: none */
 	struct plan_reason_figures reason;	/* the first of reason_codes */
 	int n_reasons;			/* how many reason_codes there are */
 };
@@ -117,6 +118,11 @@ struct r_workload {
 	size_t n_classes;
 	struct r_load_curve *curves;	/* in option order */
 	size_t n_curves;
+	/* with a calibration: the workload on the measured device
+	 * ("sample_device"); ranges low, median, high, all 0 when absent */
+	const char *sample_device, *sample_measured;	/* NULL: none */
+	long sample_batch;
+	double sample_forward[3], sample_step[3], sample_run[3], sample_rate[3];
 };
 
 /* A catalog entry's first source; each field "" when absent. */

@@ -570,7 +570,7 @@ static void draw_bars_memory(cairo_t *cr, struct rect area,
 	for (size_t k = 0; k < 4; k++)
 		colours[k] = chart_colour(k);
 	for (size_t i = 0; i < 12; i++)
-		g[i] = (struct bar_group){labels[i], v[i], i == 5 || i == 10, 80};
+		g[i] = (struct bar_group){labels[i], v[i], i == 5 || i == 10, 80, 0, 0};
 	struct axis y = {0, 0, false, "memory per GPU (GiB)", NULL};
 	chart_bars(cr, area, "Llama-2-7B fine-tune: memory per GPU", &y, g, 12,
 		   segs, colours, 4, false, "GPU memory 80 GiB", st);
@@ -590,7 +590,7 @@ static void draw_bars_memory_mixed(cairo_t *cr, struct rect area,
 	static const char *segs[] = {"weights and state", "activations"};
 	struct bar_group g[6];
 	for (size_t i = 0; i < 6; i++)
-		g[i] = (struct bar_group){labels[i], v[i], i == 3, cap[i]};
+		g[i] = (struct bar_group){labels[i], v[i], i == 3, cap[i], 0, 0};
 	struct axis y = {0, 0, false, "memory per GPU (GiB)", NULL};
 	chart_bars(cr, area, "Memory per GPU against each GPU's memory", &y, g,
 		   6, segs, NULL, 2, false, "GPU memory", st);
@@ -611,7 +611,8 @@ static void draw_bars_cost(cairo_t *cr, struct rect area,
 	static const char *segs[] = {"on demand", "spot"};
 	struct bar_group g[6];
 	for (size_t i = 0; i < 6; i++)
-		g[i] = (struct bar_group){labels[i], v[i], false, 0};
+		g[i] = (struct bar_group){labels[i], v[i], false, 0,
+					  v[i][0] * 0.9, v[i][0] * 1.1};
 	struct axis y = {0, 0, false, "price per hour (USD/h)", NULL};
 	chart_bars(cr, area, "Instance prices: on demand and spot", &y, g, 6,
 		   segs, NULL, 2, true, NULL, st);
@@ -759,7 +760,7 @@ static void draw_hostile_bars(cairo_t *cr, struct rect area,
 	struct bar_group g[4];
 	for (size_t i = 0; i < 4; i++)
 		g[i] = (struct bar_group){i % 2 ? NONCHAR2 "\xff" : "p5" NONCHAR,
-					  v[i], i == 1, i == 2 ? 1e99 : 5e-324 * (double)i};
+					  v[i], i == 1, i == 2 ? 1e99 : 5e-324 * (double)i, 0, 0};
 	struct axis y = {0, 0, false, "memory" NONCHAR, NULL};
 	struct rect half = {area.x, area.y, area.w, area.h / 2};
 	chart_bars(cr, half, NONCHAR2, &y, g, 4, segs, NULL, 2, false,

@@ -41,6 +41,7 @@ static void fill(struct bench_profile *p)
 	bench_profile_init(p);
 	snprintf(p->device.kind, sizeof(p->device.kind), "cpu");
 	snprintf(p->device.name, sizeof(p->device.name), "Test CPU");
+	snprintf(p->when, sizeof(p->when), "2026-12-01T10:00:00Z");
 	snprintf(p->model_name, sizeof(p->model_name), "tiny");
 	for (int k = 0; k < 6; k++) {
 		double bytes = 4096.0 * pow(4, k);
@@ -84,6 +85,7 @@ static void from_profile(struct curve_list *l)
 		CHECK_NEAR(1 / t->fit.p[1].value, 10e9, 1e-9);
 		CHECK_STR(t->left_out_why, "measured on a busy host");
 		CHECK_STR(t->device, "cpu: Test CPU");
+		CHECK_STR(t->measured, "2026-12-01T10:00:00Z");
 	}
 	const struct scaling_curve *s = NULL, *m = NULL;
 	for (size_t i = 0; i < l->n; i++) {
@@ -215,6 +217,7 @@ static void round_trip(const struct curve_list *l)
 	snprintf(c->name, sizeof(c->name), "transfer noisy");
 	snprintf(c->source, sizeof(c->source), "m.yaml");
 	snprintf(c->device, sizeof(c->device), "cpu: Test CPU");
+	snprintf(c->measured, sizeof(c->measured), "2026-12-01T10:00:00Z");
 	c->n = 6;
 	c->x = malloc(6 * sizeof(double));
 	c->y = malloc(6 * sizeof(double));

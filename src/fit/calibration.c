@@ -1,0 +1,192 @@
+/*
+ * calibration.c - a fitted file read as the sample device's rates; see
+ * calibration.h.
+ */
+#include "calibration.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_randist.h>
+
+#include "bench/profile.h"
+#include "core/yaml_tree.h"
+#include "fit/fitted.h"
+
+/* Whether path's `schema:` is the measured profile's (else it is read as
+ * a fitted file, whose loader says what is wrong with it). */
+static bool is_measured(const char *path, const char *shown)
+{
+	struct ytree t = {0};
+	struct gp_errors quiet;
+	gp_errors_init(&quiet);
+	bool measured = false;
+	if (ytree_load(&t, path, shown, &quiet) == 0 && t.root &&
+	    t.root->kind == YNODE_MAP) {
+		const struct ynode *s = ymap_get(t.root, "schema");
+		measured = s && s->kind == YNODE_SCALAR &&
+			   !strcmp(s->text, BENCH_PROFILE_SCHEMA);
+	}
+	ytree_free(&t);
+	gp_errors_free(&quiet);
+	return measured;
+}
+
+static int read_curves(struct curve_list *l, const char *path,
+		       const char *shown, struct gp_errors *errs)
+{
+	if (!is_measured(path, shown))
+		return fitted_load(l, path, shown, errs);
+	struct bench_profile p;
+	if (bench_profile_load(&p, path, errs) < 0) {
+		bench_profile_free(&p);
+		return -1;
+	}
+	curves_from_profile(&p, shown, l);
+	bench_profile_free(&p);
+	return 0;
+}
+
+/* The curve's words after `prefix` ("gemm ", "model "), or NULL. */
+static const char *after(const struct scaling_curve *s, const char *prefix)
+{
+	size_t n = strlen(prefix);
+	return strncmp(s->name, prefix, n) ? NULL : s->name + n;
+}
+
+static void pick(struct calibration *c, const struct scaling_curve *s)
+{
+	const char *rest;
+	if (s->kind == CURVE_GEMM && (rest = after(s, "gemm "))) {
+		int p = precision_from_name(rest);
+		if (p >= 0)
+			c->gemm[p] = s;
+	} else if (s->kind == CURVE_MEMBW && c->gpu) {
+		/* triad (two reads, one write) is the usual streaming op */
+		if (!c->memory || !strcmp(s->name, "membw triad"))
+			c->memory = s;
+	} else if (s->kind == CURVE_TRANSFER && !c->gpu &&
+		   !strcmp(s->name, "transfer memcpy")) {
+		c->memory = s;
+		c->memory_from_copy = true;
+	} else if (s->kind == CURVE_TRANSFER &&
+		   !strcmp(s->name, "transfer h2d-pinned")) {
+		c->host_link = s;
+	}
+}
+
+int calibration_load(struct calibration *c, const char *path,
+		     const char *shown, struct gp_errors *errs)
+{
+	memset(c, 0, sizeof(*c));
+	snprintf(c->file, sizeof(c->file), "%s", shown);
+	if (read_curves(&c->curves, path, shown, errs) < 0)
+		return -1;
+	const struct scaling_curve *first = NULL;
+	for (size_t i = 0; i < c->curves.n; i++) {
+		const struct scaling_curve *s = &c->curves.v[i];
+		if (!s->ok)
+			continue;
+		if (!first) {
+			first = s;
+		} else if (strcmp(s->device, first->device)) {
+			gp_errors_add(errs, shown, 0, 0,
+				      "fit each device's profiles into a file of its own",
+				      "curves of two devices ('%s' and '%s'): a calibration is of one sample device",
+				      first->device, s->device);
+			return -1;
+		}
+		if (strcmp(s->measured, c->measured) > 0)
+			snprintf(c->measured, sizeof(c->measured), "%s", s->measured);
+	}
+	if (!first) {
+		gp_errors_add(errs, shown, 0, 0,
+			      "the file's left_out list says why each series was not fitted",
+			      "no fitted curve to calibrate with");
+		return -1;
+	}
+	snprintf(c->device, sizeof(c->device), "%s", first->device);
+	c->gpu = strncmp(c->device, "cpu:", 4) != 0;
+	for (size_t i = 0; i < c->curves.n; i++)
+		if (c->curves.v[i].ok)
+			pick(c, &c->curves.v[i]);
+	return 0;
+}
+
+void calibration_free(struct calibration *c)
+{
+	curve_list_free(&c->curves);
+	memset(c, 0, sizeof(*c));
+}
+
+const struct scaling_curve *calibration_step(const struct calibration *c,
+					     const char *model, enum precision p)
+{
+	char name[96];
+	snprintf(name, sizeof(name), "model %s %s step time", model,
+		 precision_name(p));
+	for (size_t i = 0; i < c->curves.n; i++) {
+		const struct scaling_curve *s = &c->curves.v[i];
+		if (s->ok && s->kind == CURVE_STEP_TIME && !strcmp(s->name, name))
+			return s;
+	}
+	return NULL;
+}
+
+double calibration_memory_rate(const struct calibration *c, const double q[2])
+{
+	if (c->memory_from_copy)
+		return 2.0 / q[1];
+	return q[0];
+}
+
+double calibration_link_rate(const double q[2])
+{
+	return 1.0 / q[1];
+}
+
+void calibration_values(const struct scaling_curve *s, double q[2])
+{
+	q[0] = s->fit.p[0].value;
+	q[1] = s->fit.p[1].value;
+}
+
+void calibration_draw(const struct scaling_curve *s, gsl_rng *r, double q[2])
+{
+	const double (*v)[FIT_PARAMS] = s->fit.cov;
+	double l00 = sqrt(fmax(v[0][0], 0));
+	double l10 = l00 > 0 ? v[1][0] / l00 : 0;
+	double l11 = sqrt(fmax(v[1][1] - l10 * l10, 0));
+	double z0 = gsl_ran_ugaussian(r), z1 = gsl_ran_ugaussian(r);
+	q[0] = s->fit.p[0].value + l00 * z0;
+	q[1] = s->fit.p[1].value + l10 * z0 + l11 * z1;
+	/* a draw past zero is not a device: held at a thousandth of the
+	 * fitted value (a fixed cost may be 0 and stays so) */
+	for (int i = 0; i < 2; i++)
+		if (q[i] <= 0)
+			q[i] = s->fit.p[i].value > 0 ? s->fit.p[i].value * 1e-3 : 0;
+}
+
+gsl_rng *calibration_rng(void)
+{
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(r, 20261202);
+	return r;
+}
+
+static int by_value(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+void calibration_percentiles(double *v, size_t n, double *low,
+			     double *median, double *high)
+{
+	qsort(v, n, sizeof(double), by_value);
+	*low = v[(size_t)floor(0.025 * (double)(n - 1) + 0.5)];
+	*median = v[(size_t)floor(0.5 * (double)(n - 1) + 0.5)];
+	*high = v[(size_t)floor(0.975 * (double)(n - 1) + 0.5)];
+}

@@ -1,0 +1,269 @@
+/*
+ * calibrate.c - measured fractions of the sample device's datasheet,
+ * carried to the catalog; see calibrate.h.
+ */
+#include "calibrate.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#define MAX_TOKENS 16
+
+/* s split on spaces and hyphens into tok (at most MAX_TOKENS). */
+static int tokens(const char *s, char tok[MAX_TOKENS][64])
+{
+	int n = 0;
+	while (*s && n < MAX_TOKENS) {
+		while (*s == ' ' || *s == '-')
+			s++;
+		size_t k = 0;
+		while (*s && *s != ' ' && *s != '-') {
+			if (k < 63)
+				tok[n][k++] = *s;
+			s++;
+		}
+		tok[n][k] = '\0';
+		if (k)
+			n++;
+	}
+	return n;
+}
+
+/* How the accelerator's name is found in the device's: 2 every token
+ * exactly, 1 every token as the start of one (SXM in SXM4), 0 not. */
+static int name_match(const char *acc, char dev[MAX_TOKENS][64], int nd)
+{
+	char t[MAX_TOKENS][64];
+	int n = tokens(acc, t), level = 2;
+	for (int i = 0; i < n; i++) {
+		int best = 0;
+		for (int j = 0; j < nd; j++) {
+			if (!strcasecmp(t[i], dev[j]))
+				best = 2;
+			else if (!strncasecmp(t[i], dev[j], strlen(t[i])) && best < 1)
+				best = 1;
+		}
+		if (best < level)
+			level = best;
+	}
+	return n ? level : 0;
+}
+
+/* Of cat's accelerators, those `fits` says the device's name fits: the
+ * number, the last in *one, their names joined in names. */
+static int candidates(const struct catalog *cat, char dev[MAX_TOKENS][64],
+		      int nd, bool family, const struct accelerator **one,
+		      char *names, size_t len)
+{
+	int n = 0;
+	names[0] = '\0';
+	for (size_t i = 0; i < cat->n_acc; i++) {
+		const struct accelerator *a = &cat->acc[i];
+		char t[MAX_TOKENS][64];
+		bool fits;
+		if (family) {
+			fits = false;
+			if (tokens(a->name, t) > 0)
+				for (int j = 0; j < nd && !fits; j++)
+					fits = !strcasecmp(t[0], dev[j]);
+		} else {
+			fits = name_match(a->name, dev, nd) > 0;
+		}
+		if (!fits)
+			continue;
+		*one = a;
+		size_t at = strlen(names);
+		snprintf(names + at, len - at, "%s%s", n++ ? ", " : "", a->name);
+	}
+	return n;
+}
+
+/*
+ * The catalog's entry for the device, or NULL with why in note: the one
+ * whose every name token the device's name holds ("A100-SXM-80GB" in
+ * "NVIDIA A100-SXM4-80GB"), exact tokens preferred ("A10G" over "A10");
+ * failing that, the one whose family (the first token, "H100") it names.
+ */
+static const struct accelerator *match(const struct calibration *c,
+				       const struct catalog *cat, char *note,
+				       size_t len)
+{
+	const char *name = strchr(c->device, ':');
+	name = name ? name + 1 : c->device;
+	char dev[MAX_TOKENS][64], names[400];
+	int nd = tokens(name, dev);
+	const struct accelerator *one = NULL, *exact = NULL;
+	int n = candidates(cat, dev, nd, false, &one, names, sizeof(names));
+	if (n > 1) {
+		int exacts = 0;
+		for (size_t i = 0; i < cat->n_acc; i++)
+			if (name_match(cat->acc[i].name, dev, nd) == 2) {
+				exact = &cat->acc[i];
+				exacts++;
+			}
+		if (exacts == 1)
+			return exact;
+	}
+	if (n == 0)
+		n = candidates(cat, dev, nd, true, &one, names, sizeof(names));
+	if (n == 1)
+		return one;
+	if (n > 1)
+		snprintf(note, len, "the sample device (%s) could be any of %s: name it with --profile-accelerator to carry its measured fractions to the catalog",
+			 c->device, names);
+	else
+		snprintf(note, len, "the sample device (%s) is not a catalog accelerator: its measured rates are its own (the sample_device figures); the catalog's options keep the assumed efficiencies",
+			 c->device);
+	return NULL;
+}
+
+/* The measured precision with the highest datasheet peak on a. */
+static int compute_precision(const struct calibration *c,
+			     const struct accelerator *a)
+{
+	int best = -1;
+	for (int p = 0; p < PREC_COUNT; p++)
+		if (c->gemm[p] && a->has_peak[p] &&
+		    (best < 0 || a->peak[p] > a->peak[best]))
+			best = p;
+	return best;
+}
+
+/*
+ * A measured rate above the datasheet's (by more than the 5% a boost
+ * clock or a rounded datasheet figure may explain) is not of this part,
+ * or not measured well: it is not carried, and the note says so.
+ */
+static bool above_datasheet(struct carried *k, const struct scaling_curve *s,
+			    double datasheet, const char *unit)
+{
+	double v = s->fit.p[0].value;
+	if (v <= 1.05 * datasheet)
+		return false;
+	size_t at = strlen(k->refused);
+	snprintf(k->refused + at, sizeof(k->refused) - at,
+		 "; '%s' not carried: %.4g %s is %.2fx %s's datasheet %.4g",
+		 s->name, v, unit, v / datasheet, k->acc->name, datasheet);
+	return true;
+}
+
+static void carry_compute(const struct calibration *c, struct carried *k,
+			  struct efficiency *e)
+{
+	int p = compute_precision(c, k->acc);
+	if (p < 0)
+		return;
+	const struct scaling_curve *s = c->gemm[p];
+	double peak = k->acc->peak[p];
+	if (above_datasheet(k, s, peak, "FLOP/s"))
+		return;
+	e->compute = s->fit.p[0].value / peak;
+	k->compute_half = (s->fit.p[0].hi - s->fit.p[0].value) / peak;
+	k->compute = true;
+	snprintf(k->compute_from, sizeof(k->compute_from),
+		 "measured on %s, %s (%s, '%s'): %.4g FLOP/s of %s's datasheet %.4g, carried to every accelerator as that fraction of its own peak (assumption); the tile model still shapes each matrix op",
+		 c->device, c->measured, c->file, s->name, s->fit.p[0].value,
+		 k->acc->name, peak);
+	e->compute_from = k->compute_from;
+}
+
+static void carry_memory(const struct calibration *c, struct carried *k,
+			 struct efficiency *e)
+{
+	if (!c->memory || c->memory_from_copy || k->acc->memory_bandwidth <= 0)
+		return;
+	const struct scaling_curve *s = c->memory;
+	double bw = k->acc->memory_bandwidth;
+	if (above_datasheet(k, s, bw, "B/s"))
+		return;
+	e->memory = s->fit.p[0].value / bw;
+	k->memory_half = (s->fit.p[0].hi - s->fit.p[0].value) / bw;
+	k->memory = true;
+	snprintf(k->memory_from, sizeof(k->memory_from),
+		 "measured on %s, %s (%s, '%s'): %.4g B/s of %s's datasheet %.4g, carried to every accelerator as that fraction of its own bandwidth (assumption)",
+		 c->device, c->measured, c->file, s->name, s->fit.p[0].value,
+		 k->acc->name, bw);
+	e->memory_from = k->memory_from;
+}
+
+static void carry_host_link(const struct calibration *c, struct carried *k,
+			    struct efficiency *e)
+{
+	double one_way = k->acc->host_interface.bandwidth / 2;
+	if (!c->host_link || one_way <= 0)
+		return;
+	double q[2];
+	calibration_values(c->host_link, q);
+	double rate = calibration_link_rate(q);
+	e->host_link = rate / one_way;
+	k->host_link = true;
+	snprintf(k->host_link_from, sizeof(k->host_link_from),
+		 "measured on %s, %s (%s, '%s'): %.4g B/s of %s's host interface %.4g one way",
+		 c->device, c->measured, c->file, c->host_link->name, rate,
+		 k->acc->name, one_way);
+	e->host_link_from = k->host_link_from;
+}
+
+int calibrate_carry(const struct calibration *c, const struct catalog *cat,
+		    const char *acc_name, struct efficiency *e,
+		    struct carried *out, char *why, size_t len)
+{
+	memset(out, 0, sizeof(*out));
+	out->cal = c;
+	if (acc_name) {
+		out->acc = catalog_find_accelerator(cat, acc_name);
+		if (!out->acc) {
+			snprintf(why, len, "--profile-accelerator: no accelerator '%s' in the catalog (gpuplan catalog list shows them)",
+				 acc_name);
+			return -1;
+		}
+	} else if (c->gpu) {
+		out->acc = match(c, cat, out->note, sizeof(out->note));
+	} else {
+		snprintf(out->note, sizeof(out->note),
+			 "the sample device (%s) is a CPU: its measured rates are its own (the sample_device figures); a CPU's fraction of its own peak says nothing of a GPU's, so the catalog's options keep the assumed efficiencies",
+			 c->device);
+	}
+	if (!out->acc)
+		return 0;
+	carry_compute(c, out, e);
+	carry_memory(c, out, e);
+	carry_host_link(c, out, e);
+	snprintf(out->note, sizeof(out->note),
+		 "measured on %s, %s, as catalog accelerator %s: %s%s%s carried to the catalog as fractions of each datasheet",
+		 c->device, c->measured, out->acc->name,
+		 out->compute ? "compute" : "", out->memory ? (out->compute ? ", memory" : "memory") : "",
+		 out->host_link ? ((out->compute || out->memory) ? ", host link" : "host link") : "");
+	if (!out->compute && !out->memory && !out->host_link)
+		snprintf(out->note, sizeof(out->note),
+			 "the sample device (%s) is catalog accelerator %s, but the profile has no GEMM, membw or pinned-transfer curve to carry",
+			 c->device, out->acc->name);
+	size_t at = strlen(out->note);
+	snprintf(out->note + at, sizeof(out->note) - at, "%s", out->refused);
+	return 0;
+}
+
+void calibrate_time_factors(const struct carried *k, const struct efficiency *e,
+			    double compute, double memory, double total,
+			    double *low, double *high)
+{
+	*low = *high = 1;
+	if (!k || total <= 0)
+		return;
+	double rest = fmax(total - compute - memory, 0);
+	double c_lo = 1, c_hi = 1, m_lo = 1, m_hi = 1;
+	if (k->compute && k->compute_half > 0) {
+		/* a time at fraction f' is the time at f times f / f' */
+		c_lo = e->compute / (e->compute + k->compute_half);
+		c_hi = e->compute / fmax(e->compute - k->compute_half, 1e-3 * e->compute);
+	}
+	if (k->memory && k->memory_half > 0) {
+		m_lo = e->memory / (e->memory + k->memory_half);
+		m_hi = e->memory / fmax(e->memory - k->memory_half, 1e-3 * e->memory);
+	}
+	*low = (compute * c_lo + memory * m_lo + rest) / total;
+	*high = (compute * c_hi + memory * m_hi + rest) / total;
+}

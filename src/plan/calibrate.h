@@ -1,0 +1,69 @@
+/*
+ * calibrate.h - what `plan --profile` changes in the planner's catalog
+ * figures: the measured fractions of the sample device's datasheet,
+ * carried to every accelerator.
+ *
+ * Where the sample device is a catalog accelerator (a GPU named by the
+ * catalog, or by --profile-accelerator), each measured rate over that
+ * accelerator's datasheet figure replaces an assumed efficiency:
+ *   compute    the GEMM curve's peak at the measured precision with the
+ *              highest datasheet peak, over that peak;
+ *   memory     the membw curve's peak over the datasheet bandwidth;
+ *   host link  the pinned host-to-device rate over half the host
+ *              interface's bidirectional figure.
+ * Every accelerator then runs at the same fractions of its own datasheet
+ * (an assumption the plan states: a fraction measured on one part is taken
+ * to hold on the others), and the sample accelerator at exactly its
+ * measured rates.  Each replaced figure's provenance says "measured on
+ * DEVICE, DATE".  A CPU, or a GPU the catalog does not name, carries
+ * nothing: its rates are only the sample device's (sample_device.h), and
+ * the plan says why.
+ *
+ * Ranges: the fractions are linear in the fitted peaks, so their 95%
+ * intervals are the peaks' over the datasheet's (the delta method, exact
+ * here).  An option's time moves with its compute-bound part at the
+ * compute fraction's 95% interval and its memory-bound part at the
+ * memory fraction's (plan.c: plan_option ranges); a service's replica
+ * count is not re-sized within them.
+ *
+ * Ownership: struct carried holds its strings; the settings point at it,
+ * so it must outlive the plan.
+ */
+#ifndef GPUPLAN_PLAN_CALIBRATE_H
+#define GPUPLAN_PLAN_CALIBRATE_H
+
+#include <stdbool.h>
+
+#include "catalog/catalog.h"
+#include "efficiency.h"
+#include "fit/calibration.h"
+
+struct carried {
+	const struct calibration *cal;
+	const struct accelerator *acc;	/* the sample device's entry; NULL:
+					 * nothing carried */
+	char note[1200];			/* what was carried, or why not */
+	char refused[600];		/* rates above the datasheet, not carried */
+	bool compute, memory, host_link;	/* which were replaced */
+	double compute_half, memory_half;	/* the fractions' 95% half-widths */
+	char compute_from[1200], memory_from[1200], host_link_from[1200];
+};
+
+/*
+ * Matches c's device to an accelerator of cat (acc_name: the one named by
+ * --profile-accelerator, or NULL to match by name) and, when one matches,
+ * replaces e's figures.  -1 with why when acc_name is not in the catalog
+ * (a usage problem); else 0, with out->note saying what happened.
+ */
+int calibrate_carry(const struct calibration *c, const struct catalog *cat,
+		    const char *acc_name, struct efficiency *e,
+		    struct carried *out, char *why, size_t len);
+
+/* The factor, low and high, that moves a time of `compute` s bound by
+ * compute and `memory` s bound by memory, out of `total`, across the
+ * fractions' 95% intervals. */
+void calibrate_time_factors(const struct carried *k, const struct efficiency *e,
+			    double compute, double memory, double total,
+			    double *low, double *high);
+
+#endif
