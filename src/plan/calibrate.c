@@ -150,24 +150,42 @@ static bool above_datasheet(struct carried *k, const struct scaling_curve *s,
 	return true;
 }
 
+/* A curve's peak as a fraction of the datasheet's figure: *fraction,
+ * *half (its 95% half-width) and from.  false when refused. */
+struct fraction_out {
+	double *fraction, *half;
+	char *from;
+	size_t len;
+	const char *what;	/* "peak" or "bandwidth", in the sentence */
+};
+
+static bool carry_fraction(const struct calibration *c, struct carried *k,
+			   const struct scaling_curve *s, double datasheet,
+			   const char *unit, const struct fraction_out *o)
+{
+	if (above_datasheet(k, s, datasheet, unit))
+		return false;
+	const struct fit_param *peak = &s->fit.p[0];
+	*o->fraction = peak->value / datasheet;
+	*o->half = (peak->hi - peak->value) / datasheet;
+	snprintf(o->from, o->len,
+		 "measured on %s, %s (%s, '%s'): %.4g %s of %s's datasheet %.4g, carried to every accelerator as that fraction of its own %s (assumption)",
+		 c->device, c->measured, c->file, s->name, peak->value, unit,
+		 k->acc->name, datasheet, o->what);
+	return true;
+}
+
 static void carry_compute(const struct calibration *c, struct carried *k,
 			  struct efficiency *e)
 {
 	int p = compute_precision(c, k->acc);
-	if (p < 0)
-		return;
-	const struct scaling_curve *s = c->gemm[p];
-	double peak = k->acc->peak[p];
-	if (above_datasheet(k, s, peak, "FLOP/s"))
-		return;
-	e->compute = s->fit.p[0].value / peak;
-	k->compute_half = (s->fit.p[0].hi - s->fit.p[0].value) / peak;
-	k->compute = true;
-	snprintf(k->compute_from, sizeof(k->compute_from),
-		 "measured on %s, %s (%s, '%s'): %.4g FLOP/s of %s's datasheet %.4g, carried to every accelerator as that fraction of its own peak (assumption); the tile model still shapes each matrix op",
-		 c->device, c->measured, c->file, s->name, s->fit.p[0].value,
-		 k->acc->name, peak);
-	e->compute_from = k->compute_from;
+	const struct fraction_out o = {&e->compute, &k->compute_half,
+				       k->compute_from, sizeof(k->compute_from),
+				       "peak; the tile model still shapes each matrix op"};
+	if (p >= 0 && carry_fraction(c, k, c->gemm[p], k->acc->peak[p], "FLOP/s", &o)) {
+		k->compute = true;
+		e->compute_from = k->compute_from;
+	}
 }
 
 static void carry_memory(const struct calibration *c, struct carried *k,
@@ -175,18 +193,13 @@ static void carry_memory(const struct calibration *c, struct carried *k,
 {
 	if (!c->memory || c->memory_from_copy || k->acc->memory_bandwidth <= 0)
 		return;
-	const struct scaling_curve *s = c->memory;
-	double bw = k->acc->memory_bandwidth;
-	if (above_datasheet(k, s, bw, "B/s"))
-		return;
-	e->memory = s->fit.p[0].value / bw;
-	k->memory_half = (s->fit.p[0].hi - s->fit.p[0].value) / bw;
-	k->memory = true;
-	snprintf(k->memory_from, sizeof(k->memory_from),
-		 "measured on %s, %s (%s, '%s'): %.4g B/s of %s's datasheet %.4g, carried to every accelerator as that fraction of its own bandwidth (assumption)",
-		 c->device, c->measured, c->file, s->name, s->fit.p[0].value,
-		 k->acc->name, bw);
-	e->memory_from = k->memory_from;
+	const struct fraction_out o = {&e->memory, &k->memory_half,
+				       k->memory_from, sizeof(k->memory_from),
+				       "bandwidth"};
+	if (carry_fraction(c, k, c->memory, k->acc->memory_bandwidth, "B/s", &o)) {
+		k->memory = true;
+		e->memory_from = k->memory_from;
+	}
 }
 
 static void carry_host_link(const struct calibration *c, struct carried *k,

@@ -3,7 +3,8 @@
 # plan with the fit as the calibration and write the report.  The plan's
 # figures for the sample device must come from the measurement, with
 # their ranges in order; or, when the host was busy and the fit left the
-# sweep out, the plan must say why it has none (never a figure from
+# sweep out, the plan must say why it has none, and when it left every
+# figure out, the plan must refuse the profile (never a figure from
 # disturbed measurements).
 #
 #   calibrate-chain.sh GPUPLAN        (run from the source root)
@@ -15,7 +16,20 @@ fail() { echo "calibrate-chain: $*" >&2; exit 1; }
 "$gp" bench --device cpu --quick --suite gemm,transfer,model --threads 1 \
 	--model tiny-cnn -o "$s/m.yaml" 2>"$s/bench.err" ||
 	{ cat "$s/bench.err" >&2; fail "bench failed"; }
-"$gp" fit "$s/m.yaml" -o "$s/f.yaml" --plot "$s/fits" || fail "fit failed"
+if ! "$gp" fit "$s/m.yaml" -o "$s/f.yaml" --plot "$s/fits" 2>"$s/fit.err"; then
+	# a host busy throughout: every figure disturbed, nothing fitted;
+	# the plan must then refuse the profile rather than plan with it
+	grep -q "measured on a busy host" "$s/fit.err" ||
+		{ cat "$s/fit.err" >&2; fail "fit failed"; }
+	"$gp" plan --profile "$s/m.yaml" --format json >"$s/out" 2>"$s/plan.err"
+	rc=$?
+	[ $rc = 2 ] || fail "plan --profile on a disturbed profile: exit $rc, want 2"
+	grep -q "no fitted curve to calibrate with" "$s/plan.err" ||
+		{ cat "$s/plan.err" >&2; fail "no reason given"; }
+	[ -s "$s/out" ] && fail "a plan was written from a disturbed profile"
+	echo "calibrate-chain: every figure disturbed (busy host): nothing fitted, the plan refused the profile"
+	exit 0
+fi
 "$gp" plan --profile "$s/f.yaml" -w tests/cli/data/workloads.yaml \
 	--format json -o "$s/plan.json" --report "$s/reports/plan.pdf" ||
 	fail "plan failed"
