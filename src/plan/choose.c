@@ -472,8 +472,12 @@ static void range_sentence(struct plan_result *r)
 	long rival = -1;
 	for (size_t i = 0; i < r->n; i++) {
 		const struct plan_option *o = &r->v[i];
+		/* only what could be recommended: never an owned machine, and
+		 * an illustrative price only against another */
 		if ((long)i == r->recommended || !o->feasible || !o->has_range ||
-		    o->inst == rec->inst || o->cost_low >= rec->cost_high)
+		    o->inst == rec->inst || o->cost_low >= rec->cost_high ||
+		    o->inst->owned ||
+		    (o->inst->illustrative && !rec->inst->illustrative))
 			continue;
 		if (rival < 0 || o->cost_low < r->v[rival].cost_low)
 			rival = (long)i;
