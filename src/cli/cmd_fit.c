@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/profile.h"
 #include "commands.h"
 #include "common.h"
 #include "core/atomic_file.h"
@@ -17,6 +16,7 @@
 #include "core/xalloc.h"
 #include "fit/fitted.h"
 #include "out_dirs.h"
+#include "profile/profile.h"
 #include "report/fit_chart.h"
 #include "report/report.h"
 #include "report/text.h"

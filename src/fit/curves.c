@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/profile.h"
 #include "core/xalloc.h"
+#include "profile/profile.h"
 
 static const struct curve_form forms[CURVE_KINDS] = {
 	[CURVE_TRANSFER] = {"transfer", FIT_LINE, "bytes", "s",

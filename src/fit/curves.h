@@ -1,6 +1,6 @@
 /*
  * curves.h - the scaling curves `gpuplan fit` draws from measured profiles
- * (gpuplan/measured/v1, src/bench/profile.h), one per series of figures:
+ * (gpuplan/measured/v1, src/profile/profile.h), one per series of figures:
  *
  *   transfer      t = latency_s + bytes x s_per_byte, per transfer kind
  *                 (h2d-pinned, memcpy, ...): its bandwidth is

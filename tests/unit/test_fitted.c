@@ -11,10 +11,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bench/profile.h"
 #include "check.h"
 #include "core/error.h"
 #include "fit/fitted.h"
+#include "profile/profile.h"
 
 static struct bench_figure *figure(struct bench_profile *p, const char *suite,
 				   const char *kernel, double median)
