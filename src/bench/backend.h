@@ -12,9 +12,9 @@
  * (lowercase, no full stop) for last_error.
  *
  * Ownership: the table and the strings it returns (name, last_error, the
- * suite names) are static data of the backend.  struct bench_device is
- * caller-allocated plain data.  run_suite appends figures to the caller's
- * list, which owns them (see figure.h).
+ * suite names) are static data of the backend.  struct bench_device
+ * (profile/device.h) is caller-allocated plain data.  run_suite appends
+ * figures to the caller's list, which owns them (see profile/figure.h).
  */
 #ifndef GPUPLAN_BENCH_BACKEND_H
 #define GPUPLAN_BENCH_BACKEND_H
@@ -23,27 +23,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bench/cpu_info.h"
-#include "bench/figure.h"
 #include "bench/measure.h"
 #include "bench/program_abi.h"
-#include "bench/cuda/plugin_abi.h"
 #include "model/graph.h"
+#include "profile/device.h"
+#include "profile/figure.h"
 
 #define BENCH_BACKEND_ABI_VERSION 2
-
-/* What is being measured.  kind is "cpu" or "cuda". */
-struct bench_device {
-	char kind[8];		/* "cpu" or "cuda" */
-	char name[256];		/* the CPU's model, or the GPU's name */
-	int index;		/* cuda:N; 0 for the cpu */
-	struct cpu_info cpu;	/* the host CPU (both kinds run on a host) */
-	/* kind "cuda": the GPU as the plugin reads it, its build line and
-	 * how many GPUs the host has (p2p and allreduce use them all) */
-	struct gpuplan_cuda_device_info gpu;
-	char plugin_build[160];
-	int gpu_count;
-};
 
 struct bench_run_options {
 	bool quick;		/* fewer sizes, shorter caps */
@@ -78,13 +64,14 @@ struct bench_backend {
 	/* 1 when the backend has the suite, else 0 (and run_suite fails). */
 	int (*has_suite)(const char *suite);
 	/* Measures one suite, appending its figures to out.  Faults met on
-	 * the way (fault.h: a job that fails, a lost device, memory that runs
-	 * out, a timer that lies) are recorded in out->faults and the suite
-	 * goes on, or ends where the device is lost: still 0.  -1 (last_error)
-	 * only when the suite cannot run at all (no model for the model suite,
-	 * an unknown suite); the figures measured before stay in out.  A
-	 * suite that needs a device lost earlier in the run does not run: it
-	 * is named in that loss's `ended`.  progress may be NULL. */
+	 * the way (profile/fault.h: a job that fails, a lost device, memory
+	 * that runs out, a timer that lies) are recorded in out->faults and
+	 * the suite goes on, or ends where the device is lost: still 0.
+	 * -1 (last_error) only when the suite cannot run at all (no model for
+	 * the model suite, an unknown suite); the figures measured before
+	 * stay in out.  A suite that needs a device lost earlier in the run
+	 * does not run: it is named in that loss's `ended`.  progress may be
+	 * NULL. */
 	int (*run_suite)(const char *suite, const struct bench_run_options *o,
 			 struct bench_figures *out, bench_progress_fn progress,
 			 void *progress_ctx);
@@ -95,9 +82,8 @@ struct bench_backend {
 	const char *(*last_error)(void);
 };
 
-/* Every suite name a backend may offer, in the order a run measures them:
- * gemm, membw, transfer, p2p, allreduce, launch, model; NULL-terminated. */
-extern const char *const bench_suite_names[];
+/* Every suite name a backend may offer: bench_suite_names, declared in
+ * profile/figure.h (a figure's suite is one of them). */
 
 /* 0 when b can be used; -1 with why when its version, size or a required
  * hook is wrong. */

@@ -56,7 +56,7 @@ static int cpu_describe(struct bench_device *out)
 }
 
 /*
- * Faults (fault.h): buffers that cannot be allocated at a size are an
+ * Faults (profile/fault.h): buffers that cannot be allocated at a size are an
  * out-of-memory fault naming that size's figures and every larger size's
  * (a series that ran out of memory is not tried further up); output that
  * does not check out is a wrong-result fault naming the figure.  The suite
@@ -392,10 +392,6 @@ const struct bench_backend *bench_backend_cpu(void)
 {
 	return &cpu_backend;
 }
-
-const char *const bench_suite_names[] = {
-	"gemm", "membw", "transfer", "p2p", "allreduce", "launch", "model", NULL,
-};
 
 int bench_backend_check(const struct bench_backend *b, char *why, size_t len)
 {

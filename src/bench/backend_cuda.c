@@ -1,7 +1,7 @@
 /*
  * backend_cuda.c - the CUDA backend: struct bench_backend over the plugin's
  * jobs (cuda/plugin_abi.h).  The plugin runs and times; the sweeps, the
- * sizes and what counts as work are here (figure.h states the rules).
+ * sizes and what counts as work are here (profile/figure.h states the rules).
  *
  * Suites:
  *   gemm       every precision the device has (fp64, fp32, tf32, fp16,
@@ -22,16 +22,17 @@
  * lacks, or NCCL where it is not installed is noted and skipped, not
  * failed.
  *
- * Faults (fault.h) are recorded and the run goes on.  A job that fails or
- * gives a wrong result is followed by a health check of every device it
- * used: the plugin's self-test, a small triad checked element by element
- * (a sticky CUDA error fails every later call, so it fails this too).  A
- * device that passes: the figure is missing, the suite goes on.  One that
- * fails is lost: the suite ends there, and every later suite that needs
- * it (all of them for the measured device; p2p and allreduce for any of
- * the host's GPUs) is named in the fault's `ended` instead of running.  A
- * size that does not fit (at prepare or while running) is missing with the
- * larger sizes of its series, which are not tried.
+ * Faults (profile/fault.h) are recorded and the run goes on.  A job that
+ * fails or gives a wrong result is followed by a health check of every
+ * device it used: the plugin's self-test, a small triad checked element
+ * by element (a sticky CUDA error fails every later call, so it fails
+ * this too).  A device that passes: the figure is missing, the suite goes
+ * on.  One that fails is lost: the suite ends there, and every later
+ * suite that needs it (all of them for the measured device; p2p and
+ * allreduce for any of the host's GPUs) is named in the fault's `ended`
+ * instead of running.  A size that does not fit (at prepare or while
+ * running) is missing with the larger sizes of its series, which are not
+ * tried.
  *
  * State (the loaded plugin, the device) is static: the backend is a
  * singleton used by one command at a time, like the plugin itself.
@@ -201,7 +202,7 @@ static enum outcome no_room(struct cuda_run *r, const struct bench_figure *f,
 /*
  * Measures one job into a figure, its work counted by the suite's rule
  * from the figure's parameters (bench_figure_rule_work), and records what
- * went wrong (fault.h).  A note from prepare is kept (once per distinct
+ * went wrong (profile/fault.h).  A note from prepare is kept (once per distinct
  * text).  s, when not NULL, is the series the figure belongs to.
  */
 static enum outcome measure(struct cuda_run *r,

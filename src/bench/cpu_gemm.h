@@ -22,7 +22,7 @@
 #include <stddef.h>
 
 #include "bench/cpu_suite.h"
-#include "bench/figure.h"
+#include "profile/figure.h"
 
 enum gemm_precision { GEMM_FP64, GEMM_FP32 };
 

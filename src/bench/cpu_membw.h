@@ -31,7 +31,7 @@
 
 #include "bench/cpu_info.h"
 #include "bench/cpu_suite.h"
-#include "bench/figure.h"
+#include "profile/figure.h"
 
 enum membw_kernel { MEMBW_COPY, MEMBW_SCALE, MEMBW_ADD, MEMBW_TRIAD, MEMBW_KERNELS };
 

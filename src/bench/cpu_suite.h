@@ -9,7 +9,7 @@
  * wrong after timing is an error, not a figure.
  *
  * Ownership: nothing here allocates; figures are owned by the list they
- * are pushed to (see figure.h).
+ * are pushed to (see profile/figure.h).
  */
 #ifndef GPUPLAN_BENCH_CPU_SUITE_H
 #define GPUPLAN_BENCH_CPU_SUITE_H
@@ -17,8 +17,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "bench/figure.h"
 #include "bench/measure.h"
+#include "profile/figure.h"
 
 struct cpu_suite_options {
 	int threads;	/* <= 0: as many as OpenMP would use (online CPUs) */
@@ -39,7 +39,7 @@ struct measure_policy cpu_suite_effective_policy(const struct cpu_suite_options 
 
 /* What the suites' measure functions (cpu_gemm_measure,
  * cpu_membw_measure, cpu_transfer_measure) return besides 0: a fault the
- * backend records and goes on from (fault.h), or CPU_MEASURE_FAILED,
+ * backend records and goes on from (profile/fault.h), or CPU_MEASURE_FAILED,
  * which ends the suite. */
 enum {
 	CPU_MEASURE_FAILED = -1,	/* anything else; why says what */

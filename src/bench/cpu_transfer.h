@@ -21,7 +21,7 @@
 #include <stdint.h>
 
 #include "bench/cpu_suite.h"
-#include "bench/figure.h"
+#include "profile/figure.h"
 
 /* The sweep's sizes, bytes, smallest first; returns how many. */
 size_t cpu_transfer_sizes(bool quick, uint64_t *sizes, size_t max);

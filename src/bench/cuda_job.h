@@ -4,7 +4,7 @@
  * CUDA events, repeat under the policy, check the result, release.
  *
  * The plugin only runs and times; what counts as work is decided here and
- * in backend_cuda.c (figure.h states each suite's rule).
+ * in backend_cuda.c (profile/figure.h states each suite's rule).
  *
  * Ownership: the figure's samples move into the caller's list on success.
  */
@@ -14,8 +14,8 @@
 #include <stddef.h>
 
 #include "bench/cuda/plugin_abi.h"
-#include "bench/figure.h"
 #include "bench/measure.h"
+#include "profile/figure.h"
 
 struct cuda_job_options {
 	const struct gpuplan_cuda_plugin *api;

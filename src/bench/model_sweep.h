@@ -17,8 +17,8 @@
  * Every stop is noted in the figure list (bench_figures_note), so the
  * profile says why the sweep ended where it did.
  *
- * Faults (fault.h) do not end the run.  A batch whose step fails or whose
- * output is wrong is recorded as a fault with that batch missing; the
+ * Faults (profile/fault.h) do not end the run.  A batch whose step fails or
+ * whose output is wrong is recorded as a fault with that batch missing; the
  * executor's health check then says whether the device is still there: if
  * so the sweep goes on with the next batch, if not (device-lost) it ends.
  * Memory that runs out while a step runs (not at prepare) ends the sweep
@@ -38,10 +38,10 @@
 #include <stddef.h>
 
 #include "bench/backend.h"
-#include "bench/figure.h"
 #include "bench/measure.h"
 #include "bench/program_abi.h"
 #include "model/graph.h"
+#include "profile/figure.h"
 
 /* How a device runs programs.  Every hook returns an enum bench_status. */
 struct program_executor {

@@ -22,7 +22,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "bench/profile.h"
+#include "profile/profile.h"
 
 void bench_prom_emit(const struct bench_profile *p, FILE *f);
 

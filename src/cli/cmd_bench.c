@@ -1,6 +1,6 @@
 /*
  * cmd_bench.c - `gpuplan bench`: measure a device and write a measured
- * profile (bench/profile.h).
+ * profile (profile/profile.h).
  *
  * The profile (YAML) goes to -o FILE, written atomically, or to standard
  * output; progress lines, notes and the summary table go to standard
@@ -9,7 +9,7 @@
  * (backend_cuda.c); on a GPU, NVML samples clocks, temperature, power and
  * throttle reasons while the suites run (gpu_sampler.h).
  *
- * Faults while measuring (bench/fault.h: a job that fails, a lost device,
+ * Faults while measuring (profile/fault.h: a job that fails, a lost device,
  * memory that runs out, a timer that lies, a throttling GPU) do not end
  * the run: each is recorded in the profile's `faults:` and said on
  * standard error, and the run carries on with what it can still measure.
@@ -34,7 +34,6 @@
 #include "bench/model_program.h"
 #include "bench/model_sweep.h"
 #include "bench/plugin_loader.h"
-#include "bench/profile.h"
 #include "bench/prom.h"
 #include "commands.h"
 #include "core/atomic_file.h"
@@ -44,6 +43,7 @@
 #include "core/suggest.h"
 #include "core/table.h"
 #include "core/units.h"
+#include "profile/profile.h"
 
 #define MAX_THREADS 4096
 
@@ -403,7 +403,7 @@ static void summary_table(const struct bench_profile *p, double seconds)
 		format_rate(f, f->high, hi, sizeof(hi));
 		snprintf(ci, sizeof(ci), "%s .. %s", lo, hi);
 		snprintf(reps, sizeof(reps), "%zu", f->time.n);
-		/* a mark (bench/fault.h) is said where the figure is */
+		/* a mark (profile/fault.h) is said where the figure is */
 		int at = snprintf(state, sizeof(state), "%s",
 				  f->time.too_few ? "no (too few)"
 				  : f->time.converged ? "yes" : "no (cap)");

@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/profile.h"
 #include "commands.h"
 #include "common.h"
 #include "core/atomic_file.h"
@@ -17,6 +16,7 @@
 #include "core/xalloc.h"
 #include "fit/fitted.h"
 #include "out_dirs.h"
+#include "profile/profile.h"
 #include "report/fit_chart.h"
 #include "report/report.h"
 #include "report/text.h"
@@ -158,6 +158,14 @@ static json_t *curves_json(const struct curve_list *l)
 			json_array_append_new(res, json_real(fit_residual(&c->fit, c->x[k], c->y[k])));
 		json_object_set_new(j, "relative_residuals", res);
 		json_object_set_new(j, "figures_left_out", json_integer((json_int_t)c->left_out));
+		if (c->kind == CURVE_SCALING) {
+			/* the parallel efficiency at each measured rank count */
+			json_t *eff = json_array();
+			for (size_t k = 0; k < c->n; k++)
+				json_array_append_new(eff, json_pack("[f, f]", c->x[k],
+					curve_scaling_efficiency(&c->fit, c->x[k])));
+			json_object_set_new(j, "efficiency", eff);
+		}
 		json_array_append_new(curves, j);
 	}
 	return json_pack("{s:s, s:o, s:o}", "schema", "gpuplan/fit/v1",
@@ -218,20 +226,34 @@ static int write_with_plots(const struct curve_list *l, const char *dir,
 
 /* ---- loading ---- */
 
+/* Every profile's own curves, then the scaling series across them (the
+ * same CPU at several thread counts). */
 static int load_all(const struct parsed *p, struct curve_list *l)
 {
 	int rc = 0;
+	struct bench_profile *prof = xcalloc(p->nargs + 1, sizeof(*prof));
+	const struct bench_profile **loaded = xcalloc(p->nargs + 1, sizeof(*loaded));
+	const char **names = xcalloc(p->nargs + 1, sizeof(*names));
+	size_t n = 0;
 	for (size_t i = 0; i < p->nargs; i++) {
-		struct bench_profile prof;
 		struct gp_errors errs;
 		gp_errors_init(&errs);
-		if (bench_profile_load(&prof, p->args[i], &errs) < 0)
+		if (bench_profile_load(&prof[i], p->args[i], &errs) < 0) {
 			rc = cli_report_problems(&errs);
-		else
-			curves_from_profile(&prof, p->args[i], l);
-		bench_profile_free(&prof);
+		} else {
+			curves_from_profile(&prof[i], p->args[i], l);
+			loaded[n] = &prof[i];
+			names[n++] = p->args[i];
+		}
 		gp_errors_free(&errs);
 	}
+	if (rc == 0)
+		curves_scaling(loaded, names, n, l);
+	for (size_t i = 0; i < p->nargs; i++)
+		bench_profile_free(&prof[i]);
+	free(prof);
+	free(loaded);
+	free(names);
 	return rc;
 }
 

@@ -11,7 +11,7 @@
 
 #include <gsl/gsl_randist.h>
 
-#include "bench/profile.h"
+#include "profile/profile.h"
 #include "core/yaml_tree.h"
 #include "fit/fitted.h"
 

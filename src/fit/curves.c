@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/profile.h"
 #include "core/xalloc.h"
+#include "profile/profile.h"
 
 static const struct curve_form forms[CURVE_KINDS] = {
 	[CURVE_TRANSFER] = {"transfer", FIT_LINE, "bytes", "s",
@@ -28,6 +28,10 @@ static const struct curve_form forms[CURVE_KINDS] = {
 			{"peak_flop_per_s", "half_n"},
 			{FIT_POSITIVE, FIT_POSITIVE},
 			"rate = peak_flop_per_s x n / (n + half_n)"},
+	[CURVE_SCALING] = {"scaling", FIT_INVERSE, "ranks", "s",
+			   {"fixed_s", "parallel_s"},
+			   {FIT_NONNEGATIVE, FIT_POSITIVE},
+			   "t = fixed_s + parallel_s / ranks"},
 	[CURVE_MEMBW] = {"membw", FIT_SATURATING, "bytes", "B/s",
 			 {"peak_bytes_per_s", "half_bytes"},
 			 {FIT_POSITIVE, FIT_POSITIVE},
@@ -165,12 +169,9 @@ static void place(struct curve_list *l, size_t first,
 	}
 }
 
-void curves_from_profile(const struct bench_profile *p, const char *source,
-			 struct curve_list *out)
+/* Fits the series of out from `first` on; one with no point says why. */
+static void fit_series(struct curve_list *out, size_t first)
 {
-	size_t first = out->n;
-	for (size_t i = 0; i < p->figures.n; i++)
-		place(out, first, p, &p->figures.v[i], source);
 	for (size_t i = first; i < out->n; i++) {
 		struct scaling_curve *c = &out->v[i];
 		const struct curve_form *f = curve_form(c->kind);
@@ -182,4 +183,78 @@ void curves_from_profile(const struct bench_profile *p, const char *source,
 		c->ok = fit_curve(f->form, c->x, c->y, c->n, f->sign, f->param,
 				  &c->fit, c->why, sizeof(c->why)) == 0;
 	}
+}
+
+void curves_from_profile(const struct bench_profile *p, const char *source,
+			 struct curve_list *out)
+{
+	size_t first = out->n;
+	for (size_t i = 0; i < p->figures.n; i++)
+		place(out, first, p, &p->figures.v[i], source);
+	fit_series(out, first);
+}
+
+/* ---- scaling against ranks ---- */
+
+static bool same_device(const struct bench_profile *a,
+			const struct bench_profile *b)
+{
+	return !strcmp(a->device.kind, b->device.kind) &&
+	       !strcmp(a->device.name, b->device.name);
+}
+
+/* How many thread counts the series' points (and its left-out figures'
+ * profiles, counted by the caller) stand at: 1 or more than 1. */
+static bool spread(const struct scaling_curve *c)
+{
+	for (size_t i = 1; i < c->n; i++)
+		if (c->x[i] != c->x[0])
+			return true;
+	return false;
+}
+
+void curves_scaling(const struct bench_profile *const *p,
+		    const char *const *names, size_t n, struct curve_list *out)
+{
+	if (n < 2 || strcmp(p[0]->device.kind, "cpu"))
+		return;
+	struct curve_list tmp = {0};
+	for (size_t k = 0; k < n; k++) {
+		if (!same_device(p[k], p[0]))
+			continue;
+		for (size_t i = 0; i < p[k]->figures.n; i++) {
+			const struct bench_figure *f = &p[k]->figures.v[i];
+			if (strcmp(f->suite, "model"))
+				continue;
+			char name[96];
+			snprintf(name, sizeof(name), "scaling %s %s", f->name,
+				 f->precision);
+			struct scaling_curve *c = series(&tmp, 0, CURVE_SCALING,
+							 name, names[0], p[0]);
+			const char *why = unusable(f);
+			double it = f->iterations > 0 ? (double)f->iterations : 1;
+			if (why)
+				leave_out(c, why);
+			else
+				add_point(c, (double)p[k]->threads, f->time.median / it);
+		}
+	}
+	size_t first = out->n;
+	for (size_t i = 0; i < tmp.n; i++) {
+		struct scaling_curve *c = &tmp.v[i];
+		if (!spread(c))
+			continue;	/* one thread count: not a series */
+		snprintf(c->source, sizeof(c->source), "%s and %zu more",
+			 names[0], n - 1);
+		*curve_list_add(out) = *c;
+		c->x = c->y = NULL;	/* moved */
+	}
+	curve_list_free(&tmp);
+	fit_series(out, first);
+}
+
+double curve_scaling_efficiency(const struct fit *f, double ranks)
+{
+	double t1 = fit_eval(f, 1), tn = fit_eval(f, ranks);
+	return tn > 0 && ranks > 0 ? t1 / (ranks * tn) : 0;
 }

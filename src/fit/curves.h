@@ -1,6 +1,6 @@
 /*
  * curves.h - the scaling curves `gpuplan fit` draws from measured profiles
- * (gpuplan/measured/v1, src/bench/profile.h), one per series of figures:
+ * (gpuplan/measured/v1, src/profile/profile.h), one per series of figures:
  *
  *   transfer      t = latency_s + bytes x s_per_byte, per transfer kind
  *                 (h2d-pinned, memcpy, ...): its bandwidth is
@@ -12,6 +12,17 @@
  *                 per sample
  *   gemm          rate = peak x n / (n + half_n), per precision: small
  *                 GEMMs run below the peak
+ *   scaling       t = fixed_s + parallel_s / ranks, a model step at one
+ *                 batch against the ranks it ran on, from profiles of one
+ *                 CPU measured at several thread counts (curves_scaling):
+ *                 parallel_s is the work that divides over the ranks,
+ *                 fixed_s what does not (serial work, and communication
+ *                 that does not shrink: a ring all-reduce moves 2(n-1)/n
+ *                 of the data per rank, nearly constant); the parallel
+ *                 efficiency it implies at n ranks is
+ *                 t(1) / (n t(n)) = (fixed_s + parallel_s) /
+ *                 (n fixed_s + parallel_s).  A GPU profile is measured
+ *                 on one GPU, so only CPU profiles give this series yet
  *   membw         rate = peak x bytes / (bytes + half_bytes), per kernel,
  *                 on GPUs (a CPU's rate follows the cache a size fits, not
  *                 one curve: its series is left out, saying so)
@@ -36,7 +47,7 @@ struct bench_profile;
 
 enum curve_kind {
 	CURVE_TRANSFER, CURVE_STEP_TIME, CURVE_STEP_MEMORY, CURVE_GEMM,
-	CURVE_MEMBW, CURVE_KINDS
+	CURVE_MEMBW, CURVE_SCALING, CURVE_KINDS
 };
 
 /* A kind's form and names. */
@@ -76,6 +87,16 @@ struct curve_list {
 /* Appends p's curves (named by `source`) to out. */
 void curves_from_profile(const struct bench_profile *p, const char *source,
 			 struct curve_list *out);
+
+/* Appends, for n profiles (named names[i]) of one CPU at two or more
+ * thread counts, a scaling series per model step (figure name and
+ * precision) measured at two or more of them.  Profiles of another device
+ * than the first, or of a GPU, are not used. */
+void curves_scaling(const struct bench_profile *const *p,
+		    const char *const *names, size_t n, struct curve_list *out);
+
+/* The parallel efficiency a scaling curve implies at `ranks`. */
+double curve_scaling_efficiency(const struct fit *f, double ranks);
 
 /* A new curve at the end of l, zeroed. */
 struct scaling_curve *curve_list_add(struct curve_list *l);

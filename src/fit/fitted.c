@@ -336,7 +336,7 @@ static int read_curve(struct yread *r, const struct ynode *n, size_t index,
 		kind = curve_kind_of(s);
 		if (kind < 0)
 			yr_error(r, ymap_get(n, "kind"), NULL,
-				 "unknown kind '%s': expected transfer, step_time, step_memory, gemm or membw",
+				 "unknown kind '%s': expected transfer, step_time, step_memory, gemm, membw or scaling",
 				 s);
 		free(s);
 	}

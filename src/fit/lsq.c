@@ -19,6 +19,8 @@ double fit_eval(const struct fit *f, double x)
 	double a = f->p[0].value, b = f->p[1].value;
 	if (f->form == FIT_LINE)
 		return a + b * x;
+	if (f->form == FIT_INVERSE)
+		return x != 0 ? a + b / x : HUGE_VAL;
 	return x + b != 0 ? a * x / (x + b) : HUGE_VAL;
 }
 
@@ -30,9 +32,9 @@ double fit_residual(const struct fit *f, double x, double y)
 double fit_band(const struct fit *f, double x)
 {
 	double a = f->p[0].value, b = f->p[1].value, g[2];
-	if (f->form == FIT_LINE) {
+	if (f->form == FIT_LINE || f->form == FIT_INVERSE) {
 		g[0] = 1;
-		g[1] = x;
+		g[1] = f->form == FIT_LINE ? x : 1 / x;
 	} else {
 		g[0] = x / (x + b);
 		g[1] = -a * x / ((x + b) * (x + b));
@@ -48,7 +50,8 @@ double fit_band(const struct fit *f, double x)
 /* ---- the solvers: estimates, covariance and chi^2 of relative
  * residuals; -1 when the solver fails ---- */
 
-static int solve_line(const double *x, const double *y, size_t n,
+/* y = p0 + p1 u, u = x (a line) or 1/x (inverse) */
+static int solve_line(const double *x, const double *y, size_t n, bool inverse,
 		      double p[2], double cov[2][2], double *chisq)
 {
 	gsl_matrix *X = gsl_matrix_alloc(n, 2), *C = gsl_matrix_alloc(2, 2);
@@ -57,7 +60,7 @@ static int solve_line(const double *x, const double *y, size_t n,
 	gsl_multifit_linear_workspace *ws = gsl_multifit_linear_alloc(n, 2);
 	for (size_t i = 0; i < n; i++) {
 		gsl_matrix_set(X, i, 0, 1);
-		gsl_matrix_set(X, i, 1, x[i]);
+		gsl_matrix_set(X, i, 1, inverse ? 1 / x[i] : x[i]);
 		gsl_vector_set(w, i, 1 / (y[i] * y[i]));
 		gsl_vector_set(v, i, y[i]);
 	}
@@ -154,8 +157,9 @@ static int solve_saturating(const double *x, const double *y, size_t n,
 static int solve(enum fit_form form, const double *x, const double *y,
 		 size_t n, double p[2], double cov[2][2], double *chisq)
 {
-	return form == FIT_LINE ? solve_line(x, y, n, p, cov, chisq)
-				: solve_saturating(x, y, n, p, cov, chisq);
+	if (form == FIT_SATURATING)
+		return solve_saturating(x, y, n, p, cov, chisq);
+	return solve_line(x, y, n, form == FIT_INVERSE, p, cov, chisq);
 }
 
 /* ---- what a reader needs ---- */
@@ -217,13 +221,16 @@ int fit_curve(enum fit_form form, const double *x, const double *y, size_t n,
 	if (n < need) {
 		snprintf(why, len, "%zu point%s: a %s needs at least %zu", n,
 			 n == 1 ? "" : "s",
-			 form == FIT_LINE ? "line" : "saturating curve", need);
+			 form == FIT_SATURATING ? "saturating curve"
+			 : form == FIT_INVERSE ? "curve a + b/x" : "line", need);
 		return -1;
 	}
 	for (size_t i = 0; i < n; i++)
-		if (!(y[i] > 0) || !isfinite(x[i]) || !isfinite(y[i])) {
-			snprintf(why, len, "point %zu is (%g, %g): expected a finite x and y > 0",
-				 i + 1, x[i], y[i]);
+		if (!(y[i] > 0) || !isfinite(x[i]) || !isfinite(y[i]) ||
+		    (form == FIT_INVERSE && !(x[i] > 0))) {
+			snprintf(why, len, "point %zu is (%g, %g): expected a finite x%s and y > 0",
+				 i + 1, x[i], y[i],
+				 form == FIT_INVERSE ? " above 0" : "");
 			return -1;
 		}
 	bool spread = false;

@@ -7,6 +7,11 @@
  *                                       time or memory against batch);
  *                                       weighted least squares,
  *                                       gsl_multifit_wlinear, weights 1/y^2
+ *   inverse     y = p0 + p1 / x        (a part that does not shrink with the
+ *                                       ranks and one that divides over
+ *                                       them: step time against threads or
+ *                                       GPUs); the same weighted linear fit
+ *                                       in 1/x
  *   saturating  y = p0 x / (x + p1)    (a rate that rises with the problem
  *                                       size towards p0, half of it at
  *                                       p1); gsl_multifit_nlinear, trust
@@ -38,7 +43,7 @@
 #define FIT_PARAMS 2
 #define FIT_POOR_RMS 0.2	/* 20% */
 
-enum fit_form { FIT_LINE, FIT_SATURATING };
+enum fit_form { FIT_LINE, FIT_SATURATING, FIT_INVERSE };
 
 struct fit_param {
 	double value, se;	/* estimate and standard error */

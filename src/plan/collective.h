@@ -96,8 +96,8 @@ void collective_time(const struct coll_fabric *f, enum coll_op op,
 
 /*
  * Measured all-reduce curve: points as bench's allreduce suite records them
- * (figure.h: `bytes` is nccl-tests' size S per GPU, `busbw` the figure's
- * value in B/s, all at `gpus` GPUs of one node).
+ * (profile/figure.h: `bytes` is nccl-tests' size S per GPU, `busbw` the
+ * figure's value in B/s, all at `gpus` GPUs of one node).
  */
 struct coll_point {
 	double bytes;		/* B per GPU */

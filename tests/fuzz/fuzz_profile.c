@@ -2,8 +2,8 @@
  * fuzz_profile.c - a measured profile (`gpuplan bench` output, CPU or
  * GPU, with NVML samples), loaded as `fit` and `compare` will load it.
  */
-#include "bench/profile.h"
 #include "fuzz.h"
+#include "profile/profile.h"
 
 static int load(const struct fuzz_files *f, struct gp_errors *errs)
 {

@@ -18,8 +18,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bench/profile.h"
 #include "catalog/catalog.h"
+#include "profile/profile.h"
 
 static double best(const struct bench_profile *p, const char *suite,
 		   const char *kernel)
@@ -104,7 +104,7 @@ int main(int argc, char **argv)
 	if (p.samples.throttled)
 		printf("the run was THROTTLED (see sampling: in the profile)\n");
 	/* a FAIL beside a fault is explained by it: a figure missing or
-	 * marked (bench/fault.h) is said, not left to be guessed */
+	 * marked (profile/fault.h) is said, not left to be guessed */
 	for (size_t i = 0; i < p.figures.faults.n; i++) {
 		const struct bench_fault *f = &p.figures.faults.v[i];
 		printf("fault (%s) in %s: %s; %zu missing, %zu marked\n",

@@ -31,8 +31,11 @@ def line(x, a, b):
 def saturating(x, a, b):
     return a * x / (x + b)
 
+def inverse(x, a, b):
+    return a + b / x
+
 FORMS = {"transfer": line, "step_time": line, "step_memory": line,
-         "gemm": saturating, "membw": saturating}
+         "gemm": saturating, "membw": saturating, "scaling": inverse}
 
 def curves_from_json(text):
     for c in json.loads(text)["curves"]:

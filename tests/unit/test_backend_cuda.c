@@ -18,9 +18,9 @@
 
 #include "bench/backend.h"
 #include "bench/model_program.h"
-#include "bench/profile.h"
 #include "bench/prom.h"
 #include "check.h"
+#include "profile/profile.h"
 
 static const char *plugin_dir;
 

@@ -11,10 +11,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bench/profile.h"
 #include "check.h"
 #include "core/error.h"
 #include "fit/fitted.h"
+#include "profile/profile.h"
 
 static struct bench_figure *figure(struct bench_profile *p, const char *suite,
 				   const char *kernel, double median)
@@ -248,6 +248,64 @@ static void round_trip(const struct curve_list *l)
 	free(text);
 }
 
+/*
+ * The same CPU at 1, 2, 4 and 8 threads: a step of 2 ms that does not
+ * divide and 8 ms that does, each point off by +-1% in turn.  The
+ * scaling curve recovers both within their intervals, and the efficiency
+ * at 8 ranks is (2 + 8) / (8 x 2 + 8) = 0.4167 (by hand).  A figure at
+ * one thread count only is not a series; a GPU's profiles give none.
+ */
+static void test_scaling_across_threads(void)
+{
+	struct bench_profile p[4];
+	const struct bench_profile *ptr[4];
+	const char *names[4] = {"t1.yaml", "t2.yaml", "t4.yaml", "t8.yaml"};
+	for (int k = 0; k < 4; k++) {
+		double n = (double)(1 << k);
+		bench_profile_init(&p[k]);
+		snprintf(p[k].device.kind, sizeof(p[k].device.kind), "cpu");
+		snprintf(p[k].device.name, sizeof(p[k].device.name), "Test CPU");
+		snprintf(p[k].when, sizeof(p[k].when), "2026-12-01T10:00:00Z");
+		p[k].threads = 1 << k;
+		struct bench_figure *f = figure(&p[k], "model", "step",
+						(2e-3 + 8e-3 / n) * (k % 2 ? 1.01 : 0.99));
+		snprintf(f->name, sizeof(f->name), "tiny batch 8");
+		snprintf(f->precision, sizeof(f->precision), "fp32");
+		f->batch = 8;
+		if (k == 0) {	/* measured at one thread count only */
+			f = figure(&p[k], "model", "step", 1);
+			snprintf(f->name, sizeof(f->name), "tiny batch 16");
+			snprintf(f->precision, sizeof(f->precision), "fp32");
+		}
+		ptr[k] = &p[k];
+	}
+	struct curve_list l = {0};
+	curves_scaling(ptr, names, 4, &l);
+	CHECK(l.n == 1);
+	const struct scaling_curve *c = find(&l, "scaling tiny batch 8 fp32");
+	CHECK(c && c->ok && c->kind == CURVE_SCALING && c->n == 4);
+	if (c && c->ok) {
+		CHECK(c->fit.p[0].lo < 2e-3 && 2e-3 < c->fit.p[0].hi);
+		CHECK(c->fit.p[1].lo < 8e-3 && 8e-3 < c->fit.p[1].hi);
+		CHECK_NEAR(curve_scaling_efficiency(&c->fit, 8), 10.0 / 24.0, 0.03);
+		CHECK_STR(c->source, "t1.yaml and 3 more");
+		/* written and read back like every curve */
+		char first[4096];
+		char *text = emitted(&l);
+		struct curve_list back = {0};
+		CHECK(load_text(text, &back, first, sizeof(first)) == 0);
+		CHECK(back.n == 1 && back.v[0].kind == CURVE_SCALING);
+		curve_list_free(&back);
+		free(text);
+	}
+	curve_list_free(&l);
+	snprintf(p[0].device.kind, sizeof(p[0].device.kind), "cuda");
+	curves_scaling(ptr, names, 4, &l);
+	CHECK(l.n == 0);
+	for (int k = 0; k < 4; k++)
+		bench_profile_free(&p[k]);
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir))
@@ -256,6 +314,7 @@ int main(void)
 	from_profile(&l);
 	round_trip(&l);
 	curve_list_free(&l);
+	test_scaling_across_threads();
 	char path[64];
 	snprintf(path, sizeof(path), "%s/f.yaml", dir);
 	unlink(path);

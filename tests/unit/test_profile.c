@@ -10,9 +10,9 @@
 #include <string.h>
 
 #include "bench/cpu_membw.h"
-#include "bench/profile.h"
 #include "bench/prom.h"
 #include "check.h"
+#include "profile/profile.h"
 
 static char *emit(const struct bench_profile *p,
 		  void (*fn)(const struct bench_profile *, FILE *))

@@ -186,7 +186,7 @@ struct gpuplan_cuda_job_info {
  * set to an opaque handle only on BENCH_OK.  A failed prepare holds
  * nothing.  job_run runs the job `iterations` (>= 1) times and stores the
  * elapsed seconds as the timer gave them: the host discards and counts a
- * reading that is not finite and greater than zero (bench/measure.h), so
+ * reading that is not finite and greater than zero (profile/timing.h), so
  * the plugin need not filter them.  job_run returns BENCH_OK, BENCH_ERROR,
  * or BENCH_OUT_OF_MEMORY when memory the run needs beyond what prepare took
  * ran out; job_check returns BENCH_OK or BENCH_ERROR.  After BENCH_ERROR

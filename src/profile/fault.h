@@ -22,10 +22,10 @@
  *                  size is missing, and the larger sizes of the same series
  *                  are not tried and are missing with it;
  *   bad-timer      timer readings were negative, zero or not finite: they
- *                  were discarded and counted (measure.h); the figure is
+ *                  were discarded and counted (timing.h); the figure is
  *                  kept and marked, or missing when no reading was good;
  *   throttled      the GPU slowed its clocks while figures were measured
- *                  (NVML, gpu_sampler.h): the figures are kept and marked.
+ *                  (NVML, samples.h): the figures are kept and marked.
  *
  * `missing` names the figures of the fault's suite that are not in the
  * profile because of it; `marked` the figures that are, but carry a mark
@@ -37,8 +37,8 @@
  * Ownership: a bench_fault owns its text and name lists; bench_faults_free
  * frees them.  Kind names are static strings.
  */
-#ifndef GPUPLAN_BENCH_FAULT_H
-#define GPUPLAN_BENCH_FAULT_H
+#ifndef GPUPLAN_PROFILE_FAULT_H
+#define GPUPLAN_PROFILE_FAULT_H
 
 #include <stdbool.h>
 #include <stddef.h>

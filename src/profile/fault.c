@@ -1,7 +1,7 @@
 /*
  * fault.c - faults met while measuring; see fault.h.
  */
-#include "bench/fault.h"
+#include "profile/fault.h"
 
 #include <stdarg.h>
 #include <stdio.h>

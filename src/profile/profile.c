@@ -2,8 +2,8 @@
  * profile.c - the measured profile: stamping and writing it; see profile.h.
  * The loader is profile_load.c.
  */
-#include "bench/profile.h"
-#include "bench/profile_read.h"
+#include "profile/profile.h"
+#include "profile/profile_read.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -31,14 +31,14 @@
  * bench_figures list owns its figures.  bench_figures_free frees both.
  * unit is a static string.
  */
-#ifndef GPUPLAN_BENCH_FIGURE_H
-#define GPUPLAN_BENCH_FIGURE_H
+#ifndef GPUPLAN_PROFILE_FIGURE_H
+#define GPUPLAN_PROFILE_FIGURE_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "bench/fault.h"
-#include "bench/measure.h"
+#include "profile/fault.h"
+#include "profile/timing.h"
 
 struct bench_figure {
 	char suite[16];		/* "gemm", "membw", "transfer" */
@@ -66,6 +66,11 @@ struct bench_figure {
 	 * (host_quiet.h): the evidence; "" when the host was quiet */
 	char disturbed[200];
 };
+
+/* Every suite name a backend may offer, in the order a run measures them:
+ * gemm, membw, transfer, p2p, allreduce, launch, model; NULL-terminated
+ * (a figure's suite, and options.suites in a profile, are among them). */
+extern const char *const bench_suite_names[];
 
 /* Figures, the notes a suite left on the way (a skipped pair, a sweep
  * stopped by the device's memory) and the faults met (fault.h). */
@@ -107,7 +112,7 @@ void bench_figure_rate(struct bench_figure *f);
 void bench_figure_label(const struct bench_figure *f, char *buf, size_t len);
 
 /*
- * Records what discarded timer readings did to f (measure.h), after a
+ * Records what discarded timer readings did to f (timing.h), after a
  * measurement of it: nothing when none were; else a bad-timer fault that
  * marks f when it is kept (kept: it is, or is about to be, in l) or names
  * it missing when no reading was good.

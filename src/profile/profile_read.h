@@ -1,19 +1,19 @@
 /*
  * profile_read.h - what the measured profile's writer and reader share
  * between their files (profile.c, profile_load.c, profile_figure.c,
- * profile_gpu.c).  Internal to src/bench.  The getters return as
+ * profile_gpu.c).  Internal to src/profile.  The getters return as
  * yaml_read.h's: 1 read, 0 absent, -1 wrong (a located error added to
  * r->errs).
  */
-#ifndef GPUPLAN_BENCH_PROFILE_READ_H
-#define GPUPLAN_BENCH_PROFILE_READ_H
+#ifndef GPUPLAN_PROFILE_PROFILE_READ_H
+#define GPUPLAN_PROFILE_PROFILE_READ_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
-#include "bench/figure.h"
-#include "bench/profile.h"
+#include "profile/figure.h"
+#include "profile/profile.h"
 #include "core/yaml_read.h"
 
 /* A plain (unquoted) finite number >= 0. */

@@ -22,14 +22,14 @@
  *          throttle: [names], during: "..."}   readings NVML refused absent;
  *                                during absent before the first figure
  *
- * Throttle reasons are written by name (gpu_sampler.h); a bit NVML knows
+ * Throttle reasons are written by name (samples.h); a bit NVML knows
  * and we do not is written as "0x...", and read back as that bit.
  */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/profile_read.h"
+#include "profile/profile_read.h"
 #include "core/strmap.h"
 #include "core/xalloc.h"
 

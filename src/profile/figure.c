@@ -1,7 +1,7 @@
 /*
  * figure.c - measured figures and their list; see figure.h.
  */
-#include "figure.h"
+#include "profile/figure.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -9,6 +9,10 @@
 #include <string.h>
 
 #include "core/xalloc.h"
+
+const char *const bench_suite_names[] = {
+	"gemm", "membw", "transfer", "p2p", "allreduce", "launch", "model", NULL,
+};
 
 void bench_figures_init(struct bench_figures *l)
 {

@@ -28,7 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/profile_read.h"
+#include "profile/profile_read.h"
 #include "core/yaml_emit.h"
 #include "core/strmap.h"
 #include "core/xalloc.h"

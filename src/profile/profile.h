@@ -53,18 +53,18 @@
  * Ownership: struct bench_profile owns its strings and figures; free with
  * bench_profile_free.  bench_profile_write copies nothing it is given.
  */
-#ifndef GPUPLAN_BENCH_PROFILE_H
-#define GPUPLAN_BENCH_PROFILE_H
+#ifndef GPUPLAN_PROFILE_PROFILE_H
+#define GPUPLAN_PROFILE_PROFILE_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
-#include "bench/backend.h"
-#include "bench/figure.h"
-#include "bench/gpu_sampler.h"
-#include "bench/measure.h"
 #include "core/error.h"
+#include "profile/device.h"
+#include "profile/figure.h"
+#include "profile/samples.h"
+#include "profile/timing.h"
 
 #define BENCH_PROFILE_SCHEMA "gpuplan/measured/v1"
 #define BENCH_PROFILE_MAX_SUITES 8
@@ -82,7 +82,7 @@ struct bench_profile {
 	struct measure_policy policy;	/* clock is NULL */
 	char model_name[64];		/* --model's name; "" when none */
 	long model_seq;			/* tokens per sample it was built for; 0: not a sequence model */
-	/* the model sweep's own policy and caps (model_sweep.h) */
+	/* the model sweep's own policy and caps (bench/model_sweep.h) */
 	struct measure_policy model_policy;
 	double model_step_cap_s;
 	long model_max_batch;

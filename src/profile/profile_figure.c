@@ -9,8 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/backend.h"
-#include "bench/profile_read.h"
+#include "profile/profile_read.h"
 #include "core/precision.h"
 #include "core/xalloc.h"
 
@@ -144,7 +143,7 @@ static void read_time(struct yread *r, const struct ynode *fig,
 	read_samples(r, tn, t);
 	if (gp_errors_count(r->errs) != before)
 		return;
-	/* too_few is what discarded readings do (measure.h) */
+	/* too_few is what discarded readings do (timing.h) */
 	if (t->too_few && (!t->rejected || t->converged))
 		yr_error(r, ymap_get(tn, "too_few"), NULL,
 			 "too_few needs rejected readings and converged false");

@@ -3,8 +3,8 @@
  * Every problem in the file is reported in one pass, each at the
  * line:column of the value (or of the mapping that lacks a key).
  */
-#include "bench/profile.h"
-#include "bench/profile_read.h"
+#include "profile/profile.h"
+#include "profile/profile_read.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -1,0 +1,95 @@
+/*
+ * timing.c - summarising repetitions and counting discarded readings; see
+ * timing.h.  The loop that takes them is bench/measure.c.
+ */
+#include "profile/timing.h"
+
+#include <gsl/gsl_cdf.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/xalloc.h"
+
+struct measure_policy measure_policy_default(void)
+{
+	return (struct measure_policy){2, 10, 1000, 0.02, 5.0, NULL};
+}
+
+size_t measure_ci_index(size_t n)
+{
+	/* largest j with P(B <= j - 1) <= 0.025, B ~ Binomial(n, 1/2) */
+	size_t j = 0;
+	while (j < n / 2 && gsl_cdf_binomial_P((unsigned)j, 0.5, (unsigned)n) <= 0.025)
+		j++;
+	return j;
+}
+
+static int by_value(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+void measure_summarise(struct measure_result *r)
+{
+	size_t n = r->n;
+	r->median = r->ci_low = r->ci_high = r->min = r->max = r->mean = r->stddev = 0;
+	r->has_ci = false;
+	if (n == 0)
+		return;
+	double *s = xcalloc(n, sizeof(double));
+	memcpy(s, r->samples, n * sizeof(double));
+	qsort(s, n, sizeof(double), by_value);
+	r->min = s[0];
+	r->max = s[n - 1];
+	r->median = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+	double sum = 0, sq = 0;
+	for (size_t i = 0; i < n; i++)
+		sum += s[i];
+	r->mean = sum / (double)n;
+	for (size_t i = 0; i < n; i++)
+		sq += (s[i] - r->mean) * (s[i] - r->mean);
+	r->stddev = n > 1 ? sqrt(sq / (double)(n - 1)) : 0;
+	size_t j = measure_ci_index(n);
+	r->has_ci = j > 0;
+	r->ci_low = r->has_ci ? s[j - 1] : r->median;
+	r->ci_high = r->has_ci ? s[n - j] : r->median;
+	free(s);
+}
+
+bool measure_reading_good(double seconds)
+{
+	return isfinite(seconds) && seconds > 0;
+}
+
+void measure_reject(struct measure_result *r, double seconds)
+{
+	r->rejected++;
+	r->rejected_kinds |= !isfinite(seconds) ? MEASURE_REJECTED_NON_FINITE
+			     : seconds < 0 ? MEASURE_REJECTED_NEGATIVE
+					   : MEASURE_REJECTED_ZERO;
+}
+
+void measure_rejected_names(unsigned kinds, char *buf, size_t len)
+{
+	static const struct { unsigned bit; const char *name; } k[] = {
+		{MEASURE_REJECTED_NEGATIVE, "negative"},
+		{MEASURE_REJECTED_ZERO, "zero"},
+		{MEASURE_REJECTED_NON_FINITE, "not finite"},
+	};
+	size_t at = 0;
+	if (len)
+		buf[0] = '\0';
+	for (size_t i = 0; i < sizeof(k) / sizeof(k[0]) && at < len; i++)
+		if (kinds & k[i].bit)
+			at += (size_t)snprintf(buf + at, len - at, "%s%s",
+					       at ? ", " : "", k[i].name);
+}
+
+void measure_result_free(struct measure_result *r)
+{
+	free(r->samples);
+	memset(r, 0, sizeof(*r));
+}
