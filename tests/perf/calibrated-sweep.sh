@@ -85,7 +85,7 @@ for b in sorted(points):
     rows.append("%6d %11.4g s %11.4g s %+7.1f%%  [%.4g, %.4g] %-3s  %s"
                 % (b, meas, f["median"], 100 * e1, f["low"], f["high"],
                    "in" if inside else "out", kt))
-print("batch    measured    step curve   error   95%% range (step curve)      kernels' roofline")
+print("batch    measured    step curve   error   95% range (step curve)      kernels' roofline")
 for r in rows:
     print(r)
 mean = lambda v: sum(v) / len(v) if v else float("nan")
