@@ -34,6 +34,8 @@ fi
 	--format json -o "$s/plan.json" --report "$s/reports/plan.pdf" ||
 	fail "plan failed"
 head -c 5 "$s/reports/plan.pdf" | grep -q '%PDF-' || fail "no PDF"
+# the same fit as JSON: which curves the calibration could use
+"$gp" fit "$s/m.yaml" --format json >"$s/fit.json" || fail "fit --format json failed"
 /usr/bin/python3 - "$s" <<'PY' || exit 1
 import json, sys, glob
 s = sys.argv[1]
@@ -44,8 +46,8 @@ assert cal["carried_to_catalog"] is False, cal
 w = plan["workloads"][0]
 assert w["model"] == "tiny-cnn", w["model"]
 sd = w["sample_device"]
-fitted = open(s + "/f.yaml").read()
-if "model tiny-cnn fp32 step time" in fitted.split("left_out:")[0]:
+fitted = json.load(open(s + "/fit.json"))
+if "model tiny-cnn fp32 step time" in [c["name"] for c in fitted["curves"]]:
     f = sd["forward_s"]
     assert 0 < f["low"] <= f["median"] <= f["high"], f
     assert "step curve" in sd["forward_from"], sd
