@@ -464,7 +464,9 @@ static void range_sentence(struct plan_result *r)
 	    rec->time_high_s > w->train.deadline)
 		why_add(r, " Within the measured range it could miss the deadline: %s at the slow end.",
 			units_format(UNIT_DURATION, rec->time_high_s, NULL, a, 32));
+	/* the p99 scaled as its batch time is (queueing not re-simulated) */
 	if (w->kind == WORKLOAD_INFERENCE && w->infer.target[TARGET_P99] > 0 &&
+	    rec->batch_latency_s > 0 &&
 	    rec->p99_latency_s * rec->time_high_s / rec->batch_latency_s >
 		    w->infer.target[TARGET_P99])
 		why_add(r, " Within the measured range its p99 could pass the target: the batch takes up to %s.",
