@@ -19,6 +19,7 @@
 #include "bench/cpu_program.h"
 #include "bench/cpu_transfer.h"
 #include "bench/model_sweep.h"
+#include "profile/stream_rule.h"
 
 static char last_error[512];
 
@@ -146,7 +147,8 @@ static int run_gemm(struct cpu_run *r)
 			}
 			measured(r, before);
 			const struct bench_figure *f = &r->out->v[r->out->n - 1];
-			if (cpu_gemm_sweep_stops(&r->o, f, last_rate))
+			if (cpu_gemm_sweep_stops(&r->o, f, last_rate,
+						 measured_n + 1))
 				break;
 			last_rate = f->value;
 		}
@@ -161,7 +163,9 @@ static int run_membw(struct cpu_run *r)
 	struct cpu_info ci;
 	cpu_info_read(&ci);
 	uint64_t sizes[32];
-	size_t count = cpu_membw_sizes(r->o.quick, cpu_membw_llc(&ci), sizes, 32);
+	size_t count = cpu_membw_sizes(r->o.quick, stream_llc_bytes(&ci),
+				       (ci.valid & CPU_INFO_HAS_MEMORY) ? ci.memory_bytes : 0,
+				       sizes, 32);
 	r->total = count * MEMBW_KERNELS;
 	struct series s = {false, 0};
 	for (size_t i = 0; i < count; i++) {

@@ -14,6 +14,7 @@
 #define LAST_SIZE 4096
 #define QUICK_LAST_SIZE 1024
 #define PLATEAU 1.03		/* a size no more than 3% faster than the last: stop */
+#define PLATEAU_FROM 3	/* sizes before a plateau may stop the sweep */
 #define MAX_CALL_S 0.5		/* the next size's predicted call time cap, s */
 #define QUICK_MAX_CALL_S 0.1
 #define ALIGN 64
@@ -161,11 +162,13 @@ out:
 }
 
 bool cpu_gemm_sweep_stops(const struct cpu_suite_options *o,
-			  const struct bench_figure *f, double last_rate)
+			  const struct bench_figure *f, double last_rate,
+			  size_t measured)
 {
 	double cap = o->quick ? QUICK_MAX_CALL_S : MAX_CALL_S;
 	double call_s = f->time.median / (double)f->iterations;
-	return f->value <= last_rate * PLATEAU || 8 * call_s > cap;
+	return (measured >= PLATEAU_FROM && f->value <= last_rate * PLATEAU) ||
+	       8 * call_s > cap;
 }
 
 /* One precision's sweep, stopping at the plateau or the time cap. */
@@ -179,7 +182,7 @@ static int sweep(enum gemm_precision p, const struct cpu_suite_options *o,
 		if (cpu_gemm_measure(p, sizes[i], o, out, why, len) < 0)
 			return -1;
 		const struct bench_figure *f = &out->v[out->n - 1];
-		if (cpu_gemm_sweep_stops(o, f, last_rate))
+		if (cpu_gemm_sweep_stops(o, f, last_rate, i + 1))
 			break;
 		last_rate = f->value;
 	}

@@ -5,8 +5,9 @@
  *
  * Work is 2*m*n*k FLOPs per call, whatever the library does inside.  The
  * sweep doubles the size from 256 up to 4096 (quick: 1024) and stops
- * early once the rate stops growing (a size within 3% of the one before)
- * or the next size would need more than 0.5 s a call (quick: 0.1 s),
+ * early once the rate stops growing (a size within 3% of the one before,
+ * from the third size on: fit's saturating curve needs three points) or
+ * the next size would need more than 0.5 s a call (quick: 0.1 s),
  * since a 2-core machine cannot afford 12 repetitions of a 4096 GEMM
  * within the suite's minute.  The thread count goes to OpenBLAS with
  * openblas_set_num_threads, which is process-wide: the suite leaves it set.
@@ -40,10 +41,12 @@ int cpu_gemm_measure(enum gemm_precision p, long n,
 		     const struct cpu_suite_options *o,
 		     struct bench_figures *out, char *why, size_t len);
 
-/* True when a sweep ends after figure f, whose rate follows last_rate
- * (0 for the first size): the plateau or the per-call cap above. */
+/* True when a sweep ends after figure f, the sweep's `measured`th, whose
+ * rate follows last_rate (0 for the first size): the plateau (from the
+ * third size on) or the per-call cap above. */
 bool cpu_gemm_sweep_stops(const struct cpu_suite_options *o,
-			  const struct bench_figure *f, double last_rate);
+			  const struct bench_figure *f, double last_rate,
+			  size_t measured);
 
 /* fp64 then fp32, each swept as above. */
 int cpu_gemm_suite(const struct cpu_suite_options *o,

@@ -11,9 +11,9 @@
 #include <string.h>
 
 #include "bench/cpu_info.h"
+#include "profile/stream_rule.h"
 
 #define MEMBW_FIRST_SIZE (16u << 10)	/* 16 KiB: inside any L1d */
-#define MEMBW_MIN_TOP (256ull << 20)	/* 256 MiB */
 #define MEMBW_QUICK_MID (1u << 20)	/* 1 MiB */
 #define ALIGN 64			/* a cache line */
 
@@ -29,18 +29,10 @@ int membw_kernel_arrays(enum membw_kernel k)
 	return k == MEMBW_ADD || k == MEMBW_TRIAD ? 3 : 2;
 }
 
-static uint64_t top_size(uint64_t llc_bytes)
+size_t cpu_membw_sizes(bool quick, uint64_t llc_bytes, uint64_t mem_bytes,
+		       uint64_t *sizes, size_t max)
 {
-	uint64_t top = 1;
-	while (top < 12 * llc_bytes)
-		top *= 2;
-	return top > MEMBW_MIN_TOP ? top : MEMBW_MIN_TOP;
-}
-
-size_t cpu_membw_sizes(bool quick, uint64_t llc_bytes, uint64_t *sizes,
-		       size_t max)
-{
-	uint64_t top = top_size(llc_bytes);
+	uint64_t top = stream_memory_footprint(llc_bytes);
 	size_t n = 0;
 	if (quick) {
 		uint64_t q[] = {MEMBW_FIRST_SIZE, MEMBW_QUICK_MID, top};
@@ -50,8 +42,9 @@ size_t cpu_membw_sizes(bool quick, uint64_t llc_bytes, uint64_t *sizes,
 	}
 	for (uint64_t s = MEMBW_FIRST_SIZE; s < top && n < max; s *= 4)
 		sizes[n++] = s;
-	if (n < max)
-		sizes[n++] = top;
+	for (uint64_t s = top; s <= 4 * top && n < max; s *= 2)
+		if (s == top || s <= mem_bytes / 4)
+			sizes[n++] = s;
 	return n;
 }
 
@@ -224,21 +217,15 @@ out:
 	return rc;
 }
 
-uint64_t cpu_membw_llc(const struct cpu_info *ci)
-{
-	/* all the L3s together: a run on every core streams through each */
-	if (ci->valid & CPU_INFO_HAS_L3)
-		return ci->l3_bytes * (ci->l3_instances > 0 ? ci->l3_instances : 1);
-	return (ci->valid & CPU_INFO_HAS_L2) ? ci->l2_bytes : 0;
-}
-
 int cpu_membw_suite(const struct cpu_suite_options *o,
 		    struct bench_figures *out, char *why, size_t len)
 {
 	struct cpu_info ci;
 	cpu_info_read(&ci);
 	uint64_t sizes[32];
-	size_t n = cpu_membw_sizes(o->quick, cpu_membw_llc(&ci), sizes, 32);
+	size_t n = cpu_membw_sizes(o->quick, stream_llc_bytes(&ci),
+				   (ci.valid & CPU_INFO_HAS_MEMORY) ? ci.memory_bytes : 0,
+				   sizes, 32);
 	for (size_t i = 0; i < n; i++)
 		if (cpu_membw_measure((1u << MEMBW_KERNELS) - 1, sizes[i], o, out,
 				      why, len) < 0)

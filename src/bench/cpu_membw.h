@@ -46,15 +46,18 @@ int membw_kernel_arrays(enum membw_kernel k);
 
 /*
  * The sweep's footprints, bytes, smallest first, into sizes[0..max):
- * 16 KiB times powers of 4 up to a top size past the last-level cache,
- * then the top itself.  The top is the larger of 256 MiB and 12 x llc
- * rounded up to a power of 2 (STREAM's rule: each of the three arrays at
- * least 4 x the last-level cache); llc_bytes 0 (unknown) gives 256 MiB.
- * Quick keeps three: 16 KiB (in L1), 1 MiB (in L2 or L3) and the top.
- * Returns how many were written.
+ * 16 KiB times powers of 4 up to the smallest footprint resident in
+ * memory (profile/stream_rule.h, for a last-level cache of llc_bytes, 0
+ * when unknown), that footprint, then twice and four times it: three
+ * footprints in memory, so that fit can draw the memory's rate through
+ * them alone.  A footprint of the tail above a quarter of mem_bytes (the
+ * machine's memory; 0 when unknown drops the tail) is left out: room for
+ * the rest of the machine, an assumption.  Quick keeps three: 16 KiB (in
+ * L1), 1 MiB (in L2 or L3) and the first footprint in memory.  Returns
+ * how many were written.
  */
-size_t cpu_membw_sizes(bool quick, uint64_t llc_bytes, uint64_t *sizes,
-		       size_t max);
+size_t cpu_membw_sizes(bool quick, uint64_t llc_bytes, uint64_t mem_bytes,
+		       uint64_t *sizes, size_t max);
 
 /*
  * Measures the given kernels (bit 1 << enum membw_kernel each) at one
@@ -67,12 +70,8 @@ int cpu_membw_measure(unsigned kernels, uint64_t footprint,
 		      const struct cpu_suite_options *o,
 		      struct bench_figures *out, char *why, size_t len);
 
-/* The last-level cache the sweep is sized for: every L3 together (size x
- * instances), else L2, else 0 (unknown). */
-uint64_t cpu_membw_llc(const struct cpu_info *ci);
-
 /* The whole suite: every kernel at every footprint of cpu_membw_sizes
- * for this machine's last-level cache (cpu_info). */
+ * for this machine's last-level cache and memory (cpu_info). */
 int cpu_membw_suite(const struct cpu_suite_options *o,
 		    struct bench_figures *out, char *why, size_t len);
 

@@ -71,8 +71,13 @@ static int read_format(const struct parsed *p, enum fit_format *fmt)
 static void param_text(const struct scaling_curve *c, int i, char *buf, size_t len)
 {
 	const struct fit_param *p = &c->fit.p[i];
-	snprintf(buf, len, "%s %.4g [%.4g, %.4g]", curve_form(c->kind)->param[i],
-		 p->value, p->lo, p->hi);
+	if (p->held)
+		snprintf(buf, len, "%s held at 0 (free fit %.4g [%.4g, %.4g])",
+			 curve_form(c->kind)->param[i], p->free_value, p->free_lo,
+			 p->free_hi);
+	else
+		snprintf(buf, len, "%s %.4g [%.4g, %.4g]",
+			 curve_form(c->kind)->param[i], p->value, p->lo, p->hi);
 }
 
 static void print_table(FILE *out, const struct curve_list *l)
@@ -88,7 +93,7 @@ static void print_table(FILE *out, const struct curve_list *l)
 		const struct scaling_curve *c = &l->v[i];
 		if (!c->ok)
 			continue;
-		char pts[16], params[200], a[96], b[96], r2[16], rms[16], loo[16], left[16];
+		char pts[16], params[260], a[128], b[128], r2[16], rms[16], loo[16], left[16];
 		param_text(c, 0, a, sizeof(a));
 		param_text(c, 1, b, sizeof(b));
 		snprintf(params, sizeof(params), "%s; %s", a, b);
@@ -119,8 +124,14 @@ static void print_table(FILE *out, const struct curve_list *l)
 
 static json_t *param_json(const struct fit_param *p)
 {
-	return json_pack("{s:f, s:f, s:[f, f]}", "value", p->value, "se", p->se,
-			 "ci95", p->lo, p->hi);
+	json_t *j = json_pack("{s:f, s:f, s:[f, f]}", "value", p->value,
+			      "se", p->se, "ci95", p->lo, p->hi);
+	if (p->held)
+		json_object_set_new(j, "held_at_zero",
+				    json_pack("{s:f, s:[f, f]}", "free_value",
+					      p->free_value, "free_ci95",
+					      p->free_lo, p->free_hi));
+	return j;
 }
 
 static json_t *curves_json(const struct curve_list *l)

@@ -63,14 +63,10 @@ static void pick(struct calibration *c, const struct scaling_curve *s)
 		int p = precision_from_name(rest);
 		if (p >= 0)
 			c->gemm[p] = s;
-	} else if (s->kind == CURVE_MEMBW && c->gpu) {
+	} else if (s->kind == CURVE_MEMBW || s->kind == CURVE_MEMBW_MEMORY) {
 		/* triad (two reads, one write) is the usual streaming op */
-		if (!c->memory || !strcmp(s->name, "membw triad"))
+		if (!c->memory || strstr(s->name, " triad"))
 			c->memory = s;
-	} else if (s->kind == CURVE_TRANSFER && !c->gpu &&
-		   !strcmp(s->name, "transfer memcpy")) {
-		c->memory = s;
-		c->memory_from_copy = true;
 	} else if (s->kind == CURVE_TRANSFER &&
 		   !strcmp(s->name, "transfer h2d-pinned")) {
 		c->host_link = s;
@@ -137,8 +133,10 @@ const struct scaling_curve *calibration_step(const struct calibration *c,
 
 double calibration_memory_rate(const struct calibration *c, const double q[2])
 {
-	if (c->memory_from_copy)
-		return 2.0 / q[1];
+	if (!c->memory)
+		return 0;
+	if (c->memory->kind == CURVE_MEMBW_MEMORY)
+		return 1.0 / q[1];
 	return q[0];
 }
 

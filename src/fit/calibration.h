@@ -5,11 +5,10 @@
  * covariance, so a plan can say how far its figures may move.
  *
  *   gemm PREC     matrix rate against size: peak x n / (n + half_n)
- *   memory        a streaming kernel's rate: on a GPU the `membw triad`
- *                 (else copy) curve's peak; on a CPU, whose membw series
- *                 is not one curve (curves.h), the large-copy rate of
- *                 `transfer memcpy`, counted as STREAM counts a copy:
- *                 read plus write, 2 / s_per_byte
+ *   memory        a streaming kernel's rate, bytes as STREAM counts
+ *                 them: on a GPU the `membw triad` (else another kernel's)
+ *                 curve's peak; on a CPU `membw triad in memory`'s
+ *                 1 / s_per_byte, the rate past every cache (curves.h)
  *   host link     `transfer h2d-pinned`: 1 / s_per_byte
  *   model step    `model NAME PREC step time`: a forward pass keeping its
  *                 activations (model_sweep.h), fixed_s + batch x
@@ -46,7 +45,6 @@ struct calibration {
 	bool gpu;			/* measured on a CUDA device */
 	const struct scaling_curve *gemm[PREC_COUNT];
 	const struct scaling_curve *memory;	/* NULL: none measured */
-	bool memory_from_copy;		/* memory is `transfer memcpy` */
 	const struct scaling_curve *host_link;	/* NULL: none measured */
 };
 
@@ -65,7 +63,7 @@ const struct scaling_curve *calibration_step(const struct calibration *c,
 					     const char *model, enum precision p);
 
 /* The memory rate, B/s read plus written, at parameters q of the memory
- * curve (its fitted values or a draw). */
+ * curve (its fitted values or a draw); 0 when none was measured. */
 double calibration_memory_rate(const struct calibration *c, const double q[2]);
 
 /* The host link's rate, B/s, at parameters q of its curve. */

@@ -10,6 +10,7 @@
 
 #include "core/xalloc.h"
 #include "profile/profile.h"
+#include "profile/stream_rule.h"
 
 static const struct curve_form forms[CURVE_KINDS] = {
 	[CURVE_TRANSFER] = {"transfer", FIT_LINE, "bytes", "s",
@@ -32,6 +33,10 @@ static const struct curve_form forms[CURVE_KINDS] = {
 			   {"fixed_s", "parallel_s"},
 			   {FIT_NONNEGATIVE, FIT_POSITIVE},
 			   "t = fixed_s + parallel_s / ranks"},
+	[CURVE_MEMBW_MEMORY] = {"membw_memory", FIT_LINE, "bytes", "s",
+				{"latency_s", "s_per_byte"},
+				{FIT_NONNEGATIVE, FIT_POSITIVE},
+				"t = latency_s + bytes x s_per_byte"},
 	[CURVE_MEMBW] = {"membw", FIT_SATURATING, "bytes", "B/s",
 			 {"peak_bytes_per_s", "half_bytes"},
 			 {FIT_POSITIVE, FIT_POSITIVE},
@@ -136,10 +141,13 @@ static void place(struct curve_list *l, size_t first,
 	} else if (!strcmp(f->suite, "model")) {
 		snprintf(name, sizeof(name), "model %s %s step time", p->model_name,
 			 f->precision);
-		c[0] = series(l, first, CURVE_STEP_TIME, name, source, p);
+		/* by index: making the second series may move the list */
+		size_t time_at = (size_t)(series(l, first, CURVE_STEP_TIME, name,
+						 source, p) - l->v);
 		snprintf(name, sizeof(name), "model %s %s step memory", p->model_name,
 			 f->precision);
 		c[1] = series(l, first, CURVE_STEP_MEMORY, name, source, p);
+		c[0] = &l->v[time_at];
 		x = (double)f->batch;
 		y[0] = f->time.median / (double)(f->iterations > 0 ? f->iterations : 1);
 		y[1] = f->memory_bytes;
@@ -148,13 +156,24 @@ static void place(struct curve_list *l, size_t first,
 		c[0] = series(l, first, CURVE_GEMM, name, source, p);
 		x = (double)f->n;
 		y[0] = f->value;
+	} else if (!strcmp(f->suite, "membw") && !gpu) {
+		/* a CPU's rate steps down with each cache a footprint outgrows:
+		 * only the footprints resident in memory share one line */
+		snprintf(name, sizeof(name), "membw %s in memory", f->kernel);
+		c[0] = series(l, first, CURVE_MEMBW_MEMORY, name, source, p);
+		if (!stream_in_memory(&p->device.cpu, (uint64_t)f->bytes)) {
+			char why[160];
+			snprintf(why, sizeof(why), "in a cache (footprint below %llu MiB: STREAM's rule for this CPU's cache)",
+				 (unsigned long long)(stream_memory_footprint(
+					stream_llc_bytes(&p->device.cpu)) >> 20));
+			leave_out(c[0], why);
+			return;
+		}
+		x = f->work / (double)(f->iterations > 0 ? f->iterations : 1);
+		y[0] = f->time.median / (double)(f->iterations > 0 ? f->iterations : 1);
 	} else if (!strcmp(f->suite, "membw")) {
 		snprintf(name, sizeof(name), "membw %s", f->kernel);
 		c[0] = series(l, first, CURVE_MEMBW, name, source, p);
-		if (!gpu) {
-			leave_out(c[0], "a CPU's bandwidth follows the cache each size fits, not one curve");
-			return;
-		}
 		x = f->bytes;
 		y[0] = f->value;
 	} else {
@@ -182,6 +201,11 @@ static void fit_series(struct curve_list *out, size_t first)
 		}
 		c->ok = fit_curve(f->form, c->x, c->y, c->n, f->sign, f->param,
 				  &c->fit, c->why, sizeof(c->why)) == 0;
+		size_t at = strlen(c->why);
+		if (!c->ok && c->left_out)
+			snprintf(c->why + at, sizeof(c->why) - at,
+				 "; %zu more figure%s not used: %s", c->left_out,
+				 c->left_out == 1 ? "" : "s", c->left_out_why);
 	}
 }
 

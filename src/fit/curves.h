@@ -24,8 +24,14 @@
  *                 (n fixed_s + parallel_s).  A GPU profile is measured
  *                 on one GPU, so only CPU profiles give this series yet
  *   membw         rate = peak x bytes / (bytes + half_bytes), per kernel,
- *                 on GPUs (a CPU's rate follows the cache a size fits, not
- *                 one curve: its series is left out, saying so)
+ *                 on GPUs
+ *   membw_memory  t = latency_s + bytes x s_per_byte, per kernel, on a
+ *                 CPU, over the footprints resident in memory
+ *                 (profile/stream_rule.h), bytes as STREAM counts them:
+ *                 the memory's rate is 1 / s_per_byte.  A CPU's rate steps
+ *                 down with each cache a footprint outgrows, which no one
+ *                 curve of this kind follows: the footprints inside a
+ *                 cache are left out, saying so
  *
  * A figure measured on a busy host (disturbed), while the GPU throttled,
  * or with too few good repetitions is not a point: it is counted and the
@@ -47,7 +53,7 @@ struct bench_profile;
 
 enum curve_kind {
 	CURVE_TRANSFER, CURVE_STEP_TIME, CURVE_STEP_MEMORY, CURVE_GEMM,
-	CURVE_MEMBW, CURVE_SCALING, CURVE_KINDS
+	CURVE_MEMBW, CURVE_SCALING, CURVE_MEMBW_MEMORY, CURVE_KINDS
 };
 
 /* A kind's form and names. */

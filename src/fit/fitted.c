@@ -17,8 +17,12 @@
 
 static void emit_param(FILE *f, const char *name, const struct fit_param *p)
 {
-	fprintf(f, "      %s: {value: %.17g, se: %.17g, ci95: [%.17g, %.17g]}\n",
+	fprintf(f, "      %s: {value: %.17g, se: %.17g, ci95: [%.17g, %.17g]",
 		name, p->value, p->se, p->lo, p->hi);
+	if (p->held)
+		fprintf(f, ", held_at_zero: {free_value: %.17g, free_ci95: [%.17g, %.17g]}",
+			p->free_value, p->free_lo, p->free_hi);
+	fputs("}\n", f);
 }
 
 static void emit_curve(const struct scaling_curve *c, FILE *f)
@@ -111,8 +115,53 @@ static int real(struct yread *r, const struct ynode *map, const char *key,
 }
 
 static const struct yfield param_fields[] = {
-	{"value", true}, {"se", true}, {"ci95", true}, {NULL, false},
+	{"value", true}, {"se", true}, {"ci95", true}, {"held_at_zero", false},
+	{NULL, false},
 };
+
+/* [low, high] at key of map into lo and hi; 0, or -1 (said). */
+static int read_interval(struct yread *r, const struct ynode *map,
+			 const char *key, double *lo, double *hi)
+{
+	const struct ynode *ci = ymap_get(map, key);
+	if (!ci)
+		return 0;	/* a missing required key is said by the key check */
+	if (ci->kind != YNODE_SEQ || ci->n != 2) {
+		char found[96];
+		ynode_describe(ci, found, sizeof(found));
+		yr_error(r, ci, NULL, "'%s' expects [low, high], found %s", key, found);
+		return -1;
+	}
+	return node_real(r, ci->items[0], key, lo) < 0 ||
+	       node_real(r, ci->items[1], key, hi) < 0 ? -1 : 0;
+}
+
+/* held_at_zero: {free_value, free_ci95} (lsq.h): the free fit's estimate
+ * below 0 and an interval that reaches 0, else the parameter is not held */
+static int read_held(struct yread *r, const struct ynode *n, const char *what,
+		     struct fit_param *p)
+{
+	static const struct yfield fields[] = {
+		{"free_value", true}, {"free_ci95", true}, {NULL, false}};
+	const struct ynode *h = ymap_get(n, "held_at_zero");
+	if (!h)
+		return 0;
+	if (!yr_expect_map(r, h, "'held_at_zero'") ||
+	    yr_check_keys(r, h, "'held_at_zero'", fields) > 0 ||
+	    real(r, h, "free_value", &p->free_value) < 0 ||
+	    read_interval(r, h, "free_ci95", &p->free_lo, &p->free_hi) < 0)
+		return -1;
+	p->held = true;
+	if (!(p->free_value < 0 && p->free_lo <= p->free_value &&
+	      p->free_value <= p->free_hi && p->free_hi >= 0 &&
+	      p->value == 0 && p->se == 0)) {
+		yr_error(r, h, NULL, "%s: held at zero expects value 0, se 0 and a free estimate below 0 whose interval reaches 0, found value %g, se %g, free %g [%g, %g]",
+			 what, p->value, p->se, p->free_value, p->free_lo,
+			 p->free_hi);
+		return -1;
+	}
+	return 0;
+}
 
 static int read_param(struct yread *r, const struct ynode *params,
 		      const char *name, struct fit_param *p)
@@ -124,21 +173,15 @@ static int read_param(struct yread *r, const struct ynode *params,
 		return -1;
 	int bad = yr_check_keys(r, n, what, param_fields) > 0;
 	bad |= real(r, n, "value", &p->value) < 0 || real(r, n, "se", &p->se) < 0;
-	const struct ynode *ci = ymap_get(n, "ci95");
-	if (ci && (ci->kind != YNODE_SEQ || ci->n != 2)) {
-		char found[96];
-		ynode_describe(ci, found, sizeof(found));
-		yr_error(r, ci, NULL, "'ci95' expects [low, high], found %s", found);
+	if (read_interval(r, n, "ci95", &p->lo, &p->hi) < 0)
 		return -1;
-	}
-	if (ci)
-		bad |= node_real(r, ci->items[0], "ci95", &p->lo) < 0 ||
-		       node_real(r, ci->items[1], "ci95", &p->hi) < 0;
 	if (!bad && (p->se < 0 || !(p->lo <= p->value && p->value <= p->hi))) {
 		yr_error(r, n, NULL, "%s: expected se >= 0 and low <= value <= high, found se %g, [%g, %g] around %g",
 			 what, p->se, p->lo, p->hi, p->value);
 		bad = 1;
 	}
+	if (!bad && read_held(r, n, what, p) < 0)
+		bad = 1;
 	return bad ? -1 : 0;
 }
 
@@ -195,6 +238,23 @@ static void check_quality(struct yread *r, const struct ynode *map,
 	const struct ynode *params = ymap_get(map, "parameters");
 	for (int i = 0; i < FIT_PARAMS; i++) {
 		const struct fit_param *p = &c->fit.p[i], *q = &again->p[i];
+		if (p->held != q->held) {
+			yr_error(r, ymap_get(params, form->param[i]), NULL,
+				 "%s is %sheld at zero, but the points %s it (their free estimate is %.17g)",
+				 form->param[i], p->held ? "" : "not ",
+				 q->held ? "hold" : "do not hold",
+				 q->held ? q->free_value : q->value);
+			return;
+		}
+		if (q->held && (!same(p->free_value, q->free_value, q->free_value) ||
+				!same(p->free_lo, q->free_lo, q->free_value) ||
+				!same(p->free_hi, q->free_hi, q->free_value))) {
+			yr_error(r, ymap_get(params, form->param[i]), NULL,
+				 "%s: the free estimate %.17g [%.17g, %.17g] is not what the points give (%.17g [%.17g, %.17g])",
+				 form->param[i], p->free_value, p->free_lo, p->free_hi,
+				 q->free_value, q->free_lo, q->free_hi);
+			return;
+		}
 		double scale = fabs(q->value) + q->se;
 		if (!same(p->se, q->se, q->se) || !same(p->lo, q->lo, scale) ||
 		    !same(p->hi, q->hi, scale)) {

@@ -14,6 +14,14 @@
 
 #include "core/xalloc.h"
 
+int fit_free_params(const struct fit *f)
+{
+	int k = 0;
+	for (int i = 0; i < FIT_PARAMS; i++)
+		k += !f->p[i].held;
+	return k;
+}
+
 double fit_eval(const struct fit *f, double x)
 {
 	double a = f->p[0].value, b = f->p[1].value;
@@ -43,17 +51,40 @@ double fit_band(const struct fit *f, double x)
 	for (int i = 0; i < 2; i++)
 		for (int j = 0; j < 2; j++)
 			v += g[i] * f->cov[i][j] * g[j];
-	double dof = f->n > FIT_PARAMS ? (double)(f->n - FIT_PARAMS) : 1;
+	size_t k = (size_t)fit_free_params(f);
+	double dof = f->n > k ? (double)(f->n - k) : 1;
 	return gsl_cdf_tdist_Pinv(0.975, dof) * sqrt(fmax(v, 0));
 }
 
 /* ---- the solvers: estimates, covariance and chi^2 of relative
  * residuals; -1 when the solver fails ---- */
 
-/* y = p0 + p1 u, u = x (a line) or 1/x (inverse) */
+/* y = p0 + p1 u, u = x (a line) or 1/x (inverse); `held` (0 or 1) is held
+ * at 0 and the other parameter fitted alone, or -1 for none */
 static int solve_line(const double *x, const double *y, size_t n, bool inverse,
-		      double p[2], double cov[2][2], double *chisq)
+		      int held, double p[2], double cov[2][2], double *chisq)
 {
+	if (held >= 0) {
+		int k = 1 - held;	/* the free parameter */
+		double suu = 0, suy = 0;
+		for (size_t i = 0; i < n; i++) {
+			double u = k == 0 ? 1 : inverse ? 1 / x[i] : x[i];
+			double w = 1 / (y[i] * y[i]);
+			suu += w * u * u;
+			suy += w * u * y[i];
+		}
+		memset(cov, 0, 4 * sizeof(double));
+		p[held] = 0;
+		p[k] = suy / suu;
+		cov[k][k] = 1 / suu;
+		*chisq = 0;
+		for (size_t i = 0; i < n; i++) {
+			double u = k == 0 ? 1 : inverse ? 1 / x[i] : x[i];
+			double e = (p[k] * u - y[i]) / y[i];
+			*chisq += e * e;
+		}
+		return suu > 0 ? 0 : -1;
+	}
 	gsl_matrix *X = gsl_matrix_alloc(n, 2), *C = gsl_matrix_alloc(2, 2);
 	gsl_vector *w = gsl_vector_alloc(n), *v = gsl_vector_alloc(n),
 		   *c = gsl_vector_alloc(2);
@@ -154,18 +185,19 @@ static int solve_saturating(const double *x, const double *y, size_t n,
 	return rc;
 }
 
-static int solve(enum fit_form form, const double *x, const double *y,
-		 size_t n, double p[2], double cov[2][2], double *chisq)
+static int solve(enum fit_form form, int held, const double *x,
+		 const double *y, size_t n, double p[2], double cov[2][2],
+		 double *chisq)
 {
 	if (form == FIT_SATURATING)
 		return solve_saturating(x, y, n, p, cov, chisq);
-	return solve_line(x, y, n, form == FIT_INVERSE, p, cov, chisq);
+	return solve_line(x, y, n, form == FIT_INVERSE, held, p, cov, chisq);
 }
 
 /* ---- what a reader needs ---- */
 
 /* Each point predicted by the fit to the others: mean |relative error|. */
-static double leave_one_out(enum fit_form form, const double *x,
+static double leave_one_out(enum fit_form form, int held, const double *x,
 			    const double *y, size_t n)
 {
 	if (n < FIT_PARAMS + 2)
@@ -181,7 +213,7 @@ static double leave_one_out(enum fit_form form, const double *x,
 				ys[m++] = y[i];
 			}
 		double p[2], cov[2][2], chisq;
-		ok = solve(form, xs, ys, m, p, cov, &chisq) == 0;
+		ok = solve(form, held, xs, ys, m, p, cov, &chisq) == 0;
 		struct fit f = {.form = form, .p = {{.value = p[0]}, {.value = p[1]}}};
 		sum += fabs(fit_residual(&f, x[k], y[k]));
 	}
@@ -206,6 +238,45 @@ static void quality(struct fit *f, const double *x, const double *y, size_t n)
 }
 
 static const char *const sign_words[] = {"", "at least 0", "above 0"};
+
+/* Solves with `held` (-1: none) and fills f's parameters, their scaled
+ * covariance and 95% intervals at n less the free parameters degrees of
+ * freedom.  -1 when the solver fails or gives what is not finite. */
+static int estimate(enum fit_form form, int held, const double *x,
+		    const double *y, size_t n, struct fit *f)
+{
+	double p[2], cov[2][2], chisq;
+	if (solve(form, held, x, y, n, p, cov, &chisq) < 0 || !isfinite(p[0]) ||
+	    !isfinite(p[1]) || !isfinite(cov[0][0]) || !isfinite(cov[1][1]) ||
+	    !isfinite(cov[0][1]))
+		return -1;
+	double dof = (double)(n - FIT_PARAMS + (held >= 0)), s2 = chisq / dof;
+	double t = gsl_cdf_tdist_Pinv(0.975, dof);
+	for (int i = 0; i < FIT_PARAMS; i++)
+		for (int j = 0; j < FIT_PARAMS; j++)
+			f->cov[i][j] = cov[i][j] * s2;
+	for (int i = 0; i < FIT_PARAMS; i++) {
+		f->p[i] = (struct fit_param){.value = p[i]};
+		f->p[i].se = sqrt(fmax(cov[i][i] * s2, 0));
+		f->p[i].lo = p[i] - t * f->p[i].se;
+		f->p[i].hi = p[i] + t * f->p[i].se;
+	}
+	return 0;
+}
+
+/* The parameter to hold at 0 (lsq.h), or -1: one that must be >= 0, came
+ * out below it and whose interval reaches 0, in a linear form. */
+static int holdable(enum fit_form form, const enum fit_sign sign[FIT_PARAMS],
+		    const struct fit *f)
+{
+	if (form == FIT_SATURATING)
+		return -1;
+	for (int i = 0; i < FIT_PARAMS; i++)
+		if (sign[i] == FIT_NONNEGATIVE && f->p[i].value < 0 &&
+		    f->p[i].hi >= 0)
+			return i;
+	return -1;
+}
 
 int fit_curve(enum fit_form form, const double *x, const double *y, size_t n,
 	      const enum fit_sign sign[FIT_PARAMS],
@@ -241,33 +312,34 @@ int fit_curve(enum fit_form form, const double *x, const double *y, size_t n,
 			 x[0]);
 		return -1;
 	}
-	double p[2], cov[2][2], chisq;
-	if (solve(form, x, y, n, p, cov, &chisq) < 0 || !isfinite(p[0]) ||
-	    !isfinite(p[1]) || !isfinite(cov[0][0]) || !isfinite(cov[1][1]) ||
-	    !isfinite(cov[0][1])) {
+	if (estimate(form, -1, x, y, n, f) < 0) {
 		snprintf(why, len, "the least-squares solver did not converge");
 		return -1;
 	}
-	double dof = (double)(n - FIT_PARAMS), s2 = chisq / dof;
-	double t = gsl_cdf_tdist_Pinv(0.975, dof);
-	for (int i = 0; i < FIT_PARAMS; i++)
-		for (int j = 0; j < FIT_PARAMS; j++)
-			f->cov[i][j] = cov[i][j] * s2;
-	for (int i = 0; i < FIT_PARAMS; i++) {
-		f->p[i].value = p[i];
-		f->p[i].se = sqrt(fmax(cov[i][i] * s2, 0));
-		f->p[i].lo = p[i] - t * f->p[i].se;
-		f->p[i].hi = p[i] + t * f->p[i].se;
-	}
-	quality(f, x, y, n);
-	f->loo = leave_one_out(form, x, y, n);
-	for (int i = 0; i < FIT_PARAMS; i++)
-		if ((sign[i] == FIT_NONNEGATIVE && p[i] < 0) ||
-		    (sign[i] == FIT_POSITIVE && !(p[i] > 0))) {
-			snprintf(why, len, "%s is %.4g: not physical (expected %s)",
-				 name[i], p[i], sign_words[sign[i]]);
+	int held = holdable(form, sign, f);
+	if (held >= 0) {
+		struct fit_param free_fit = f->p[held];
+		if (estimate(form, held, x, y, n, f) < 0) {
+			snprintf(why, len, "the least-squares solver did not converge");
 			return -1;
 		}
+		f->p[held].held = true;
+		f->p[held].free_value = free_fit.value;
+		f->p[held].free_lo = free_fit.lo;
+		f->p[held].free_hi = free_fit.hi;
+	}
+	quality(f, x, y, n);
+	f->loo = leave_one_out(form, held, x, y, n);
+	for (int i = 0; i < FIT_PARAMS; i++) {
+		double v = f->p[i].value;
+		if ((sign[i] == FIT_NONNEGATIVE && v < 0) ||
+		    (sign[i] == FIT_POSITIVE && !(v > 0))) {
+			snprintf(why, len, "%s is %.4g (95%% interval [%.4g, %.4g]): not physical (expected %s)",
+				 name[i], v, f->p[i].lo, f->p[i].hi,
+				 sign_words[sign[i]]);
+			return -1;
+		}
+	}
 	if (f->rms_rel > FIT_POOR_RMS) {
 		snprintf(why, len, "a poor fit: the curve misses its points by %.0f%% (root mean square), more than %.0f%%",
 			 100 * f->rms_rel, 100 * FIT_POOR_RMS);

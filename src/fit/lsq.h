@@ -26,11 +26,23 @@
  * root mean square relative residual, and the leave-one-out error (each
  * point predicted by the fit to the others, mean |relative error|).
  *
+ * A parameter that must be >= 0 (a fixed cost, a latency) and comes out
+ * below 0 is held at 0 when its 95% interval reaches 0: the measurements
+ * cannot tell it from 0, and the least-squares optimum with the parameter
+ * held at its bound is the other parameter's one-parameter fit (the
+ * constrained minimum of a convex quadratic whose free minimum lies past
+ * the bound sits on the bound).  The held parameter's value, standard
+ * error and interval are then 0, the other's come from the one-parameter
+ * fit at n - 1 degrees of freedom, and the free estimate and its interval
+ * are kept to be reported.  Only the linear forms (line, inverse) hold:
+ * a saturating curve's parameters must be > 0, not >= 0.
+ *
  * A fit is refused, with why, when it cannot be trusted: fewer points than
  * parameters + 1, no convergence, a parameter that is not physical (the
- * caller says which must be >= 0 or > 0), or a root mean square relative
- * residual over FIT_POOR_RMS (an assumption: a curve that misses its own
- * points by more than that does not describe them).
+ * caller says which must be >= 0 or > 0) and is not held as above, or a
+ * root mean square relative residual over FIT_POOR_RMS (an assumption: a
+ * curve that misses its own points by more than that does not describe
+ * them).
  *
  * Ownership: plain values; nothing is kept.
  */
@@ -48,6 +60,9 @@ enum fit_form { FIT_LINE, FIT_SATURATING, FIT_INVERSE };
 struct fit_param {
 	double value, se;	/* estimate and standard error */
 	double lo, hi;		/* 95% interval */
+	/* held at 0 (see above); then the free fit's estimate and interval */
+	bool held;
+	double free_value, free_lo, free_hi;
 };
 
 /* What each parameter must be to be physical. */
@@ -67,6 +82,9 @@ struct fit {
 				 * when too few points to leave one out */
 };
 
+/* The parameters the fit estimated: FIT_PARAMS less those held. */
+int fit_free_params(const struct fit *f);
+
 /* The form's value at x. */
 double fit_eval(const struct fit *f, double x);
 
@@ -74,9 +92,9 @@ double fit_eval(const struct fit *f, double x);
  * the fits weigh them and every output of a fit reports them. */
 double fit_residual(const struct fit *f, double x, double y);
 
-/* Half the width of the curve's 95% band at x: Student's t at n - 2
- * degrees of freedom times the standard error of the value there, from
- * the parameters' covariance (the delta method). */
+/* Half the width of the curve's 95% band at x: Student's t at n less the
+ * free parameters degrees of freedom times the standard error of the
+ * value there, from the parameters' covariance (the delta method). */
 double fit_band(const struct fit *f, double x);
 
 /*

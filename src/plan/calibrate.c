@@ -191,7 +191,8 @@ static void carry_compute(const struct calibration *c, struct carried *k,
 static void carry_memory(const struct calibration *c, struct carried *k,
 			 struct efficiency *e)
 {
-	if (!c->memory || c->memory_from_copy || k->acc->memory_bandwidth <= 0)
+	if (!c->memory || c->memory->kind != CURVE_MEMBW ||
+	    k->acc->memory_bandwidth <= 0)
 		return;
 	const struct fraction_out o = {&e->memory, &k->memory_half,
 				       k->memory_from, sizeof(k->memory_from),

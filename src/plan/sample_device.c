@@ -102,7 +102,8 @@ static const char *kernels_missing(const struct calibration *c,
 	if (roofline_matrix_peak(&a, p, used) <= 0)
 		return "no GEMM curve at this precision or a wider one";
 	if (!c->memory)
-		return c->gpu ? "no membw curve" : "no transfer memcpy curve";
+		return c->gpu ? "no membw curve"
+			      : "no membw curve in memory (a full bench's membw suite measures one)";
 	return NULL;
 }
 

@@ -91,6 +91,8 @@ static void emit_host(const struct bench_profile *p, FILE *f)
 		if (c->valid & sizes[i].bit)
 			fprintf(f, "  %s: %llu\n", sizes[i].key,
 				(unsigned long long)sizes[i].v);
+	if ((c->valid & CPU_INFO_HAS_L3) && c->l3_instances > 0)
+		fprintf(f, "  l3_instances: %u\n", c->l3_instances);
 }
 
 static void emit_policy(const struct measure_policy *m, const char *indent,

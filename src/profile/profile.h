@@ -6,7 +6,9 @@
  *   tool: {name: gpuplan, version: "0.1.0"}
  *   when: "2025-06-01T12:00:00Z"       UTC; the one field a rerun changes
  *   host: hostname, kernel, cpu_model, logical_cpus, physical_cores,
- *         memory_bytes, l1d_bytes, l2_bytes, l3_bytes (each when known)
+ *         memory_bytes, l1d_bytes, l2_bytes, l3_bytes, l3_instances (each
+ *         when known; l3_instances only beside l3_bytes, and absent in
+ *         profiles from before it was recorded, read as one L3)
  *   device: {kind: cpu|cuda, name: "...", index (cuda), and for a GPU its
  *            UUID, PCI bus id, compute capability, SMs, memory, clocks,
  *            driver and runtime versions, the plugin's build line and the

@@ -138,7 +138,7 @@ static void read_host(struct yread *r, const struct ynode *root,
 		{"logical_cpus", false}, {"physical_cores", false},
 		{"memory_bytes", false},
 		{"l1d_bytes", false}, {"l2_bytes", false}, {"l3_bytes", false},
-		{NULL, false}};
+		{"l3_instances", false}, {NULL, false}};
 	const struct ynode *h = ymap_get(root, "host");
 	struct cpu_info *c = &p->device.cpu;
 	if (!h || !yr_expect_map(r, h, "host"))
@@ -165,6 +165,13 @@ static void read_host(struct yread *r, const struct ynode *root,
 			*sizes[i].v = (uint64_t)v;
 			c->valid |= sizes[i].bit;
 		}
+	}
+	long instances;
+	if (yr_int(r, h, "l3_instances", 1, 1L << 20, &instances) == 1) {
+		if (!(c->valid & CPU_INFO_HAS_L3))
+			yr_error(r, ymap_get(h, "l3_instances"), NULL,
+				 "l3_instances expects l3_bytes beside it");
+		c->l3_instances = (unsigned)instances;
 	}
 }
 

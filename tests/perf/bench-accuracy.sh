@@ -1,8 +1,9 @@
 #!/bin/bash
 # Accuracy of the cpu bench backend (issue 6): in one run on one machine,
-#   1. its copy and triad past the last-level cache (the membw sweep's
-#      largest footprint) against STREAM-style reference loops built with
-#      the same flags (tests/perf/bench_cpu_ref.c): within 10% expected;
+#   1. its copy and triad past the last-level cache (the first footprint
+#      resident in memory, profile/stream_rule.h) against STREAM-style
+#      reference loops built with the same flags
+#      (tests/perf/bench_cpu_ref.c): within 10% expected;
 #   2. its fp64 and fp32 GEMM against OpenBLAS called directly in a plain
 #      loop, same size and threads: within 5% expected.
 # Both sides report the median of their repetitions.  Not a test: it

@@ -19,6 +19,7 @@
 #include "bench/cpu_gemm.h"
 #include "bench/cpu_info.h"
 #include "bench/cpu_membw.h"
+#include "profile/stream_rule.h"
 #include "bench/cpu_transfer.h"
 
 typedef int (*suite_fn)(const struct cpu_suite_options *,
@@ -63,17 +64,15 @@ static int run_suite(const char *name, const struct cpu_suite_options *o)
 	return -1;
 }
 
-/* BYTES, or "top": the last footprint of the full membw sweep here. */
+/* BYTES, or "top": the first footprint resident in memory here
+ * (profile/stream_rule.h), where the membw sweep's memory figures begin. */
 static uint64_t triad_size(const char *arg)
 {
 	if (strcmp(arg, "top") != 0)
 		return strtoull(arg, NULL, 10);
 	struct cpu_info ci;
-	uint64_t sizes[32];
 	cpu_info_read(&ci);
-	size_t n = cpu_membw_sizes(false, (ci.valid & CPU_INFO_HAS_L3) ? ci.l3_bytes : 0,
-				   sizes, 32);
-	return sizes[n - 1];
+	return stream_memory_footprint(stream_llc_bytes(&ci));
 }
 
 static int run_one(int argc, char **argv, int i, const struct cpu_suite_options *o)

@@ -104,17 +104,23 @@ static void test_draw_held_positive(void)
 	gsl_rng_free(r);
 }
 
-/* The memory rate: a CPU's copy curve counts read plus write. */
+/* The memory rate: a CPU's line in time gives 1 / s_per_byte, a GPU's
+ * saturating curve its peak. */
 static void test_memory_rate(void)
 {
 	struct calibration cal;
+	struct scaling_curve s;
 	memset(&cal, 0, sizeof(cal));
-	double q[2] = {1e-6, 1e-10};	/* 10 GB/s copied */
-	cal.memory_from_copy = true;
-	CHECK_NEAR(calibration_memory_rate(&cal, q), 2e10, 1e-12);
-	cal.memory_from_copy = false;
+	memset(&s, 0, sizeof(s));
+	cal.memory = &s;
+	s.kind = CURVE_MEMBW_MEMORY;
+	double q[2] = {1e-6, 1e-10};	/* 10 GB/s */
+	CHECK_NEAR(calibration_memory_rate(&cal, q), 1e10, 1e-12);
+	s.kind = CURVE_MEMBW;
 	double g[2] = {3e12, 1e6};
 	CHECK_NEAR(calibration_memory_rate(&cal, g), 3e12, 1e-12);
+	cal.memory = NULL;	/* none measured */
+	CHECK(calibration_memory_rate(&cal, g) == 0);
 }
 
 int main(void)

@@ -15,6 +15,7 @@
 #include "bench/cpu_gemm.h"
 #include "bench/cpu_info.h"
 #include "bench/cpu_membw.h"
+#include "profile/stream_rule.h"
 #include "bench/cpu_transfer.h"
 #include "check.h"
 
@@ -40,13 +41,31 @@ static void rates(void)
 static void size_sweeps(void)
 {
 	uint64_t s[32];
-	/* 32 MiB LLC: 12 x 32 MiB = 384 MiB, rounded up to 512 MiB */
-	size_t n = cpu_membw_sizes(false, 32 * MiB, s, 32);
-	CHECK(n == 9 && s[0] == 16384 && s[7] == 256 * MiB && s[8] == 512 * MiB);
-	n = cpu_membw_sizes(false, 0, s, 32);	/* unknown LLC: 256 MiB */
-	CHECK(n == 8 && s[6] == 64 * MiB && s[7] == 256 * MiB);
-	n = cpu_membw_sizes(true, 32 * MiB, s, 32);
+	/* 32 MiB LLC: 12 x 32 MiB = 384 MiB, rounded up to 512 MiB, then
+	 * 1 and 2 GiB: 16 GiB of memory holds 4 x 2 GiB */
+	size_t n = cpu_membw_sizes(false, 32 * MiB, 16384 * MiB, s, 32);
+	CHECK(n == 11 && s[0] == 16384 && s[7] == 256 * MiB && s[8] == 512 * MiB &&
+	      s[9] == 1024 * MiB && s[10] == 2048 * MiB);
+	/* 6 GiB: the tail's 2 GiB is above a quarter of it, 1 GiB is not */
+	n = cpu_membw_sizes(false, 32 * MiB, 6144 * MiB, s, 32);
+	CHECK(n == 10 && s[9] == 1024 * MiB);
+	/* unknown memory: no tail; unknown LLC: from 256 MiB */
+	n = cpu_membw_sizes(false, 32 * MiB, 0, s, 32);
+	CHECK(n == 9 && s[8] == 512 * MiB);
+	n = cpu_membw_sizes(false, 0, 16384 * MiB, s, 32);
+	CHECK(n == 10 && s[6] == 64 * MiB && s[7] == 256 * MiB && s[9] == 1024 * MiB);
+	n = cpu_membw_sizes(true, 32 * MiB, 16384 * MiB, s, 32);
 	CHECK(n == 3 && s[0] == 16384 && s[1] == MiB && s[2] == 512 * MiB);
+	/* the rule the sweep and fit share (profile/stream_rule.h) */
+	CHECK(stream_memory_footprint(32 * MiB) == 512 * MiB);
+	CHECK(stream_memory_footprint(0) == 256 * MiB);
+	struct cpu_info two = {.valid = CPU_INFO_HAS_L3 | CPU_INFO_HAS_L2,
+			       .l2_bytes = MiB, .l3_bytes = 32 * MiB,
+			       .l3_instances = 2};
+	CHECK(stream_llc_bytes(&two) == 64 * MiB);	/* every L3 together */
+	CHECK(!stream_in_memory(&two, 512 * MiB) && stream_in_memory(&two, 1024 * MiB));
+	two.valid = CPU_INFO_HAS_L2;
+	CHECK(stream_llc_bytes(&two) == MiB && stream_in_memory(&two, 256 * MiB));
 
 	n = cpu_transfer_sizes(false, s, 32);
 	CHECK(n == 10 && s[0] == 4096 && s[9] == 1024 * MiB);
@@ -116,7 +135,7 @@ static void membw_order(void)
 	struct cpu_info ci;
 	cpu_info_read(&ci);
 	uint64_t s[4];
-	size_t n = cpu_membw_sizes(true, (ci.valid & CPU_INFO_HAS_L3) ? ci.l3_bytes : 0, s, 4);
+	size_t n = cpu_membw_sizes(true, (ci.valid & CPU_INFO_HAS_L3) ? ci.l3_bytes : 0, 0, s, 4);
 	const struct measure_policy p = {0, 20, 20, 0, 0, NULL};
 	const struct cpu_suite_options one = {1, true, &p};
 	unsigned triad = 1u << MEMBW_TRIAD;

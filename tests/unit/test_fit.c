@@ -112,6 +112,39 @@ static void coverage(enum fit_form form, double a, double b)
 	       banded);
 }
 
+/*
+ * A fixed cost the points cannot tell from 0 is held there (lsq.h):
+ * y = 0.95, 2.1, 3.9, 8.1 at x = 1, 2, 4, 8.  The free weighted fit
+ * (weights 1/y^2) gives an intercept of -0.0546 whose 95% interval,
+ * +-4.303 x 0.0668 at 2 degrees of freedom, reaches 0; held at 0, the
+ * slope is sum(x/y) / sum(x^2/y^2) = 0.99402458 with se
+ * sqrt(s2 / sum(x^2/y^2)) = 0.0216858, s2 the mean squared relative
+ * residual at n - 1 = 3 degrees of freedom (worked in Python from these
+ * formulas).
+ */
+static void held_at_zero(void)
+{
+	double x[] = {1, 2, 4, 8}, y[] = {0.95, 2.1, 3.9, 8.1};
+	struct fit f;
+	char why[200] = "";
+	CHECK(fit_curve(FIT_LINE, x, y, 4, line_sign, line_name, &f, why, sizeof(why)) == 0);
+	CHECK(f.p[0].held && !f.p[1].held && fit_free_params(&f) == 1);
+	CHECK(f.p[0].value == 0 && f.p[0].se == 0 && f.p[0].lo == 0 && f.p[0].hi == 0);
+	CHECK_NEAR(f.p[0].free_value, -0.05463517804622342, 1e-9);
+	CHECK(f.p[0].free_lo < 0 && f.p[0].free_hi > 0);
+	CHECK_NEAR(f.p[1].value, 0.9940245808051204, 1e-12);
+	CHECK_NEAR(f.p[1].se, 0.021685801660642542, 1e-9);
+	CHECK_NEAR(f.p[1].hi - f.p[1].value, 3.182446305284263 * 0.021685801660642542, 1e-6);
+	CHECK(f.cov[0][0] == 0 && f.cov[0][1] == 0);
+	CHECK_NEAR(f.cov[1][1], 0.021685801660642542 * 0.021685801660642542, 1e-9);
+	/* the band through the origin: the slope's spread alone */
+	CHECK_NEAR(fit_band(&f, 2), 3.182446305284263 * 2 * 0.021685801660642542, 1e-6);
+	/* a parameter that must be above 0 is never held: y = 10 - x */
+	double down[] = {9, 8, 6, 2};
+	CHECK(fit_curve(FIT_LINE, x, down, 4, line_sign, line_name, &f, why, sizeof(why)) == -1);
+	CHECK(!f.p[1].held);
+}
+
 static void refusals(void)
 {
 	struct fit f;
@@ -128,7 +161,7 @@ static void refusals(void)
 		bad[i] = x[i];
 	}
 	CHECK(fit_curve(FIT_LINE, x, neg, 5, line_sign, line_name, &f, why, sizeof(why)) == -1);
-	CHECK_STR(why, "latency_s is -1: not physical (expected at least 0)");
+	CHECK_STR(why, "latency_s is -1 (95% interval [-1, -1]): not physical (expected at least 0)");
 	CHECK(fit_curve(FIT_LINE, x, zigzag, 5, line_sign, line_name, &f, why, sizeof(why)) == -1);
 	CHECK_STR(why, "a poor fit: the curve misses its points by 27% (root mean square), more than 20%");
 	double same[] = {4096, 4096, 4096, 4096};
@@ -145,6 +178,7 @@ int main(void)
 	exact_saturating();
 	coverage(FIT_LINE, 20e-6, 1 / 10e9);
 	coverage(FIT_SATURATING, 100, 50);
+	held_at_zero();
 	refusals();
 	return check_summary("fit");
 }
