@@ -2,8 +2,9 @@
 # The calibrated planner against the CPU model sweep at batch sizes left
 # out of the fit (issue 13's validation).
 #
-#   1. `gpuplan bench --device cpu` measures GEMMs, copies and MODEL's
-#      forward step at doubling batches (1, 2, 4, ...);
+#   1. `gpuplan bench --device cpu` measures GEMMs, the membw suite (its
+#      footprints in memory give the memory's rate) and MODEL's forward
+#      step at doubling batches (1, 2, 4, ...);
 #   2. every other batch (2, 8, 32, ...) is cut from the profile, and the
 #      rest fitted (`gpuplan fit`);
 #   3. for each batch left out, `gpuplan plan --profile` on a training
@@ -23,7 +24,7 @@ model=${2:-tiny-cnn}
 gp="$build/gpuplan"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-"$gp" bench --device cpu --suite gemm,transfer,model --model "$model" \
+"$gp" bench --device cpu --suite gemm,membw,model --model "$model" \
 	-o "$tmp/m.yaml" 2>"$tmp/bench.log" || { cat "$tmp/bench.log"; exit 1; }
 grep -E "DISTURBED|note:" "$tmp/bench.log" || true
 # every batch measured, as the fit reads them (median per step)
