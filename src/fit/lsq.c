@@ -59,6 +59,13 @@ double fit_band(const struct fit *f, double x)
 /* ---- the solvers: estimates, covariance and chi^2 of relative
  * residuals; -1 when the solver fails ---- */
 
+/* The regressor of parameter k at x: 1 for p0, x (a line) or 1/x
+ * (inverse) for p1. */
+static double regressor(int k, bool inverse, double x)
+{
+	return k == 0 ? 1 : inverse ? 1 / x : x;
+}
+
 /* y = p0 + p1 u, u = x (a line) or 1/x (inverse); `held` (0 or 1) is held
  * at 0 and the other parameter fitted alone, or -1 for none */
 static int solve_line(const double *x, const double *y, size_t n, bool inverse,
@@ -68,7 +75,7 @@ static int solve_line(const double *x, const double *y, size_t n, bool inverse,
 		int k = 1 - held;	/* the free parameter */
 		double suu = 0, suy = 0;
 		for (size_t i = 0; i < n; i++) {
-			double u = k == 0 ? 1 : inverse ? 1 / x[i] : x[i];
+			double u = regressor(k, inverse, x[i]);
 			double w = 1 / (y[i] * y[i]);
 			suu += w * u * u;
 			suy += w * u * y[i];
@@ -79,8 +86,7 @@ static int solve_line(const double *x, const double *y, size_t n, bool inverse,
 		cov[k][k] = 1 / suu;
 		*chisq = 0;
 		for (size_t i = 0; i < n; i++) {
-			double u = k == 0 ? 1 : inverse ? 1 / x[i] : x[i];
-			double e = (p[k] * u - y[i]) / y[i];
+			double e = (p[k] * regressor(k, inverse, x[i]) - y[i]) / y[i];
 			*chisq += e * e;
 		}
 		return suu > 0 ? 0 : -1;
@@ -90,8 +96,8 @@ static int solve_line(const double *x, const double *y, size_t n, bool inverse,
 		   *c = gsl_vector_alloc(2);
 	gsl_multifit_linear_workspace *ws = gsl_multifit_linear_alloc(n, 2);
 	for (size_t i = 0; i < n; i++) {
-		gsl_matrix_set(X, i, 0, 1);
-		gsl_matrix_set(X, i, 1, inverse ? 1 / x[i] : x[i]);
+		gsl_matrix_set(X, i, 0, regressor(0, inverse, x[i]));
+		gsl_matrix_set(X, i, 1, regressor(1, inverse, x[i]));
 		gsl_vector_set(w, i, 1 / (y[i] * y[i]));
 		gsl_vector_set(v, i, y[i]);
 	}
