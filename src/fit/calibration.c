@@ -70,6 +70,15 @@ static void pick(struct calibration *c, const struct scaling_curve *s)
 	} else if (s->kind == CURVE_TRANSFER &&
 		   !strcmp(s->name, "transfer h2d-pinned")) {
 		c->host_link = s;
+	} else if (s->kind == CURVE_COLLECTIVE) {
+		/* the most GPUs: the rate a whole node's ring reaches */
+		int gpus = 0;
+		const char *x = strstr(s->name, " x ");
+		if (x && sscanf(x, " x %d GPUs", &gpus) == 1 &&
+		    gpus > c->collective_gpus) {
+			c->collective = s;
+			c->collective_gpus = gpus;
+		}
 	}
 }
 

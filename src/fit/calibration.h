@@ -10,6 +10,8 @@
  *                 curve's peak; on a CPU `membw triad in memory`'s
  *                 1 / s_per_byte, the rate past every cache (curves.h)
  *   host link     `transfer h2d-pinned`: 1 / s_per_byte
+ *   GPU link      `allreduce PREC x N GPUs` (the most GPUs measured):
+ *                 the bus bandwidth 1 / s_per_byte
  *   model step    `model NAME PREC step time`: a forward pass keeping its
  *                 activations (model_sweep.h), fixed_s + batch x
  *                 per_sample_s
@@ -46,6 +48,8 @@ struct calibration {
 	const struct scaling_curve *gemm[PREC_COUNT];
 	const struct scaling_curve *memory;	/* NULL: none measured */
 	const struct scaling_curve *host_link;	/* NULL: none measured */
+	const struct scaling_curve *collective;	/* NULL: none measured */
+	int collective_gpus;			/* the GPUs it ran on */
 };
 
 /*
@@ -66,7 +70,8 @@ const struct scaling_curve *calibration_step(const struct calibration *c,
  * curve (its fitted values or a draw); 0 when none was measured. */
 double calibration_memory_rate(const struct calibration *c, const double q[2]);
 
-/* The host link's rate, B/s, at parameters q of its curve. */
+/* A line's rate, B/s, at its parameters q: 1 / s_per_byte (the host
+ * link's rate, an all-reduce's bus bandwidth). */
 double calibration_link_rate(const double q[2]);
 
 /* The curve's fitted parameters into q. */

@@ -37,6 +37,10 @@ static const struct curve_form forms[CURVE_KINDS] = {
 				{"latency_s", "s_per_byte"},
 				{FIT_NONNEGATIVE, FIT_POSITIVE},
 				"t = latency_s + bytes x s_per_byte"},
+	[CURVE_COLLECTIVE] = {"collective", FIT_LINE, "bus bytes", "s",
+			      {"latency_s", "s_per_byte"},
+			      {FIT_NONNEGATIVE, FIT_POSITIVE},
+			      "t = latency_s + bus_bytes x s_per_byte"},
 	[CURVE_MEMBW] = {"membw", FIT_SATURATING, "bytes", "B/s",
 			 {"peak_bytes_per_s", "half_bytes"},
 			 {FIT_POSITIVE, FIT_POSITIVE},
@@ -176,8 +180,19 @@ static void place(struct curve_list *l, size_t first,
 		c[0] = series(l, first, CURVE_MEMBW, name, source, p);
 		x = f->bytes;
 		y[0] = f->value;
+	} else if (!strcmp(f->suite, "p2p")) {
+		snprintf(name, sizeof(name), "transfer %s", f->kernel);
+		c[0] = series(l, first, CURVE_TRANSFER, name, source, p);
+		x = f->work / (double)(f->iterations > 0 ? f->iterations : 1);
+		y[0] = f->time.median / (double)(f->iterations > 0 ? f->iterations : 1);
+	} else if (!strcmp(f->suite, "allreduce")) {
+		snprintf(name, sizeof(name), "allreduce %s x %d GPUs", f->precision,
+			 f->gpus);
+		c[0] = series(l, first, CURVE_COLLECTIVE, name, source, p);
+		x = f->work / (double)(f->iterations > 0 ? f->iterations : 1);
+		y[0] = f->time.median / (double)(f->iterations > 0 ? f->iterations : 1);
 	} else {
-		return;		/* p2p, allreduce, launch: not fitted yet */
+		return;		/* launch: one figure, no curve */
 	}
 	const char *why = unusable(f);
 	for (int i = 0; i < 2 && c[i]; i++) {

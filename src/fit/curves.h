@@ -3,8 +3,16 @@
  * (gpuplan/measured/v1, src/profile/profile.h), one per series of figures:
  *
  *   transfer      t = latency_s + bytes x s_per_byte, per transfer kind
- *                 (h2d-pinned, memcpy, ...): its bandwidth is
- *                 1 / s_per_byte
+ *                 (h2d-pinned, memcpy, ...) and for GPU to GPU copies
+ *                 (p2p one way, p2p-bidir both ways; every pair of GPUs
+ *                 on one series: pairs on links of different speeds miss
+ *                 the line and the fit says so): its bandwidth is
+ *                 1 / s_per_byte, bytes as the figure counts them (both
+ *                 directions for p2p-bidir)
+ *   collective    t = latency_s + bus_bytes x s_per_byte, an all-reduce
+ *                 per precision and GPU count, bus bytes as nccl-tests
+ *                 counts them (S x 2(n-1)/n for S bytes reduced): its
+ *                 bus bandwidth is 1 / s_per_byte
  *   step_time     t = fixed_s + batch x per_sample_s, the model sweep's
  *                 step: its throughput ceiling is 1 / per_sample_s
  *   step_memory   m = fixed_bytes + batch x per_sample_bytes, the memory
@@ -53,7 +61,8 @@ struct bench_profile;
 
 enum curve_kind {
 	CURVE_TRANSFER, CURVE_STEP_TIME, CURVE_STEP_MEMORY, CURVE_GEMM,
-	CURVE_MEMBW, CURVE_SCALING, CURVE_MEMBW_MEMORY, CURVE_KINDS
+	CURVE_MEMBW, CURVE_SCALING, CURVE_MEMBW_MEMORY, CURVE_COLLECTIVE,
+	CURVE_KINDS
 };
 
 /* A kind's form and names. */

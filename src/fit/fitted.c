@@ -136,8 +136,8 @@ static int read_interval(struct yread *r, const struct ynode *map,
 	       node_real(r, ci->items[1], key, hi) < 0 ? -1 : 0;
 }
 
-/* held_at_zero: {free_value, free_ci95} (lsq.h): the free fit's estimate
- * below 0 and an interval that reaches 0, else the parameter is not held */
+/* held_at_zero: {free_value, free_ci95} (lsq.h): the free fit's estimate,
+ * below 0, and its interval */
 static int read_held(struct yread *r, const struct ynode *n, const char *what,
 		     struct fit_param *p)
 {
@@ -152,10 +152,10 @@ static int read_held(struct yread *r, const struct ynode *n, const char *what,
 	    read_interval(r, h, "free_ci95", &p->free_lo, &p->free_hi) < 0)
 		return -1;
 	p->held = true;
+	/* whether the points hold it is the refit's to say (check_quality) */
 	if (!(p->free_value < 0 && p->free_lo <= p->free_value &&
-	      p->free_value <= p->free_hi && p->free_hi >= 0 &&
-	      p->value == 0 && p->se == 0)) {
-		yr_error(r, h, NULL, "%s: held at zero expects value 0, se 0 and a free estimate below 0 whose interval reaches 0, found value %g, se %g, free %g [%g, %g]",
+	      p->free_value <= p->free_hi && p->value == 0 && p->se == 0)) {
+		yr_error(r, h, NULL, "%s: held at zero expects value 0, se 0 and a free estimate below 0 within its interval, found value %g, se %g, free %g [%g, %g]",
 			 what, p->value, p->se, p->free_value, p->free_lo,
 			 p->free_hi);
 		return -1;

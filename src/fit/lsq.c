@@ -270,17 +270,38 @@ static int estimate(enum fit_form form, int held, const double *x,
 	return 0;
 }
 
+/* Below what a parameter of a linear form is rounding: a term that adds
+ * less than a billionth of any point's y. */
+static double rounding(int k, bool inverse, const double *x, const double *y,
+		       size_t n)
+{
+	double least = HUGE_VAL;
+	for (size_t i = 0; i < n; i++) {
+		double u = fabs(regressor(k, inverse, x[i]));
+		if (u > 0)
+			least = fmin(least, y[i] / u);
+	}
+	return isfinite(least) ? 1e-9 * least : 0;
+}
+
 /* The parameter to hold at 0 (lsq.h), or -1: one that must be >= 0, came
- * out below it and whose interval reaches 0, in a linear form. */
+ * out below it and whose interval reaches 0 (or whose value is rounding:
+ * exact points give an interval too narrow to reach 0 from -1e-20), in a
+ * linear form. */
 static int holdable(enum fit_form form, const enum fit_sign sign[FIT_PARAMS],
-		    const struct fit *f)
+		    const struct fit *f, const double *x, const double *y,
+		    size_t n)
 {
 	if (form == FIT_SATURATING)
 		return -1;
-	for (int i = 0; i < FIT_PARAMS; i++)
-		if (sign[i] == FIT_NONNEGATIVE && f->p[i].value < 0 &&
-		    f->p[i].hi >= 0)
+	for (int i = 0; i < FIT_PARAMS; i++) {
+		const struct fit_param *p = &f->p[i];
+		if (sign[i] != FIT_NONNEGATIVE || p->value >= 0)
+			continue;
+		if (p->hi >= 0 ||
+		    -p->value <= rounding(i, form == FIT_INVERSE, x, y, n))
 			return i;
+	}
 	return -1;
 }
 
@@ -322,7 +343,7 @@ int fit_curve(enum fit_form form, const double *x, const double *y, size_t n,
 		snprintf(why, len, "the least-squares solver did not converge");
 		return -1;
 	}
-	int held = holdable(form, sign, f);
+	int held = holdable(form, sign, f, x, y, n);
 	if (held >= 0) {
 		struct fit_param free_fit = f->p[held];
 		if (estimate(form, held, x, y, n, f) < 0) {

@@ -27,8 +27,9 @@
  * point predicted by the fit to the others, mean |relative error|).
  *
  * A parameter that must be >= 0 (a fixed cost, a latency) and comes out
- * below 0 is held at 0 when its 95% interval reaches 0: the measurements
- * cannot tell it from 0, and the least-squares optimum with the parameter
+ * below 0 is held at 0 when its 95% interval reaches 0, or when it is
+ * rounding (its term adds less than a billionth of every point's y, as
+ * exact points give): the measurements cannot tell it from 0, and the least-squares optimum with the parameter
  * held at its bound is the other parameter's one-parameter fit (the
  * constrained minimum of a convex quadratic whose free minimum lies past
  * the bound sits on the bound).  The held parameter's value, standard

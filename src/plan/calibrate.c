@@ -203,22 +203,67 @@ static void carry_memory(const struct calibration *c, struct carried *k,
 	}
 }
 
-static void carry_host_link(const struct calibration *c, struct carried *k,
-			    struct efficiency *e)
+/*
+ * A line's rate (1 / s_per_byte) over one way of a link the datasheet
+ * gives both ways of: the fraction into *fraction and its provenance into
+ * from, or false when there is no such figure or the rate is above it by
+ * more than 5% (said in k->refused, as above_datasheet).
+ */
+static bool carry_rate(const struct calibration *c, struct carried *k,
+		       const struct scaling_curve *s, double both_ways,
+		       const char *what, double *fraction, char *from, size_t len)
 {
-	double one_way = k->acc->host_interface.bandwidth / 2;
-	if (!c->host_link || one_way <= 0)
-		return;
+	double one_way = both_ways / 2;
+	if (!s || one_way <= 0)
+		return false;
 	double q[2];
-	calibration_values(c->host_link, q);
+	calibration_values(s, q);
 	double rate = calibration_link_rate(q);
-	e->host_link = rate / one_way;
-	k->host_link = true;
-	snprintf(k->host_link_from, sizeof(k->host_link_from),
-		 "measured on %s, %s (%s, '%s'): %.4g B/s of %s's host interface %.4g one way",
-		 c->device, c->measured, c->file, c->host_link->name, rate,
-		 k->acc->name, one_way);
-	e->host_link_from = k->host_link_from;
+	if (rate > 1.05 * one_way) {
+		size_t at = strlen(k->refused);
+		snprintf(k->refused + at, sizeof(k->refused) - at,
+			 "; '%s' not carried: %.4g B/s is %.2fx %s's %s %.4g one way",
+			 s->name, rate, rate / one_way, k->acc->name, what, one_way);
+		return false;
+	}
+	*fraction = rate / one_way;
+	snprintf(from, len,
+		 "measured on %s, %s (%s, '%s'): %.4g B/s of %s's %s %.4g one way, carried to every accelerator as that fraction of its own (assumption)",
+		 c->device, c->measured, c->file, s->name, rate, k->acc->name,
+		 what, one_way);
+	return true;
+}
+
+static void carry_links(const struct calibration *c, struct carried *k,
+			struct efficiency *e)
+{
+	if (carry_rate(c, k, c->host_link, k->acc->host_interface.bandwidth,
+		       "host interface", &e->host_link, k->host_link_from,
+		       sizeof(k->host_link_from))) {
+		k->host_link = true;
+		e->host_link_from = k->host_link_from;
+	}
+	if (carry_rate(c, k, c->collective, k->acc->interconnect.bandwidth,
+		       "GPU interconnect", &e->link, k->link_from,
+		       sizeof(k->link_from))) {
+		k->link = true;
+		e->link_from = k->link_from;
+	}
+}
+
+/* "compute, memory, host link": what was carried. */
+static void carried_list(const struct carried *k, char *out, size_t len)
+{
+	const struct { bool on; const char *name; } parts[] = {
+		{k->compute, "compute"}, {k->memory, "memory"},
+		{k->host_link, "host link"}, {k->link, "GPU link"}};
+	out[0] = '\0';
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
+		if (parts[i].on) {
+			size_t at = strlen(out);
+			snprintf(out + at, len - at, "%s%s", at ? ", " : "",
+				 parts[i].name);
+		}
 }
 
 int calibrate_carry(const struct calibration *c, const struct catalog *cat,
@@ -245,16 +290,18 @@ int calibrate_carry(const struct calibration *c, const struct catalog *cat,
 		return 0;
 	carry_compute(c, out, e);
 	carry_memory(c, out, e);
-	carry_host_link(c, out, e);
+	carry_links(c, out, e);
+	char list[80];
+	carried_list(out, list, sizeof(list));
 	snprintf(out->note, sizeof(out->note),
-		 "measured on %s, %s, as catalog accelerator %s: %s%s%s carried to the catalog as fractions of each datasheet",
-		 c->device, c->measured, out->acc->name,
-		 out->compute ? "compute" : "", out->memory ? (out->compute ? ", memory" : "memory") : "",
-		 out->host_link ? ((out->compute || out->memory) ? ", host link" : "host link") : "");
-	if (!out->compute && !out->memory && !out->host_link)
+		 "measured on %s, %s, as catalog accelerator %s: %s carried to the catalog as fractions of each datasheet",
+		 c->device, c->measured, out->acc->name, list);
+	if (!list[0])
 		snprintf(out->note, sizeof(out->note),
-			 "the sample device (%s) is catalog accelerator %s, but the profile has no GEMM, membw or pinned-transfer curve to carry",
-			 c->device, out->acc->name);
+			 "the sample device (%s) is catalog accelerator %s, but %s",
+			 c->device, out->acc->name,
+			 out->refused[0] ? "none of its measured rates could be carried"
+					 : "the profile has no GEMM, membw, pinned-transfer or all-reduce curve to carry");
 	size_t at = strlen(out->note);
 	snprintf(out->note + at, sizeof(out->note) - at, "%s", out->refused);
 	return 0;

@@ -10,7 +10,10 @@
  *              highest datasheet peak, over that peak;
  *   memory     the membw curve's peak over the datasheet bandwidth;
  *   host link  the pinned host-to-device rate over half the host
- *              interface's bidirectional figure.
+ *              interface's bidirectional figure;
+ *   GPU link   the all-reduce's bus bandwidth on the most GPUs measured
+ *              over half the GPU interconnect's bidirectional figure (the
+ *              one-way rate a ring's every step runs at, collective.c).
  * Every accelerator then runs at the same fractions of its own datasheet
  * (an assumption the plan states: a fraction measured on one part is taken
  * to hold on the others), and the sample accelerator at exactly its
@@ -24,7 +27,8 @@
  * here).  An option's time moves with its compute-bound part at the
  * compute fraction's 95% interval and its memory-bound part at the
  * memory fraction's (plan.c: plan_option ranges); a service's replica
- * count is not re-sized within them.
+ * count is not re-sized within them.  The links' fractions are carried at
+ * their fitted values: their spread does not enter the ranges.
  *
  * Ownership: struct carried holds its strings; the settings point at it,
  * so it must outlive the plan.
@@ -44,9 +48,10 @@ struct carried {
 					 * nothing carried */
 	char note[1200];			/* what was carried, or why not */
 	char refused[600];		/* rates above the datasheet, not carried */
-	bool compute, memory, host_link;	/* which were replaced */
+	bool compute, memory, host_link, link;	/* which were replaced */
 	double compute_half, memory_half;	/* the fractions' 95% half-widths */
 	char compute_from[1200], memory_from[1200], host_link_from[1200];
+	char link_from[1200];
 };
 
 /*

@@ -69,4 +69,5 @@ void efficiency_default(struct efficiency *e)
 	e->memory_from = "assumption: 80% of datasheet memory bandwidth";
 	e->network_from = "assumption: 80% of line rate with RDMA, 50% without; 80% of NVLink/PCIe";
 	e->spot_from = "assumption: spot runs take 10% longer (preemptions, restarts from checkpoints)";
+	e->link_from = e->network_from;
 }

@@ -60,6 +60,7 @@ struct efficiency {
 	double iteration_host;
 	const char *iteration_from;
 	const char *compute_from, *memory_from, *network_from, *spot_from;
+	const char *link_from;	/* the GPU link's; the network's by default */
 };
 
 void efficiency_default(struct efficiency *e);

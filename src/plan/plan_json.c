@@ -43,7 +43,7 @@ static json_t *assumptions_json(const struct efficiency *e)
 	json_t *j = json_object();
 	json_object_set_new(j, "compute_efficiency", assumption(e->compute, e->compute_from));
 	json_object_set_new(j, "memory_efficiency", assumption(e->memory, e->memory_from));
-	json_object_set_new(j, "link_efficiency", assumption(e->link, e->network_from));
+	json_object_set_new(j, "link_efficiency", assumption(e->link, e->link_from));
 	json_object_set_new(j, "network_efficiency_rdma", assumption(e->network_rdma, e->network_from));
 	json_object_set_new(j, "network_efficiency_tcp", assumption(e->network_tcp, e->network_from));
 	json_object_set_new(j, "gradient_bucket_bytes",
@@ -126,7 +126,7 @@ static json_t *calibration_json(const struct carried *k)
 	set(j, "device", json_text(c->device));
 	set(j, "measured", json_text(c->measured));
 	set(j, "catalog_accelerator", k->acc ? json_text(k->acc->name) : json_null());
-	set(j, "carried_to_catalog", json_boolean(k->compute || k->memory || k->host_link));
+	set(j, "carried_to_catalog", json_boolean(k->compute || k->memory || k->host_link || k->link));
 	set(j, "note", json_text(k->note));
 	set(j, "ranges", json_text("Monte Carlo: 1000 draws of each fitted curve's parameters from its covariance (sample_device); the delta method on the carried fractions' 95% intervals (catalog options)"));
 	return j;
