@@ -115,6 +115,15 @@ static void print_table(FILE *out, const struct curve_list *l)
 		if (!l->v[i].ok)
 			fprintf(out, "left out: %s (%s): %s\n", l->v[i].name,
 				l->v[i].source, l->v[i].why);
+	for (size_t i = 0; i < l->n_rates; i++) {
+		const struct measured_rate *m = &l->rates[i];
+		if (m->ok)
+			fprintf(out, "rate: %s (%s): %.4g %s [%.4g, %.4g]\n", m->name,
+				m->source, m->value, m->unit, m->low, m->high);
+		else
+			fprintf(out, "left out: %s (%s): %s\n", m->name, m->source,
+				m->why);
+	}
 	for (size_t i = 0; i < l->n; i++)
 		if (l->v[i].ok && l->v[i].left_out)
 			fprintf(out, "note: %s: %zu figure%s not used: %s\n",
@@ -179,8 +188,25 @@ static json_t *curves_json(const struct curve_list *l)
 		}
 		json_array_append_new(curves, j);
 	}
-	return json_pack("{s:s, s:o, s:o}", "schema", "gpuplan/fit/v1",
-			 "curves", curves, "left_out", left);
+	json_t *rates = json_array();
+	for (size_t i = 0; i < l->n_rates; i++) {
+		const struct measured_rate *m = &l->rates[i];
+		json_t *j = json_pack("{s:o, s:s, s:o, s:o, s:s}", "name",
+				      json_text(m->name), "kind", "rate", "source",
+				      json_text(m->source), "device",
+				      json_text(m->device), "measured", m->measured);
+		if (m->ok) {
+			json_object_set_new(j, "unit", json_string(m->unit));
+			json_object_set_new(j, "value", json_real(m->value));
+			json_object_set_new(j, "ci95", json_pack("[f, f]", m->low, m->high));
+			json_array_append_new(rates, j);
+		} else {
+			json_object_set_new(j, "why", json_text(m->why));
+			json_array_append_new(left, j);
+		}
+	}
+	return json_pack("{s:s, s:o, s:o, s:o}", "schema", "gpuplan/fit/v1",
+			 "curves", curves, "rates", rates, "left_out", left);
 }
 
 /* ---- plots ---- */
@@ -282,6 +308,8 @@ int cmd_fit(int argc, char **argv)
 	size_t fitted = 0;
 	for (size_t i = 0; i < l.n; i++)
 		fitted += l.v[i].ok;
+	for (size_t i = 0; i < l.n_rates; i++)
+		fitted += l.rates[i].ok;
 	if (fitted == 0) {
 		print_table(stderr, &l);
 		fprintf(stderr, "gpuplan fit: no curve could be fitted; nothing written\n");

@@ -89,22 +89,25 @@ int calibration_load(struct calibration *c, const char *path,
 	snprintf(c->file, sizeof(c->file), "%s", shown);
 	if (read_curves(&c->curves, path, shown, errs) < 0)
 		return -1;
-	const struct scaling_curve *first = NULL;
-	for (size_t i = 0; i < c->curves.n; i++) {
-		const struct scaling_curve *s = &c->curves.v[i];
-		if (!s->ok)
+	const char *first = NULL;
+	const struct curve_list *l = &c->curves;
+	for (size_t i = 0; i < l->n + l->n_rates; i++) {
+		bool ok = i < l->n ? l->v[i].ok : l->rates[i - l->n].ok;
+		const char *device = i < l->n ? l->v[i].device : l->rates[i - l->n].device;
+		const char *when = i < l->n ? l->v[i].measured : l->rates[i - l->n].measured;
+		if (!ok)
 			continue;
 		if (!first) {
-			first = s;
-		} else if (strcmp(s->device, first->device)) {
+			first = device;
+		} else if (strcmp(device, first)) {
 			gp_errors_add(errs, shown, 0, 0,
 				      "fit each device's profiles into a file of its own",
 				      "curves of two devices ('%s' and '%s'): a calibration is of one sample device",
-				      first->device, s->device);
+				      first, device);
 			return -1;
 		}
-		if (strcmp(s->measured, c->measured) > 0)
-			snprintf(c->measured, sizeof(c->measured), "%s", s->measured);
+		if (strcmp(when, c->measured) > 0)
+			snprintf(c->measured, sizeof(c->measured), "%s", when);
 	}
 	if (!first) {
 		gp_errors_add(errs, shown, 0, 0,
@@ -112,11 +115,14 @@ int calibration_load(struct calibration *c, const char *path,
 			      "no fitted curve to calibrate with");
 		return -1;
 	}
-	snprintf(c->device, sizeof(c->device), "%s", first->device);
+	snprintf(c->device, sizeof(c->device), "%s", first);
 	c->gpu = strncmp(c->device, "cpu:", 4) != 0;
 	for (size_t i = 0; i < c->curves.n; i++)
 		if (c->curves.v[i].ok)
 			pick(c, &c->curves.v[i]);
+	for (size_t i = 0; i < l->n_rates; i++)
+		if (l->rates[i].ok && !strcmp(l->rates[i].unit, "launch/s"))
+			c->launch = &l->rates[i];
 	return 0;
 }
 

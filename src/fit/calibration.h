@@ -12,6 +12,8 @@
  *   host link     `transfer h2d-pinned`: 1 / s_per_byte
  *   GPU link      `allreduce PREC x N GPUs` (the most GPUs measured):
  *                 the bus bandwidth 1 / s_per_byte
+ *   launch        the rate `empty kernel launch` (launch/s): the host's
+ *                 floor per kernel launched, 1 / rate
  *   model step    `model NAME PREC step time`: a forward pass keeping its
  *                 activations (model_sweep.h), fixed_s + batch x
  *                 per_sample_s
@@ -49,6 +51,7 @@ struct calibration {
 	const struct scaling_curve *memory;	/* NULL: none measured */
 	const struct scaling_curve *host_link;	/* NULL: none measured */
 	const struct scaling_curve *collective;	/* NULL: none measured */
+	const struct measured_rate *launch;	/* NULL: none measured */
 	int collective_gpus;			/* the GPUs it ran on */
 };
 

@@ -68,8 +68,17 @@ struct scaling_curve *curve_list_add(struct curve_list *l)
 	return c;
 }
 
+struct measured_rate *curve_list_add_rate(struct curve_list *l)
+{
+	xgrow((void **)&l->rates, &l->cap_rates, l->n_rates + 1, sizeof(*l->rates));
+	struct measured_rate *r = &l->rates[l->n_rates++];
+	memset(r, 0, sizeof(*r));
+	return r;
+}
+
 void curve_list_free(struct curve_list *l)
 {
+	free(l->rates);
 	for (size_t i = 0; i < l->n; i++) {
 		free(l->v[i].x);
 		free(l->v[i].y);
@@ -126,6 +135,25 @@ static void leave_out(struct scaling_curve *c, const char *why)
 	size_t at = strlen(c->left_out_why);
 	snprintf(c->left_out_why + at, sizeof(c->left_out_why) - at, "%s%s",
 		 at ? "; " : "", why);
+}
+
+/* Keeps figure f as a measured rate, or says why it is not one. */
+static void add_rate(struct curve_list *l, const struct bench_profile *p,
+		     const struct bench_figure *f, const char *source)
+{
+	struct measured_rate *r = curve_list_add_rate(l);
+	snprintf(r->name, sizeof(r->name), "%s", f->name);
+	snprintf(r->source, sizeof(r->source), "%s", source);
+	snprintf(r->device, sizeof(r->device), "%s: %s", p->device.kind,
+		 p->device.name);
+	snprintf(r->measured, sizeof(r->measured), "%s", p->when);
+	snprintf(r->unit, sizeof(r->unit), "%s", f->unit ? f->unit : "");
+	r->value = f->value;
+	r->low = f->low;
+	r->high = f->high;
+	const char *why = unusable(f);
+	r->ok = !why && f->value > 0;
+	snprintf(r->why, sizeof(r->why), "%s", why ? why : r->ok ? "" : "no rate");
 }
 
 /* Puts f on its series (or two, for a model step), or leaves it out. */
@@ -192,7 +220,8 @@ static void place(struct curve_list *l, size_t first,
 		x = f->work / (double)(f->iterations > 0 ? f->iterations : 1);
 		y[0] = f->time.median / (double)(f->iterations > 0 ? f->iterations : 1);
 	} else {
-		return;		/* launch: one figure, no curve */
+		add_rate(l, p, f, source);	/* launch: one figure, no curve */
+		return;
 	}
 	const char *why = unusable(f);
 	for (int i = 0; i < 2 && c[i]; i++) {

@@ -41,6 +41,10 @@
  *                 curve of this kind follows: the footprints inside a
  *                 cache are left out, saying so
  *
+ * A figure measured at one setting only is no curve: the launch suite's
+ * (an empty kernel's launches per second) is kept as a measured rate, its
+ * value and 95% interval as the profile has them.
+ *
  * A figure measured on a busy host (disturbed), while the GPU throttled,
  * or with too few good repetitions is not a point: it is counted and the
  * curve says how many were left out and why.  A curve the fit refuses
@@ -94,9 +98,23 @@ struct scaling_curve {
 	char left_out_why[200];	/* their reasons, joined */
 };
 
+/* A figure that is no curve (above), or why it was left out. */
+struct measured_rate {
+	char name[96];		/* "empty kernel launch" */
+	char source[256];
+	char device[300];
+	char measured[32];
+	char unit[16];		/* "launch/s" */
+	double value, low, high;	/* the rate and its 95% interval */
+	bool ok;		/* usable; else why says why not */
+	char why[120];
+};
+
 struct curve_list {
 	struct scaling_curve *v;
 	size_t n, cap;
+	struct measured_rate *rates;
+	size_t n_rates, cap_rates;
 };
 
 /* Appends p's curves (named by `source`) to out. */
@@ -115,6 +133,9 @@ double curve_scaling_efficiency(const struct fit *f, double ranks);
 
 /* A new curve at the end of l, zeroed. */
 struct scaling_curve *curve_list_add(struct curve_list *l);
+
+/* A new measured rate at the end of l's, zeroed. */
+struct measured_rate *curve_list_add_rate(struct curve_list *l);
 
 void curve_list_free(struct curve_list *l);
 

@@ -60,29 +60,57 @@ static void emit_curve(const struct scaling_curve *c, FILE *f)
 	}
 }
 
+static void emit_rate(const struct measured_rate *r, FILE *f)
+{
+	fputs("  - name: ", f);
+	yaml_emit_name(f, r->name, sizeof(r->name));
+	fputs("\n    source: ", f);
+	yaml_emit_text(f, r->source);
+	fputs("\n    device: ", f);
+	yaml_emit_text(f, r->device);
+	fprintf(f, "\n    measured: \"%s\"\n    unit: %s\n", r->measured, r->unit);
+	fprintf(f, "    value: %.17g\n    ci95: [%.17g, %.17g]\n", r->value,
+		r->low, r->high);
+}
+
+static void emit_left(FILE *f, const char *name, size_t size,
+		      const char *source, const char *why)
+{
+	fputs("  - {name: ", f);
+	yaml_emit_name(f, name, size);
+	fputs(", source: ", f);
+	yaml_emit_text(f, source);
+	fputs(", why: ", f);
+	yaml_emit_text(f, why);
+	fputs("}\n", f);
+}
+
 void fitted_emit(const struct curve_list *l, FILE *f)
 {
-	size_t fitted = 0, left = 0;
+	size_t fitted = 0, left = 0, rates = 0;
 	for (size_t i = 0; i < l->n; i++)
 		l->v[i].ok ? fitted++ : left++;
+	for (size_t i = 0; i < l->n_rates; i++)
+		l->rates[i].ok ? rates++ : left++;
 	fprintf(f, "schema: %s\n", FITTED_SCHEMA);
 	fputs(fitted ? "curves:\n" : "curves: []\n", f);
 	for (size_t i = 0; i < l->n; i++)
 		if (l->v[i].ok)
 			emit_curve(&l->v[i], f);
+	if (rates)
+		fputs("rates:\n", f);
+	for (size_t i = 0; i < l->n_rates; i++)
+		if (l->rates[i].ok)
+			emit_rate(&l->rates[i], f);
 	fputs(left ? "left_out:\n" : "left_out: []\n", f);
-	for (size_t i = 0; i < l->n; i++) {
-		const struct scaling_curve *c = &l->v[i];
-		if (c->ok)
-			continue;
-		fputs("  - {name: ", f);
-		yaml_emit_name(f, c->name, sizeof(c->name));
-		fputs(", source: ", f);
-		yaml_emit_text(f, c->source);
-		fputs(", why: ", f);
-		yaml_emit_text(f, c->why);
-		fputs("}\n", f);
-	}
+	for (size_t i = 0; i < l->n; i++)
+		if (!l->v[i].ok)
+			emit_left(f, l->v[i].name, sizeof(l->v[i].name),
+				  l->v[i].source, l->v[i].why);
+	for (size_t i = 0; i < l->n_rates; i++)
+		if (!l->rates[i].ok)
+			emit_left(f, l->rates[i].name, sizeof(l->rates[i].name),
+				  l->rates[i].source, l->rates[i].why);
 }
 
 /* ---- reading ---- */
@@ -394,10 +422,17 @@ static int read_curve(struct yread *r, const struct ynode *n, size_t index,
 	int kind = -1;
 	if (yr_name(r, n, "kind", &s) == 1) {
 		kind = curve_kind_of(s);
-		if (kind < 0)
+		if (kind < 0) {
+			char kinds[200] = "";
+			for (int k = 0; k < CURVE_KINDS; k++) {
+				size_t at = strlen(kinds);
+				snprintf(kinds + at, sizeof(kinds) - at, "%s%s",
+					 k ? (k + 1 < CURVE_KINDS ? ", " : " or ") : "",
+					 curve_form((enum curve_kind)k)->kind);
+			}
 			yr_error(r, ymap_get(n, "kind"), NULL,
-				 "unknown kind '%s': expected transfer, step_time, step_memory, gemm, membw or scaling",
-				 s);
+				 "unknown kind '%s': expected %s", s, kinds);
+		}
 		free(s);
 	}
 	s = NULL;
@@ -476,8 +511,53 @@ static void read_left(struct yread *r, const struct ynode *n, size_t index,
 		copy_text(c->why, sizeof(c->why), s);
 }
 
+static const struct yfield rate_fields[] = {
+	{"name", true}, {"source", true}, {"device", true}, {"measured", true},
+	{"unit", true}, {"value", true}, {"ci95", true}, {NULL, false},
+};
+
+/* A measured rate (curves.h): its unit the launch suite's, its value above
+ * 0 and inside its interval. */
+static void read_rate(struct yread *r, const struct ynode *n, size_t index,
+		      struct measured_rate *m)
+{
+	char what[128];
+	yr_entry_label(n, "rate", index, what, sizeof(what));
+	if (!yr_expect_map(r, n, what))
+		return;
+	size_t before = gp_errors_count(r->errs);
+	yr_check_keys(r, n, what, rate_fields);
+	char *s = NULL;
+	if (yr_name(r, n, "name", &s) == 1)
+		copy_text(m->name, sizeof(m->name), s);
+	const char *keys[] = {"source", "device", "measured", "unit"};
+	char *to[] = {m->source, m->device, m->measured, m->unit};
+	size_t size[] = {sizeof(m->source), sizeof(m->device),
+			 sizeof(m->measured), sizeof(m->unit)};
+	for (int i = 0; i < 4; i++) {
+		s = NULL;
+		if (yr_string(r, n, keys[i], &s) == 1)
+			copy_text(to[i], size[i], s);
+	}
+	if (m->measured[0] && !utc_time_valid(m->measured))
+		yr_error(r, ymap_get(n, "measured"), NULL,
+			 "'measured' expects the profile's UTC time YYYY-MM-DDTHH:MM:SSZ, found '%s'",
+			 m->measured);
+	if (m->unit[0] && strcmp(m->unit, "launch/s"))
+		yr_error(r, ymap_get(n, "unit"), NULL,
+			 "unknown unit '%s': a rate is the launch suite's, launch/s",
+			 m->unit);
+	if (real(r, n, "value", &m->value) == 1 &&
+	    read_interval(r, n, "ci95", &m->low, &m->high) == 0 &&
+	    !(m->value > 0 && m->low <= m->value && m->value <= m->high))
+		yr_error(r, n, NULL, "%s: expected a value above 0 within [low, high], found %g [%g, %g]",
+			 what, m->value, m->low, m->high);
+	m->ok = gp_errors_count(r->errs) == before;
+}
+
 static const struct yfield file_fields[] = {
-	{"schema", true}, {"curves", true}, {"left_out", true}, {NULL, false},
+	{"schema", true}, {"curves", true}, {"rates", false}, {"left_out", true},
+	{NULL, false},
 };
 
 int fitted_load(struct curve_list *out, const char *path, const char *shown,
@@ -495,6 +575,11 @@ int fitted_load(struct curve_list *out, const char *path, const char *shown,
 				for (size_t i = 0; i < curves->n; i++)
 					read_curve(&r, curves->items[i], i,
 						   curve_list_add(out));
+			const struct ynode *rates = ymap_get(t.root, "rates");
+			if (rates && yr_expect_seq(&r, rates, "'rates'"))
+				for (size_t i = 0; i < rates->n; i++)
+					read_rate(&r, rates->items[i], i,
+						  curve_list_add_rate(out));
 			const struct ynode *left = ymap_get(t.root, "left_out");
 			if (left && yr_expect_seq(&r, left, "'left_out'"))
 				for (size_t i = 0; i < left->n; i++)

@@ -23,6 +23,14 @@
  *       relative_residuals: [0.01, ...] # curve / y - 1 at each point
  *       figures_left_out: 0
  *       left_out_because: "..."         # with figures left out
+ *   rates:                              # figures that are no curve
+ *     - name: "empty kernel launch"
+ *       source: "m.yaml"
+ *       device: "cuda: NVIDIA H100 80GB HBM3"
+ *       measured: "2026-12-02T02:21:55Z"
+ *       unit: launch/s
+ *       value: 250000
+ *       ci95: [248000, 251000]          # as the profile has it
  *   left_out:
  *     - {name: "membw copy", source: "m.yaml", why: "..."}
  *
@@ -31,8 +39,10 @@
  * residual and leave-one-out errors, to within FITTED_SLACK), so an edited
  * value is refused rather than planned with.
  *
+ * `rates` is absent in files with none (and in those from before rates).
+ *
  * Ownership: the loader fills a curve_list (curves.h): fitted curves with
- * ok set, left-out series with why.
+ * ok set, left-out series with why, and the rates.
  */
 #ifndef GPUPLAN_FIT_FITTED_H
 #define GPUPLAN_FIT_FITTED_H

@@ -251,7 +251,22 @@ static void carry_links(const struct calibration *c, struct carried *k,
 	}
 }
 
-/* "compute, memory, host link": what was carried. */
+static void carry_launch(const struct calibration *c, struct carried *k,
+			 struct efficiency *e)
+{
+	const struct measured_rate *m = c->launch;
+	if (!c->gpu || !m || !(m->value > 0))
+		return;
+	e->stream_floor = 1 / m->value;
+	k->launch = true;
+	snprintf(k->launch_from, sizeof(k->launch_from),
+		 "measured on %s, %s (%s, '%s'): %.4g launches/s [%.4g, %.4g], so %.3g us per kernel launched from the host, taken to hold on every instance's host (assumption); the gaps per kernel stay NVIDIA's (CUDA Graphs blog, 2019)",
+		 c->device, c->measured, c->file, m->name, m->value, m->low,
+		 m->high, 1e6 / m->value);
+	e->launch_from = k->launch_from;
+}
+
+/* "compute, memory, host link": the fractions carried. */
 static void carried_list(const struct carried *k, char *out, size_t len)
 {
 	const struct { bool on; const char *name; } parts[] = {
@@ -286,8 +301,14 @@ int calibrate_carry(const struct calibration *c, const struct catalog *cat,
 			 "the sample device (%s) is a CPU: its measured rates are its own (the sample_device figures); a CPU's fraction of its own peak says nothing of a GPU's, so the catalog's options keep the assumed efficiencies",
 			 c->device);
 	}
-	if (!out->acc)
+	carry_launch(c, out, e);
+	if (!out->acc) {
+		size_t at = strlen(out->note);
+		if (out->launch)
+			snprintf(out->note + at, sizeof(out->note) - at,
+				 "; its host's launch floor is carried to every instance as it is");
 		return 0;
+	}
 	carry_compute(c, out, e);
 	carry_memory(c, out, e);
 	carry_links(c, out, e);
@@ -300,10 +321,12 @@ int calibrate_carry(const struct calibration *c, const struct catalog *cat,
 		snprintf(out->note, sizeof(out->note),
 			 "the sample device (%s) is catalog accelerator %s, but %s",
 			 c->device, out->acc->name,
-			 out->refused[0] ? "none of its measured rates could be carried"
+			 out->refused[0] ? "none of its measured fractions could be carried"
 					 : "the profile has no GEMM, membw, pinned-transfer or all-reduce curve to carry");
 	size_t at = strlen(out->note);
-	snprintf(out->note + at, sizeof(out->note) - at, "%s", out->refused);
+	snprintf(out->note + at, sizeof(out->note) - at, "%s%s",
+		 out->launch ? "; its host's launch floor is carried to every instance as it is" : "",
+		 out->refused);
 	return 0;
 }
 

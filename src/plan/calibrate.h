@@ -14,6 +14,12 @@
  *   GPU link   the all-reduce's bus bandwidth on the most GPUs measured
  *              over half the GPU interconnect's bidirectional figure (the
  *              one-way rate a ring's every step runs at, collective.c).
+ * A GPU's host launch rate (the launch suite's empty kernels) is the
+ * floor per kernel a serving engine launches from the host
+ * (efficiency.h: stream_floor), carried as it is to every instance, the
+ * catalog's accelerator or not: it is the host's and the driver's, not a
+ * datasheet's (an assumption the plan states: the rented host launches as
+ * fast as the sample one).
  * Every accelerator then runs at the same fractions of its own datasheet
  * (an assumption the plan states: a fraction measured on one part is taken
  * to hold on the others), and the sample accelerator at exactly its
@@ -48,10 +54,10 @@ struct carried {
 					 * nothing carried */
 	char note[1200];			/* what was carried, or why not */
 	char refused[600];		/* rates above the datasheet, not carried */
-	bool compute, memory, host_link, link;	/* which were replaced */
+	bool compute, memory, host_link, link, launch;	/* which were replaced */
 	double compute_half, memory_half;	/* the fractions' 95% half-widths */
 	char compute_from[1200], memory_from[1200], host_link_from[1200];
-	char link_from[1200];
+	char link_from[1200], launch_from[1200];
 };
 
 /*

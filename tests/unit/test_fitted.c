@@ -379,6 +379,59 @@ static void test_held_round_trip(void)
 }
 
 /*
+ * A launch rate (curves.h: a figure that is no curve) goes out under
+ * `rates` and comes back as it was; one measured on a busy host goes out
+ * under `left_out` with why; a rate of another unit, or outside its own
+ * interval, is refused where it is wrong.
+ */
+static void test_rates(void)
+{
+	struct curve_list l = {0};
+	struct measured_rate *m = curve_list_add_rate(&l);
+	snprintf(m->name, sizeof(m->name), "empty kernel launch");
+	snprintf(m->source, sizeof(m->source), "m.yaml");
+	snprintf(m->device, sizeof(m->device), "cuda: Test GPU");
+	snprintf(m->measured, sizeof(m->measured), "2026-12-01T10:00:00Z");
+	snprintf(m->unit, sizeof(m->unit), "launch/s");
+	m->value = 250000;
+	m->low = 240000;
+	m->high = 260000;
+	m->ok = true;
+	struct measured_rate *busy = curve_list_add_rate(&l);
+	*busy = *m;
+	snprintf(busy->name, sizeof(busy->name), "busy launch");
+	busy->ok = false;
+	snprintf(busy->why, sizeof(busy->why), "measured on a busy host");
+	char *text = emitted(&l);
+	CHECK(strstr(text, "rates:\n  - name: \"empty kernel launch\"\n") != NULL);
+	CHECK(strstr(text, "    unit: launch/s\n    value: 250000\n    ci95: [240000, 260000]\n") != NULL);
+	CHECK(strstr(text, "left_out:\n  - {name: \"busy launch\", source: \"m.yaml\", why: \"measured on a busy host\"}") != NULL);
+	struct curve_list back;
+	char first[512];
+	CHECK(load_text(text, &back, first, sizeof(first)) == 0);
+	CHECK_STR(first, "");
+	CHECK(back.n_rates == 1 && back.rates[0].ok && back.rates[0].value == 250000);
+	curve_list_free(&back);
+	static const struct { const char *from, *to, *want; } bad[] = {
+		{"unit: launch/s", "unit: s", "unknown unit 's': a rate is the launch suite's, launch/s"},
+		{"value: 250000", "value: 300000", "expected a value above 0 within [low, high], found 300000 [240000, 260000]"},
+		{"measured: \"2026-12-01T10:00:00Z\"\n    unit", "measured: \"2026-13-01T10:00:00Z\"\n    unit", "'measured' expects the profile's UTC time"},
+		{"    ci95: [240000, 260000]\n", "", "missing"},
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char *t = edited(text, bad[i].from, bad[i].to);
+		CHECK(load_text(t, &back, first, sizeof(first)) == -1);
+		CHECK(strstr(first, bad[i].want) != NULL);
+		if (!strstr(first, bad[i].want))
+			fprintf(stderr, "  rate case %zu: got '%s'\n", i, first);
+		curve_list_free(&back);
+		free(t);
+	}
+	free(text);
+	curve_list_free(&l);
+}
+
+/*
  * The same CPU at 1, 2, 4 and 8 threads: a step of 2 ms that does not
  * divide and 8 ms that does, each point off by +-1% in turn.  The
  * scaling curve recovers both within their intervals, and the efficiency
@@ -447,6 +500,7 @@ int main(void)
 	test_scaling_across_threads();
 	test_memory_series();
 	test_held_round_trip();
+	test_rates();
 	char path[64];
 	snprintf(path, sizeof(path), "%s/f.yaml", dir);
 	unlink(path);
