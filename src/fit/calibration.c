@@ -82,6 +82,27 @@ static void pick(struct calibration *c, const struct scaling_curve *s)
 	}
 }
 
+/* A fitted figure of `device`, measured `when`: the first device seen
+ * into *first, the latest time into c->measured; -1 (said) when it is
+ * another device than the first. */
+static int one_device(struct calibration *c, const char *device,
+		      const char *when, const char **first,
+		      struct gp_errors *errs)
+{
+	if (!*first) {
+		*first = device;
+	} else if (strcmp(device, *first)) {
+		gp_errors_add(errs, c->file, 0, 0,
+			      "fit each device's profiles into a file of its own",
+			      "curves of two devices ('%s' and '%s'): a calibration is of one sample device",
+			      *first, device);
+		return -1;
+	}
+	if (strcmp(when, c->measured) > 0)
+		snprintf(c->measured, sizeof(c->measured), "%s", when);
+	return 0;
+}
+
 int calibration_load(struct calibration *c, const char *path,
 		     const char *shown, struct gp_errors *errs)
 {
@@ -91,24 +112,15 @@ int calibration_load(struct calibration *c, const char *path,
 		return -1;
 	const char *first = NULL;
 	const struct curve_list *l = &c->curves;
-	for (size_t i = 0; i < l->n + l->n_rates; i++) {
-		bool ok = i < l->n ? l->v[i].ok : l->rates[i - l->n].ok;
-		const char *device = i < l->n ? l->v[i].device : l->rates[i - l->n].device;
-		const char *when = i < l->n ? l->v[i].measured : l->rates[i - l->n].measured;
-		if (!ok)
-			continue;
-		if (!first) {
-			first = device;
-		} else if (strcmp(device, first)) {
-			gp_errors_add(errs, shown, 0, 0,
-				      "fit each device's profiles into a file of its own",
-				      "curves of two devices ('%s' and '%s'): a calibration is of one sample device",
-				      first, device);
+	for (size_t i = 0; i < l->n; i++)
+		if (l->v[i].ok && one_device(c, l->v[i].device, l->v[i].measured,
+					     &first, errs) < 0)
 			return -1;
-		}
-		if (strcmp(when, c->measured) > 0)
-			snprintf(c->measured, sizeof(c->measured), "%s", when);
-	}
+	for (size_t i = 0; i < l->n_rates; i++)
+		if (l->rates[i].ok && one_device(c, l->rates[i].device,
+						 l->rates[i].measured, &first,
+						 errs) < 0)
+			return -1;
 	if (!first) {
 		gp_errors_add(errs, shown, 0, 0,
 			      "the file's left_out list says why each series was not fitted",

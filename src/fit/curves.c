@@ -137,6 +137,12 @@ static void leave_out(struct scaling_curve *c, const char *why)
 		 at ? "; " : "", why);
 }
 
+/* v (a time or work of one repetition) per call of the kernel. */
+static double per_call(const struct bench_figure *f, double v)
+{
+	return v / (double)(f->iterations > 0 ? f->iterations : 1);
+}
+
 /* Keeps figure f as a measured rate, or says why it is not one. */
 static void add_rate(struct curve_list *l, const struct bench_profile *p,
 		     const struct bench_figure *f, const char *source)
@@ -169,7 +175,7 @@ static void place(struct curve_list *l, size_t first,
 		snprintf(name, sizeof(name), "transfer %s", f->kernel);
 		c[0] = series(l, first, CURVE_TRANSFER, name, source, p);
 		x = f->bytes;
-		y[0] = f->time.median / (double)(f->iterations > 0 ? f->iterations : 1);
+		y[0] = per_call(f, f->time.median);
 	} else if (!strcmp(f->suite, "model")) {
 		snprintf(name, sizeof(name), "model %s %s step time", p->model_name,
 			 f->precision);
@@ -181,7 +187,7 @@ static void place(struct curve_list *l, size_t first,
 		c[1] = series(l, first, CURVE_STEP_MEMORY, name, source, p);
 		c[0] = &l->v[time_at];
 		x = (double)f->batch;
-		y[0] = f->time.median / (double)(f->iterations > 0 ? f->iterations : 1);
+		y[0] = per_call(f, f->time.median);
 		y[1] = f->memory_bytes;
 	} else if (!strcmp(f->suite, "gemm")) {
 		snprintf(name, sizeof(name), "gemm %s", f->precision);
@@ -201,8 +207,8 @@ static void place(struct curve_list *l, size_t first,
 			leave_out(c[0], why);
 			return;
 		}
-		x = f->work / (double)(f->iterations > 0 ? f->iterations : 1);
-		y[0] = f->time.median / (double)(f->iterations > 0 ? f->iterations : 1);
+		x = per_call(f, f->work);
+		y[0] = per_call(f, f->time.median);
 	} else if (!strcmp(f->suite, "membw")) {
 		snprintf(name, sizeof(name), "membw %s", f->kernel);
 		c[0] = series(l, first, CURVE_MEMBW, name, source, p);
@@ -211,16 +217,18 @@ static void place(struct curve_list *l, size_t first,
 	} else if (!strcmp(f->suite, "p2p")) {
 		snprintf(name, sizeof(name), "transfer %s", f->kernel);
 		c[0] = series(l, first, CURVE_TRANSFER, name, source, p);
-		x = f->work / (double)(f->iterations > 0 ? f->iterations : 1);
-		y[0] = f->time.median / (double)(f->iterations > 0 ? f->iterations : 1);
+		x = per_call(f, f->work);
+		y[0] = per_call(f, f->time.median);
 	} else if (!strcmp(f->suite, "allreduce")) {
 		snprintf(name, sizeof(name), "allreduce %s x %d GPUs", f->precision,
 			 f->gpus);
 		c[0] = series(l, first, CURVE_COLLECTIVE, name, source, p);
-		x = f->work / (double)(f->iterations > 0 ? f->iterations : 1);
-		y[0] = f->time.median / (double)(f->iterations > 0 ? f->iterations : 1);
+		x = per_call(f, f->work);
+		y[0] = per_call(f, f->time.median);
+	} else if (!strcmp(f->suite, "launch")) {
+		add_rate(l, p, f, source);	/* one figure, no curve */
+		return;
 	} else {
-		add_rate(l, p, f, source);	/* launch: one figure, no curve */
 		return;
 	}
 	const char *why = unusable(f);
@@ -300,11 +308,11 @@ void curves_scaling(const struct bench_profile *const *p,
 			struct scaling_curve *c = series(&tmp, 0, CURVE_SCALING,
 							 name, names[0], p[0]);
 			const char *why = unusable(f);
-			double it = f->iterations > 0 ? (double)f->iterations : 1;
 			if (why)
 				leave_out(c, why);
 			else
-				add_point(c, (double)p[k]->threads, f->time.median / it);
+				add_point(c, (double)p[k]->threads,
+					  per_call(f, f->time.median));
 		}
 	}
 	size_t first = out->n;
