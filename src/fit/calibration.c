@@ -13,6 +13,7 @@
 
 #include "profile/profile.h"
 #include "core/yaml_tree.h"
+#include "core/sort_doubles.h"
 #include "fit/fitted.h"
 
 /* Whether path's `schema:` is the measured profile's (else it is read as
@@ -201,16 +202,10 @@ gsl_rng *calibration_rng(void)
 	return r;
 }
 
-static int by_value(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 void calibration_percentiles(double *v, size_t n, double *low,
 			     double *median, double *high)
 {
-	qsort(v, n, sizeof(double), by_value);
+	sort_doubles(v, n);
 	*low = v[(size_t)floor(0.025 * (double)(n - 1) + 0.5)];
 	*median = v[(size_t)floor(0.5 * (double)(n - 1) + 0.5)];
 	*high = v[(size_t)floor(0.975 * (double)(n - 1) + 0.5)];

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/sort_doubles.h"
 #include "core/xalloc.h"
 
 int fit_free_params(const struct fit *f)
@@ -143,12 +144,6 @@ static int sat_df(const gsl_vector *p, void *d, gsl_matrix *J)
 	return GSL_SUCCESS;
 }
 
-static int by_value(const void *pa, const void *pb)
-{
-	double a = *(const double *)pa, b = *(const double *)pb;
-	return (a > b) - (a < b);
-}
-
 /* Starts at the largest y for the ceiling and the median x for the half
  * point; the trust region does the rest. */
 static int solve_saturating(const double *x, const double *y, size_t n,
@@ -157,7 +152,7 @@ static int solve_saturating(const double *x, const double *y, size_t n,
 	struct points s = {x, y, n};
 	double *sorted = xmalloc(n * sizeof(double)), top = 0;
 	memcpy(sorted, x, n * sizeof(double));
-	qsort(sorted, n, sizeof(double), by_value);
+	sort_doubles(sorted, n);
 	for (size_t i = 0; i < n; i++)
 		top = fmax(top, y[i]);
 	double start[2] = {top, sorted[n / 2]};

@@ -3,6 +3,8 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "core/sort_doubles.h"
+
 static uint64_t splitmix64(uint64_t *s)
 {
 	uint64_t z = (*s += 0x9e3779b97f4a7c15u);
@@ -67,12 +69,6 @@ void sim_trace_lengths(long *prompt, long *output, long n,
 		if (t->output)
 			output[i] = t->output[row];
 	}
-}
-
-static int by_value(const void *pa, const void *pb)
-{
-	double a = *(const double *)pa, b = *(const double *)pb;
-	return (a > b) - (a < b);
 }
 
 static void swap(double *v, long i, long j)
@@ -143,7 +139,7 @@ void sim_quantiles(double *v, long n, struct sim_quantiles *out)
 	long hi = rank_of(n, (0.99 * (double)n + half) / (double)n);
 	long p50 = rank_of(n, 0.50);
 	select_kth(v, n, lo);
-	qsort(v + lo, (size_t)(n - lo), sizeof(*v), by_value);
+	sort_doubles(v + lo, (size_t)(n - lo));
 	out->p99_lo = v[lo];
 	out->p99 = v[p99];
 	out->p99_hi = v[hi];

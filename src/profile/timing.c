@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/sort_doubles.h"
 #include "core/xalloc.h"
 
 struct measure_policy measure_policy_default(void)
@@ -26,12 +27,6 @@ size_t measure_ci_index(size_t n)
 	return j;
 }
 
-static int by_value(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 void measure_summarise(struct measure_result *r)
 {
 	size_t n = r->n;
@@ -41,7 +36,7 @@ void measure_summarise(struct measure_result *r)
 		return;
 	double *s = xcalloc(n, sizeof(double));
 	memcpy(s, r->samples, n * sizeof(double));
-	qsort(s, n, sizeof(double), by_value);
+	sort_doubles(s, n);
 	r->min = s[0];
 	r->max = s[n - 1];
 	r->median = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
