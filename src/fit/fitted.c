@@ -406,6 +406,28 @@ static void copy_text(char *to, size_t size, char *from)
 	free(from);
 }
 
+/* Where a curve or rate came from: its profile (source), device and the
+ * profile's UTC time (measured), checked as such. */
+static void read_origin(struct yread *r, const struct ynode *n, char *source,
+			size_t source_len, char *device, size_t device_len,
+			char *measured, size_t measured_len)
+{
+	char *s = NULL;
+	if (yr_string(r, n, "source", &s) == 1)
+		copy_text(source, source_len, s);
+	s = NULL;
+	if (yr_string(r, n, "device", &s) == 1)
+		copy_text(device, device_len, s);
+	s = NULL;
+	if (yr_string(r, n, "measured", &s) == 1) {
+		copy_text(measured, measured_len, s);
+		if (!utc_time_valid(measured))
+			yr_error(r, ymap_get(n, "measured"), NULL,
+				 "'measured' expects the profile's UTC time YYYY-MM-DDTHH:MM:SSZ, found '%s'",
+				 measured);
+	}
+}
+
 static int read_curve(struct yread *r, const struct ynode *n, size_t index,
 		      struct scaling_curve *c)
 {
@@ -435,20 +457,8 @@ static int read_curve(struct yread *r, const struct ynode *n, size_t index,
 		}
 		free(s);
 	}
-	s = NULL;
-	if (yr_string(r, n, "source", &s) == 1)
-		copy_text(c->source, sizeof(c->source), s);
-	s = NULL;
-	if (yr_string(r, n, "device", &s) == 1)
-		copy_text(c->device, sizeof(c->device), s);
-	s = NULL;
-	if (yr_string(r, n, "measured", &s) == 1) {
-		copy_text(c->measured, sizeof(c->measured), s);
-		if (!utc_time_valid(c->measured))
-			yr_error(r, ymap_get(n, "measured"), NULL,
-				 "'measured' expects the profile's UTC time YYYY-MM-DDTHH:MM:SSZ, found '%s'",
-				 c->measured);
-	}
+	read_origin(r, n, c->source, sizeof(c->source), c->device,
+		    sizeof(c->device), c->measured, sizeof(c->measured));
 	if (kind < 0)
 		return -1;
 	c->kind = (enum curve_kind)kind;
@@ -530,19 +540,11 @@ static void read_rate(struct yread *r, const struct ynode *n, size_t index,
 	char *s = NULL;
 	if (yr_name(r, n, "name", &s) == 1)
 		copy_text(m->name, sizeof(m->name), s);
-	const char *keys[] = {"source", "device", "measured", "unit"};
-	char *to[] = {m->source, m->device, m->measured, m->unit};
-	size_t size[] = {sizeof(m->source), sizeof(m->device),
-			 sizeof(m->measured), sizeof(m->unit)};
-	for (int i = 0; i < 4; i++) {
-		s = NULL;
-		if (yr_string(r, n, keys[i], &s) == 1)
-			copy_text(to[i], size[i], s);
-	}
-	if (m->measured[0] && !utc_time_valid(m->measured))
-		yr_error(r, ymap_get(n, "measured"), NULL,
-			 "'measured' expects the profile's UTC time YYYY-MM-DDTHH:MM:SSZ, found '%s'",
-			 m->measured);
+	read_origin(r, n, m->source, sizeof(m->source), m->device,
+		    sizeof(m->device), m->measured, sizeof(m->measured));
+	s = NULL;
+	if (yr_string(r, n, "unit", &s) == 1)
+		copy_text(m->unit, sizeof(m->unit), s);
 	if (m->unit[0] && strcmp(m->unit, "launch/s"))
 		yr_error(r, ymap_get(n, "unit"), NULL,
 			 "unknown unit '%s': a rate is the launch suite's, launch/s",
