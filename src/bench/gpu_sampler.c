@@ -35,9 +35,17 @@ typedef struct nvml_device_st *nvml_device;	/* nvmlDevice_t */
 
 #define NVML_SUCCESS			0
 #define NVML_ERROR_NOT_FOUND		6
+#define NVML_ERROR_INSUFFICIENT_SIZE	7
 #define NVML_CLOCK_SM			1	/* nvmlClockType_t */
 #define NVML_CLOCK_MEM			2
 #define NVML_TEMPERATURE_GPU		0	/* nvmlTemperatureSensors_t */
+
+#define NVML_NAME_BUFFER		96	/* NVML_DEVICE_NAME_V2_BUFFER_SIZE */
+#define NVML_UUID_BUFFER		96	/* NVML_DEVICE_UUID_V2_BUFFER_SIZE */
+
+/* nvmlUtilization_t and nvmlMemory_t (v1), as nvml.h lays them out. */
+struct nvml_utilization { unsigned int gpu, memory; };
+struct nvml_memory { unsigned long long total, free, used; };
 
 #define NVML_DEFAULT_LIBRARY		"libnvidia-ml.so.1"
 
@@ -50,6 +58,12 @@ struct nvml {
 	nvml_return (*shutdown)(void);			/* nvmlShutdown */
 	const char *(*error_string)(nvml_return);	/* nvmlErrorString */
 	nvml_return (*by_uuid)(const char *, nvml_device *);
+	/* nvmlDeviceGetHandleByIndex_v2 and nvmlDeviceGetCount_v2: only
+	 * gpu_sampler_start_index needs them */
+	nvml_return (*by_index)(unsigned int, nvml_device *);
+	nvml_return (*count)(unsigned int *);
+	nvml_return (*name)(nvml_device, char *, unsigned int);
+	nvml_return (*uuid)(nvml_device, char *, unsigned int);
 	/* Readings: any of these may be NULL (an old or partial library);
 	 * the reading is then absent from every sample. */
 	nvml_return (*clock)(nvml_device, int, unsigned int *);	/* MHz */
@@ -58,6 +72,11 @@ struct nvml {
 	/* nvmlDeviceGetCurrentClocksEventReasons (R535 and later), else the
 	 * older name nvmlDeviceGetCurrentClocksThrottleReasons. */
 	nvml_return (*reasons)(nvml_device, unsigned long long *);
+	nvml_return (*utilization)(nvml_device, struct nvml_utilization *);
+	nvml_return (*memory)(nvml_device, struct nvml_memory *);
+	/* nvmlDeviceGetComputeRunningProcesses_v3, asked only for the count
+	 * (no array: NVML then answers INSUFFICIENT_SIZE and the count) */
+	nvml_return (*processes)(nvml_device, unsigned int *, void *);
 };
 
 /* POSIX makes dlsym's object pointer usable as a function pointer; this
@@ -137,9 +156,44 @@ static int nvml_open(struct nvml *api, char *why, size_t len)
 	LOOKUP(api, "nvmlDeviceGetClockInfo", clock);
 	LOOKUP(api, "nvmlDeviceGetTemperature", temperature);
 	LOOKUP(api, "nvmlDeviceGetPowerUsage", power);
+	LOOKUP(api, "nvmlDeviceGetHandleByIndex_v2", by_index);
+	LOOKUP(api, "nvmlDeviceGetCount_v2", count);
+	LOOKUP(api, "nvmlDeviceGetName", name);
+	LOOKUP(api, "nvmlDeviceGetUUID", uuid);
+	LOOKUP(api, "nvmlDeviceGetUtilizationRates", utilization);
+	LOOKUP(api, "nvmlDeviceGetMemoryInfo", memory);
+	LOOKUP(api, "nvmlDeviceGetComputeRunningProcesses_v3", processes);
 	if (LOOKUP(api, "nvmlDeviceGetCurrentClocksEventReasons", reasons))
 		LOOKUP(api, "nvmlDeviceGetCurrentClocksThrottleReasons", reasons);
 	return 0;
+}
+
+/* Utilisation, memory in use and the processes on the GPU. */
+static void read_load(const struct nvml *api, nvml_device dev,
+		      struct gpu_sample *x)
+{
+	struct nvml_utilization u;
+	struct nvml_memory m;
+	unsigned int n = 0;
+	nvml_return rc;
+
+	if (api->utilization && api->utilization(dev, &u) == NVML_SUCCESS) {
+		x->util_gpu_pct = u.gpu;
+		x->util_mem_pct = u.memory;
+		x->valid |= GPU_SAMPLE_UTILIZATION;
+	}
+	if (api->memory && api->memory(dev, &m) == NVML_SUCCESS) {
+		x->mem_used_bytes = (double)m.used;
+		x->mem_total_bytes = (double)m.total;
+		x->valid |= GPU_SAMPLE_MEMORY;
+	}
+	if (api->processes) {
+		rc = api->processes(dev, &n, NULL);
+		if (rc == NVML_SUCCESS || rc == NVML_ERROR_INSUFFICIENT_SIZE) {
+			x->processes = n;
+			x->valid |= GPU_SAMPLE_PROCESSES;
+		}
+	}
 }
 
 /* One reading of every quantity; a refused one leaves its valid bit
@@ -171,6 +225,7 @@ static void read_gpu(const struct nvml *api, nvml_device dev,
 		x->throttle = r;
 		x->valid |= GPU_SAMPLE_THROTTLE;
 	}
+	read_load(api, dev, x);
 }
 
 /* ---- the sampler ----------------------------------------------------------- */
@@ -180,6 +235,7 @@ struct gpu_sampler {
 	nvml_device dev;
 	double interval_s;
 	struct timespec t0;	/* CLOCK_MONOTONIC at start */
+	char name[NVML_NAME_BUFFER], uuid[NVML_UUID_BUFFER];
 	pthread_t thread;
 	pthread_mutex_t lock;
 	pthread_cond_t wake;
@@ -275,8 +331,43 @@ static int sync_init(struct gpu_sampler *s)
 	return rc;
 }
 
+/* The GPU by UUID, or by index when uuid is NULL; 0 or -1 with why. */
+static int find_gpu(struct gpu_sampler *s, const char *uuid, unsigned index,
+		    char *why, size_t len)
+{
+	unsigned int n = 0;
+	nvml_return rc;
+
+	if (uuid) {
+		rc = s->api.by_uuid(uuid, &s->dev);
+		if (rc == NVML_SUCCESS)
+			return 0;
+		if (rc == NVML_ERROR_NOT_FOUND)
+			set_why(why, len, "no GPU with UUID %s in NVML", uuid);
+		else
+			set_why(why, len, "no GPU with UUID %s in NVML (%s)",
+				uuid, nvml_strerror(&s->api, rc));
+		return -1;
+	}
+	if (!s->api.by_index) {
+		set_why(why, len, "this NVML lacks nvmlDeviceGetHandleByIndex_v2");
+		return -1;
+	}
+	rc = s->api.by_index(index, &s->dev);
+	if (rc == NVML_SUCCESS)
+		return 0;
+	if (s->api.count && s->api.count(&n) == NVML_SUCCESS)
+		set_why(why, len, "no GPU with index %u in NVML (it sees %u)",
+			index, n);
+	else
+		set_why(why, len, "no GPU with index %u in NVML (%s)", index,
+			nvml_strerror(&s->api, rc));
+	return -1;
+}
+
 /* NVML open and initialised, the GPU found; 0 or -1 with why. */
-static int attach(struct gpu_sampler *s, const char *uuid, char *why, size_t len)
+static int attach(struct gpu_sampler *s, const char *uuid, unsigned index,
+		  char *why, size_t len)
 {
 	nvml_return rc;
 
@@ -286,36 +377,26 @@ static int attach(struct gpu_sampler *s, const char *uuid, char *why, size_t len
 	if (rc != NVML_SUCCESS) {
 		set_why(why, len, "nvmlInit_v2 failed: %s",
 			nvml_strerror(&s->api, rc));
-		goto err_close;
+		nvml_close(&s->api);
+		return -1;
 	}
-	rc = s->api.by_uuid(uuid, &s->dev);
-	if (rc == NVML_ERROR_NOT_FOUND) {
-		set_why(why, len, "no GPU with UUID %s in NVML", uuid);
-		goto err_shutdown;
-	}
-	if (rc != NVML_SUCCESS) {
-		set_why(why, len, "no GPU with UUID %s in NVML (%s)", uuid,
-			nvml_strerror(&s->api, rc));
-		goto err_shutdown;
+	if (find_gpu(s, uuid, index, why, len)) {
+		s->api.shutdown();
+		nvml_close(&s->api);
+		return -1;
 	}
 	return 0;
-err_shutdown:
-	s->api.shutdown();
-err_close:
-	nvml_close(&s->api);
-	return -1;
 }
 
-struct gpu_sampler *gpu_sampler_start(const char *uuid, double interval_s,
-				      char *why, size_t len)
+static void read_identity(struct gpu_sampler *s);
+
+static struct gpu_sampler *start(const char *uuid, unsigned index,
+				  double interval_s, char *why, size_t len)
 {
 	struct gpu_sampler *s;
+	struct timespec wall;
 	int rc;
 
-	if (!uuid || !*uuid) {
-		set_why(why, len, "no GPU UUID to sample");
-		return NULL;
-	}
 	if (!(interval_s > 0 && interval_s <= MAX_INTERVAL_S)) {
 		set_why(why, len, "sampling interval %g s is not in (0, %g] s",
 			interval_s, MAX_INTERVAL_S);
@@ -325,14 +406,17 @@ struct gpu_sampler *gpu_sampler_start(const char *uuid, double interval_s,
 	gpu_samples_init(&s->samples);
 	s->samples.interval_s = interval_s;
 	s->interval_s = interval_s;
-	if (attach(s, uuid, why, len))
+	if (attach(s, uuid, index, why, len))
 		goto err_free;
 	rc = sync_init(s);
 	if (rc) {
 		set_why(why, len, "cannot start the GPU sampler: %s", strerror(rc));
 		goto err_detach;
 	}
+	read_identity(s);
 	clock_gettime(CLOCK_MONOTONIC, &s->t0);
+	clock_gettime(CLOCK_REALTIME, &wall);
+	s->samples.wall_start_s = (double)wall.tv_sec + wall.tv_nsec * 1e-9;
 	take_sample(s);
 	rc = pthread_create(&s->thread, NULL, sampler_main, s);
 	if (rc) {
@@ -350,6 +434,42 @@ err_free:
 	gpu_samples_free(&s->samples);
 	free(s);
 	return NULL;
+}
+
+struct gpu_sampler *gpu_sampler_start(const char *uuid, double interval_s,
+				      char *why, size_t len)
+{
+	if (!uuid || !*uuid) {
+		set_why(why, len, "no GPU UUID to sample");
+		return NULL;
+	}
+	return start(uuid, 0, interval_s, why, len);
+}
+
+struct gpu_sampler *gpu_sampler_start_index(unsigned index, double interval_s,
+					    char *why, size_t len)
+{
+	return start(NULL, index, interval_s, why, len);
+}
+
+/* Name and UUID, read once before the thread starts (NVML is then called
+ * from one thread only). */
+static void read_identity(struct gpu_sampler *s)
+{
+	if (!s->api.name ||
+	    s->api.name(s->dev, s->name, sizeof(s->name)) != NVML_SUCCESS)
+		s->name[0] = '\0';
+	if (!s->api.uuid ||
+	    s->api.uuid(s->dev, s->uuid, sizeof(s->uuid)) != NVML_SUCCESS)
+		s->uuid[0] = '\0';
+	s->name[sizeof(s->name) - 1] = s->uuid[sizeof(s->uuid) - 1] = '\0';
+}
+
+void gpu_sampler_identity(const struct gpu_sampler *s, char *name,
+			  size_t name_len, char *uuid, size_t uuid_len)
+{
+	snprintf(name, name_len, "%s", s ? s->name : "");
+	snprintf(uuid, uuid_len, "%s", s ? s->uuid : "");
 }
 
 void gpu_sampler_mark(struct gpu_sampler *s, const char *during)

@@ -40,6 +40,19 @@ struct gpu_sampler;
 struct gpu_sampler *gpu_sampler_start(const char *uuid, double interval_s,
 				      char *why, size_t len);
 
+/*
+ * The same for the GPU NVML numbers index (nvidia-smi's index), for a
+ * command that knows no UUID (run, diagnose --live).  Fails with "no GPU
+ * with index N in NVML (it sees M)" when there is none.
+ */
+struct gpu_sampler *gpu_sampler_start_index(unsigned index, double interval_s,
+					    char *why, size_t len);
+
+/* The sampled GPU's name ("NVIDIA H100 80GB HBM3") and UUID as NVML gives
+ * them; "" where NVML refused. */
+void gpu_sampler_identity(const struct gpu_sampler *s, char *name,
+			  size_t name_len, char *uuid, size_t uuid_len);
+
 /* Labels the samples taken from now on (copied; truncated to fit). */
 void gpu_sampler_mark(struct gpu_sampler *s, const char *during);
 

@@ -5,56 +5,58 @@
 
 #include <string.h>
 
-/* A label value: \, " and newline escaped, as the format asks. */
-static void label(FILE *f, const char *sep, const char *name, const char *v)
+#include "core/prom_text.h"
+
+/* At most: device, index, suite, kernel, precision, m, n, k, bytes,
+ * batch, from_gpu, to_gpu, gpus, threads. */
+#define MAX_LABELS 14
+
+struct label_set {
+	struct prom_label v[MAX_LABELS];
+	char num[MAX_LABELS][32];
+	size_t n;
+};
+
+static void add(struct label_set *l, const char *name, const char *v)
 {
-	fprintf(f, "%s%s=\"", sep, name);
-	for (const char *c = v; *c; c++) {
-		if (*c == '\\' || *c == '"')
-			fprintf(f, "\\%c", *c);
-		else if (*c == '\n')
-			fputs("\\n", f);
-		else
-			fputc(*c, f);
-	}
-	fputc('"', f);
+	l->v[l->n].name = name;
+	l->v[l->n].value = v;
+	l->n++;
 }
 
-static void label_num(FILE *f, const char *name, double v)
+static void add_num(struct label_set *l, const char *name, double v)
 {
-	char buf[32];
-	snprintf(buf, sizeof(buf), "%.17g", v);
-	label(f, ",", name, buf);
+	add(l, name, prom_number(v, l->num[l->n], sizeof(l->num[0])));
 }
 
 static void sample(FILE *f, const char *family, const struct bench_profile *p,
 		   const struct bench_figure *g, double v)
 {
-	fprintf(f, "%s", family);
-	label(f, "{", "device", p->device.kind);
+	struct label_set l = {.n = 0};
+
+	add(&l, "device", p->device.kind);
 	if (strcmp(p->device.kind, "cpu") != 0)
-		label_num(f, "index", p->device.index);
-	label(f, ",", "suite", g->suite);
-	label(f, ",", "kernel", g->kernel);
-	if (g->precision[0])
-		label(f, ",", "precision", g->precision);
+		add_num(&l, "index", p->device.index);
+	add(&l, "suite", g->suite);
+	add(&l, "kernel", g->kernel);
+	add(&l, "precision", g->precision);
 	if (g->m || g->n || g->k) {
-		label_num(f, "m", (double)g->m);
-		label_num(f, "n", (double)g->n);
-		label_num(f, "k", (double)g->k);
+		add_num(&l, "m", (double)g->m);
+		add_num(&l, "n", (double)g->n);
+		add_num(&l, "k", (double)g->k);
 	}
 	if (g->bytes > 0)
-		label_num(f, "bytes", g->bytes);
+		add_num(&l, "bytes", g->bytes);
 	if (g->batch > 0)
-		label_num(f, "batch", (double)g->batch);
+		add_num(&l, "batch", (double)g->batch);
 	if (!strncmp(g->kernel, "p2p", 3)) {
-		label_num(f, "from_gpu", g->from_gpu);
-		label_num(f, "to_gpu", g->to_gpu);
+		add_num(&l, "from_gpu", g->from_gpu);
+		add_num(&l, "to_gpu", g->to_gpu);
 	}
 	if (g->gpus > 0)
-		label_num(f, "gpus", g->gpus);
-	label_num(f, "threads", g->threads);
-	fprintf(f, "} %.17g\n", v);
+		add_num(&l, "gpus", g->gpus);
+	add_num(&l, "threads", g->threads);
+	prom_sample(f, family, l.v, l.n, v);
 }
 
 static void family(FILE *f, const struct bench_profile *p, const char *unit,
@@ -69,11 +71,10 @@ static void family(FILE *f, const struct bench_profile *p, const char *unit,
 		any |= strcmp(p->figures.v[i].unit, unit) == 0;
 	if (!any)
 		return;
-	fprintf(f, "# HELP %s%s gpuplan bench: %s, %s\n", base, suffix[which],
-		bound[which], what);
-	fprintf(f, "# TYPE %s%s gauge\n", base, suffix[which]);
-	char name[96];
+	char name[96], help[160];
 	snprintf(name, sizeof(name), "%s%s", base, suffix[which]);
+	snprintf(help, sizeof(help), "gpuplan bench: %s, %s", bound[which], what);
+	prom_family(f, name, "gauge", help);
 	for (size_t i = 0; i < p->figures.n; i++) {
 		const struct bench_figure *g = &p->figures.v[i];
 		if (strcmp(g->unit, unit) == 0)

@@ -47,6 +47,9 @@ enum gpu_sample_valid {
 	GPU_SAMPLE_TEMPERATURE = 1u << 2,
 	GPU_SAMPLE_POWER = 1u << 3,
 	GPU_SAMPLE_THROTTLE = 1u << 4,
+	GPU_SAMPLE_UTILIZATION = 1u << 5,	/* util_gpu_pct and util_mem_pct */
+	GPU_SAMPLE_MEMORY = 1u << 6,		/* mem_used/total_bytes */
+	GPU_SAMPLE_PROCESSES = 1u << 7,
 };
 
 struct gpu_sample {
@@ -56,6 +59,15 @@ struct gpu_sample {
 	double temperature_c;	/* NVML_TEMPERATURE_GPU, degrees Celsius */
 	double power_w;		/* nvmlDeviceGetPowerUsage, mW converted to W */
 	uint64_t throttle;	/* GPU_THROTTLE_* bits */
+	/* nvmlDeviceGetUtilizationRates: percent of the last sample period
+	 * in which a kernel ran (gpu) or device memory was read or written
+	 * (memory), as nvidia-smi's utilization.gpu/.memory */
+	double util_gpu_pct, util_mem_pct;
+	/* nvmlDeviceGetMemoryInfo: device memory in use and in all, bytes */
+	double mem_used_bytes, mem_total_bytes;
+	/* compute processes on the GPU (nvmlDeviceGetComputeRunningProcesses):
+	 * more than one is a second job sharing it */
+	unsigned processes;
 	uint32_t valid;		/* enum gpu_sample_valid bits */
 	/* what the bench was measuring then ("" before the first mark): a
 	 * figure's label, whole (figure.h's BENCH_LABEL_MAX) */
@@ -66,6 +78,9 @@ struct gpu_samples {
 	struct gpu_sample *v;
 	size_t n, cap;
 	double interval_s;	/* the sampling period asked for */
+	/* the wall clock (CLOCK_REALTIME, seconds since the Unix epoch) at
+	 * t_s = 0, so samples can be given timestamps; 0 when unknown */
+	double wall_start_s;
 	uint64_t throttle_seen;	/* OR of every sample's reasons */
 	bool throttled;		/* throttle_seen & GPU_THROTTLE_SLOWING */
 };

@@ -18,6 +18,11 @@
  *   FAKE_NVML_LEGACY_THROTTLE   what ...ClocksThrottleReasons reports
  *                               (FAKE_NVML_THROTTLE when unset), so a test
  *                               can tell which of the two was called
+ *   FAKE_NVML_NAME              the device name (NVIDIA Fake GPU)
+ *   FAKE_NVML_UTIL_GPU, FAKE_NVML_UTIL_MEM   utilisation, % (97, 41)
+ *   FAKE_NVML_MEM_USED, FAKE_NVML_MEM_TOTAL  bytes (30 GiB, 80 GiB)
+ *   FAKE_NVML_PROCESSES         compute processes on the GPU (1)
+ * The one GPU is index 0 (nvmlDeviceGetCount_v2 says 1).
  * Every call checks its arguments as NVML does: a wrong clock or sensor
  * type, a foreign handle or a call before nvmlInit_v2 fails.
  */
@@ -38,7 +43,9 @@ typedef struct nvmlDevice_st *nvmlDevice_t;
 
 static struct {
 	int initialised;	/* nvmlInit_v2 calls not yet shut down */
-	char uuid[96];
+	char uuid[96], name[96];
+	unsigned util_gpu, util_mem, processes;
+	unsigned long long mem_used, mem_total;
 	unsigned sm_mhz, mem_mhz, temp_c, power_mw;
 	int no_power, no_throttle;
 	unsigned long long throttle, legacy_throttle;
@@ -65,6 +72,13 @@ static void read_env(void)
 	const char *uuid = env_or("FAKE_NVML_UUID", "GPU-fake-0");
 
 	strncpy(fake.uuid, uuid, sizeof(fake.uuid) - 1);
+	strncpy(fake.name, env_or("FAKE_NVML_NAME", "NVIDIA Fake GPU"),
+		sizeof(fake.name) - 1);
+	fake.util_gpu = (unsigned)env_num("FAKE_NVML_UTIL_GPU", 97);
+	fake.util_mem = (unsigned)env_num("FAKE_NVML_UTIL_MEM", 41);
+	fake.mem_used = env_num("FAKE_NVML_MEM_USED", 30ULL << 30);
+	fake.mem_total = env_num("FAKE_NVML_MEM_TOTAL", 80ULL << 30);
+	fake.processes = (unsigned)env_num("FAKE_NVML_PROCESSES", 1);
 	fake.sm_mhz = (unsigned)env_num("FAKE_NVML_SM_MHZ", 1980);
 	fake.mem_mhz = (unsigned)env_num("FAKE_NVML_MEM_MHZ", 2619);
 	fake.temp_c = (unsigned)env_num("FAKE_NVML_TEMP_C", 61);
@@ -197,4 +211,98 @@ EXPORT nvmlReturn_t nvmlDeviceGetCurrentClocksThrottleReasons(nvmlDevice_t dev,
 							      unsigned long long *r)
 {
 	return reasons(dev, r, fake.legacy_throttle);
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetCount_v2(unsigned int *n)
+{
+	if (!fake.initialised)
+		return NVML_ERROR_UNINITIALIZED;
+	if (!n)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	*n = 1;
+	return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetHandleByIndex_v2(unsigned int index,
+						  nvmlDevice_t *dev)
+{
+	if (!fake.initialised)
+		return NVML_ERROR_UNINITIALIZED;
+	if (!dev || index != 0)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	*dev = THE_HANDLE;
+	return NVML_SUCCESS;
+}
+
+static nvmlReturn_t text(nvmlDevice_t dev, char *out, unsigned int len,
+			 const char *value)
+{
+	nvmlReturn_t rc = check(dev, out);
+
+	if (rc)
+		return rc;
+	if (len <= strlen(value))
+		return 7;	/* NVML_ERROR_INSUFFICIENT_SIZE */
+	strcpy(out, value);
+	return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetName(nvmlDevice_t dev, char *out,
+				      unsigned int len)
+{
+	return text(dev, out, len, fake.name);
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetUUID(nvmlDevice_t dev, char *out,
+				      unsigned int len)
+{
+	return text(dev, out, len, fake.uuid);
+}
+
+struct fake_utilization { unsigned int gpu, memory; };
+struct fake_memory { unsigned long long total, free, used; };
+
+EXPORT nvmlReturn_t nvmlDeviceGetUtilizationRates(nvmlDevice_t dev,
+						  struct fake_utilization *u)
+{
+	nvmlReturn_t rc = check(dev, u);
+
+	if (rc)
+		return rc;
+	u->gpu = fake.util_gpu;
+	u->memory = fake.util_mem;
+	return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetMemoryInfo(nvmlDevice_t dev,
+					    struct fake_memory *m)
+{
+	nvmlReturn_t rc = check(dev, m);
+
+	if (rc)
+		return rc;
+	m->total = fake.mem_total;
+	m->used = fake.mem_used;
+	m->free = fake.mem_total - fake.mem_used;
+	return NVML_SUCCESS;
+}
+
+/* Asked for the count only (infos NULL): INSUFFICIENT_SIZE and the count
+ * when there are processes, as NVML answers. */
+EXPORT nvmlReturn_t nvmlDeviceGetComputeRunningProcesses_v3(nvmlDevice_t dev,
+							    unsigned int *count,
+							    void *infos)
+{
+	nvmlReturn_t rc = check(dev, count);
+
+	if (rc)
+		return rc;
+	if (!infos || *count < fake.processes) {
+		unsigned int want = fake.processes;
+		rc = *count < want ? 7 : NVML_SUCCESS;
+		*count = want;
+		return rc;
+	}
+	*count = fake.processes;
+	return NVML_SUCCESS;
 }

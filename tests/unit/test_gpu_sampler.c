@@ -24,7 +24,9 @@ static const char *const fake_vars[] = {
 	"FAKE_NVML_INIT_FAILS", "FAKE_NVML_UUID", "FAKE_NVML_SM_MHZ",
 	"FAKE_NVML_MEM_MHZ", "FAKE_NVML_TEMP_C", "FAKE_NVML_POWER_MW",
 	"FAKE_NVML_NO_POWER", "FAKE_NVML_NO_THROTTLE", "FAKE_NVML_THROTTLE",
-	"FAKE_NVML_LEGACY_THROTTLE",
+	"FAKE_NVML_LEGACY_THROTTLE", "FAKE_NVML_NAME", "FAKE_NVML_UTIL_GPU",
+	"FAKE_NVML_UTIL_MEM", "FAKE_NVML_MEM_USED", "FAKE_NVML_MEM_TOTAL",
+	"FAKE_NVML_PROCESSES",
 };
 
 /* A fresh fake that knows UUID, with the library at lib. */
@@ -129,7 +131,10 @@ static int phase(const char *during)
 /* The readings the fake gives by default, each converted. */
 static void check_readings(const struct gpu_sample *x, uint32_t want_valid)
 {
-	CHECK(x->valid == want_valid);
+	/* the load readings (utilisation, memory, processes) are checked by
+	 * by_index_and_load */
+	CHECK((x->valid & ~(uint32_t)(GPU_SAMPLE_UTILIZATION | GPU_SAMPLE_MEMORY |
+				    GPU_SAMPLE_PROCESSES)) == want_valid);
 	if (x->valid & GPU_SAMPLE_SM_CLOCK)
 		CHECK_NEAR(x->sm_clock_hz, 1.98e9, 1e-12);
 	if (x->valid & GPU_SAMPLE_MEM_CLOCK)
@@ -320,6 +325,43 @@ static void throttle_names(void)
 	CHECK_STR(buf, "");
 }
 
+/* By index (run and diagnose --live know no UUID): identity, utilisation,
+ * memory and the process count come with every sample; a missing index
+ * says how many GPUs NVML sees. */
+static void by_index_and_load(void)
+{
+	char why[256] = "", name[96], uuid[96];
+	struct gpu_samples out;
+
+	use_fake(fake_lib);
+	setenv("FAKE_NVML_NAME", "NVIDIA H100 80GB HBM3", 1);
+	setenv("FAKE_NVML_UTIL_GPU", "37", 1);
+	setenv("FAKE_NVML_MEM_USED", "1073741824", 1);
+	setenv("FAKE_NVML_PROCESSES", "2", 1);
+	CHECK(gpu_sampler_start_index(3, 0.1, why, sizeof(why)) == NULL);
+	CHECK_STR(why, "no GPU with index 3 in NVML (it sees 1)");
+
+	struct gpu_sampler *s = gpu_sampler_start_index(0, 0.05, why, sizeof(why));
+	CHECK(s != NULL);
+	if (!s)
+		return;
+	gpu_sampler_identity(s, name, sizeof(name), uuid, sizeof(uuid));
+	CHECK_STR(name, "NVIDIA H100 80GB HBM3");
+	CHECK_STR(uuid, UUID);
+	gpu_sampler_stop(s, &out);
+	CHECK(out.n >= 2);
+	CHECK(out.wall_start_s > 1.6e9);	/* after 2020 */
+	const struct gpu_sample *x = &out.v[0];
+	CHECK(x->valid & GPU_SAMPLE_UTILIZATION);
+	CHECK(x->valid & GPU_SAMPLE_MEMORY);
+	CHECK(x->valid & GPU_SAMPLE_PROCESSES);
+	CHECK(x->util_gpu_pct == 37 && x->util_mem_pct == 41);
+	CHECK(x->mem_used_bytes == 1073741824.0);
+	CHECK(x->mem_total_bytes == 85899345920.0);
+	CHECK(x->processes == 2);
+	gpu_samples_free(&out);
+}
+
 static void samples_push(void)
 {
 	struct gpu_samples s;
@@ -378,5 +420,6 @@ int main(int argc, char **argv)
 	prompt_stop_and_long_mark();
 	throttle_names();
 	samples_push();
+	by_index_and_load();
 	return check_summary("gpu_sampler");
 }
