@@ -21,6 +21,7 @@ int cmd_backtest(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_catalog(int argc, char **argv);
 int cmd_devices(int argc, char **argv);
+int cmd_diagnose(int argc, char **argv);
 int cmd_fit(int argc, char **argv);
 int cmd_model(int argc, char **argv);
 int cmd_plan(int argc, char **argv);

@@ -29,6 +29,7 @@ static const struct command commands[] = {
 	{"bench", cmd_bench, "measure a device (the CPU; CUDA suites not yet) -> measured profile"},
 	{"fit", cmd_fit, "fit scaling curves (transfer, step time and memory, GEMM) to measured profiles, with intervals"},
 	{"devices", cmd_devices, "list the devices gpuplan can measure here (CPU, CUDA GPUs)"},
+	{"diagnose", cmd_diagnose, "why a GPU starves or throttles, from an nvidia-smi log or live NVML"},
 	{"workload", cmd_workload, "list and validate workloads: what the planner plans"},
 	{"help", cmd_help, "show help for a command: gpuplan help catalog list"},
 	{NULL, NULL, NULL},

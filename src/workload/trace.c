@@ -12,6 +12,7 @@
 #include "core/error.h"
 #include "core/file_read.h"
 #include "core/suggest.h"
+#include "core/utc_time.h"
 #include "core/xalloc.h"
 
 enum column { COL_ARRIVAL, COL_PROMPT, COL_OUTPUT, COL_KINDS };
@@ -209,68 +210,6 @@ static int read_header(struct reader *r)
 
 /* ---- values ---- */
 
-static bool digits(const char *s, int n, long *v)
-{
-	*v = 0;
-	for (int i = 0; i < n; i++) {
-		if (s[i] < '0' || s[i] > '9')
-			return false;
-		*v = *v * 10 + (s[i] - '0');
-	}
-	return true;
-}
-
-/* Days from 1970-01-01 to y-m-d (proleptic Gregorian; H. Hinnant's
- * days_from_civil). */
-static long days_from_civil(long y, long m, long d)
-{
-	y -= m <= 2;
-	long era = (y >= 0 ? y : y - 399) / 400;
-	long yoe = y - era * 400;
-	long doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-	long doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-	return era * 146097 + doe - 719468;
-}
-
-static int month_days(long y, long m)
-{
-	static const int days[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-	bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-	return m == 2 && leap ? 29 : days[m - 1];
-}
-
-/* "YYYY-MM-DD HH:MM:SS[.frac][Z]" (or 'T' between) into days and seconds
- * of the day; false when s is not one or not a real date and time. */
-static bool parse_datetime(const char *s, long *days, double *sec)
-{
-	long y, mo, d, h, mi, se;
-	size_t len = strlen(s);
-	if (len < 19 || s[4] != '-' || s[7] != '-' ||
-	    (s[10] != ' ' && s[10] != 'T') || s[13] != ':' || s[16] != ':' ||
-	    !digits(s, 4, &y) || !digits(s + 5, 2, &mo) ||
-	    !digits(s + 8, 2, &d) || !digits(s + 11, 2, &h) ||
-	    !digits(s + 14, 2, &mi) || !digits(s + 17, 2, &se))
-		return false;
-	if (mo < 1 || mo > 12 || d < 1 || d > month_days(y, mo) || h > 23 ||
-	    mi > 59 || se > 59)
-		return false;
-	double frac = 0, scale = 0.1;
-	size_t i = 19;
-	if (i < len && s[i] == '.') {
-		if (++i >= len || s[i] < '0' || s[i] > '9')
-			return false;
-		for (; i < len && s[i] >= '0' && s[i] <= '9'; i++, scale /= 10)
-			frac += (s[i] - '0') * scale;
-	}
-	if (i < len && s[i] == 'Z')
-		i++;
-	if (i != len)
-		return false;
-	*days = days_from_civil(y, mo, d);
-	*sec = (double)(h * 3600 + mi * 60 + se) + frac;
-	return true;
-}
-
 /* A decimal number: digits, a sign, a point, an exponent (strtod alone
  * would take hex, "inf" and "nan"). */
 static bool parse_number(const char *s, double *v)
@@ -294,7 +233,7 @@ static bool read_arrival(struct reader *r, const struct field *f, long row,
 	long days;
 	double sec, v;
 	bool whole = !f->too_long && !f->after_quote;
-	bool is_datetime = whole && parse_datetime(f->text, &days, &sec);
+	bool is_datetime = whole && utc_civil_parse(f->text, '-', &days, &sec);
 	bool is_number = whole && !is_datetime && parse_number(f->text, &v);
 	if ((!is_datetime && !is_number) || (row > 0 && is_datetime != r->datetime)) {
 		const char *want = row == 0

@@ -1,0 +1,337 @@
+/*
+ * cmd_diagnose.c - `gpuplan diagnose LOG | --live`: why a GPU starves or
+ * throttles, from an nvidia-smi log or NVML sampled live, with evidence
+ * and what to do; with --plan, what the lost GPU time costs.
+ *
+ * Exit status: 0; 1 when NVML or a write fails; 2 for bad usage or a bad
+ * log (every problem printed, and what the readable part of the log shows
+ * printed on stderr; nothing written).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "common.h"
+#include "core/atomic_file.h"
+#include "core/error.h"
+#include "core/output.h"
+#include "core/units.h"
+#include "core/utc_time.h"
+#include "diagnose/diag_out.h"
+#include "diagnose/findings.h"
+#include "diagnose/live.h"
+#include "diagnose/smi_log.h"
+#include "report/report_data.h"
+
+static const struct opt_spec diagnose_opts[] = {
+	{"live", 0, OPT_FLAG, NULL, "sample a GPU through NVML instead of reading a log"},
+	{"gpu", 0, OPT_VALUE, "N", "with --live: the GPU's nvidia-smi index (default 0)"},
+	{"duration", 0, OPT_VALUE, "TIME", "with --live: how long to sample (default 60s)"},
+	{"interval", 0, OPT_VALUE, "TIME",
+	 "with --live: the sampling period (default 100ms); for a log without timestamps: nvidia-smi's -l period"},
+	{"query", 0, OPT_VALUE, "FIELDS",
+	 "the --query-gpu string of a log written with noheader (timestamp,index,utilization.gpu,...)"},
+	{"format", 'f', OPT_VALUE, "FMT", "table, json or markdown (default: table)"},
+	OUTPUT_OPTION,
+	{"prom", 0, OPT_VALUE, "FILE", "also write the figures as Prometheus text (a node-exporter textfile)"},
+	{"plan", 0, OPT_VALUE, "PLAN.json",
+	 "price the lost GPU time at this plan's recommended option (gpuplan plan --format json)"},
+	{"workload", 0, OPT_VALUE, "NAME", "with --plan: the workload whose recommendation prices it"},
+	{NULL, 0, 0, NULL, NULL},
+};
+
+static const struct cmd_spec diagnose_spec = {
+	"diagnose", "[LOG]",
+	"Why a GPU starves or throttles, from an nvidia-smi log or live NVML.",
+	diagnose_opts, 0, 1,
+	"LOG is what nvidia-smi --query-gpu=timestamp,index,utilization.gpu,\n"
+	"utilization.memory,memory.used,memory.total,temperature.gpu,power.draw,\n"
+	"power.limit,clocks.sm,clocks.max.sm,clocks_event_reasons.active\n"
+	"--format=csv -l 1 writes (any subset of fields, any order, several GPUs;\n"
+	"'-' reads standard input).  Findings: low_utilization, heartbeat,\n"
+	"idle_gaps, memory_headroom, thermal_throttling, power_throttling and,\n"
+	"live only, shared_gpu; README.md 'Diagnose' gives their thresholds.",
+};
+
+enum diag_format { DF_TABLE, DF_JSON, DF_MARKDOWN };
+
+struct diag_opts {
+	enum diag_format fmt;
+	bool live;
+	long gpu;
+	double duration_s, interval_s;
+	const char *log, *query, *out, *prom, *plan, *workload;
+};
+
+/* ---- options ---- */
+
+static int read_time_opt(const struct parsed *p, const char *name,
+			 double dflt, double *out)
+{
+	const char *v = opt_value(p, &diagnose_spec, name);
+	*out = dflt;
+	if (!v)
+		return 0;
+	struct unit_problem prob;
+	if (units_parse(UNIT_DURATION, v, out, NULL, &prob) < 0 ||
+	    !(*out >= 0.001 && *out <= 86400))
+		return usage_error(&diagnose_spec,
+				   "--%s expects a time from 1ms to 24h like '60s' or '100ms', found '%s'",
+				   name, v);
+	return 0;
+}
+
+static int read_format(const struct parsed *p, enum diag_format *fmt)
+{
+	static const char *const names[] = {"table", "json", "markdown"};
+	const char *v = opt_value(p, &diagnose_spec, "format");
+	*fmt = DF_TABLE;
+	if (!v)
+		return 0;
+	for (int i = 0; i < 3; i++)
+		if (!strcmp(v, names[i])) {
+			*fmt = (enum diag_format)i;
+			return 0;
+		}
+	return usage_error(&diagnose_spec,
+			   "unknown format '%s': expected table, json or markdown", v);
+}
+
+static int read_opts(const struct parsed *p, struct diag_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	const struct cmd_spec *s = &diagnose_spec;
+	o->live = opt_flag(p, s, "live");
+	o->log = p->nargs ? p->args[0] : NULL;
+	o->query = opt_value(p, s, "query");
+	o->out = opt_value(p, s, "output");
+	o->prom = opt_value(p, s, "prom");
+	o->plan = opt_value(p, s, "plan");
+	o->workload = opt_value(p, s, "workload");
+	const char *gpu = opt_value(p, s, "gpu");
+	int rc;
+	if ((rc = read_format(p, &o->fmt)) ||
+	    (rc = read_time_opt(p, "duration", 60, &o->duration_s)) ||
+	    (rc = read_time_opt(p, "interval", o->live ? 0.1 : 0, &o->interval_s)))
+		return rc;
+	if (o->live == (o->log != NULL))
+		return usage_error(s, "give a LOG or --live, one of them");
+	if (!o->live && (gpu || opt_value(p, s, "duration")))
+		return usage_error(s, "--gpu and --duration go with --live");
+	if (o->live && o->query)
+		return usage_error(s, "--query is for a log written without a header");
+	if (gpu && !opt_whole(gpu, 0, 63, &o->gpu))
+		return usage_error(s, "--gpu expects an index from 0 to 63, found '%s'", gpu);
+	if (o->live && o->interval_s > o->duration_s)
+		return usage_error(s, "--interval is longer than --duration");
+	if (o->workload && !o->plan)
+		return usage_error(s, "--workload goes with --plan");
+	if (o->prom && !strcmp(o->prom, "-"))
+		return usage_error(s, "--prom needs a file: standard output is for the diagnosis");
+	return 0;
+}
+
+static int check_targets(const struct diag_opts *o)
+{
+	const char *t[2] = {o->out && strcmp(o->out, "-") ? o->out : NULL, o->prom};
+	const char *what[2] = {"-o", "--prom"};
+	char why[600];
+	if (t[0] && t[1] && !strcmp(t[0], t[1]))
+		return usage_error(&diagnose_spec, "-o and --prom name the same file '%s'", t[0]);
+	for (int i = 0; i < 2; i++)
+		if (t[i] && atomic_check_target(t[i], why, sizeof(why)) != ATOMIC_OK) {
+			fprintf(stderr, "gpuplan: %s: %s\n", what[i], why);
+			return 2;
+		}
+	return 0;
+}
+
+/* ---- the plan's price ---- */
+
+static int load_price(const struct diag_opts *o, struct diag_price *pr)
+{
+	struct r_plan plan;
+	char why[600];
+	if (r_plan_load(&plan, o->plan, why, sizeof(why)) < 0) {
+		fprintf(stderr, "gpuplan: %s\n", why);
+		return 2;
+	}
+	const struct r_workload *w = NULL;
+	for (size_t i = 0; i < plan.n; i++)
+		if (o->workload ? !strcmp(plan.w[i].name, o->workload) : plan.n == 1)
+			w = &plan.w[i];
+	int rc = 0;
+	if (!w) {
+		fprintf(stderr, "gpuplan: %s: %s; its workloads:", o->plan,
+			o->workload ? "no such workload" : "name the workload with --workload");
+		for (size_t i = 0; i < plan.n; i++)
+			fprintf(stderr, "%s %s", i ? "," : "", plan.w[i].name);
+		fprintf(stderr, "\n");
+		rc = 2;
+	} else if (w->recommended < 0 || (size_t)w->recommended >= w->n ||
+		   !(w->v[w->recommended].gpu_hours > 0) ||
+		   !(w->v[w->recommended].cost > 0)) {
+		fprintf(stderr, "gpuplan: %s: workload '%s' has no recommended option with a cost to price GPU time by\n",
+			o->plan, w->name);
+		rc = 2;
+	} else {
+		const struct r_option *r = &w->v[w->recommended];
+		pr->set = true;
+		pr->per_gpu_hour = r->cost / r->gpu_hours;
+		snprintf(pr->currency, sizeof(pr->currency), "%s", plan.currency);
+		snprintf(pr->workload, sizeof(pr->workload), "%s", w->name);
+		snprintf(pr->instance, sizeof(pr->instance), "%s", r->instance);
+	}
+	r_plan_free(&plan);
+	return rc;
+}
+
+/* ---- the diagnosis ---- */
+
+static void when_in_log(const void *ctx, double t_s, char *buf, size_t len)
+{
+	const struct smi_log *log = ctx;
+	double abs = log->t0_s + t_s;
+	long days = (long)floor(abs / 86400);
+	char stamp[40];
+	utc_civil_format(days, abs - (double)days * 86400, '/', stamp, sizeof(stamp));
+	snprintf(buf, len, "%s (+%.1f s)", stamp, t_s);
+}
+
+static void diagnose_all(const struct smi_log *log, bool live,
+			 const char *source, struct diagnosis *g)
+{
+	memset(g, 0, sizeof(*g));
+	g->source = source;
+	g->live = live;
+	if (log->has_time && (log->first_time[0] || live)) {
+		if (log->first_time[0])
+			snprintf(g->started, sizeof(g->started), "%s", log->first_time);
+		else
+			when_in_log(log, 0, g->started, sizeof(g->started));
+	}
+	g->gpu = calloc(log->n ? log->n : 1, sizeof(*g->gpu));
+	g->n = log->n;
+	for (size_t i = 0; i < log->n; i++) {
+		const struct smi_gpu *s = &log->gpu[i];
+		struct diag_gpu *x = &g->gpu[i];
+		snprintf(x->label, sizeof(x->label), "%s", s->key);
+		snprintf(x->uuid, sizeof(x->uuid), "%s", s->uuid);
+		snprintf(x->name, sizeof(x->name), "%s", s->name);
+		struct diagnose_context ctx = {
+			.live = live, .power_limit_w = s->power_limit_w,
+			.sm_clock_max_hz = s->sm_clock_max_hz,
+			.reasons_read = s->reasons_read,
+			.when = log->has_time ? when_in_log : NULL, .when_ctx = log,
+		};
+		diagnose_gpu(&s->s, &ctx, &x->d);
+		x->lost_cost = NAN;
+	}
+}
+
+/* A bad log: what its readable rows show, on stderr (nothing written). */
+static void partial(const struct smi_log *log, const struct diag_opts *o)
+{
+	if (log->rows == 0)
+		return;
+	struct diagnosis g;
+	diagnose_all(log, false, o->log, &g);
+	fprintf(stderr, "\nwhat the %zu readable samples show (nothing written: fix the log first):\n\n",
+		log->rows);
+	diagnosis_print(stderr, &g, false);
+	diagnosis_free(&g);
+}
+
+static int read_log(const struct diag_opts *o, struct smi_log *log)
+{
+	struct gp_errors errs;
+	gp_errors_init(&errs);
+	smi_log_init(log);
+	int rc = 0;
+	if (smi_log_read(log, o->log, o->query, o->interval_s, &errs) < 0) {
+		rc = cli_report_problems(&errs);
+		partial(log, o);
+	}
+	gp_errors_free(&errs);
+	return rc;
+}
+
+/* ---- writing ---- */
+
+static int write_prom(const struct diagnosis *g, const char *path)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f) {
+		fprintf(stderr, "gpuplan: --prom: out of memory\n");
+		return 1;
+	}
+	diagnosis_prom(f, g);
+	fclose(f);
+	char why[600];
+	int rc = atomic_write(path, buf, len, why, sizeof(why));
+	free(buf);
+	if (rc != ATOMIC_OK) {
+		fprintf(stderr, "gpuplan: --prom: %s\n", why);
+		return rc == ATOMIC_REFUSED ? 2 : 1;
+	}
+	return 0;
+}
+
+static int emit(const struct diag_opts *o, const struct diagnosis *g)
+{
+	struct output out;
+	output_open(&out);
+	if (o->fmt == DF_JSON) {
+		json_t *j = diagnosis_json(g);
+		json_write(out.f, j);
+		json_decref(j);
+	} else
+		diagnosis_print(out.f, g, o->fmt == DF_MARKDOWN);
+	int rc = output_finish(&out, o->out);
+	if (rc == 0 && o->prom)
+		rc = write_prom(g, o->prom);
+	return rc;
+}
+
+static int run(const struct diag_opts *o, const struct diag_price *price)
+{
+	struct smi_log log;
+	int rc;
+	if (o->live) {
+		char why[600];
+		if (diagnose_live((unsigned)o->gpu, o->duration_s, o->interval_s,
+				  &log, why, sizeof(why)) < 0) {
+			fprintf(stderr, "gpuplan: diagnose --live: %s\n", why);
+			smi_log_free(&log);
+			return 1;
+		}
+	} else if ((rc = read_log(o, &log))) {
+		smi_log_free(&log);
+		return rc;
+	}
+	struct diagnosis g;
+	diagnose_all(&log, o->live, o->live ? "nvml" : o->log, &g);
+	g.price = *price;
+	diagnosis_price(&g);
+	rc = emit(o, &g);
+	diagnosis_free(&g);
+	smi_log_free(&log);
+	return rc;
+}
+
+int cmd_diagnose(int argc, char **argv)
+{
+	struct parsed p;
+	struct diag_opts o;
+	struct diag_price price;
+	memset(&price, 0, sizeof(price));
+	int rc = opts_parse(&diagnose_spec, argc, argv, &p);
+	if (rc == OPTS_OK && !(rc = read_opts(&p, &o)) && !(rc = check_targets(&o)) &&
+	    !(rc = o.plan ? load_price(&o, &price) : 0))
+		rc = run(&o, &price);
+	opts_free(&p);
+	return rc == OPTS_HELP_SHOWN ? 0 : rc;
+}

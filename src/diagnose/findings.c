@@ -1,0 +1,605 @@
+/*
+ * findings.c - see findings.h.
+ */
+#include "findings.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/sort_doubles.h"
+#include "core/xalloc.h"
+
+/*
+ * The thresholds.  Each is an assumption, not a measurement: a value that
+ * separates a GPU worth a look from one working as expected on the logs
+ * people send, stated here so a reader can disagree with it.
+ */
+/* A training or inference job that feeds its GPU keeps utilization.gpu
+ * near 90 % or more; under half the rented GPU time does no work. */
+#define LOW_UTIL_MEAN 0.50
+#define LOW_UTIL_CRITICAL 0.25
+/* A sample at or under 5 % is idle: nvidia-smi reads a few percent from
+ * monitoring and housekeeping kernels on a GPU with no job. */
+#define IDLE_UTIL_PCT 5.0
+/* An idle stretch shorter than 10 s is a step's pause (a heartbeat's
+ * drop), not a gap; 10 s is ten periods of the documented `-l 1`. */
+#define IDLE_GAP_MIN_S 10.0
+/* Gaps worth reporting take at least 5 % of the time (critical: 25 %). */
+#define IDLE_FRACTION_MIN 0.05
+#define IDLE_FRACTION_CRITICAL 0.25
+/* A drop is a sample under half the busy level (the 90th percentile of
+ * utilisation); a heartbeat is at least 4 drops whose spacing varies by
+ * at most 25 % (coefficient of variation): regular enough to be the
+ * training loop's rhythm rather than chance. */
+#define DROP_FRACTION 0.5
+#define HEARTBEAT_MIN_DROPS 4
+#define HEARTBEAT_MAX_CV 0.25
+#define BUSY_MIN_PCT 20.0	/* under this busy level there is no rhythm to see */
+/* Under half the memory used at its peak leaves room for a batch at
+ * least ~1.8x larger; 90 % is the most a plan should fill (the rest for
+ * the allocator's fragmentation and the CUDA context). */
+#define MEM_USED_MAX 0.50
+#define MEM_SAFE_FRACTION 0.90
+/* Clocks under 90 % of the board's maximum while busy are held down;
+ * a busy sample is one at 50 % utilisation or more (an idle GPU lowers
+ * its clocks by design). */
+#define CLOCK_DOWN_FRACTION 0.90
+#define BUSY_PCT 50.0
+/* Without reason fields: 83 C is taken as hot (data-centre boards begin
+ * their thermal slowdown in the mid-80s C; `nvidia-smi -q` prints the
+ * board's own "GPU Slowdown Temp"), and 95 % of power.limit as at the
+ * limit. */
+#define HOT_C 83.0
+#define AT_POWER_LIMIT 0.95
+/* Throttling worth reporting covers 5 % of the time and 3 samples;
+ * critical when it costs 20 % of the clock. */
+#define THROTTLE_MIN_FRACTION 0.05
+#define THROTTLE_MIN_SAMPLES 3
+#define THROTTLE_CRITICAL_LOSS 0.20
+
+static const char *const kind_names[FIND_KINDS] = {
+	"low_utilization", "heartbeat", "idle_gaps", "memory_headroom",
+	"thermal_throttling", "power_throttling", "shared_gpu",
+};
+
+const char *finding_kind_name(enum finding_kind k)
+{
+	return kind_names[k];
+}
+
+const char *severity_name(enum severity s)
+{
+	return s == SEV_CRITICAL ? "critical" : s == SEV_WARNING ? "warning" : "info";
+}
+
+static const char *const reason_names[TR_COUNT] = {
+	"sw_power_cap", "hw_slowdown", "sw_thermal", "hw_thermal", "hw_power_brake",
+};
+static const uint64_t reason_bits[TR_COUNT] = {
+	GPU_THROTTLE_SW_POWER_CAP, GPU_THROTTLE_HW_SLOWDOWN,
+	GPU_THROTTLE_SW_THERMAL, GPU_THROTTLE_HW_THERMAL,
+	GPU_THROTTLE_HW_POWER_BRAKE,
+};
+
+const char *throttle_reason_name(enum throttle_reason r)
+{
+	return reason_names[r];
+}
+
+/* What every detector reads: the samples, each one's weight (the time it
+ * stands for) and how times print. */
+struct series {
+	const struct gpu_sample *v;
+	size_t n;
+	double *w;		/* s each sample stands for */
+	double period;		/* median spacing, s */
+	double duration;
+	const struct diagnose_context *ctx;
+};
+
+static void when(const struct series *s, double t, char *buf, size_t len)
+{
+	if (s->ctx->when)
+		s->ctx->when(s->ctx->when_ctx, t, buf, len);
+	else
+		snprintf(buf, len, "+%.1f s", t);
+}
+
+static bool has(const struct gpu_sample *x, unsigned bit)
+{
+	return (x->valid & bit) != 0;
+}
+
+static double median_of(double *v, size_t n)
+{
+	if (n == 0)
+		return NAN;
+	sort_doubles(v, n);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* A sample stands for the time to the next one (the last: the median
+ * period); a pause in the log longer than ten periods counts as one
+ * period, since nothing is known of it. */
+static void weigh(struct series *s)
+{
+	s->w = xcalloc(s->n ? s->n : 1, sizeof(double));
+	double *d = xcalloc(s->n ? s->n : 1, sizeof(double));
+	size_t nd = 0;
+	for (size_t i = 1; i < s->n; i++)
+		d[nd++] = s->v[i].t_s - s->v[i - 1].t_s;
+	s->period = nd ? median_of(d, nd) : 1;
+	if (!(s->period > 0))
+		s->period = 1;
+	s->duration = 0;
+	for (size_t i = 0; i < s->n; i++) {
+		double dt = i + 1 < s->n ? s->v[i + 1].t_s - s->v[i].t_s : s->period;
+		if (dt > 10 * s->period)
+			dt = s->period;
+		s->w[i] = dt;
+		s->duration += dt;
+	}
+	free(d);
+}
+
+static struct finding *add(struct gpu_diagnosis *d, enum finding_kind k,
+			   enum severity sev, double start, double end)
+{
+	d->f = xrealloc(d->f, (d->n + 1) * sizeof(*d->f));
+	struct finding *f = &d->f[d->n++];
+	memset(f, 0, sizeof(*f));
+	f->kind = k;
+	f->severity = sev;
+	f->start_s = start;
+	f->end_s = end;
+	f->unit = "";
+	return f;
+}
+
+static void say(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void say(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+}
+
+/* The p-th percentile (0..1) of the valid utilisation readings. */
+static double util_percentile(const struct series *s, double p)
+{
+	double *v = xcalloc(s->n ? s->n : 1, sizeof(double));
+	size_t m = 0;
+	for (size_t i = 0; i < s->n; i++)
+		if (has(&s->v[i], GPU_SAMPLE_UTILIZATION))
+			v[m++] = s->v[i].util_gpu_pct;
+	double r = NAN;
+	if (m) {
+		sort_doubles(v, m);
+		r = v[(size_t)floor(p * (double)(m - 1) + 0.5)];
+	}
+	free(v);
+	return r;
+}
+
+/* ---- utilisation ---- */
+
+static void low_utilization(const struct series *s, struct gpu_diagnosis *d)
+{
+	double sum = 0, wsum = 0;
+	for (size_t i = 0; i < s->n; i++)
+		if (has(&s->v[i], GPU_SAMPLE_UTILIZATION)) {
+			sum += s->w[i] * s->v[i].util_gpu_pct / 100;
+			wsum += s->w[i];
+		}
+	d->util_mean = wsum > 0 ? sum / wsum : NAN;
+	if (!(d->util_mean < LOW_UTIL_MEAN))
+		return;
+	char a[48], b[48];
+	when(s, s->v[0].t_s, a, sizeof(a));
+	when(s, s->v[s->n - 1].t_s, b, sizeof(b));
+	struct finding *f = add(d, FIND_LOW_UTILIZATION,
+				d->util_mean < LOW_UTIL_CRITICAL ? SEV_CRITICAL : SEV_WARNING,
+				s->v[0].t_s, s->v[s->n - 1].t_s);
+	f->figure = d->util_mean;
+	f->unit = "ratio";
+	f->lost_s = (1 - d->util_mean) * wsum;
+	say(f->evidence, sizeof(f->evidence),
+	    "mean utilization.gpu %.0f %% over %.0f s (median %.0f %%, 90th percentile %.0f %%), %s to %s; %.0f s of GPU time did no work",
+	    100 * d->util_mean, wsum, util_percentile(s, 0.5),
+	    util_percentile(s, 0.9), a, b, f->lost_s);
+	say(f->suggestion, sizeof(f->suggestion),
+	    "the job uses under half of this GPU: raise the batch size, run several jobs on it (MIG or MPS), or rent a smaller GPU; if the CPU or input pipeline is the limit, add data-loader workers first");
+}
+
+/* Runs of samples under `limit` percent: calls fn for each with its first
+ * and last sample and its time. */
+typedef void (*run_fn)(void *arg, size_t first, size_t last, double time);
+
+static void runs_under(const struct series *s, double limit, run_fn fn,
+		       void *arg)
+{
+	size_t i = 0;
+	while (i < s->n) {
+		const struct gpu_sample *x = &s->v[i];
+		if (!has(x, GPU_SAMPLE_UTILIZATION) || x->util_gpu_pct > limit) {
+			i++;
+			continue;
+		}
+		size_t j = i;
+		double t = 0;
+		while (j < s->n && has(&s->v[j], GPU_SAMPLE_UTILIZATION) &&
+		       s->v[j].util_gpu_pct <= limit)
+			t += s->w[j++];
+		fn(arg, i, j - 1, t);
+		i = j;
+	}
+}
+
+struct gaps {
+	size_t n;
+	double total, longest;
+	size_t longest_first, longest_last, first;
+	double longest_end;
+	const struct series *s;
+};
+
+static void gap_run(void *arg, size_t first, size_t last, double time)
+{
+	struct gaps *g = arg;
+	if (time < IDLE_GAP_MIN_S)
+		return;
+	if (g->n == 0)
+		g->first = first;
+	g->n++;
+	g->total += time;
+	if (time > g->longest) {
+		g->longest = time;
+		g->longest_first = first;
+		g->longest_last = last;
+	}
+}
+
+static void idle_gaps(const struct series *s, struct gpu_diagnosis *d)
+{
+	struct gaps g = {.s = s};
+	runs_under(s, IDLE_UTIL_PCT, gap_run, &g);
+	d->idle_s = g.total;
+	double frac = s->duration > 0 ? g.total / s->duration : 0;
+	if (g.n == 0 || frac < IDLE_FRACTION_MIN)
+		return;
+	char a[48], b[48], c[48];
+	const struct gpu_sample *lf = &s->v[g.longest_first];
+	double lend = s->v[g.longest_last].t_s + s->w[g.longest_last];
+	when(s, s->v[g.first].t_s, a, sizeof(a));
+	when(s, lf->t_s, b, sizeof(b));
+	when(s, lend, c, sizeof(c));
+	struct finding *f = add(d, FIND_IDLE_GAPS,
+				frac >= IDLE_FRACTION_CRITICAL ? SEV_CRITICAL : SEV_WARNING,
+				s->v[g.first].t_s, lend);
+	f->figure = g.total;
+	f->unit = "s";
+	f->lost_s = g.total;
+	say(f->evidence, sizeof(f->evidence),
+	    "%zu gaps of %.0f s or more at or under %.0f %% utilisation, %.0f s in all (%.0f %% of %.0f s), the first at %s; the longest %.0f s, %s to %s",
+	    g.n, IDLE_GAP_MIN_S, IDLE_UTIL_PCT, g.total, 100 * frac,
+	    s->duration, a, g.longest, b, c);
+	say(f->suggestion, sizeof(f->suggestion),
+	    "the GPU sits idle between stretches of work: look for evaluation, checkpointing or data preparation inside the training loop; overlap them (asynchronous checkpoints, evaluation as a separate job on its own instance) or run them on CPUs");
+}
+
+/* ---- heartbeat ---- */
+
+struct drops {
+	double *start;		/* the first sample time of each drop */
+	size_t n;
+	double time, lost;	/* time in drops; GPU time the drops take */
+	double busy;		/* the busy level, % */
+	const struct series *s;
+};
+
+static void drop_run(void *arg, size_t first, size_t last, double time)
+{
+	struct drops *dr = arg;
+	if (time >= IDLE_GAP_MIN_S)
+		return;		/* a gap, not a beat */
+	dr->start[dr->n++] = dr->s->v[first].t_s;
+	dr->time += time;
+	for (size_t i = first; i <= last; i++)
+		dr->lost += dr->s->w[i] *
+			    (dr->busy - dr->s->v[i].util_gpu_pct) / 100;
+}
+
+/* Mean and coefficient of variation of the spacing of drop starts. */
+static void spacing(const struct drops *dr, double *median, double *cv,
+		    double *sd)
+{
+	size_t m = dr->n - 1;
+	double *iv = xcalloc(m, sizeof(double));
+	double mean = 0, var = 0;
+	for (size_t i = 0; i < m; i++) {
+		iv[i] = dr->start[i + 1] - dr->start[i];
+		mean += iv[i] / (double)m;
+	}
+	for (size_t i = 0; i < m; i++)
+		var += (iv[i] - mean) * (iv[i] - mean) / (double)m;
+	*sd = sqrt(var);
+	*cv = mean > 0 ? *sd / mean : INFINITY;
+	*median = median_of(iv, m);
+	free(iv);
+}
+
+static void heartbeat(const struct series *s, struct gpu_diagnosis *d)
+{
+	d->heartbeat_period_s = NAN;
+	struct drops dr = {.s = s};
+	dr.busy = util_percentile(s, 0.9);
+	if (!(dr.busy >= BUSY_MIN_PCT))
+		return;
+	dr.start = xcalloc(s->n ? s->n : 1, sizeof(double));
+	runs_under(s, DROP_FRACTION * dr.busy, drop_run, &dr);
+	double period = 0, cv = INFINITY, sd = 0;
+	if (dr.n >= HEARTBEAT_MIN_DROPS)
+		spacing(&dr, &period, &cv, &sd);
+	if (dr.n < HEARTBEAT_MIN_DROPS || cv > HEARTBEAT_MAX_CV ||
+	    period < 2 * s->period) {
+		free(dr.start);
+		return;
+	}
+	d->heartbeat_period_s = period;
+	char a[48], b[48];
+	when(s, dr.start[0], a, sizeof(a));
+	when(s, dr.start[dr.n - 1], b, sizeof(b));
+	struct finding *f = add(d, FIND_HEARTBEAT, SEV_WARNING, dr.start[0],
+				dr.start[dr.n - 1]);
+	f->figure = period;
+	f->unit = "s";
+	f->lost_s = dr.lost;
+	say(f->evidence, sizeof(f->evidence),
+	    "%zu drops under %.0f %% utilisation (half the busy level of %.0f %%) every %.1f s (standard deviation %.1f s), from %s to %s; each lasts %.1f s on average, %.0f %% of the time",
+	    dr.n, DROP_FRACTION * dr.busy, dr.busy, period, sd, a, b,
+	    dr.time / (double)dr.n, 100 * dr.time / s->duration);
+	say(f->suggestion, sizeof(f->suggestion),
+	    "the GPU waits for its next batch at every step: the input pipeline is slower than the model; add data-loader workers and prefetch (PyTorch: num_workers, prefetch_factor), pin host memory (pin_memory=True) so copies overlap compute, and move decoding and augmentation out of the training process");
+	free(dr.start);
+}
+
+/* ---- memory ---- */
+
+static void memory_headroom(const struct series *s, struct gpu_diagnosis *d)
+{
+	d->mem_peak_bytes = NAN;
+	d->mem_total_bytes = NAN;
+	size_t at = 0;
+	for (size_t i = 0; i < s->n; i++) {
+		const struct gpu_sample *x = &s->v[i];
+		if (!has(x, GPU_SAMPLE_MEMORY))
+			continue;
+		if (isnan(d->mem_peak_bytes) || x->mem_used_bytes > d->mem_peak_bytes) {
+			d->mem_peak_bytes = x->mem_used_bytes;
+			at = i;
+		}
+		if (x->mem_total_bytes > 0 &&
+		    (isnan(d->mem_total_bytes) || x->mem_total_bytes > d->mem_total_bytes))
+			d->mem_total_bytes = x->mem_total_bytes;
+	}
+	if (!(d->mem_peak_bytes >= 0 && d->mem_total_bytes > 0) ||
+	    d->mem_peak_bytes >= MEM_USED_MAX * d->mem_total_bytes)
+		return;
+	char a[48];
+	when(s, s->v[at].t_s, a, sizeof(a));
+	double factor = d->mem_peak_bytes > 0
+		? MEM_SAFE_FRACTION * d->mem_total_bytes / d->mem_peak_bytes : INFINITY;
+	struct finding *f = add(d, FIND_MEMORY_HEADROOM, SEV_INFO, s->v[at].t_s,
+				s->v[at].t_s);
+	f->figure = d->mem_total_bytes - d->mem_peak_bytes;
+	f->unit = "bytes";
+	say(f->evidence, sizeof(f->evidence),
+	    "peak memory.used %.1f GiB of %.1f GiB (%.0f %%) at %s; %.1f GiB never used",
+	    d->mem_peak_bytes / 1073741824, d->mem_total_bytes / 1073741824,
+	    100 * d->mem_peak_bytes / d->mem_total_bytes, a,
+	    f->figure / 1073741824);
+	say(f->suggestion, sizeof(f->suggestion),
+	    "room for a larger batch: if all the memory used grows with the batch (an assumption: weights and optimizer state do not, so the real room is larger), a batch %.1fx larger fits in %.0f %% of the memory; a larger batch gives the GPU more work per step, or rent a GPU with less memory",
+	    factor, 100 * MEM_SAFE_FRACTION);
+}
+
+/* ---- throttling ---- */
+
+/* The clock a busy, unthrottled GPU runs at: clocks.max.sm where the log
+ * has it, else the highest SM clock read (NAN: no clocks). */
+static double clock_top(const struct series *s)
+{
+	double top = s->ctx->sm_clock_max_hz;
+	if (top > 0)
+		return top;
+	top = NAN;
+	for (size_t i = 0; i < s->n; i++)
+		if (has(&s->v[i], GPU_SAMPLE_SM_CLOCK) &&
+		    (isnan(top) || s->v[i].sm_clock_hz > top))
+			top = s->v[i].sm_clock_hz;
+	return top;
+}
+
+/* Whether sample x is held below its clocks while busy (true when the
+ * log has no clocks: the reasons alone then tell). */
+static bool held_down(const struct gpu_sample *x, double top)
+{
+	if (!has(x, GPU_SAMPLE_SM_CLOCK) || !(top > 0))
+		return true;
+	bool busy = !has(x, GPU_SAMPLE_UTILIZATION) || x->util_gpu_pct >= BUSY_PCT;
+	return busy && x->sm_clock_hz < CLOCK_DOWN_FRACTION * top;
+}
+
+/* Thermal (1), power (2) or neither (0) for one sample. */
+static int throttle_kind(const struct series *s, const struct gpu_sample *x,
+			 double top)
+{
+	const uint64_t thermal = GPU_THROTTLE_SW_THERMAL | GPU_THROTTLE_HW_THERMAL;
+	const uint64_t power = GPU_THROTTLE_SW_POWER_CAP | GPU_THROTTLE_HW_POWER_BRAKE;
+	double limit = s->ctx->power_limit_w;
+	bool at_limit = has(x, GPU_SAMPLE_POWER) && limit > 0 &&
+			x->power_w >= AT_POWER_LIMIT * limit;
+	bool hot = has(x, GPU_SAMPLE_TEMPERATURE) && x->temperature_c >= HOT_C;
+	if (has(x, GPU_SAMPLE_THROTTLE) && s->ctx->reasons_read) {
+		uint64_t r = x->throttle;
+		if (!(r & GPU_THROTTLE_SLOWING) || !held_down(x, top))
+			return 0;
+		if (r & thermal)
+			return 1;
+		if (r & power)
+			return 2;
+		return at_limit && !hot ? 2 : 1;	/* hw_slowdown: either */
+	}
+	if (!has(x, GPU_SAMPLE_SM_CLOCK) || !held_down(x, top))
+		return 0;
+	return hot ? 1 : at_limit ? 2 : 0;
+}
+
+struct throttle {
+	size_t n;
+	double time, lost, clock_sum;
+	size_t first, last;
+};
+
+static void throttle_finding(const struct series *s, struct gpu_diagnosis *d,
+			     const struct throttle *t, int kind, double top)
+{
+	if (t->n < THROTTLE_MIN_SAMPLES ||
+	    t->time < THROTTLE_MIN_FRACTION * s->duration)
+		return;
+	const struct gpu_sample *a = &s->v[t->first], *z = &s->v[0];
+	double loss = t->time > 0 ? t->lost / t->time : 0;
+	struct finding *f = add(d, kind == 1 ? FIND_THERMAL_THROTTLING : FIND_POWER_THROTTLING,
+				loss >= THROTTLE_CRITICAL_LOSS ? SEV_CRITICAL : SEV_WARNING,
+				a->t_s, s->v[t->last].t_s + s->w[t->last]);
+	f->figure = t->time;
+	f->unit = "s";
+	f->lost_s = t->lost;
+	char w[48], clocks[160] = "", rise[160] = "";
+	when(s, a->t_s, w, sizeof(w));
+	if (top > 0 && t->clock_sum > 0)
+		say(clocks, sizeof(clocks), "; SM clock %.0f MHz on average while throttled, against %.0f MHz (%.0f %% lost)",
+		    t->clock_sum / t->time / 1e6, top / 1e6, 100 * loss);
+	if (kind == 1 && has(z, GPU_SAMPLE_TEMPERATURE) && has(a, GPU_SAMPLE_TEMPERATURE))
+		say(rise, sizeof(rise), "; temperature %.0f C at the start, %.0f C when it began",
+		    z->temperature_c, a->temperature_c);
+	if (kind == 2 && has(a, GPU_SAMPLE_POWER) && !(s->ctx->power_limit_w > 0))
+		say(rise, sizeof(rise), "; power %.0f W when it began", a->power_w);
+	else if (kind == 2 && has(a, GPU_SAMPLE_POWER))
+		say(rise, sizeof(rise), "; power %.0f W of a %.0f W limit when it began",
+		    a->power_w, s->ctx->power_limit_w);
+	say(f->evidence, sizeof(f->evidence),
+	    "%s throttling began at %s and held %.0f s in all (%.0f %% of %.0f s, %zu samples)%s%s",
+	    kind == 1 ? "thermal" : "power", w, t->time,
+	    100 * t->time / s->duration, s->duration, t->n, clocks, rise);
+	if (kind == 1)
+		say(f->suggestion, sizeof(f->suggestion),
+		    "the GPU lowers its clocks to stay within temperature: check the cooling (fans, airflow, a blocked inlet); on a rented instance report it to the provider or move to an instance type with better cooling");
+	else
+		say(f->suggestion, sizeof(f->suggestion),
+		    "the GPU lowers its clocks to stay within its power limit: if the limit was lowered (nvidia-smi -pl), restore the default; otherwise rent an instance whose GPUs have a higher power limit, and plan with this clock");
+}
+
+static void throttling(const struct series *s, struct gpu_diagnosis *d)
+{
+	double top = clock_top(s);
+	struct throttle t[2];
+	memset(t, 0, sizeof(t));
+	for (size_t i = 0; i < s->n; i++) {
+		const struct gpu_sample *x = &s->v[i];
+		if (has(x, GPU_SAMPLE_THROTTLE))
+			for (int r = 0; r < TR_COUNT; r++)
+				if (x->throttle & reason_bits[r])
+					d->throttled_s[r] += s->w[i];
+		int k = throttle_kind(s, x, top);
+		if (!k)
+			continue;
+		struct throttle *u = &t[k - 1];
+		if (u->n++ == 0)
+			u->first = i;
+		u->last = i;
+		u->time += s->w[i];
+		if (has(x, GPU_SAMPLE_SM_CLOCK) && top > 0) {
+			u->clock_sum += s->w[i] * x->sm_clock_hz;
+			u->lost += s->w[i] * (1 - x->sm_clock_hz / top);
+		}
+	}
+	d->reasons_known = s->ctx->reasons_read != 0;
+	throttle_finding(s, d, &t[0], 1, top);
+	throttle_finding(s, d, &t[1], 2, top);
+}
+
+/* ---- a second process ---- */
+
+static void shared_gpu(const struct series *s, struct gpu_diagnosis *d)
+{
+	size_t n = 0, first = 0;
+	unsigned most = 0;
+	double time = 0;
+	for (size_t i = 0; i < s->n; i++) {
+		const struct gpu_sample *x = &s->v[i];
+		if (!has(x, GPU_SAMPLE_PROCESSES) || x->processes < 2)
+			continue;
+		if (n++ == 0)
+			first = i;
+		time += s->w[i];
+		if (x->processes > most)
+			most = x->processes;
+	}
+	if (!n)
+		return;
+	char a[48];
+	when(s, s->v[first].t_s, a, sizeof(a));
+	struct finding *f = add(d, FIND_SHARED_GPU, SEV_WARNING, s->v[first].t_s,
+				s->v[s->n - 1].t_s);
+	f->figure = most;
+	f->unit = "processes";
+	say(f->evidence, sizeof(f->evidence),
+	    "up to %u compute processes on the GPU, the first second one at %s, %.0f s of %.0f s shared",
+	    most, a, time, s->duration);
+	say(f->suggestion, sizeof(f->suggestion),
+	    "another process shares this GPU and its time: split training and inference (or the two jobs) onto different instances, or partition the GPU with MIG so each gets a fixed share");
+}
+
+void diagnose_gpu(const struct gpu_samples *gs,
+		  const struct diagnose_context *ctx, struct gpu_diagnosis *d)
+{
+	memset(d, 0, sizeof(*d));
+	struct series s = {.v = gs->v, .n = gs->n, .ctx = ctx};
+	d->samples = gs->n;
+	d->util_mean = NAN;
+	d->heartbeat_period_s = NAN;
+	d->mem_peak_bytes = d->mem_total_bytes = NAN;
+	if (gs->n == 0)
+		return;
+	weigh(&s);
+	d->duration_s = s.duration;
+	d->period_s = s.period;
+	low_utilization(&s, d);
+	heartbeat(&s, d);
+	idle_gaps(&s, d);
+	memory_headroom(&s, d);
+	throttling(&s, d);
+	if (ctx->live)
+		shared_gpu(&s, d);
+	/* the utilisation lost covers drops and gaps; throttling adds to it */
+	double lost = isnan(d->util_mean) ? d->idle_s
+					  : (1 - d->util_mean) * d->duration_s;
+	for (size_t i = 0; i < d->n; i++)
+		if (d->f[i].kind == FIND_THERMAL_THROTTLING ||
+		    d->f[i].kind == FIND_POWER_THROTTLING)
+			lost += d->f[i].lost_s;
+	d->lost_s = lost < d->duration_s ? lost : d->duration_s;
+	free(s.w);
+}
+
+void gpu_diagnosis_free(struct gpu_diagnosis *d)
+{
+	free(d->f);
+	memset(d, 0, sizeof(*d));
+}
