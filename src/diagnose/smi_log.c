@@ -590,6 +590,13 @@ static void read_row(struct reader *r, const struct cell *c, int n, bool cut)
 	r->log->rows++;
 }
 
+/* The same field under either of its names. */
+static bool same_field(const struct field_def *a, const struct field_def *b)
+{
+	return a && b && a->kind == b->kind && a->bit == b->bit &&
+	       (a->kind != F_IGNORED || !strcmp(a->name, b->name));
+}
+
 /* The columns come from the first line (a header) or the query. */
 static int first_line(struct reader *r, const char *line, size_t len,
 		      const char *query, const struct cell *c, int n)
@@ -601,7 +608,7 @@ static int first_line(struct reader *r, const char *line, size_t len,
 		int saved = r->line;
 		r->line = 0;	/* the query's problems are the option's */
 		const char *file = r->file;
-		r->file = NULL;
+		r->file = "--query";
 		int rc = set_columns(r, q, nq, true);
 		r->file = file;
 		r->line = saved;
@@ -625,7 +632,7 @@ static int first_line(struct reader *r, const char *line, size_t len,
 	if (set_columns(r, c, n, false))
 		return -1;
 	for (int i = 0; i < n || i < nq; i++)
-		if (i >= n || i >= nq || q[i].def != r->col[i].def) {
+		if (i >= n || i >= nq || !same_field(q[i].def, r->col[i].def)) {
 			gp_errors_add(r->errs, r->file, r->line,
 				      i < n ? c[i].col : 0, "leave --query out for a log with a header",
 				      "expected the fields of --query, found a header that differs in field %d", i + 1);
