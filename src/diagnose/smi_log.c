@@ -241,7 +241,8 @@ static bool read_header_cell(struct reader *r, const struct cell *c,
 	return true;
 }
 
-/* Columns from a header line or a --query string (no units then). */
+/* Columns from a header line or a --query string (no units then).
+ * -1 only for more fields than a line may have. */
 static int set_columns(struct reader *r, const struct cell *c, int n,
 		       bool from_query)
 {
@@ -250,18 +251,19 @@ static int set_columns(struct reader *r, const struct cell *c, int n,
 			      "expected at most %d fields, found more", MAX_COLUMNS);
 		return -1;
 	}
-	int bad = 0;
+	/* a field that is not one, or has the wrong unit, is reported and
+	 * its values skipped: the other fields are still read */
 	for (int i = 0; i < n; i++) {
 		struct column col = {NULL, false};
 		if (!read_header_cell(r, &c[i], &col))
-			bad = 1;
+			col.def = NULL;
 		if (from_query)
 			col.units = false;
 		r->col[i] = col;
 	}
 	r->ncol = n;
 	r->have_columns = true;
-	return bad ? -1 : 0;
+	return 0;
 }
 
 /* Whether a line is a header: its first field names a field. */

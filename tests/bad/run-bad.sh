@@ -6,6 +6,8 @@
 #   model     gpuplan model show FILE -o OUT
 #   workload  gpuplan workload validate FILE; gpuplan workload list --workload FILE -o OUT
 #   report    gpuplan report FILE -o OUT (the file is NAME.json: a plan)
+#   diagnose  gpuplan diagnose FILE; gpuplan diagnose FILE -o OUT --prom
+#             OUT.prom (the file is NAME.csv: an nvidia-smi log)
 #   outcome   gpuplan backtest FILE; gpuplan backtest FILE -o OUT (against
 #             the shipped catalogs)
 #
@@ -21,6 +23,7 @@ scratch=$(mktemp -d /tmp/gpuplan-bad.XXXXXX)
 trap 'rm -rf "$scratch"' EXIT
 file=tests/bad/$kind/$name.yaml
 [ "$kind" = report ] && file=tests/bad/$kind/$name.json
+[ "$kind" = diagnose ] && file=tests/bad/$kind/$name.csv
 if [ "$kind/$name" = catalog/too-large ]; then
 	file=$scratch/too-large.yaml
 	{ echo "schema: gpuplan/catalog/v1"; yes '# padding to pass the size limit' | head -c 17825792; } >"$file"
@@ -65,6 +68,10 @@ workload)
 outcome)
 	expect_stderr backtest "$file"
 	expect_no_output backtest --format json "$file" ;;
+diagnose)
+	expect_stderr diagnose "$file"
+	expect_no_output diagnose "$file" --prom "$scratch/result.prom"
+	[ -e "$scratch/result.prom" ] && { echo "$kind/$name: wrote --prom on bad input" >&2; fail=1; } ;;
 report)
 	expect_stderr report "$file" -o "$scratch/report.pdf" --png "$scratch/png"
 	expect_no_output report "$file"
