@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "commands.h"
 #include "common.h"
@@ -18,6 +19,7 @@
 #include "core/output.h"
 #include "core/units.h"
 #include "core/utc_time.h"
+#include "diagnose/diag_chart.h"
 #include "diagnose/diag_out.h"
 #include "diagnose/findings.h"
 #include "diagnose/live.h"
@@ -35,6 +37,8 @@ static const struct opt_spec diagnose_opts[] = {
 	{"format", 'f', OPT_VALUE, "FMT", "table, json or markdown (default: table)"},
 	OUTPUT_OPTION,
 	{"prom", 0, OPT_VALUE, "FILE", "also write the figures as Prometheus text (a node-exporter textfile)"},
+	{"report", 0, OPT_VALUE, "FILE",
+	 "also draw a timeline of utilisation, clocks, temperature and power with the findings marked (.pdf, .png or .svg)"},
 	{"plan", 0, OPT_VALUE, "PLAN.json",
 	 "price the lost GPU time at this plan's recommended option (gpuplan plan --format json)"},
 	{"workload", 0, OPT_VALUE, "NAME", "with --plan: the workload whose recommendation prices it"},
@@ -61,7 +65,7 @@ struct diag_opts {
 	bool live;
 	long gpu;
 	double duration_s, interval_s;
-	const char *log, *query, *out, *prom, *plan, *workload;
+	const char *log, *query, *out, *prom, *report, *plan, *workload;
 };
 
 /* ---- options ---- */
@@ -98,6 +102,14 @@ static int read_format(const struct parsed *p, enum diag_format *fmt)
 			   "unknown format '%s': expected table, json or markdown", v);
 }
 
+static bool report_extension_ok(const char *path)
+{
+	size_t n = strlen(path);
+	return n > 4 && (!strcasecmp(path + n - 4, ".pdf") ||
+			 !strcasecmp(path + n - 4, ".png") ||
+			 !strcasecmp(path + n - 4, ".svg"));
+}
+
 static int read_opts(const struct parsed *p, struct diag_opts *o)
 {
 	memset(o, 0, sizeof(*o));
@@ -107,6 +119,7 @@ static int read_opts(const struct parsed *p, struct diag_opts *o)
 	o->query = opt_value(p, s, "query");
 	o->out = opt_value(p, s, "output");
 	o->prom = opt_value(p, s, "prom");
+	o->report = opt_value(p, s, "report");
 	o->plan = opt_value(p, s, "plan");
 	o->workload = opt_value(p, s, "workload");
 	const char *gpu = opt_value(p, s, "gpu");
@@ -129,17 +142,23 @@ static int read_opts(const struct parsed *p, struct diag_opts *o)
 		return usage_error(s, "--workload goes with --plan");
 	if (o->prom && !strcmp(o->prom, "-"))
 		return usage_error(s, "--prom needs a file: standard output is for the diagnosis");
+	if (o->report && !report_extension_ok(o->report))
+		return usage_error(s, "--report expects a file name ending in .pdf, .png or .svg, found '%s'", o->report);
 	return 0;
 }
 
 static int check_targets(const struct diag_opts *o)
 {
-	const char *t[2] = {o->out && strcmp(o->out, "-") ? o->out : NULL, o->prom};
-	const char *what[2] = {"-o", "--prom"};
+	const char *t[3] = {o->out && strcmp(o->out, "-") ? o->out : NULL,
+			    o->prom, o->report};
+	const char *what[3] = {"-o", "--prom", "--report"};
 	char why[600];
-	if (t[0] && t[1] && !strcmp(t[0], t[1]))
-		return usage_error(&diagnose_spec, "-o and --prom name the same file '%s'", t[0]);
-	for (int i = 0; i < 2; i++)
+	for (int i = 0; i < 3; i++)
+		for (int k = i + 1; k < 3; k++)
+			if (t[i] && t[k] && !strcmp(t[i], t[k]))
+				return usage_error(&diagnose_spec, "%s and %s name the same file '%s'",
+						   what[i], what[k], t[i]);
+	for (int i = 0; i < 3; i++)
 		if (t[i] && atomic_check_target(t[i], why, sizeof(why)) != ATOMIC_OK) {
 			fprintf(stderr, "gpuplan: %s: %s\n", what[i], why);
 			return 2;
@@ -280,7 +299,53 @@ static int write_prom(const struct diagnosis *g, const char *path)
 	return 0;
 }
 
-static int emit(const struct diag_opts *o, const struct diagnosis *g)
+static int emit_text(const struct diag_opts *o, const struct diagnosis *g);
+
+/* A PDF's date: the log's first timestamp ("2026/11/30 10:15:00.213"
+ * as 2026-11-30T10:15:00Z), so the same log gives the same bytes. */
+static void pdf_date(const struct diagnosis *g, char *buf, size_t len)
+{
+	const char *s = g->started;
+	if (strlen(s) >= 19)
+		snprintf(buf, len, "%.4s-%.2s-%.2sT%.8sZ", s, s + 5, s + 8, s + 11);
+	else
+		snprintf(buf, len, "2026-01-01T00:00:00Z");
+}
+
+static int write_bytes(const char *what, const char *path,
+		       const unsigned char *data, size_t len)
+{
+	char why[600];
+	int rc = atomic_write(path, data, len, why, sizeof(why));
+	if (rc == ATOMIC_OK)
+		return 0;
+	fprintf(stderr, "gpuplan: %s: %s\n", what, why);
+	return rc == ATOMIC_REFUSED ? 2 : 1;
+}
+
+/* The chart drawn before anything is written: a failure writes nothing. */
+static int emit(const struct diag_opts *o, const struct smi_log *log,
+		const struct diagnosis *g)
+{
+	unsigned char *chart = NULL;
+	size_t chart_len = 0;
+	if (o->report) {
+		char why[600], date[40];
+		pdf_date(g, date, sizeof(date));
+		chart = diag_chart_bytes(o->report, log, g, date, &chart_len, why, sizeof(why));
+		if (!chart) {
+			fprintf(stderr, "gpuplan: --report: %s\n", why);
+			return 1;
+		}
+	}
+	int rc = emit_text(o, g);
+	if (rc == 0 && chart)
+		rc = write_bytes("--report", o->report, chart, chart_len);
+	free(chart);
+	return rc;
+}
+
+static int emit_text(const struct diag_opts *o, const struct diagnosis *g)
 {
 	struct output out;
 	output_open(&out);
@@ -316,7 +381,7 @@ static int run(const struct diag_opts *o, const struct diag_price *price)
 	diagnose_all(&log, o->live, o->live ? "nvml" : o->log, &g);
 	g.price = *price;
 	diagnosis_price(&g);
-	rc = emit(o, &g);
+	rc = emit(o, &log, &g);
 	diagnosis_free(&g);
 	smi_log_free(&log);
 	return rc;

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "core/atomic_file.h"
 #include "core/xalloc.h"
@@ -868,4 +869,62 @@ int report_render(const struct r_plan *p, const struct report_options *o,
 		rc = render_charts(p, o, &f, true, set, stats, why, len);
 	report_font_free(&f);
 	return rc;
+}
+
+/* ---- a command's own drawing ---- */
+
+static bool ends_with(const char *s, const char *tail)
+{
+	size_t n = strlen(s), t = strlen(tail);
+	return n >= t && !strcasecmp(s + n - t, tail);
+}
+
+unsigned char *report_drawing_bytes(const char *path, report_draw_fn draw,
+				    const void *arg, const struct report_font *f,
+				    const char *date, size_t *len, char *why,
+				    size_t wlen)
+{
+	bool png = ends_with(path, ".png"), svg = ends_with(path, ".svg"),
+	     pdf = ends_with(path, ".pdf");
+	if (!png && !svg && !pdf) {
+		snprintf(why, wlen, "%s: expected a file name ending in .pdf, .png or .svg", path);
+		return NULL;
+	}
+	double width = png ? 1600 : svg ? 800 : PAGE_H, height = png ? 1000 : svg ? 500 : PAGE_W;
+	struct buffer b = {0};
+	cairo_surface_t *s = png ? cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)width, (int)height)
+			     : svg ? cairo_svg_surface_create_for_stream(to_buffer, &b, width, height)
+				   : cairo_pdf_surface_create_for_stream(to_buffer, &b, width, height);
+	if (pdf) {
+		cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_CREATE_DATE, date);
+		cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_MOD_DATE, date);
+		cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_CREATOR, "gpuplan");
+	}
+	cairo_t *cr = cairo_create(s);
+	cairo_set_source_rgb(cr, 1, 1, 1);
+	cairo_paint(cr);
+	struct chart_style st = {f->family, png ? 22 : 11, png ? 2 : 1};
+	double m = png ? 20 : 10;
+	draw(cr, (struct rect){m, m, width - 2 * m, height - 2 * m}, &st, arg);
+	int rc = drawn(cr, path, why, wlen);
+	cairo_destroy(cr);
+	if (rc == 0 && png) {
+		b.data = png_encode(s, &b.len, why, wlen);
+		rc = b.data ? 0 : -1;
+	}
+	cairo_surface_finish(s);
+	cairo_status_t status = cairo_surface_status(s);
+	cairo_surface_destroy(s);
+	if (rc == 0 && status != CAIRO_STATUS_SUCCESS) {
+		snprintf(why, wlen, "cannot draw %s: %s", path, cairo_status_to_string(status));
+		rc = -1;
+	}
+	if (rc == 0 && svg)
+		svg_renumber_surfaces(&b);
+	if (rc < 0) {
+		free(b.data);
+		return NULL;
+	}
+	*len = b.len;
+	return b.data;
 }

@@ -68,6 +68,21 @@ int report_chart_file(const struct r_plan *p, const struct r_workload *w,
 		      const struct report_font *f, bool svg, char *why,
 		      size_t len);
 
+/*
+ * One drawing (a command's own chart, not a plan's) as the bytes of a
+ * file whose name ends in .png (1600 x 1000 px), .svg (800 x 500 pt) or
+ * .pdf (one A4 landscape page, created `date`, an ISO 8601 moment, so the
+ * same drawing gives the same bytes).  draw() paints into area with
+ * style st.  Returns malloc'd bytes (*len of them), or NULL with why: an
+ * unknown extension, or what cairo refused.
+ */
+typedef void (*report_draw_fn)(cairo_t *cr, struct rect area,
+			       const struct chart_style *st, const void *arg);
+unsigned char *report_drawing_bytes(const char *path, report_draw_fn draw,
+				    const void *arg, const struct report_font *f,
+				    const char *date, size_t *len, char *why,
+				    size_t wlen);
+
 /* A name as a file name's part: letters, digits, '.', '_' and '-' kept,
  * anything else (a multi-byte character counts once) as '_'; "workload"
  * when nothing is left. */

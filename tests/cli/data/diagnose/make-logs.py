@@ -23,7 +23,7 @@ QUERY = ("timestamp,index,utilization.gpu,utilization.memory,memory.used,"
 
 
 def wob(i, k=3):
-    return (i * 5 + 3) % (2 * k + 1) - k
+    return (i * 37 + 3) % (2 * k + 1) - k
 
 
 def stamp(i, ms=213):
