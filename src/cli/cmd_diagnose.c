@@ -278,29 +278,6 @@ static int read_log(const struct diag_opts *o, struct smi_log *log)
 
 /* ---- writing ---- */
 
-static int write_prom(const struct diagnosis *g, const char *path)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	if (!f) {
-		fprintf(stderr, "gpuplan: --prom: out of memory\n");
-		return 1;
-	}
-	diagnosis_prom(f, g);
-	fclose(f);
-	char why[600];
-	int rc = atomic_write(path, buf, len, why, sizeof(why));
-	free(buf);
-	if (rc != ATOMIC_OK) {
-		fprintf(stderr, "gpuplan: --prom: %s\n", why);
-		return rc == ATOMIC_REFUSED ? 2 : 1;
-	}
-	return 0;
-}
-
-static int emit_text(const struct diag_opts *o, const struct diagnosis *g);
-
 /* A PDF's date: the log's first timestamp ("2026/11/30 10:15:00.213"
  * as 2026-11-30T10:15:00Z), so the same log gives the same bytes. */
 static void pdf_date(const struct diagnosis *g, char *buf, size_t len)
@@ -312,52 +289,87 @@ static void pdf_date(const struct diagnosis *g, char *buf, size_t len)
 		snprintf(buf, len, "2026-01-01T00:00:00Z");
 }
 
-static int write_bytes(const char *what, const char *path,
-		       const unsigned char *data, size_t len)
+/* Everything to write, made in memory first: a failure writes nothing. */
+struct made {
+	char *text, *prom;
+	size_t text_len, prom_len;
+	unsigned char *chart;
+	size_t chart_len;
+};
+
+static int make(const struct diag_opts *o, const struct smi_log *log,
+		const struct diagnosis *g, struct made *m)
 {
-	char why[600];
-	int rc = atomic_write(path, data, len, why, sizeof(why));
-	if (rc == ATOMIC_OK)
+	memset(m, 0, sizeof(*m));
+	FILE *f = open_memstream(&m->text, &m->text_len);
+	FILE *p = o->prom ? open_memstream(&m->prom, &m->prom_len) : NULL;
+	if (!f || (o->prom && !p)) {
+		fprintf(stderr, "gpuplan: out of memory\n");
+		return 1;
+	}
+	if (o->fmt == DF_JSON) {
+		json_t *j = diagnosis_json(g);
+		json_write(f, j);
+		json_decref(j);
+	} else
+		diagnosis_print(f, g, o->fmt == DF_MARKDOWN);
+	fclose(f);
+	if (p) {
+		diagnosis_prom(p, g);
+		fclose(p);
+	}
+	if (!o->report)
 		return 0;
-	fprintf(stderr, "gpuplan: %s: %s\n", what, why);
-	return rc == ATOMIC_REFUSED ? 2 : 1;
+	char why[600], date[40];
+	pdf_date(g, date, sizeof(date));
+	m->chart = diag_chart_bytes(o->report, log, g, date, &m->chart_len, why, sizeof(why));
+	if (!m->chart) {
+		fprintf(stderr, "gpuplan: --report: %s\n", why);
+		return 1;
+	}
+	return 0;
 }
 
-/* The chart drawn before anything is written: a failure writes nothing. */
+/* The files as one set (all or none), then standard output. */
+static int deliver(const struct diag_opts *o, const struct made *m)
+{
+	bool to_file = o->out && strcmp(o->out, "-");
+	struct atomic_set set;
+	atomic_set_init(&set);
+	char why[600];
+	int rc = ATOMIC_OK;
+	if (to_file)
+		rc = atomic_set_add(&set, o->out, m->text, m->text_len, why, sizeof(why));
+	if (rc == ATOMIC_OK && o->prom)
+		rc = atomic_set_add(&set, o->prom, m->prom, m->prom_len, why, sizeof(why));
+	if (rc == ATOMIC_OK && o->report)
+		rc = atomic_set_add(&set, o->report, m->chart, m->chart_len, why, sizeof(why));
+	if (rc == ATOMIC_OK)
+		rc = atomic_set_commit(&set, why, sizeof(why));
+	else
+		atomic_set_abort(&set);
+	if (rc != ATOMIC_OK) {
+		fprintf(stderr, "gpuplan: %s\n", why);
+		return rc == ATOMIC_REFUSED ? 2 : 1;
+	}
+	if (to_file)
+		return 0;
+	struct output out;
+	output_open(&out);
+	fwrite(m->text, 1, m->text_len, out.f);
+	return output_finish(&out, NULL);
+}
+
 static int emit(const struct diag_opts *o, const struct smi_log *log,
 		const struct diagnosis *g)
 {
-	unsigned char *chart = NULL;
-	size_t chart_len = 0;
-	if (o->report) {
-		char why[600], date[40];
-		pdf_date(g, date, sizeof(date));
-		chart = diag_chart_bytes(o->report, log, g, date, &chart_len, why, sizeof(why));
-		if (!chart) {
-			fprintf(stderr, "gpuplan: --report: %s\n", why);
-			return 1;
-		}
-	}
-	int rc = emit_text(o, g);
-	if (rc == 0 && chart)
-		rc = write_bytes("--report", o->report, chart, chart_len);
-	free(chart);
-	return rc;
-}
-
-static int emit_text(const struct diag_opts *o, const struct diagnosis *g)
-{
-	struct output out;
-	output_open(&out);
-	if (o->fmt == DF_JSON) {
-		json_t *j = diagnosis_json(g);
-		json_write(out.f, j);
-		json_decref(j);
-	} else
-		diagnosis_print(out.f, g, o->fmt == DF_MARKDOWN);
-	int rc = output_finish(&out, o->out);
-	if (rc == 0 && o->prom)
-		rc = write_prom(g, o->prom);
+	struct made m;
+	int rc = make(o, log, g, &m);
+	if (rc == 0)
+		rc = deliver(o, &m);
+	free(m.text);
+	free(m.prom);
+	free(m.chart);
 	return rc;
 }
 
