@@ -106,10 +106,14 @@ unsigned char *diag_chart_bytes(const char *path, const struct smi_log *log,
 				size_t *len, char *why, size_t wlen)
 {
 	struct report_font f;
-	if (report_font_find(LANG_EN, &f, why, wlen) < 0)
+	if (report_font_find(LANG_EN, &f, why, wlen) < 0) {
+		report_fonts_shutdown();
 		return NULL;
+	}
 	struct chart_in in = {log, g};
 	unsigned char *b = report_drawing_bytes(path, draw, &in, &f, date, len, why, wlen);
 	report_font_free(&f);
+	/* fontconfig's caches freed: one chart a run, so nothing draws after */
+	report_fonts_shutdown();
 	return b;
 }

@@ -19,7 +19,9 @@
 #define DIAG_CHART_MAX_GPUS 4
 
 /* The chart of log's GPUs and g's findings as path's format.  date: an
- * ISO 8601 moment for a PDF's metadata.  NULL with why on failure. */
+ * ISO 8601 moment for a PDF's metadata.  NULL with why on failure.
+ * Releases fontconfig's caches when done (report_fonts_shutdown): call
+ * it once a run. */
 unsigned char *diag_chart_bytes(const char *path, const struct smi_log *log,
 				const struct diagnosis *g, const char *date,
 				size_t *len, char *why, size_t wlen);

@@ -41,7 +41,7 @@ struct diag_price {
 struct diagnosis {
 	const char *source;	/* the log's name, or "nvml" */
 	bool live;
-	char started[32];	/* the first timestamp, "" when unknown */
+	char started[100];	/* the first timestamp, "" when unknown */
 	struct diag_gpu *gpu;
 	size_t n;
 	struct diag_price price;

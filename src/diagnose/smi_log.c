@@ -50,6 +50,8 @@ static const struct field_def fields[] = {
 	{"memory.total", F_MEM_TOTAL, "MiB", 1048576, 0},
 	{"temperature.gpu", F_TEMP, NULL, 1, 0},
 	{"power.draw", F_POWER, "W", 1, 0},
+	{"power.draw.average", F_POWER, "W", 1, 0},	/* newer drivers */
+	{"power.draw.instant", F_POWER, "W", 1, 0},
 	{"power.limit", F_POWER_LIMIT, "W", 1, 0},
 	{"enforced.power.limit", F_POWER_LIMIT, "W", 1, 0},
 	{"clocks.sm", F_CLOCK_SM, "MHz", 1e6, 0},
@@ -340,7 +342,7 @@ struct row {
 	struct gpu_sample x;
 	bool has_time;
 	double t;
-	char time_text[32];
+	char time_text[VALUE_MAX + 1];
 	char key[96];
 	long index;
 	char uuid[96], name[96], bus[96];

@@ -62,7 +62,7 @@ struct smi_log {
 	size_t n;
 	size_t rows;		/* data lines read */
 	bool has_time;		/* a timestamp field (else times are k * interval) */
-	char first_time[32];	/* the first timestamp as written, "" if none */
+	char first_time[100];	/* the first timestamp as written, "" if none */
 	double t0_s;		/* it, as seconds from 1970-01-01 on the log's
 				 * own clock (nvidia-smi writes local time) */
 };
