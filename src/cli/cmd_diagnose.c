@@ -225,10 +225,12 @@ static void diagnose_all(const struct smi_log *log, bool live,
 	g->source = source;
 	g->live = live;
 	if (log->has_time && (log->first_time[0] || live)) {
+		long days = (long)floor(log->t0_s / 86400);
 		if (log->first_time[0])
 			snprintf(g->started, sizeof(g->started), "%s", log->first_time);
-		else
-			when_in_log(log, 0, g->started, sizeof(g->started));
+		else	/* NVML's wall clock: UTC */
+			utc_civil_format(days, log->t0_s - (double)days * 86400, '/',
+					 g->started, sizeof(g->started));
 	}
 	g->gpu = calloc(log->n ? log->n : 1, sizeof(*g->gpu));
 	g->n = log->n;

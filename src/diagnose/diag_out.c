@@ -41,6 +41,8 @@ static json_t *finding_json(const struct finding *f)
 	json_object_set_new(j, "severity", json_string(severity_name(f->severity)));
 	json_object_set_new(j, "start_s", json_number(f->start_s));
 	json_object_set_new(j, "end_s", json_number(f->end_s));
+	json_object_set_new(j, "from", json_text(f->from));
+	json_object_set_new(j, "to", json_text(f->to));
 	json_object_set_new(j, "figure", num_or_null(f->figure));
 	json_object_set_new(j, "unit", json_string(f->unit));
 	json_object_set_new(j, "lost_gpu_s", json_number(f->lost_s));

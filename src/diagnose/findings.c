@@ -145,8 +145,9 @@ static void weigh(struct series *s)
 	free(d);
 }
 
-static struct finding *add(struct gpu_diagnosis *d, enum finding_kind k,
-			   enum severity sev, double start, double end)
+static struct finding *add(const struct series *s, struct gpu_diagnosis *d,
+			   enum finding_kind k, enum severity sev, double start,
+			   double end)
 {
 	d->f = xrealloc(d->f, (d->n + 1) * sizeof(*d->f));
 	struct finding *f = &d->f[d->n++];
@@ -156,6 +157,8 @@ static struct finding *add(struct gpu_diagnosis *d, enum finding_kind k,
 	f->start_s = start;
 	f->end_s = end;
 	f->unit = "";
+	when(s, start, f->from, sizeof(f->from));
+	when(s, end, f->to, sizeof(f->to));
 	return f;
 }
 
@@ -202,7 +205,7 @@ static void low_utilization(const struct series *s, struct gpu_diagnosis *d)
 	char a[48], b[48];
 	when(s, s->v[0].t_s, a, sizeof(a));
 	when(s, s->v[s->n - 1].t_s, b, sizeof(b));
-	struct finding *f = add(d, FIND_LOW_UTILIZATION,
+	struct finding *f = add(s, d, FIND_LOW_UTILIZATION,
 				d->util_mean < LOW_UTIL_CRITICAL ? SEV_CRITICAL : SEV_WARNING,
 				s->v[0].t_s, s->v[s->n - 1].t_s);
 	f->figure = d->util_mean;
@@ -278,7 +281,7 @@ static void idle_gaps(const struct series *s, struct gpu_diagnosis *d)
 	when(s, s->v[g.first].t_s, a, sizeof(a));
 	when(s, lf->t_s, b, sizeof(b));
 	when(s, lend, c, sizeof(c));
-	struct finding *f = add(d, FIND_IDLE_GAPS,
+	struct finding *f = add(s, d, FIND_IDLE_GAPS,
 				frac >= IDLE_FRACTION_CRITICAL ? SEV_CRITICAL : SEV_WARNING,
 				s->v[g.first].t_s, lend);
 	f->figure = g.total;
@@ -354,7 +357,7 @@ static void heartbeat(const struct series *s, struct gpu_diagnosis *d)
 	char a[48], b[48];
 	when(s, dr.start[0], a, sizeof(a));
 	when(s, dr.start[dr.n - 1], b, sizeof(b));
-	struct finding *f = add(d, FIND_HEARTBEAT, SEV_WARNING, dr.start[0],
+	struct finding *f = add(s, d, FIND_HEARTBEAT, SEV_WARNING, dr.start[0],
 				dr.start[dr.n - 1]);
 	f->figure = period;
 	f->unit = "s";
@@ -394,7 +397,7 @@ static void memory_headroom(const struct series *s, struct gpu_diagnosis *d)
 	when(s, s->v[at].t_s, a, sizeof(a));
 	double factor = d->mem_peak_bytes > 0
 		? MEM_SAFE_FRACTION * d->mem_total_bytes / d->mem_peak_bytes : INFINITY;
-	struct finding *f = add(d, FIND_MEMORY_HEADROOM, SEV_INFO, s->v[at].t_s,
+	struct finding *f = add(s, d, FIND_MEMORY_HEADROOM, SEV_INFO, s->v[at].t_s,
 				s->v[at].t_s);
 	f->figure = d->mem_total_bytes - d->mem_peak_bytes;
 	f->unit = "bytes";
@@ -474,7 +477,7 @@ static void throttle_finding(const struct series *s, struct gpu_diagnosis *d,
 		return;
 	const struct gpu_sample *a = &s->v[t->first], *z = &s->v[0];
 	double loss = t->time > 0 ? t->lost / t->time : 0;
-	struct finding *f = add(d, kind == 1 ? FIND_THERMAL_THROTTLING : FIND_POWER_THROTTLING,
+	struct finding *f = add(s, d, kind == 1 ? FIND_THERMAL_THROTTLING : FIND_POWER_THROTTLING,
 				loss >= THROTTLE_CRITICAL_LOSS ? SEV_CRITICAL : SEV_WARNING,
 				a->t_s, s->v[t->last].t_s + s->w[t->last]);
 	f->figure = t->time;
@@ -555,7 +558,7 @@ static void shared_gpu(const struct series *s, struct gpu_diagnosis *d)
 		return;
 	char a[48];
 	when(s, s->v[first].t_s, a, sizeof(a));
-	struct finding *f = add(d, FIND_SHARED_GPU, SEV_WARNING, s->v[first].t_s,
+	struct finding *f = add(s, d, FIND_SHARED_GPU, SEV_WARNING, s->v[first].t_s,
 				s->v[s->n - 1].t_s);
 	f->figure = most;
 	f->unit = "processes";

@@ -55,6 +55,7 @@ struct finding {
 	enum finding_kind kind;
 	enum severity severity;
 	double start_s, end_s;	/* the span it covers, s from the start */
+	char from[48], to[48];	/* the same as the log's timestamps (or "+12.0 s") */
 	double figure;		/* its headline, in `unit` */
 	const char *unit;	/* "ratio", "s", "bytes" */
 	double lost_s;		/* GPU time it wastes, s (0: not time) */
