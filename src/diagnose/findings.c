@@ -243,11 +243,13 @@ static void runs_under(const struct series *s, double limit, run_fn fn,
 	}
 }
 
+#define GAPS_LISTED 4	/* gaps the evidence names one by one */
+
 struct gaps {
 	size_t n;
 	double total, longest;
-	size_t longest_first, longest_last, first;
-	double longest_end;
+	size_t first, last;	/* the first gap's first sample, the last's last */
+	double at[GAPS_LISTED], len[GAPS_LISTED];
 	const struct series *s;
 };
 
@@ -258,13 +260,32 @@ static void gap_run(void *arg, size_t first, size_t last, double time)
 		return;
 	if (g->n == 0)
 		g->first = first;
-	g->n++;
-	g->total += time;
-	if (time > g->longest) {
-		g->longest = time;
-		g->longest_first = first;
-		g->longest_last = last;
+	if (g->n < GAPS_LISTED) {
+		g->at[g->n] = g->s->v[first].t_s;
+		g->len[g->n] = time;
 	}
+	g->n++;
+	g->last = last;
+	g->total += time;
+	if (time > g->longest)
+		g->longest = time;
+}
+
+/* "at 2026/.. (+20.0 s) for 15 s; at ..." for the first few gaps. */
+static void list_gaps(const struct series *s, const struct gaps *g,
+		      char *buf, size_t len)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < g->n && i < GAPS_LISTED && used < len; i++) {
+		char w[48];
+		when(s, g->at[i], w, sizeof(w));
+		int k = snprintf(buf + used, len - used, "%s%s for %.0f s",
+				 i ? "; " : "", w, g->len[i]);
+		used += k > 0 ? (size_t)k : 0;
+	}
+	if (g->n > GAPS_LISTED && used < len)
+		snprintf(buf + used, len - used, "; and %zu more", g->n - GAPS_LISTED);
 }
 
 static void idle_gaps(const struct series *s, struct gpu_diagnosis *d)
@@ -275,22 +296,19 @@ static void idle_gaps(const struct series *s, struct gpu_diagnosis *d)
 	double frac = s->duration > 0 ? g.total / s->duration : 0;
 	if (g.n == 0 || frac < IDLE_FRACTION_MIN)
 		return;
-	char a[48], b[48], c[48];
-	const struct gpu_sample *lf = &s->v[g.longest_first];
-	double lend = s->v[g.longest_last].t_s + s->w[g.longest_last];
-	when(s, s->v[g.first].t_s, a, sizeof(a));
-	when(s, lf->t_s, b, sizeof(b));
-	when(s, lend, c, sizeof(c));
+	double end = s->v[g.last].t_s + s->w[g.last];
 	struct finding *f = add(s, d, FIND_IDLE_GAPS,
 				frac >= IDLE_FRACTION_CRITICAL ? SEV_CRITICAL : SEV_WARNING,
-				s->v[g.first].t_s, lend);
+				s->v[g.first].t_s, end);
 	f->figure = g.total;
 	f->unit = "s";
 	f->lost_s = g.total;
+	char list[400];
+	list_gaps(s, &g, list, sizeof(list));
 	say(f->evidence, sizeof(f->evidence),
-	    "%zu gaps of %.0f s or more at or under %.0f %% utilisation, %.0f s in all (%.0f %% of %.0f s), the first at %s; the longest %.0f s, %s to %s",
+	    "%zu gaps of %.0f s or more at or under %.0f %% utilisation, %.0f s in all (%.0f %% of %.0f s; the longest %.0f s): %s",
 	    g.n, IDLE_GAP_MIN_S, IDLE_UTIL_PCT, g.total, 100 * frac,
-	    s->duration, a, g.longest, b, c);
+	    s->duration, g.longest, list);
 	say(f->suggestion, sizeof(f->suggestion),
 	    "the GPU sits idle between stretches of work: look for evaluation, checkpointing or data preparation inside the training loop; overlap them (asynchronous checkpoints, evaluation as a separate job on its own instance) or run them on CPUs");
 }
