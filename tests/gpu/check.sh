@@ -9,7 +9,9 @@
 #   4. holds the quick profile against the datasheet (tests/gpu/
 #      datasheet_check.c): HBM copy >= 85% of the memory bandwidth, bf16
 #      GEMM >= 70% of the dense peak on H100/H200, pinned host-to-device
-#      >= 80% of the PCIe link's one-way rate.
+#      >= 80% of the PCIe link's one-way rate;
+#   5. `gpuplan diagnose` live during the model sweep, and on an
+#      nvidia-smi log of it.
 # Results go to $OUT when set (the device tool), else ./gpu-check.  The
 # catalog accelerator is guessed from nvidia-smi's name; set
 # GPUPLAN_CHECK_ACCELERATOR (e.g. H100-PCIe) to choose it.
@@ -45,8 +47,21 @@ build-gpu/gpuplan devices --check --format table | tee "$out/devices.txt"
 t0=$(date +%s.%N)
 build-gpu/gpuplan bench --quick -o "$out/quick.yaml" --prom "$out/quick.prom" 2>&1 | tee "$out/quick.log"
 t1=$(date +%s.%N)
+# diagnose on a busy GPU: NVML live for 10 s, and an nvidia-smi log of the
+# whole sweep diagnosed afterwards (a last line cut by the kill is
+# reported as such: exit 2 with what the rest shows)
+build-gpu/gpuplan diagnose --live --duration 10s --format json -o "$out/diagnose-live.json" \
+	--prom "$out/diagnose-live.prom" 2>"$out/diagnose-live.err" &
+diag=$!
+nvidia-smi --query-gpu=timestamp,index,utilization.gpu,utilization.memory,memory.used,memory.total,temperature.gpu,power.draw,power.limit,clocks.sm,clocks.max.sm,clocks_event_reasons.active \
+	--format=csv -lms 200 >"$out/smi.csv" 2>/dev/null &
+smi=$!
 build-gpu/gpuplan bench --quick --suite model --model resnet-50 -o "$out/model.yaml" 2>&1 | tee "$out/model.log"
 t2=$(date +%s.%N)
+wait "$diag"; echo "diagnose --live: exit $?" | tee -a "$out/diagnose-live.err"
+kill -INT "$smi"; wait "$smi"
+build-gpu/gpuplan diagnose "$out/smi.csv" -o "$out/diagnose-log.txt" --report "$out/diagnose-log.png" 2>&1 |
+	tee "$out/diagnose-log.err"
 awk -v a="$t0" -v b="$t1" -v c="$t2" \
 	'BEGIN { printf "bench --quick: %.1f s; resnet-50 model sweep: %.1f s\n", b - a, c - b }' |
 	tee "$out/times.txt"
