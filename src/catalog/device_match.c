@@ -4,6 +4,7 @@
  */
 #include "catalog/device_match.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -79,6 +80,45 @@ static int candidates(const struct catalog *cat, char dev[MAX_TOKENS][64],
 	return n;
 }
 
+/* How many of the accelerator's name tokens the device's name holds
+ * exactly. */
+static int exact_tokens(const char *acc, char dev[MAX_TOKENS][64], int nd)
+{
+	char t[MAX_TOKENS][64];
+	int n = tokens(acc, t), exact = 0;
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < nd; j++)
+			if (!strcasecmp(t[i], dev[j])) {
+				exact++;
+				break;
+			}
+	return exact;
+}
+
+/* Among the candidates (every token found), the one with the most tokens
+ * found exactly: "A100-SXM-80GB" (A100, 80GB exact) over "A10" (A10 only
+ * the start of A100) in "NVIDIA A100-SXM4-80GB".  NULL on a tie. */
+static const struct accelerator *most_exact(const struct catalog *cat,
+					    char dev[MAX_TOKENS][64], int nd)
+{
+	const struct accelerator *best = NULL;
+	int most = -1;
+	bool tie = false;
+	for (size_t i = 0; i < cat->n_acc; i++) {
+		if (name_match(cat->acc[i].name, dev, nd) == 0)
+			continue;
+		int e = exact_tokens(cat->acc[i].name, dev, nd);
+		if (e > most) {
+			most = e;
+			best = &cat->acc[i];
+			tie = false;
+		} else if (e == most) {
+			tie = true;
+		}
+	}
+	return tie ? NULL : best;
+}
+
 const struct accelerator *catalog_match_device(const struct catalog *cat,
 						const char *device, char *names,
 						size_t len, int *n_out)
@@ -94,7 +134,9 @@ const struct accelerator *catalog_match_device(const struct catalog *cat,
 				exact = &cat->acc[i];
 				exacts++;
 			}
-		if (exacts == 1) {
+		if (exacts != 1)
+			exact = most_exact(cat, dev, nd);
+		if (exact) {
 			*n_out = 1;
 			return exact;
 		}

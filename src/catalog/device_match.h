@@ -4,7 +4,8 @@
  * whose every name token (split on spaces and hyphens) the device's name
  * holds, a token matching exactly or as the start of one (SXM in SXM4);
  * among several, the one whose tokens all match exactly ("A10G" over
- * "A10"); failing any, the one whose family (first token, "H100") the
+ * "A10"), else the one with the most tokens matching exactly
+ * ("A100-SXM-80GB" over "A10" in "NVIDIA A100-SXM4-80GB"); failing any, the one whose family (first token, "H100") the
  * device names.  Used by plan --profile (calibrate.c) and by bench's
  * reference-baseline verdicts.
  *
