@@ -311,7 +311,7 @@ static int check_entry(const struct baseline_entry *e, const struct catalog *c,
 	for (size_t k = 0; k < e->n_measured; k++) {
 		double f = e->measured[k].value / ds;
 		if (f + 1e-9 < e->low || f - 1e-9 > e->high) {
-			snprintf(msg, sizeof(msg), "measured %s is %.1f%% of '%s''s datasheet, outside its healthy %.0f-%.0f%%",
+			snprintf(msg, sizeof(msg), "measured %s is %.1f%% of %s's datasheet figure, outside its healthy %.0f\xe2\x80\x93%.0f%%",
 				 words, 100 * f, a->name, 100 * e->low, 100 * e->high);
 			add_error(errs, &e->measured[k].at, NULL, msg);
 			bad++;

@@ -8,6 +8,8 @@
 #   report    gpuplan report FILE -o OUT (the file is NAME.json: a plan)
 #   outcome   gpuplan backtest FILE; gpuplan backtest FILE -o OUT (against
 #             the shipped catalogs)
+#   baselines gpuplan bench --device cpu --baselines FILE (twice, the second
+#             with -o OUT): refused before anything is measured
 #
 #   run-bad.sh GPUPLAN KIND NAME      (run from the source root)
 #
@@ -65,6 +67,9 @@ workload)
 outcome)
 	expect_stderr backtest "$file"
 	expect_no_output backtest --format json "$file" ;;
+baselines)
+	expect_stderr bench --device cpu --quick --suite transfer --baselines "$file"
+	expect_no_output bench --device cpu --quick --suite transfer --baselines "$file" ;;
 report)
 	expect_stderr report "$file" -o "$scratch/report.pdf" --png "$scratch/png"
 	expect_no_output report "$file"

@@ -164,7 +164,7 @@ static void test_shipped(void)
 	CHECK(baselines_check(&b, &c, &errs) == 1);
 	CHECK(errs.n == 1 && errs.v[0].line == 8);
 	if (errs.n)
-		CHECK_HAS(errs.v[0].msg, "is 60.6% of 'H100-SXM''s datasheet, outside its healthy 76-81%");
+		CHECK_HAS(errs.v[0].msg, "is 60.6% of H100-SXM's datasheet figure, outside its healthy 76\xe2\x80\x93" "81%");
 	baselines_free(&b);
 	free(text);
 	gp_errors_free(&errs);
