@@ -29,4 +29,8 @@ for name in $prom_names; do
 	# an empty file would pass promtool and prove nothing
 	grep -q '^gpuplan_' "$f" || { echo "$(basename "$f"): no gpuplan_ samples" >&2; fail=1; }
 done
+# the same inputs give the same bytes
+"$gpuplan" plan -o /dev/null --prom "$dir/plan-again.prom" 2>/dev/null &&
+	cmp -s "$dir/plan.prom" "$dir/plan-again.prom" ||
+	{ echo "plan --prom: a second run differs" >&2; fail=1; }
 exit $fail
