@@ -20,7 +20,10 @@ static int option_cmp(const struct r_option *a, const struct r_option *b)
 		return c;
 	if (a->gpus != b->gpus)
 		return a->gpus < b->gpus ? -1 : 1;
-	return a->nodes < b->nodes ? -1 : a->nodes > b->nodes;
+	if (a->nodes != b->nodes)
+		return a->nodes < b->nodes ? -1 : 1;
+	/* a service on MIG slices or whole GPUs of one instance */
+	return strcmp(a->sharing ? a->sharing : "", b->sharing ? b->sharing : "");
 }
 
 static const struct r_workload *sort_base;
@@ -61,6 +64,7 @@ static json_t *option_json(const struct r_workload *w, const struct r_option *o)
 	json_object_set_new(j, "instance", json_text(o->instance));
 	json_object_set_new(j, "gpus", json_integer(o->gpus));
 	json_object_set_new(j, "nodes", json_integer(o->nodes));
+	json_object_set_new(j, "sharing", json_string_or_null(o->sharing));
 	json_object_set_new(j, "feasible", json_boolean(o->feasible));
 	json_object_set_new(j, "runnable", json_boolean(o->runnable));
 	json_object_set_new(j, w->training ? "time_s" : "p99_latency_s",
@@ -94,6 +98,7 @@ static json_t *pair_json(const struct r_workload *wb, const struct r_option *b,
 	json_object_set_new(j, "instance", json_text(b->instance));
 	json_object_set_new(j, "gpus", json_integer(b->gpus));
 	json_object_set_new(j, "nodes", json_integer(b->nodes));
+	json_object_set_new(j, "sharing", json_string_or_null(b->sharing));
 	json_object_set_new(j, "before", option_json(wb, b));
 	json_object_set_new(j, "after", option_json(wa, a));
 	json_object_set_new(j, "cost_change", change(cost_of(b), cost_of(a)));

@@ -7,9 +7,10 @@
  * spend at its recommendations: one-off (training runs) and monthly
  * (services), per currency.
  *
- * An option is the same option when its instance, GPU count and node
- * count are; a workload when its name is.  A training option's time is
- * its run time; a service's is its p99 latency.
+ * An option is the same option when its instance, GPU count, node
+ * count and GPU sharing (a MIG profile) are; a workload when its name
+ * is.  A training option's time is its run time; a service's is its p99
+ * latency.
  *
  * The result is the JSON document `gpuplan compare` prints (schema
  * gpuplan/compare/v1, kind "plans"); the table and Markdown are drawn

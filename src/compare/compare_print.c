@@ -208,9 +208,11 @@ static void choice(const json_t *o, const char *cur, char *buf, size_t len)
 	char t[48], c[64];
 	time_cell(o, t, sizeof(t));
 	money(num(o, "cost"), cur, false, c, sizeof(c));
-	snprintf(buf, len, "%lld GPUs on %s, %s, %s",
-		 json_integer_value(json_object_get(o, "gpus")),
-		 str(o, "instance"), t, c);
+	long long g = json_integer_value(json_object_get(o, "gpus"));
+	bool mig = json_is_string(json_object_get(o, "sharing"));
+	snprintf(buf, len, "%lld GPU%s on %s%s%s%s, %s, %s", g, g == 1 ? "" : "s",
+		 str(o, "instance"), mig ? " (MIG " : "", str(o, "sharing"),
+		 mig ? ")" : "", t, c);
 }
 
 /* The options whose cost or time changed; a count of the rest. */
@@ -243,7 +245,11 @@ static void options_table(const json_t *w, const char *cb, const char *ca,
 		pct_cell(num(o, "cost_change_pct"), p, sizeof(p));
 		time_cell(b, t1, sizeof(t1));
 		time_cell(a, t2, sizeof(t2));
-		const char *cells[] = {str(o, "instance"), g, c1, c2, d, p, t1, t2};
+		char name[320];
+		snprintf(name, sizeof(name), "%s%s%s", str(o, "instance"),
+			 json_is_string(json_object_get(o, "sharing")) ? " on " : "",
+			 str(o, "sharing"));
+		const char *cells[] = {name, g, c1, c2, d, p, t1, t2};
 		table_add_row(&t, cells);
 	}
 	if (t.nrows)
@@ -312,9 +318,9 @@ void compare_print_plans(const json_t *j, bool md, FILE *out)
 {
 	const json_t *b = json_object_get(j, "before"), *a = json_object_get(j, "after");
 	const char *cb = str(b, "currency"), *ca = str(a, "currency");
-	fprintf(out, "%sbefore: %s (%s)\nafter:  %s (%s)\n",
-		md ? "### gpuplan compare: plans\n\n" : "", str(b, "file"), cb,
-		str(a, "file"), ca);
+	fprintf(out, "%sbefore: %s (%s)\n%safter:  %s (%s)\n",
+		md ? "### gpuplan compare: plans\n\n- " : "", str(b, "file"), cb,
+		md ? "- " : "", str(a, "file"), ca);
 	size_t i;
 	json_t *w;
 	json_array_foreach(json_object_get(j, "workloads"), i, w)

@@ -130,6 +130,9 @@ static void read_gpu(struct yread *r, const struct ynode *root,
 
 /* ---- metrics ---- */
 
+/* A metric whose name reads is kept even when its other fields are
+ * wrong (the load fails on them anyway), so that the runs naming it are
+ * not also reported. */
 static void read_metric(struct yread *r, const struct ynode *n,
 			struct run_record *rec)
 {
@@ -141,29 +144,23 @@ static void read_metric(struct yread *r, const struct ynode *n,
 	struct metric m;
 	memset(&m, 0, sizeof(m));
 	char better[16] = "", *regex = NULL;
-	int ok = text_into(r, n, "name", true, m.name, sizeof(m.name)) == 1;
+	bool named = text_into(r, n, "name", true, m.name, sizeof(m.name)) == 1;
 	if (text_into(r, n, "better", true, better, sizeof(better)) == 1 &&
-	    !better_from_name(better, &m.better)) {
+	    !better_from_name(better, &m.better))
 		yr_error(r, ymap_get(n, "better"), NULL,
 			 "'better' expects 'higher' or 'lower', found '%s'", better);
-		ok = 0;
-	} else if (!better[0])
-		ok = 0;
-	if (yr_string(r, n, "regex", &regex) != 1)
-		ok = 0;
-	for (size_t i = 0; ok && i < rec->n_metrics; i++)
+	for (size_t i = 0; named && i < rec->n_metrics; i++)
 		if (strcmp(rec->metrics[i].name, m.name) == 0) {
 			yr_error(r, ymap_get(n, "name"), NULL,
 				 "metric '%s' is listed twice", m.name);
-			ok = 0;
+			named = false;
 		}
 	char why[300];
-	if (ok && metric_compile(&m, regex, why, sizeof(why)) < 0) {
+	if (yr_string(r, n, "regex", &regex) == 1 && named &&
+	    metric_compile(&m, regex, why, sizeof(why)) < 0)
 		yr_error(r, ymap_get(n, "regex"), NULL, "%s", why);
-		ok = 0;
-	}
 	free(regex);
-	if (ok)
+	if (named)
 		rec->metrics[rec->n_metrics++] = m;
 }
 

@@ -8,6 +8,7 @@
 #   report    gpuplan report FILE -o OUT (the file is NAME.json: a plan)
 #   outcome   gpuplan backtest FILE; gpuplan backtest FILE -o OUT (against
 #             the shipped catalogs)
+#   run       gpuplan compare FILE FILE; the same -o OUT (a run record)
 #
 #   run-bad.sh GPUPLAN KIND NAME      (run from the source root)
 #
@@ -65,6 +66,9 @@ workload)
 outcome)
 	expect_stderr backtest "$file"
 	expect_no_output backtest --format json "$file" ;;
+run)
+	expect_stderr compare "$file" "$file"
+	expect_no_output compare --format json "$file" "$file" ;;
 report)
 	expect_stderr report "$file" -o "$scratch/report.pdf" --png "$scratch/png"
 	expect_no_output report "$file"
