@@ -12,14 +12,15 @@
 #include "core/output.h"
 #include "core/xalloc.h"
 
-/* A figure's identity: "gemm fp32 m=n=k=2048 [sgemm fp32, 4 threads]". */
+/* A figure's identity: "gemm fp32 m=n=k=2048 [sgemm fp32]".  The thread
+ * count is left out, so that a bench at --threads 1 and one at 2 compare
+ * figure by figure; the comparison then says the counts differ. */
 static void identity(const struct bench_figure *f, char *buf, size_t len)
 {
 	char label[BENCH_LABEL_MAX];
 	bench_figure_label(f, label, sizeof(label));
-	snprintf(buf, len, "%s [%s%s%s, %d thread%s]", label, f->kernel,
-		 f->precision[0] ? " " : "", f->precision, f->threads,
-		 f->threads == 1 ? "" : "s");
+	snprintf(buf, len, "%s [%s%s%s]", label, f->kernel,
+		 f->precision[0] ? " " : "", f->precision);
 }
 
 static const struct bench_figure *find(const struct bench_profile *p,
@@ -79,14 +80,16 @@ json_t *compare_profiles(const struct bench_profile *before,
 			 const struct bench_profile *after,
 			 const char *after_file)
 {
-	json_t *metrics = json_array();
+	json_t *metrics = json_array(), *notes = json_array();
 	char id[256];
+	size_t other_threads = 0;
 	for (size_t i = 0; i < before->figures.n; i++) {
 		const struct bench_figure *fb = &before->figures.v[i];
 		identity(fb, id, sizeof(id));
 		const struct bench_figure *fa = find(after, id);
 		if (!fa)
 			continue;
+		other_threads += fb->threads != fa->threads;
 		size_t nb, na;
 		double *vb = rates(fb, &nb), *va = rates(fa, &na);
 		json_array_append_new(metrics, compare_metric_json(id,
@@ -94,6 +97,10 @@ json_t *compare_profiles(const struct bench_profile *before,
 		free(vb);
 		free(va);
 	}
+	if (other_threads)
+		json_array_append_new(notes, json_sprintf(
+			"%zu figures ran on other thread counts (%d before, %d after): the change includes that",
+			other_threads, before->threads, after->threads));
 	json_t *j = json_object();
 	json_object_set_new(j, "schema", json_string(COMPARE_SCHEMA));
 	json_object_set_new(j, "kind", json_string("profiles"));
@@ -104,6 +111,6 @@ json_t *compare_profiles(const struct bench_profile *before,
 	json_object_set_new(j, "metrics", metrics);
 	json_object_set_new(j, "only_before", only_in(before, after));
 	json_object_set_new(j, "only_after", only_in(after, before));
-	json_object_set_new(j, "notes", json_array());
+	json_object_set_new(j, "notes", notes);
 	return j;
 }

@@ -1,8 +1,9 @@
 /*
  * compare_profiles.h - two measured profiles (profile/profile.h) compared
  * figure by figure on their raw repetitions.  A figure is the same figure
- * when its suite, name (which holds the sizes), kernel, precision and
- * thread count are; each repetition's rate (work / its time, higher is
+ * when its suite, name (which holds the sizes), kernel and precision are
+ * (a thread count that differs is said in a note: comparing --threads 1
+ * with 2 is a use); each repetition's rate (work / its time, higher is
  * better) enters Welch's test as a run's value does (compare_runs.h).
  * Figures in one profile only are listed.
  *
