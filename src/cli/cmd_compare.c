@@ -17,11 +17,13 @@
 #include "compare/compare_profiles.h"
 #include "compare/compare_runs.h"
 #include "core/atomic_file.h"
-#include "core/file_read.h"
+#include "core/xalloc.h"
 #include "core/output.h"
 #include "core/yaml_tree.h"
 #include "profile/profile.h"
+#include "report/compare_chart.h"
 #include "report/report_data.h"
+#include "report/text.h"
 #include "run/record.h"
 
 static const struct opt_spec compare_opts[] = {
@@ -31,6 +33,8 @@ static const struct opt_spec compare_opts[] = {
 	{"workload", 0, OPT_VALUE, "NAME", "with --plan: the workload (default: the first with a recommendation)"},
 	{"carry", 0, OPT_VALUE, "METRIC",
 	 "with --plan: the metric whose change is the job's (default wall_time_s)"},
+	{"report", 0, OPT_VALUE, "FILE",
+	 "also draw the changes with their intervals (plans: cost before and after) as FILE.png or FILE.svg"},
 	{"fail-above", 0, OPT_VALUE, "PCT",
 	 "plans: exit 1 when a total planned spend rises by more than PCT (10 or 10%)"},
 	OUTPUT_OPTION,
@@ -122,18 +126,18 @@ static int yaml_kind(const struct ytree *t, enum kind *k)
 	return 0;
 }
 
+/* A plan is JSON: its first character past white space is '{'.  A file
+ * that cannot be opened goes to the YAML reader, which says why. */
 static bool looks_json(const char *path)
 {
-	char *text = NULL;
-	size_t n = 0;
-	if (file_read_all(path, YTREE_MAX_BYTES, &text, &n) != FILE_READ_OK) {
-		free(text);
-		return strlen(path) > 5 && !strcmp(path + strlen(path) - 5, ".json");
-	}
-	size_t i = strspn(text, " \t\r\n");
-	bool json = i < n && text[i] == '{';
-	free(text);
-	return json;
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return false;
+	int c;
+	while ((c = getc(f)) == ' ' || c == '\t' || c == '\r' || c == '\n')
+		;
+	fclose(f);
+	return c == '{';
 }
 
 static int load_plan(struct input *in)
@@ -225,6 +229,12 @@ static int carry(const struct parsed *p, json_t *j)
 	return 0;
 }
 
+static bool ends_with(const char *s, const char *tail)
+{
+	size_t n = strlen(s), t = strlen(tail);
+	return n > t && strcmp(s + n - t, tail) == 0;
+}
+
 static int check_options(const struct parsed *p, enum kind k)
 {
 	bool runs = k != KIND_PLAN;
@@ -242,7 +252,39 @@ static int check_options(const struct parsed *p, enum kind k)
 		fprintf(stderr, "gpuplan: -o: %s\n", why);
 		return 2;
 	}
+	const char *rep = opt_value(p, &compare_spec, "report");
+	if (rep && !ends_with(rep, ".png") && !ends_with(rep, ".svg"))
+		return usage_error(&compare_spec, "--report expects a file ending in .png or .svg, found '%s'", rep);
+	if (rep && atomic_check_target(rep, why, sizeof(why)) != ATOMIC_OK) {
+		fprintf(stderr, "gpuplan: --report: %s\n", why);
+		return 2;
+	}
 	return 0;
+}
+
+/* --report: the chart of j, written atomically.  0, or 1 (said). */
+static int draw_report(const struct parsed *p, const json_t *j)
+{
+	const char *rep = opt_value(p, &compare_spec, "report");
+	if (!rep)
+		return 0;
+	char why[600];
+	struct report_font font;
+	if (report_font_find(LANG_EN, &font, why, sizeof(why)) < 0) {
+		fprintf(stderr, "gpuplan: --report: %s\n", why);
+		report_fonts_shutdown();
+		return 1;
+	}
+	size_t len = 0;
+	unsigned char *bytes = compare_chart(j, &font, ends_with(rep, ".svg"),
+					     &len, why, sizeof(why));
+	int rc = bytes && atomic_write(rep, bytes, len, why, sizeof(why)) == ATOMIC_OK ? 0 : 1;
+	if (rc)
+		fprintf(stderr, "gpuplan: --report: %s\n", why);
+	free(bytes);
+	report_font_free(&font);
+	report_fonts_shutdown();
+	return rc;
 }
 
 static json_t *build(struct input in[2])
@@ -322,7 +364,8 @@ int cmd_compare(int argc, char **argv)
 	    (rc = check_options(&p, in[0].kind)))
 		goto out;
 	j = build(in);
-	if ((rc = carry(&p, j)) || (rc = emit(&p, f, in[0].kind, j)))
+	if ((rc = carry(&p, j)) || (rc = emit(&p, f, in[0].kind, j)) ||
+	    (rc = draw_report(&p, j)))
 		goto out;
 	if (has_limit)
 		rc = fail_above(j, limit);
