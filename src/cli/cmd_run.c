@@ -234,6 +234,7 @@ static void finish_gpu(struct run_args *a, struct gpu_sampler *s)
 		label_of((long)i, a->warmup, label, sizeof(label));
 		run_gpu_summarise(&r->samples, label, &r->runs[i].gpu);
 	}
+	run_record_thin_samples(r);
 }
 
 static int write_record(const struct parsed *p, const struct run_args *a)

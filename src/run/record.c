@@ -15,6 +15,19 @@ void run_record_init(struct run_record *r)
 {
 	memset(r, 0, sizeof(*r));
 	gpu_samples_init(&r->samples);
+	r->samples_every = 1;
+}
+
+void run_record_thin_samples(struct run_record *r)
+{
+	struct gpu_samples *s = &r->samples;
+	if (s->n <= RUN_MAX_SAMPLES)
+		return;
+	size_t k = (s->n + RUN_MAX_SAMPLES - 1) / RUN_MAX_SAMPLES, kept = 0;
+	for (size_t i = 0; i < s->n; i += k)
+		s->v[kept++] = s->v[i];
+	s->n = kept;
+	r->samples_every = k;
 }
 
 void run_record_free(struct run_record *r)
@@ -149,6 +162,8 @@ static void emit_head(const struct run_record *r, FILE *f)
 	if (r->gpu_uuid[0])
 		emit_key_text(f, "  ", "uuid", r->gpu_uuid, sizeof(r->gpu_uuid));
 	fprintf(f, "  interval_s: %.17g\n", r->samples.interval_s);
+	if (r->samples_every > 1)
+		fprintf(f, "  samples_every: %lu\n", r->samples_every);
 }
 
 static void emit_metrics(const struct run_record *r, FILE *f)

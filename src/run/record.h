@@ -33,6 +33,11 @@
 #define RUN_RECORD_SCHEMA "gpuplan/run/v1"
 #define RUN_MAX_RUNS 10000
 #define RUN_MAX_METRICS 64
+/* Raw samples a record keeps: past this, every k-th (samples_every), so a
+ * run of hours stays a file the loader reads (yaml_tree.h's limits: 20,000
+ * samples are about 3 MB and 300,000 nodes).  The per-run summaries are
+ * taken from every sample first. */
+#define RUN_MAX_SAMPLES 20000
 
 /* A run's GPU samples in brief; `valid` bits as gpu_sample's say which
  * means could be taken (a reading NVML refused in every sample is absent). */
@@ -77,6 +82,7 @@ struct run_record {
 	struct run_one *runs;
 	size_t n_runs;
 	struct gpu_samples samples;	/* during: "run N" */
+	unsigned long samples_every;	/* 1, or k when thinned to every k-th */
 };
 
 void run_record_init(struct run_record *r);
@@ -89,6 +95,10 @@ bool run_failed(const struct run_one *u);
 
 /* Adds a run (value/present arrays of n_metrics allocated, zeroed). */
 struct run_one *run_record_add(struct run_record *r);
+
+/* Keeps every k-th sample when there are more than RUN_MAX_SAMPLES,
+ * setting samples_every; summarise the runs first. */
+void run_record_thin_samples(struct run_record *r);
 
 /* Summarises samples labelled `during` (a run's label) into g. */
 void run_gpu_summarise(const struct gpu_samples *s, const char *during,

@@ -108,7 +108,7 @@ static void read_gpu(struct yread *r, const struct ynode *root,
 	static const struct yfield absent[] = {{"absent", true}, {NULL, false}};
 	static const struct yfield present[] = {{"index", true},
 		{"name", false}, {"uuid", false}, {"interval_s", true},
-		{NULL, false}};
+		{"samples_every", false}, {NULL, false}};
 	const struct ynode *g = ymap_get(root, "gpu");
 	if (!g || !yr_expect_map(r, g, "gpu"))
 		return;
@@ -126,6 +126,9 @@ static void read_gpu(struct yread *r, const struct ynode *root,
 	text_into(r, g, "name", true, rec->gpu_name, sizeof(rec->gpu_name));
 	text_into(r, g, "uuid", true, rec->gpu_uuid, sizeof(rec->gpu_uuid));
 	nonneg(r, g, "interval_s", &rec->samples.interval_s);
+	long every = 1;
+	if (yr_int(r, g, "samples_every", 2, 1L << 30, &every) == 1)
+		rec->samples_every = (unsigned long)every;
 }
 
 /* ---- metrics ---- */

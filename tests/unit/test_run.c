@@ -185,6 +185,33 @@ static void round_trip(void)
 	gp_errors_free(&errs);
 }
 
+/* Hours of samples thin to every k-th, said in the record, read back. */
+static void thinning(void)
+{
+	struct run_record a, b;
+	fill(&a);
+	for (size_t i = 0; i < 45000; i++) {
+		struct gpu_sample s = {.t_s = 0.1 * (double)i, .power_w = 100,
+				       .valid = GPU_SAMPLE_POWER};
+		gpu_samples_push(&a.samples, &s);
+	}
+	run_record_thin_samples(&a);
+	/* 45,001 samples: every 3rd, the first kept */
+	CHECK(a.samples_every == 3 && a.samples.n == 15001);
+	CHECK(a.samples.v[1].t_s == 0.1 * 2);
+	size_t n;
+	char *t = render(&a, &n);
+	CHECK_HAS(t, "  samples_every: 3\n");
+	struct gp_errors errs;
+	gp_errors_init(&errs);
+	CHECK(run_record_parse(&b, "a.yaml", t, n, &errs) == 0);
+	CHECK(b.samples_every == 3 && b.samples.n == 15001);
+	free(t);
+	run_record_free(&a);
+	run_record_free(&b);
+	gp_errors_free(&errs);
+}
+
 /* A located message for each kind of mistake. */
 static void bad_records(void)
 {
@@ -225,6 +252,7 @@ int main(void)
 	capture();
 	exec_cases();
 	round_trip();
+	thinning();
 	bad_records();
 	return check_summary("run");
 }
