@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "common.h"
@@ -17,6 +18,7 @@
 #include "compare/compare_profiles.h"
 #include "compare/compare_runs.h"
 #include "core/atomic_file.h"
+#include "core/file_read.h"
 #include "core/xalloc.h"
 #include "core/output.h"
 #include "core/yaml_tree.h"
@@ -126,25 +128,38 @@ static int yaml_kind(const struct ytree *t, enum kind *k)
 	return 0;
 }
 
-/* A plan is JSON: its first character past white space is '{'.  A file
- * that cannot be opened goes to the YAML reader, which says why. */
-static bool looks_json(const char *path)
+/* The file's bytes (standard input for "-"); 0, or 2 with why said.
+ * A plan may be large (report_data.h's PLAN_MAX_BYTES); YAML is held to
+ * yaml_tree.h's limit where it is parsed. */
+static int read_text(const char *path, char **text, size_t *n)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return false;
-	int c;
-	while ((c = getc(f)) == ' ' || c == '\t' || c == '\r' || c == '\n')
-		;
-	fclose(f);
-	return c == '{';
+	const char *from = strcmp(path, "-") ? path : "/dev/stdin";
+	switch (file_read_all(from, PLAN_MAX_BYTES, text, n)) {
+	case FILE_READ_OK:
+		return 0;
+	case FILE_READ_TOO_LARGE:
+		fprintf(stderr, "gpuplan: %s: file too large: over %zu MiB\n",
+			path, PLAN_MAX_BYTES >> 20);
+		return 2;
+	default:
+		fprintf(stderr, "gpuplan: %s: cannot %s: %s\n", path,
+			access(from, R_OK) ? "open" : "read", strerror(errno));
+		return 2;
+	}
 }
 
-static int load_plan(struct input *in)
+/* A plan is JSON: its first character past white space is '{'. */
+static bool looks_json(const char *text, size_t n)
+{
+	size_t i = strspn(text, " \t\r\n");
+	return i < n && text[i] == '{';
+}
+
+static int load_plan(struct input *in, const char *text, size_t n)
 {
 	char why[600];
 	in->kind = KIND_PLAN;
-	if (r_plan_load(&in->plan, in->path, why, sizeof(why)) < 0) {
+	if (r_plan_parse(&in->plan, text, n, in->path, true, why, sizeof(why)) < 0) {
 		fprintf(stderr, "gpuplan: %s\n", why);
 		return 2;
 	}
@@ -152,12 +167,18 @@ static int load_plan(struct input *in)
 	return 0;
 }
 
-static int load_yaml(struct input *in)
+static int load_yaml(struct input *in, const char *text, size_t n)
 {
 	struct gp_errors errs;
-	struct ytree t;
+	struct ytree t = {0};
 	gp_errors_init(&errs);
-	int rc = ytree_load(&t, in->path, in->path, &errs) < 0 ? 2 : 0;
+	int rc = 0;
+	if (n > YTREE_MAX_BYTES) {
+		gp_errors_add(&errs, in->path, 0, 0, NULL, "file too large: over %u MiB",
+			      YTREE_MAX_BYTES >> 20);
+		rc = 2;
+	} else if (ytree_parse(&t, in->path, text, n, &errs) < 0)
+		rc = 2;
 	if (!rc && yaml_kind(&t, &in->kind) < 0) {
 		gp_errors_add(&errs, in->path, 1, 1,
 			      "compare takes two run records (gpuplan run), measured profiles (gpuplan bench) or plans (gpuplan plan --format json)",
@@ -168,7 +189,7 @@ static int load_yaml(struct input *in)
 		rc = run_record_read(&in->run, &t, &errs) < 0 ? 2 : 0;
 	ytree_free(&t);
 	if (!rc && in->kind == KIND_PROFILE)
-		rc = bench_profile_load(&in->profile, in->path, &errs) < 0 ? 2 : 0;
+		rc = bench_profile_parse(&in->profile, in->path, text, n, &errs) < 0 ? 2 : 0;
 	if (rc)
 		cli_report_problems(&errs);
 	in->loaded = rc == 0;
@@ -178,11 +199,19 @@ static int load_yaml(struct input *in)
 
 static int load_both(const struct parsed *p, struct input in[2])
 {
+	if (!strcmp(p->args[0], "-") && !strcmp(p->args[1], "-"))
+		return usage_error(&compare_spec, "standard input ('-') can be one of the two files, not both");
 	for (int i = 0; i < 2; i++) {
 		in[i].path = p->args[i];
 		run_record_init(&in[i].run);
 		bench_profile_init(&in[i].profile);
-		int rc = looks_json(in[i].path) ? load_plan(&in[i]) : load_yaml(&in[i]);
+		char *text = NULL;
+		size_t n = 0;
+		int rc = read_text(in[i].path, &text, &n);
+		if (!rc)
+			rc = looks_json(text, n) ? load_plan(&in[i], text, n)
+						 : load_yaml(&in[i], text, n);
+		free(text);
 		if (rc)
 			return rc;
 	}
