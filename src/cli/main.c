@@ -30,6 +30,8 @@ static const struct command commands[] = {
 	{"fit", cmd_fit, "fit scaling curves (transfer, step time and memory, GEMM) to measured profiles, with intervals"},
 	{"devices", cmd_devices, "list the devices gpuplan can measure here (CPU, CUDA GPUs)"},
 	{"workload", cmd_workload, "list and validate workloads: what the planner plans"},
+	{"run", cmd_run, "run a command N times: wall time, metrics from its output, GPU samples -> run record"},
+	{"compare", cmd_compare, "two runs, profiles or plans: changes with 95% intervals and verdicts, or a cost diff"},
 	{"help", cmd_help, "show help for a command: gpuplan help catalog list"},
 	{NULL, NULL, NULL},
 };

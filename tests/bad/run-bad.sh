@@ -10,6 +10,7 @@
 #             the shipped catalogs)
 #   baselines gpuplan bench --device cpu --baselines FILE (twice, the second
 #             with -o OUT): refused before anything is measured
+#   run       gpuplan compare FILE FILE; the same -o OUT (a run record)
 #
 #   run-bad.sh GPUPLAN KIND NAME      (run from the source root)
 #
@@ -70,6 +71,9 @@ outcome)
 baselines)
 	expect_stderr bench --device cpu --quick --suite transfer --baselines "$file"
 	expect_no_output bench --device cpu --quick --suite transfer --baselines "$file" ;;
+run)
+	expect_stderr compare "$file" "$file"
+	expect_no_output compare --format json "$file" "$file" ;;
 report)
 	expect_stderr report "$file" -o "$scratch/report.pdf" --png "$scratch/png"
 	expect_no_output report "$file"
