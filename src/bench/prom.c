@@ -7,7 +7,7 @@
 
 #include "core/prom_text.h"
 
-/* At most: device, index, suite, kernel, precision, m, n, k, bytes,
+/* At most: device, gpu, suite, kernel, precision, m, n, k, bytes,
  * batch, from_gpu, to_gpu, gpus, threads. */
 #define MAX_LABELS 14
 
@@ -35,8 +35,10 @@ static void sample(FILE *f, const char *family, const struct bench_profile *p,
 	struct label_set l = {.n = 0};
 
 	add(&l, "device", p->device.kind);
+	/* `gpu`, the device index: the label dcgm-exporter and gpuplan
+	 * diagnose give the same GPU, so a dashboard can join them */
 	if (strcmp(p->device.kind, "cpu") != 0)
-		add_num(&l, "index", p->device.index);
+		add_num(&l, "gpu", p->device.index);
 	add(&l, "suite", g->suite);
 	add(&l, "kernel", g->kernel);
 	add(&l, "precision", g->precision);
@@ -62,7 +64,10 @@ static void sample(FILE *f, const char *family, const struct bench_profile *p,
 static void family(FILE *f, const struct bench_profile *p, const char *unit,
 		   const char *base, const char *what, int which)
 {
-	static const char *const suffix[] = {"", "_low", "_high"};
+	/* The unit ends the name (Prometheus' convention, and OpenMetrics'
+	 * rule for a family with a unit), so the interval's ends say which
+	 * end before it. */
+	static const char *const which_part[] = {"", "ci95_low_", "ci95_high_"};
 	static const char *const bound[] = {
 		"median rate", "low end of the 95% interval of the rate",
 		"high end of the 95% interval of the rate"};
@@ -72,7 +77,7 @@ static void family(FILE *f, const struct bench_profile *p, const char *unit,
 	if (!any)
 		return;
 	char name[96], help[160];
-	snprintf(name, sizeof(name), "%s%s", base, suffix[which]);
+	snprintf(name, sizeof(name), "gpuplan_bench_%s%s", which_part[which], base);
 	snprintf(help, sizeof(help), "gpuplan bench: %s, %s", bound[which], what);
 	prom_family(f, name, "gauge", help);
 	for (size_t i = 0; i < p->figures.n; i++) {
@@ -86,13 +91,13 @@ static void family(FILE *f, const struct bench_profile *p, const char *unit,
 void bench_prom_emit(const struct bench_profile *p, FILE *f)
 {
 	for (int which = 0; which < 3; which++) {
-		family(f, p, "B/s", "gpuplan_bench_bytes_per_second",
+		family(f, p, "B/s", "bytes_per_second",
 		       "bytes per second", which);
-		family(f, p, "FLOP/s", "gpuplan_bench_flops_per_second",
+		family(f, p, "FLOP/s", "flops_per_second",
 		       "floating-point operations per second", which);
-		family(f, p, "OP/s", "gpuplan_bench_ops_per_second",
+		family(f, p, "OP/s", "ops_per_second",
 		       "integer operations per second", which);
-		family(f, p, "launch/s", "gpuplan_bench_launches_per_second",
+		family(f, p, "launch/s", "launches_per_second",
 		       "kernel launches per second", which);
 	}
 }

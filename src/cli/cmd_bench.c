@@ -35,6 +35,7 @@
 #include "bench/model_sweep.h"
 #include "bench/plugin_loader.h"
 #include "bench/prom.h"
+#include "bench/verdicts.h"
 #include "commands.h"
 #include "core/atomic_file.h"
 #include "core/paths.h"
@@ -68,6 +69,8 @@ static const struct opt_spec bench_opts[] = {
 	 "write the profile to FILE (atomically) instead of standard output"},
 	{"prom", 0, OPT_VALUE, "FILE",
 	 "also write the summaries in Prometheus text format (atomically)"},
+	{"baselines", 0, OPT_VALUE, "FILE",
+	 "judge a GPU's figures against these reference baselines (default: the shipped catalogs/baselines/accelerators.yaml)"},
 	{NULL, 0, 0, NULL, NULL},
 };
 
@@ -649,7 +652,10 @@ static int measure(const struct bench_request *q, const struct bench_backend *b,
 	struct bench_profile p;
 	struct model m;
 	struct model_graph g;
+	struct bench_verdicts verdicts;
 	bench_profile_init(&p);
+	memset(&verdicts, 0, sizeof(verdicts));
+	catalog_init(&verdicts.catalog);
 	int rc = load_model(q, &m, &g, &p);
 	if (!rc)
 		rc = check_precision(q, b);
@@ -664,7 +670,8 @@ static int measure(const struct bench_request *q, const struct bench_backend *b,
 	}
 	if ((rc = check_targets(opt_value(parsed, &bench_spec, "output"), prom)) ||
 	    (rc = check_writable(opt_value(parsed, &bench_spec, "output"), "the profile")) ||
-	    (rc = check_writable(prom, "the Prometheus file")))
+	    (rc = check_writable(prom, "the Prometheus file")) ||
+	    (rc = bench_verdicts_load(&verdicts, opt_value(parsed, &bench_spec, "baselines"))))
 		goto out;
 	if (b->init() != 0) {
 		fprintf(stderr, "gpuplan bench: %s: %s\n", b->name, b->last_error());
@@ -696,12 +703,14 @@ static int measure(const struct bench_request *q, const struct bench_backend *b,
 		summary_table(&p, cpu_suite_now() - start);
 		say_throttled(&p.samples);
 		say_faults(&p.figures.faults);
+		bench_verdicts_say(&verdicts, &p, stderr);
 		rc = nothing_measured(&p);
 	}
 	if (rc == 0)
 		rc = write_outputs(&p, opt_value(parsed, &bench_spec, "output"),
 				   opt_value(parsed, &bench_spec, "prom"));
 out:
+	bench_verdicts_free(&verdicts);
 	model_graph_free(&g);
 	model_free(&m);
 	bench_profile_free(&p);

@@ -17,6 +17,7 @@
 #include "core/units.h"
 #include "core/xalloc.h"
 #include "plan/plan_json.h"
+#include "plan/plan_prom.h"
 #include "plan/rank.h"
 #include "report_cli.h"
 
@@ -40,6 +41,8 @@ static const struct opt_spec plan_opts[] = {
 	 "also write the PDF report to FILE, with PNG charts beside it"},
 	{"lang", 0, OPT_VALUE, "LANG", "the report's language: en or zh (default en)"},
 	{"title", 0, OPT_VALUE, "TEXT", "the report's title"},
+	{"prom", 0, OPT_VALUE, "FILE",
+	 "also write each workload's recommendation as Prometheus text to FILE"},
 	FORMAT_OPTION,
 	OUTPUT_OPTION,
 	{NULL, 0, 0, NULL, NULL},
@@ -305,6 +308,7 @@ struct emit_ctx {
 	bool json_started;
 	struct table csv;	/* csv */
 	bool csv_started;
+	struct plan_prom *prom;	/* --prom, else NULL */
 };
 
 static void range_cell(int unit, const struct sample_range *v, char *buf,
@@ -441,6 +445,8 @@ static void emit_json_result(struct json_stream *doc, const struct plan *p,
 static int emit(void *ctx, const struct plan *p, const struct plan_result *r)
 {
 	struct emit_ctx *e = ctx;
+	if (e->prom)
+		plan_prom_add(e->prom, r);
 	if (e->fmt == FORMAT_JSON) {
 		if (!e->json_started) {
 			json_t *head = plan_header_json(p);
@@ -502,11 +508,27 @@ static bool same_file(const char *a, const char *b)
 static int check_targets(const struct parsed *p, const struct report_options *ro)
 {
 	const char *out = opt_value(p, &plan_spec, "output");
+	const char *prom = opt_value(p, &plan_spec, "prom");
 	char why[600];
 	if (out && strcmp(out, "-") &&
 	    atomic_check_target(out, why, sizeof(why)) != ATOMIC_OK) {
 		fprintf(stderr, "gpuplan: -o: %s\n", why);
 		return 2;
+	}
+	if (prom) {
+		if (!strcmp(prom, "-"))
+			return usage_error(&plan_spec,
+					   "--prom needs a file: standard output is for the plan");
+		if (atomic_check_target(prom, why, sizeof(why)) != ATOMIC_OK) {
+			fprintf(stderr, "gpuplan: --prom: %s\n", why);
+			return 2;
+		}
+		if (out && strcmp(out, "-") && same_file(out, prom))
+			return usage_error(&plan_spec, "-o and --prom name the same file '%s'",
+					   prom);
+		if (ro->pdf && same_file(ro->pdf, prom))
+			return usage_error(&plan_spec, "--report and --prom name the same file '%s'",
+					   prom);
 	}
 	if (!ro->pdf)
 		return 0;
@@ -565,6 +587,16 @@ static int deliver_with_report(struct output *o, const char *out,
 	return rc;
 }
 
+/* The Prometheus text, once the plan itself is delivered: 0, 1 or 2
+ * after printing why (output_finish). */
+static int write_prom(const struct plan_prom *prom, const char *path)
+{
+	struct output o;
+	output_open(&o);
+	plan_prom_emit(prom, o.f);
+	return output_finish(&o, path);
+}
+
 static int run(const struct parsed *p, enum out_format fmt,
 	       const struct catalog *c, const struct workload_file *wf,
 	       const struct plan_settings *s, const struct report_options *ro)
@@ -581,8 +613,12 @@ static int run(const struct parsed *p, enum out_format fmt,
 		opened = output_open_to(&o, out);
 	if (opened)
 		return opened;
+	const char *prom_file = opt_value(p, &plan_spec, "prom");
+	struct plan_prom prom;
+	plan_prom_init(&prom, s->currency);
 	struct emit_ctx e = {.fmt = fmt, .out = o.f,
-			     .want_doc = fmt != FORMAT_JSON && report};
+			     .want_doc = fmt != FORMAT_JSON && report,
+			     .prom = prom_file ? &prom : NULL};
 	if (fmt == FORMAT_TABLE && s->carried)
 		fprintf(o.f, "Calibrated with %s: %s.\n\n", s->carried->cal->file,
 			s->carried->note);
@@ -594,6 +630,7 @@ static int run(const struct parsed *p, enum out_format fmt,
 		json_decref(e.doc);
 		if (e.csv_started)
 			table_free(&e.csv);
+		plan_prom_free(&prom);
 		return 2;
 	}
 	if (e.json_started)
@@ -606,6 +643,9 @@ static int run(const struct parsed *p, enum out_format fmt,
 			 ? deliver_with_report(&o, out, fmt, ro, e.doc)
 			 : output_finish(&o, out);
 	json_decref(e.doc);
+	if (rc == 0 && prom_file)
+		rc = write_prom(&prom, prom_file);
+	plan_prom_free(&prom);
 	return rc;
 }
 

@@ -20,12 +20,14 @@ struct command {
 int cmd_backtest(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_catalog(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 int cmd_devices(int argc, char **argv);
 int cmd_diagnose(int argc, char **argv);
 int cmd_fit(int argc, char **argv);
 int cmd_model(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_run(int argc, char **argv);
 int cmd_workload(int argc, char **argv);
 
 /* Runs argv[1] from table, with "gpuplan PARENT" in messages; prints the

@@ -31,6 +31,8 @@ static const struct command commands[] = {
 	{"devices", cmd_devices, "list the devices gpuplan can measure here (CPU, CUDA GPUs)"},
 	{"diagnose", cmd_diagnose, "why a GPU starves or throttles, from an nvidia-smi log or live NVML"},
 	{"workload", cmd_workload, "list and validate workloads: what the planner plans"},
+	{"run", cmd_run, "run a command N times: wall time, metrics from its output, GPU samples -> run record"},
+	{"compare", cmd_compare, "two runs, profiles or plans: changes with 95% intervals and verdicts, or a cost diff"},
 	{"help", cmd_help, "show help for a command: gpuplan help catalog list"},
 	{NULL, NULL, NULL},
 };

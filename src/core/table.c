@@ -162,3 +162,29 @@ void table_print_csv(const struct table *t, FILE *out)
 		fputc('\n', out);
 	}
 }
+
+static void markdown_row(char *const *row, size_t ncols, FILE *out)
+{
+	fputc('|', out);
+	for (size_t c = 0; c < ncols; c++) {
+		fputc(' ', out);
+		for (const char *p = row[c]; *p; p++) {
+			if (*p == '|')
+				fputc('\\', out);
+			fputc(*p, out);
+		}
+		fputs(" |", out);
+	}
+	fputc('\n', out);
+}
+
+void table_print_markdown(const struct table *t, FILE *out)
+{
+	markdown_row(t->header, t->ncols, out);
+	fputc('|', out);
+	for (size_t c = 0; c < t->ncols; c++)
+		fputs(t->right[c] ? " ---: |" : " --- |", out);
+	fputc('\n', out);
+	for (size_t r = 0; r < t->nrows; r++)
+		markdown_row(t->cells + r * t->ncols, t->ncols, out);
+}

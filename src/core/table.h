@@ -28,6 +28,9 @@ void table_right_align(struct table *t, size_t col);
 void table_add_row(struct table *t, const char *const cells[]);
 void table_print(const struct table *t, FILE *out);
 void table_print_csv(const struct table *t, FILE *out);
+/* GitHub-flavoured Markdown (a pull-request comment): a '|' in a cell is
+ * written "\|", right-aligned columns get "---:". */
+void table_print_markdown(const struct table *t, FILE *out);
 void table_free(struct table *t);
 
 /* Columns a UTF-8 string takes on a terminal. */

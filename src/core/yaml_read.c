@@ -296,6 +296,27 @@ int yr_positive(struct yread *r, const struct ynode *map, const char *key,
 	return node_positive(r, n, key, -1, out);
 }
 
+int yr_node_real(struct yread *r, const struct ynode *n, const char *what,
+		 double *out)
+{
+	if (!n)
+		return 0;
+	char *end = NULL;
+	errno = 0;
+	double v = n->kind == YNODE_SCALAR && !n->quoted && n->text[0] &&
+		   strspn(n->text, "0123456789.eE+-") == strlen(n->text)
+		? strtod(n->text, &end) : NAN;
+	if (!end || *end || errno == ERANGE || !isfinite(v)) {
+		char found[96];
+		ynode_describe(n, found, sizeof(found));
+		yr_error(r, n, NULL, "'%s' expects a finite number, found %s",
+			 what, found);
+		return -1;
+	}
+	*out = v;
+	return 1;
+}
+
 int yr_node_number_in(struct yread *r, const struct ynode *n, const char *key,
 		      enum quantity q, double *out)
 {

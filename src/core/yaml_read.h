@@ -63,6 +63,11 @@ int yr_bool(struct yread *r, const struct ynode *map, const char *key,
 /* A plain number strictly greater than zero (a ratio such as PUE). */
 int yr_positive(struct yread *r, const struct ynode *map, const char *key,
 		double *out);
+/* A plain (unquoted) finite decimal number of any sign: a measured
+ * figure, a fitted parameter.  n NULL (a key that is absent) gives 0. */
+int yr_node_real(struct yread *r, const struct ynode *n, const char *what,
+		 double *out);
+
 /* A quantity with a unit, strictly greater than zero.  detail may be NULL. */
 int yr_quantity(struct yread *r, const struct ynode *map, const char *key,
 		enum unit_kind kind, double *out, struct unit_detail *detail);

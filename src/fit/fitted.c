@@ -119,21 +119,7 @@ void fitted_emit(const struct curve_list *l, FILE *f)
 static int node_real(struct yread *r, const struct ynode *n, const char *what,
 		     double *out)
 {
-	if (!n)
-		return 0;
-	char *end = NULL;
-	errno = 0;
-	double v = n->kind == YNODE_SCALAR && !n->quoted && n->text[0]
-		? strtod(n->text, &end) : NAN;
-	if (!end || *end || errno == ERANGE || !isfinite(v)) {
-		char found[96];
-		ynode_describe(n, found, sizeof(found));
-		yr_error(r, n, NULL, "'%s' expects a finite number, found %s",
-			 what, found);
-		return -1;
-	}
-	*out = v;
-	return 1;
+	return yr_node_real(r, n, what, out);
 }
 
 static int real(struct yread *r, const struct ynode *map, const char *key,

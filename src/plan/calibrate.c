@@ -4,88 +4,17 @@
  */
 #include "calibrate.h"
 
+#include "catalog/device_match.h"
+
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
-#define MAX_TOKENS 16
-
-/* s split on spaces and hyphens into tok (at most MAX_TOKENS). */
-static int tokens(const char *s, char tok[MAX_TOKENS][64])
-{
-	int n = 0;
-	while (*s && n < MAX_TOKENS) {
-		while (*s == ' ' || *s == '-')
-			s++;
-		size_t k = 0;
-		while (*s && *s != ' ' && *s != '-') {
-			if (k < 63)
-				tok[n][k++] = *s;
-			s++;
-		}
-		tok[n][k] = '\0';
-		if (k)
-			n++;
-	}
-	return n;
-}
-
-/* How the accelerator's name is found in the device's: 2 every token
- * exactly, 1 every token as the start of one (SXM in SXM4), 0 not. */
-static int name_match(const char *acc, char dev[MAX_TOKENS][64], int nd)
-{
-	char t[MAX_TOKENS][64];
-	int n = tokens(acc, t), level = 2;
-	for (int i = 0; i < n; i++) {
-		int best = 0;
-		for (int j = 0; j < nd; j++) {
-			if (!strcasecmp(t[i], dev[j]))
-				best = 2;
-			else if (!strncasecmp(t[i], dev[j], strlen(t[i])) && best < 1)
-				best = 1;
-		}
-		if (best < level)
-			level = best;
-	}
-	return n ? level : 0;
-}
-
-/* Of cat's accelerators, those `fits` says the device's name fits: the
- * number, the last in *one, their names joined in names. */
-static int candidates(const struct catalog *cat, char dev[MAX_TOKENS][64],
-		      int nd, bool family, const struct accelerator **one,
-		      char *names, size_t len)
-{
-	int n = 0;
-	names[0] = '\0';
-	for (size_t i = 0; i < cat->n_acc; i++) {
-		const struct accelerator *a = &cat->acc[i];
-		char t[MAX_TOKENS][64];
-		bool fits;
-		if (family) {
-			fits = false;
-			if (tokens(a->name, t) > 0)
-				for (int j = 0; j < nd && !fits; j++)
-					fits = !strcasecmp(t[0], dev[j]);
-		} else {
-			fits = name_match(a->name, dev, nd) > 0;
-		}
-		if (!fits)
-			continue;
-		*one = a;
-		size_t at = strlen(names);
-		snprintf(names + at, len - at, "%s%s", n++ ? ", " : "", a->name);
-	}
-	return n;
-}
-
 /*
- * The catalog's entry for the device, or NULL with why in note: the one
- * whose every name token the device's name holds ("A100-SXM-80GB" in
- * "NVIDIA A100-SXM4-80GB"), exact tokens preferred ("A10G" over "A10");
- * failing that, the one whose family (the first token, "H100") it names.
+ * The catalog's entry for the device (catalog_match_device), or NULL
+ * with why in note.
  */
 static const struct accelerator *match(const struct calibration *c,
 				       const struct catalog *cat, char *note,
@@ -93,24 +22,12 @@ static const struct accelerator *match(const struct calibration *c,
 {
 	const char *name = strchr(c->device, ':');
 	name = name ? name + 1 : c->device;
-	char dev[MAX_TOKENS][64], names[400];
-	int nd = tokens(name, dev);
-	const struct accelerator *one = NULL, *exact = NULL;
-	int n = candidates(cat, dev, nd, false, &one, names, sizeof(names));
-	if (n > 1) {
-		int exacts = 0;
-		for (size_t i = 0; i < cat->n_acc; i++)
-			if (name_match(cat->acc[i].name, dev, nd) == 2) {
-				exact = &cat->acc[i];
-				exacts++;
-			}
-		if (exacts == 1)
-			return exact;
-	}
-	if (n == 0)
-		n = candidates(cat, dev, nd, true, &one, names, sizeof(names));
-	if (n == 1)
-		return one;
+	char names[400];
+	int n;
+	const struct accelerator *a =
+		catalog_match_device(cat, name, names, sizeof(names), &n);
+	if (a)
+		return a;
 	if (n > 1)
 		snprintf(note, len, "the sample device (%s) could be any of %s: name it with --profile-accelerator to carry its measured fractions to the catalog",
 			 c->device, names);

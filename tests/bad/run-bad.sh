@@ -10,6 +10,9 @@
 #             OUT.prom (the file is NAME.csv: an nvidia-smi log)
 #   outcome   gpuplan backtest FILE; gpuplan backtest FILE -o OUT (against
 #             the shipped catalogs)
+#   baselines gpuplan bench --device cpu --baselines FILE (twice, the second
+#             with -o OUT): refused before anything is measured
+#   run       gpuplan compare FILE FILE; the same -o OUT (a run record)
 #
 #   run-bad.sh GPUPLAN KIND NAME      (run from the source root)
 #
@@ -68,6 +71,12 @@ workload)
 outcome)
 	expect_stderr backtest "$file"
 	expect_no_output backtest --format json "$file" ;;
+baselines)
+	expect_stderr bench --device cpu --quick --suite transfer --baselines "$file"
+	expect_no_output bench --device cpu --quick --suite transfer --baselines "$file" ;;
+run)
+	expect_stderr compare "$file" "$file"
+	expect_no_output compare --format json "$file" "$file" ;;
 diagnose)
 	expect_stderr diagnose "$file"
 	expect_no_output diagnose "$file" --prom "$scratch/result.prom"

@@ -8,11 +8,16 @@
  * Switches, read by init (a flag is on when set, non-empty and not "0"):
  *   GPUPLAN_SIM_DEVICES=N     devices, 0 to 16 (default 2)
  *   GPUPLAN_SIM_CC=M.m        compute capability (default 9.0); fp8 needs 8.9+
+ *   GPUPLAN_SIM_NAME=TEXT     the device's name (default "gpuplan simulated
+ *                             GPU"): a catalog part's, for bench's baseline
+ *                             verdicts
  *   GPUPLAN_SIM_MEMORY=B      bytes of memory per device (default 1 GiB)
  *   GPUPLAN_SIM_NO_NCCL       ALLREDUCE is BENCH_UNSUPPORTED, as without NCCL
  *   GPUPLAN_SIM_NO_PEER       no peer access: P2P is staged through the host
  *   GPUPLAN_SIM_JITTER        job_run times are multiplied in turn by 1,
  *                             1.01, 0.99, 1.005, 0.995 (one cycle over all jobs)
+ *   GPUPLAN_SIM_SLOW=F        job_run times are multiplied by F (> 0), as on
+ *                             a part held at a low clock
  *   GPUPLAN_SIM_BAD_CHECK=K   job_check fails for jobs of kind K (enum
  *                             gpuplan_cuda_job_kind), as on a wrong result
  * Faults in measurement, each deterministic.  Jobs are numbered from 1 in
@@ -114,6 +119,7 @@ static struct {
 	int ready, devices, cc_major, cc_minor;
 	uint64_t memory;			/* bytes per device */
 	int no_nccl, no_peer, jitter;
+	double slow;				/* GPUPLAN_SIM_SLOW, 1 by default */
 	uint32_t bad_check;			/* job kind, 0 for none */
 	uint64_t fail_job, lose_after;		/* job numbers; 0: never */
 	int lose;				/* GPUPLAN_SIM_LOSE_AFTER was given */
@@ -220,6 +226,10 @@ static int sim_init(char *err, size_t errlen)
 	sim.no_nccl = env_flag("GPUPLAN_SIM_NO_NCCL");
 	sim.no_peer = env_flag("GPUPLAN_SIM_NO_PEER");
 	sim.jitter = env_flag("GPUPLAN_SIM_JITTER");
+	const char *slow = getenv("GPUPLAN_SIM_SLOW");
+	sim.slow = slow && *slow ? strtod(slow, NULL) : 1;
+	if (!(sim.slow > 0 && sim.slow < 1e6))
+		return fail(err, errlen, -1, "GPUPLAN_SIM_SLOW must be a factor above 0");
 	if (fault_switches(err, errlen))
 		return -1;
 	sim.ready = 1;
@@ -248,7 +258,9 @@ static int sim_device_info(int dev, struct gpuplan_cuda_device_info *out,
 	memset(out, 0, sizeof(*out));
 	if (bad_device(dev, err, errlen))
 		return -1;
-	snprintf(out->name, sizeof(out->name), "gpuplan simulated GPU");
+	const char *name = getenv("GPUPLAN_SIM_NAME");
+	snprintf(out->name, sizeof(out->name), "%s",
+		 name && *name ? name : "gpuplan simulated GPU");
 	snprintf(out->uuid, sizeof(out->uuid),
 		 "GPU-00000000-0000-4000-8000-%012x", (unsigned)dev);
 	snprintf(out->pci_bus_id, sizeof(out->pci_bus_id), "0000:%02x:00.0",
@@ -567,7 +579,7 @@ static double jitter(void)
 {
 	static const double pattern[] = { 0.0, 0.01, -0.01, 0.005, -0.005 };
 
-	return sim.jitter ? 1.0 + pattern[sim.runs++ % 5] : 1.0;
+	return sim.slow * (sim.jitter ? 1.0 + pattern[sim.runs++ % 5] : 1.0);
 }
 
 /* The time the timer reports for a run that took t: the pattern's turn. */

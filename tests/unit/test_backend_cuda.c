@@ -274,7 +274,7 @@ static void gpu_round_trip(void)
 	FILE *f = open_memstream(&text, &size);
 	bench_prom_emit(&q, f);
 	fclose(f);
-	CHECK_HAS(text, "gpuplan_bench_bytes_per_second{device=\"cuda\",index=\"0\",suite=\"transfer\",kernel=\"h2d-pinned\",bytes=\"1048576\",threads=\"1\"} ");
+	CHECK_HAS(text, "gpuplan_bench_bytes_per_second{device=\"cuda\",gpu=\"0\",suite=\"transfer\",kernel=\"h2d-pinned\",bytes=\"1048576\",threads=\"1\"} ");
 	free(text);
 	remove(path);
 	remove(dir);

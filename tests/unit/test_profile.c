@@ -471,9 +471,9 @@ static void prometheus(void)
 	fill(&p);
 	char *text = emit(&p, bench_prom_emit);
 	CHECK(strstr(text, "# TYPE gpuplan_bench_bytes_per_second gauge\n") != NULL);
-	CHECK(strstr(text, "# TYPE gpuplan_bench_flops_per_second_high gauge\n") != NULL);
+	CHECK(strstr(text, "# TYPE gpuplan_bench_ci95_high_flops_per_second gauge\n") != NULL);
 	CHECK(strstr(text, "gpuplan_bench_flops_per_second{device=\"cpu\",suite=\"gemm\",kernel=\"dgemm\",precision=\"fp64\",m=\"1024\",n=\"1024\",k=\"1024\",threads=\"3\"} ") != NULL);
-	CHECK(strstr(text, "gpuplan_bench_bytes_per_second_low{device=\"cpu\",suite=\"membw\",kernel=\"triad\",bytes=\"8000000\",threads=\"3\"} ") != NULL);
+	CHECK(strstr(text, "gpuplan_bench_ci95_low_bytes_per_second{device=\"cpu\",suite=\"membw\",kernel=\"triad\",bytes=\"8000000\",threads=\"3\"} ") != NULL);
 	size_t lines = 0;
 	for (const char *c = text; *c; c++)
 		lines += *c == '\n';

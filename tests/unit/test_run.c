@@ -1,0 +1,258 @@
+/*
+ * test_run.c - the run command's parts: metric specs and the direction a
+ * name gives, capture of the last match, the executor (a real command:
+ * exit status, signal, both pipes, command not found) and the run record's
+ * round trip through its writer and strict loader.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "run/exec.h"
+#include "run/metric.h"
+#include "run/record.h"
+
+static void infer(void)
+{
+	static const struct { const char *name; int want; } t[] = {
+		/* 1 higher, 0 lower, -1 refused */
+		{"throughput", 1}, {"tokens_per_s", 1}, {"images/s", 1},
+		{"samples_per_sec", 1}, {"accuracy", 1}, {"val_acc", 1},
+		{"loss", 0}, {"latency_ms", 0}, {"step_time", 0}, {"p99_ms", 0},
+		{"epoch_seconds", 0}, {"ppl", 0},
+		{"score_loss", -1},	/* both kinds of word */
+		{"widgets", -1},	/* neither */
+		{"lossy", -1},		/* a word, not a prefix */
+	};
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		enum better b;
+		bool ok = metric_infer_better(t[i].name, &b);
+		CHECK(ok == (t[i].want >= 0));
+		if (ok && t[i].want >= 0)
+			CHECK(b == (t[i].want ? BETTER_HIGHER : BETTER_LOWER));
+		if (ok != (t[i].want >= 0))
+			fprintf(stderr, "  name '%s'\n", t[i].name);
+	}
+}
+
+static void parse(void)
+{
+	struct metric m;
+	char why[400];
+	CHECK(metric_parse("rate:lower=x ([0-9]+)", &m, why, sizeof(why)) == 0);
+	CHECK(m.better == BETTER_LOWER);
+	CHECK_STR(m.name, "rate");
+	metric_free(&m);
+	CHECK(metric_parse("widgets=([0-9]+)", &m, why, sizeof(why)) < 0);
+	CHECK_HAS(why, "widgets:higher");
+	CHECK(metric_parse("loss=no group", &m, why, sizeof(why)) < 0);
+	CHECK_HAS(why, "no capture group");
+	CHECK(metric_parse("loss=([0-9]", &m, why, sizeof(why)) < 0);
+	CHECK_HAS(why, "bad regular expression");
+	CHECK(metric_parse("x:sideways=(1)", &m, why, sizeof(why)) < 0);
+	CHECK_HAS(why, ":higher' or ':lower'");
+	CHECK(metric_parse("noequals", &m, why, sizeof(why)) < 0);
+	CHECK(metric_parse("wall_time_s:lower=(1)", &m, why, sizeof(why)) < 0);
+}
+
+static void capture(void)
+{
+	struct metric m;
+	char why[400];
+	double v = 0;
+	CHECK(metric_parse("loss=loss ([-0-9.e]+)", &m, why, sizeof(why)) == 0);
+	/* the last match counts: the final loss, not the first */
+	CHECK(metric_capture(&m, "loss 2.5\nstep\nloss 1.25\nloss -3e-1\n", &v,
+			     why, sizeof(why)) == 1);
+	CHECK(v == -0.3);
+	CHECK(metric_capture(&m, "nothing here\n", &v, why, sizeof(why)) == 0);
+	CHECK(metric_capture(&m, "loss 1.2.3\n", &v, why, sizeof(why)) == -1);
+	CHECK_HAS(why, "not a number");
+	metric_free(&m);
+	/* an anchored pattern matches at each line's start */
+	CHECK(metric_parse("tput:higher=^t=([0-9]+)", &m, why, sizeof(why)) == 0);
+	CHECK(metric_capture(&m, "t=1\nxt=9\nt=7\n", &v, why, sizeof(why)) == 1);
+	CHECK(v == 7);
+	metric_free(&m);
+}
+
+static void exec_cases(void)
+{
+	char why[200];
+	CHECK(exec_findable("sh", why, sizeof(why)));
+	CHECK(!exec_findable("gpuplan-no-such-command", why, sizeof(why)));
+	CHECK_STR(why, "command not found");
+	CHECK(!exec_findable("./no/such/path", why, sizeof(why)));
+
+	struct exec_result r;
+	char *both[] = {"sh", "-c", "echo out; echo err >&2; exit 3", NULL};
+	CHECK(exec_run(both, &r, why, sizeof(why)) == 0);
+	CHECK(r.exit_code == 3 && !r.signaled && exec_failed(&r));
+	CHECK_HAS(r.output, "out\n");
+	CHECK_HAS(r.output, "err\n");
+	CHECK_STR(r.stderr_tail, "err\n");
+	exec_result_free(&r);
+
+	char *killed[] = {"sh", "-c", "kill -9 $$", NULL};
+	CHECK(exec_run(killed, &r, why, sizeof(why)) == 0);
+	CHECK(r.signaled && r.signal == 9 && exec_failed(&r));
+	exec_result_free(&r);
+
+	/* both pipes full at once: 1 MiB on each, no deadlock */
+	char *flood[] = {"sh", "-c",
+		"head -c 1048576 /dev/zero | tr '\\0' a & head -c 1048576 /dev/zero | tr '\\0' b >&2; wait",
+		NULL};
+	CHECK(exec_run(flood, &r, why, sizeof(why)) == 0);
+	CHECK(r.exit_code == 0 && r.output_len == 2u << 20);
+	CHECK(strlen(r.stderr_tail) == EXEC_TAIL_BYTES);
+	exec_result_free(&r);
+
+	char *missing[] = {"gpuplan-no-such-command", NULL};
+	CHECK(exec_run(missing, &r, why, sizeof(why)) == 0);
+	CHECK(r.exec_failed && exec_failed(&r));
+	exec_result_free(&r);
+}
+
+static void fill(struct run_record *rec)
+{
+	char why[200];
+	run_record_init(rec);
+	snprintf(rec->tool_version, sizeof(rec->tool_version), "1.0");
+	snprintf(rec->when, sizeof(rec->when), "2026-12-02T10:00:00Z");
+	rec->argc = 2;
+	rec->argv = calloc(3, sizeof(char *));
+	rec->argv[0] = strdup("printf");
+	rec->argv[1] = strdup("loss \"1\"\n\t\x1b");
+	snprintf(rec->hostname, sizeof(rec->hostname), "h");
+	snprintf(rec->kernel, sizeof(rec->kernel), "Linux 6 x86_64");
+	rec->gpu = true;
+	snprintf(rec->gpu_name, sizeof(rec->gpu_name), "Fake GPU");
+	rec->samples.interval_s = 0.1;
+	rec->metrics = calloc(2, sizeof(struct metric));
+	CHECK(metric_parse("loss=loss ([0-9.]+)", &rec->metrics[0], why, sizeof(why)) == 0);
+	CHECK(metric_parse("tput:higher=t ([0-9.]+)", &rec->metrics[1], why, sizeof(why)) == 0);
+	rec->n_metrics = 2;
+	struct run_one *u = run_record_add(rec);
+	u->warmup = true;
+	u->wall_s = 0.5;
+	u->present[0] = true, u->value[0] = 1.5;
+	u->present[1] = true, u->value[1] = -2;
+	u = run_record_add(rec);
+	u->signaled = true, u->signal = 9, u->wall_s = 0.25;
+	u->stderr_tail = strdup("killed\n");
+	struct gpu_sample s = {.t_s = 0.1, .util_gpu_pct = 50, .power_w = 300,
+		.throttle = GPU_THROTTLE_SW_POWER_CAP,
+		.valid = GPU_SAMPLE_UTILIZATION | GPU_SAMPLE_POWER | GPU_SAMPLE_THROTTLE};
+	snprintf(s.during, sizeof(s.during), "run 1");
+	gpu_samples_push(&rec->samples, &s);
+	run_gpu_summarise(&rec->samples, "run 1", &u->gpu);
+}
+
+static char *render(const struct run_record *r, size_t *len)
+{
+	char *buf = NULL;
+	FILE *f = open_memstream(&buf, len);
+	run_record_emit(r, f);
+	fclose(f);
+	return buf;
+}
+
+static void round_trip(void)
+{
+	struct run_record a, b;
+	fill(&a);
+	CHECK(a.runs[1].gpu.samples == 1 && a.runs[1].gpu.util_mean_pct == 50);
+	CHECK(!run_counts(&a.runs[0]) && !run_counts(&a.runs[1]));
+	size_t n1, n2;
+	char *t1 = render(&a, &n1);
+	struct gp_errors errs;
+	gp_errors_init(&errs);
+	int rc = run_record_parse(&b, "a.yaml", t1, n1, &errs);
+	if (rc)
+		gp_errors_print(&errs, stderr);
+	CHECK(rc == 0);
+	char *t2 = render(&b, &n2);
+	CHECK(n1 == n2 && memcmp(t1, t2, n1) == 0);
+	CHECK_STR(b.argv[1], "loss \"1\"\n\t\\x1b");	/* spelt out, not raw */
+	CHECK(b.runs[1].signaled && b.runs[1].signal == 9);
+	CHECK(b.runs[0].value[1] == -2);
+	CHECK(b.runs[1].gpu.throttle_seen == GPU_THROTTLE_SW_POWER_CAP);
+	free(t1);
+	free(t2);
+	run_record_free(&a);
+	run_record_free(&b);
+	gp_errors_free(&errs);
+}
+
+/* Hours of samples thin to every k-th, said in the record, read back. */
+static void thinning(void)
+{
+	struct run_record a, b;
+	fill(&a);
+	for (size_t i = 0; i < 45000; i++) {
+		struct gpu_sample s = {.t_s = 0.1 * (double)i, .power_w = 100,
+				       .valid = GPU_SAMPLE_POWER};
+		gpu_samples_push(&a.samples, &s);
+	}
+	run_record_thin_samples(&a);
+	/* 45,001 samples: every 3rd, the first kept */
+	CHECK(a.samples_every == 3 && a.samples.n == 15001);
+	CHECK(a.samples.v[1].t_s == 0.1 * 2);
+	size_t n;
+	char *t = render(&a, &n);
+	CHECK_HAS(t, "  samples_every: 3\n");
+	struct gp_errors errs;
+	gp_errors_init(&errs);
+	CHECK(run_record_parse(&b, "a.yaml", t, n, &errs) == 0);
+	CHECK(b.samples_every == 3 && b.samples.n == 15001);
+	free(t);
+	run_record_free(&a);
+	run_record_free(&b);
+	gp_errors_free(&errs);
+}
+
+/* A located message for each kind of mistake. */
+static void bad_records(void)
+{
+	static const struct { const char *text, *want; } t[] = {
+		{"schema: gpuplan/run/v2\n", "a.yaml:1:9: expected 'schema: gpuplan/run/v1', found 'gpuplan/run/v2'"},
+		{"schema: gpuplan/run/v1\ntool_version: \"1\"\nwhen: \"x\"\ncommand: [a]\n"
+		 "host: {hostname: h, kernel: k}\ngpu: {absent: none}\nmetrics: []\n"
+		 "runs:\n  - warmup: false\n    exit_code: 0\n    signal: 9\n    wall_time_s: 1\n",
+		 "a.yaml:9:5: a run needs exactly one of 'exit_code' and 'signal'"},
+		{"schema: gpuplan/run/v1\ntool_version: \"1\"\nwhen: \"x\"\ncommand: [a]\n"
+		 "host: {hostname: h, kernel: k}\ngpu: {absent: none}\n"
+		 "metrics: [{name: loss, better: lower, regex: \"l ([0-9]+)\"}]\n"
+		 "runs:\n  - warmup: false\n    exit_code: 0\n    wall_time_s: 1\n",
+		 "run neither measures nor lists as missing metric 'loss'"},
+		{"schema: gpuplan/run/v1\ntool_version: \"1\"\nwhen: \"x\"\ncommand: [a]\n"
+		 "host: {hostname: h, kernel: k}\ngpu: {absent: none}\nmetrics: []\n"
+		 "runs:\n  - warmup: false\n    exit_code: 0\n    wall_time_s: -1\n",
+		 "a.yaml:11:18: 'wall_time_s' must be zero or more"},
+	};
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		struct run_record r;
+		struct gp_errors errs;
+		gp_errors_init(&errs);
+		CHECK(run_record_parse(&r, "a.yaml", t[i].text, strlen(t[i].text), &errs) < 0);
+		char msg[400] = "";
+		if (errs.n)
+			gp_error_format(&errs.v[0], msg, sizeof(msg));
+		CHECK_HAS(msg, t[i].want);
+		run_record_free(&r);
+		gp_errors_free(&errs);
+	}
+}
+
+int main(void)
+{
+	infer();
+	parse();
+	capture();
+	exec_cases();
+	round_trip();
+	thinning();
+	bad_records();
+	return check_summary("run");
+}
