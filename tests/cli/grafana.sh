@@ -3,8 +3,8 @@
 # dashboard JSON (jq parses it; schemaVersion, a datasource variable, every
 # panel placed by gridPos, every query an expr), dcgm-exporter's five
 # gauges on it, and every gpuplan_ metric its queries name one gpuplan
-# writes: a family of the --prom outputs (tests/cli/prom-outputs.sh) or of
-# diagnose's (the names agreed for it, below), so a renamed metric fails.
+# writes: a family of the --prom outputs (tests/cli/prom-outputs.sh), so a
+# renamed metric fails.
 #   grafana.sh GPUPLAN SIM_PLUGIN_DIR
 set -u
 gpuplan=$1
@@ -33,14 +33,7 @@ trap 'rm -rf "$dir"' EXIT
 . "$here/prom-outputs.sh"
 prom_outputs "$dir" "$gpuplan" "$sim" ||
 	{ echo "a --prom run failed:" >&2; cat "$dir"/*.err >&2; exit 1; }
-# diagnose's families, as agreed between its --prom and this dashboard;
-# its own output joins prom-outputs.sh once it is on main
-written=$(sed -n 's/^# TYPE \([^ ]*\) .*/\1/p' "$dir"/*.prom; printf '%s\n' \
-	gpuplan_diagnose_samples gpuplan_diagnose_duration_seconds \
-	gpuplan_diagnose_gpu_utilization_ratio gpuplan_diagnose_idle_seconds \
-	gpuplan_diagnose_heartbeat_period_seconds gpuplan_diagnose_memory_used_peak_bytes \
-	gpuplan_diagnose_memory_total_bytes gpuplan_diagnose_throttled_seconds \
-	gpuplan_diagnose_finding gpuplan_diagnose_lost_cost)
+written=$(sed -n 's/^# TYPE \([^ ]*\) .*/\1/p' "$dir"/*.prom)
 named=$(grep -o 'gpuplan_[a-z0-9_]*' <<<"$exprs$(jq -r '.templating.list[].definition? // empty' "$board")" | sort -u)
 [ -n "$named" ] || say "names no gpuplan_ metric"
 for m in $named; do
