@@ -536,6 +536,15 @@ static bool place(struct reader *r, struct smi_gpu *g, struct row *w,
 		copy_text(r->log->first_time, sizeof(r->log->first_time), w->time_text);
 	}
 	w->x.t_s = w->t - r->t0;
+	/* Before the log's first row: every GPU's times count from that row
+	 * (nvidia-smi writes each -l round in order), so this is a log pasted
+	 * together out of order. */
+	if (w->x.t_s < 0) {
+		gp_errors_add(r->errs, r->file, r->line, tcell->col, NULL,
+			      "expected a time at or after the log's first row (%s), found '%s'",
+			      r->log->first_time, w->time_text);
+		return false;
+	}
 	if (g->s.n && w->x.t_s < g->s.v[g->s.n - 1].t_s) {
 		gp_errors_add(r->errs, r->file, r->line, tcell->col, NULL,
 			      "expected a time after this GPU's previous sample, found '%s' (%.3f s earlier)",
@@ -553,6 +562,22 @@ static int time_column(const struct reader *r)
 		if (r->col[i].def && r->col[i].def->kind == F_TIME)
 			return i;
 	return -1;
+}
+
+/* A GPU whose every row was refused (its first one placed before the
+ * log's first row, say) has nothing to diagnose; what could be read is
+ * reported without it. */
+static void drop_empty_gpus(struct smi_log *log)
+{
+	size_t kept = 0;
+	for (size_t i = 0; i < log->n; i++) {
+		if (log->gpu[i].s.n == 0) {
+			gpu_samples_free(&log->gpu[i].s);
+			continue;
+		}
+		log->gpu[kept++] = log->gpu[i];
+	}
+	log->n = kept;
 }
 
 /* A data line.  cut: the file ends here without a newline. */
@@ -709,6 +734,7 @@ int smi_log_parse(struct smi_log *log, const char *text, size_t len,
 		gp_errors_add(errs, file, r.line, 0, NULL,
 			      "expected samples after the header, found none");
 	free(r.header);
+	drop_empty_gpus(log);
 	return gp_errors_count(errs) == before ? 0 : -1;
 }
 

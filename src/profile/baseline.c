@@ -176,6 +176,10 @@ static int check_duplicates(struct yread *r, const struct baselines *b,
 	for (size_t i = 0; i < b->n; i++)
 		for (size_t j = 0; j < i; j++) {
 			const struct baseline_entry *x = &b->v[i], *y = &b->v[j];
+			/* an entry without a known figure is already
+			 * refused; it is no one's duplicate */
+			if (x->figure == BASE_FIGURES)
+				break;
 			if (x->accelerator && y->accelerator &&
 			    !strcmp(x->accelerator, y->accelerator) &&
 			    x->figure == y->figure && x->precision == y->precision) {
