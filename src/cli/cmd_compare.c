@@ -24,6 +24,7 @@
 #include "core/yaml_tree.h"
 #include "profile/profile.h"
 #include "report/compare_chart.h"
+#include "report/report.h"
 #include "report/report_data.h"
 #include "report/text.h"
 #include "run/record.h"
@@ -36,7 +37,7 @@ static const struct opt_spec compare_opts[] = {
 	{"carry", 0, OPT_VALUE, "METRIC",
 	 "with --plan: the metric whose change is the job's (default wall_time_s)"},
 	{"report", 0, OPT_VALUE, "FILE",
-	 "also draw the changes with their intervals (plans: cost before and after) as FILE.png or FILE.svg"},
+	 "also draw the changes with their intervals (plans: cost before and after) as FILE.pdf, FILE.png or FILE.svg"},
 	{"fail-above", 0, OPT_VALUE, "PCT",
 	 "plans: exit 1 when a total planned spend rises by more than PCT (10 or 10%)"},
 	OUTPUT_OPTION,
@@ -282,8 +283,9 @@ static int check_options(const struct parsed *p, enum kind k)
 		return 2;
 	}
 	const char *rep = opt_value(p, &compare_spec, "report");
-	if (rep && !ends_with(rep, ".png") && !ends_with(rep, ".svg"))
-		return usage_error(&compare_spec, "--report expects a file ending in .png or .svg, found '%s'", rep);
+	if (rep && !ends_with(rep, ".png") && !ends_with(rep, ".svg") &&
+	    !ends_with(rep, ".pdf"))
+		return usage_error(&compare_spec, "--report expects a file ending in .pdf, .png or .svg, found '%s'", rep);
 	if (rep && atomic_check_target(rep, why, sizeof(why)) != ATOMIC_OK) {
 		fprintf(stderr, "gpuplan: --report: %s\n", why);
 		return 2;
@@ -291,8 +293,22 @@ static int check_options(const struct parsed *p, enum kind k)
 	return 0;
 }
 
+/* A PDF's date: when the after side was measured or run, or the after
+ * plan's latest price date; never the wall clock, so the same inputs give
+ * the same bytes. */
+static void chart_date(const struct input *after, char *buf, size_t len)
+{
+	if (after->kind == KIND_RUN)
+		snprintf(buf, len, "%s", after->run.when);
+	else if (after->kind == KIND_PROFILE)
+		snprintf(buf, len, "%s", after->profile.when);
+	else
+		report_plan_date(&after->plan, buf, len);
+}
+
 /* --report: the chart of j, written atomically.  0, or 1 (said). */
-static int draw_report(const struct parsed *p, const json_t *j)
+static int draw_report(const struct parsed *p, const json_t *j,
+		       const struct input *after)
 {
 	const char *rep = opt_value(p, &compare_spec, "report");
 	if (!rep)
@@ -305,8 +321,10 @@ static int draw_report(const struct parsed *p, const json_t *j)
 		return 1;
 	}
 	size_t len = 0;
-	unsigned char *bytes = compare_chart(j, &font, ends_with(rep, ".svg"),
-					     &len, why, sizeof(why));
+	char date[40];
+	chart_date(after, date, sizeof(date));
+	unsigned char *bytes = compare_chart(rep, j, &font, date, &len, why,
+					     sizeof(why));
 	int rc = bytes && atomic_write(rep, bytes, len, why, sizeof(why)) == ATOMIC_OK ? 0 : 1;
 	if (rc)
 		fprintf(stderr, "gpuplan: --report: %s\n", why);
@@ -394,7 +412,7 @@ int cmd_compare(int argc, char **argv)
 		goto out;
 	j = build(in);
 	if ((rc = carry(&p, j)) || (rc = emit(&p, f, in[0].kind, j)) ||
-	    (rc = draw_report(&p, j)))
+	    (rc = draw_report(&p, j, &in[1])))
 		goto out;
 	if (has_limit)
 		rc = fail_above(j, limit);

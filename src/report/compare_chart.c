@@ -3,7 +3,6 @@
  */
 #include "report/compare_chart.h"
 
-#include <cairo-svg.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,25 +10,7 @@
 
 #include "core/xalloc.h"
 #include "report/chart.h"
-#include "report/png_out.h"
-
-struct buffer {
-	unsigned char *data;
-	size_t len, cap;
-};
-
-static cairo_status_t to_buffer(void *closure, const unsigned char *data,
-				unsigned int length)
-{
-	struct buffer *b = closure;
-	if (b->len + length > b->cap) {
-		b->cap = 2 * (b->len + length);
-		b->data = xrealloc(b->data, b->cap);
-	}
-	memcpy(b->data + b->len, data, length);
-	b->len += length;
-	return CAIRO_STATUS_SUCCESS;
-}
+#include "report/report.h"
 
 static double num(const json_t *o, const char *key)
 {
@@ -101,43 +82,20 @@ static void cost_bars(cairo_t *cr, struct rect area, const json_t *j,
 	free(v);
 }
 
-unsigned char *compare_chart(const json_t *j, const struct report_font *f,
-			     bool svg, size_t *len, char *why, size_t wlen)
+static void draw(cairo_t *cr, struct rect area, const struct chart_style *st,
+		 const void *arg)
 {
-	double w = svg ? 800 : 1600, h = svg ? 500 : 1000, m = svg ? 10 : 20;
-	struct buffer b = {0};
-	cairo_surface_t *s = svg
-		? cairo_svg_surface_create_for_stream(to_buffer, &b, w, h)
-		: cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)w, (int)h);
-	cairo_t *cr = cairo_create(s);
-	cairo_set_source_rgb(cr, 1, 1, 1);
-	cairo_paint(cr);
-	struct chart_style st = {f->family, svg ? 11 : 22, svg ? 1 : 2};
-	struct rect area = {m, m, w - 2 * m, h - 2 * m};
+	const json_t *j = arg;
 	const char *kind = json_string_value(json_object_get(j, "kind"));
 	if (kind && strcmp(kind, "plans") == 0)
-		cost_bars(cr, area, j, &st);
+		cost_bars(cr, area, j, st);
 	else
-		ratio_bars(cr, area, j, &st);
-	cairo_status_t cst = cairo_status(cr);
-	cairo_destroy(cr);
-	unsigned char *out = NULL;
-	if (cst == CAIRO_STATUS_SUCCESS && !svg)
-		out = png_encode(s, len, why, wlen);
-	cairo_surface_finish(s);
-	if (cst == CAIRO_STATUS_SUCCESS)
-		cst = cairo_surface_status(s);
-	cairo_surface_destroy(s);
-	if (cst != CAIRO_STATUS_SUCCESS) {
-		snprintf(why, wlen, "cannot draw the comparison: %s",
-			 cairo_status_to_string(cst));
-		free(out);
-		free(b.data);
-		return NULL;
-	}
-	if (svg) {
-		*len = b.len;
-		out = b.data;
-	}
-	return out;
+		ratio_bars(cr, area, j, st);
+}
+
+unsigned char *compare_chart(const char *path, const json_t *j,
+			     const struct report_font *f, const char *date,
+			     size_t *len, char *why, size_t wlen)
+{
+	return report_drawing_bytes(path, draw, j, f, date, len, why, wlen);
 }

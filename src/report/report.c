@@ -591,7 +591,7 @@ static bool iso_date(const char *s)
 	return s[sizeof(shape) - 1] == '\0';
 }
 
-static void creation_date(const struct r_plan *p, char *buf, size_t len)
+void report_plan_date(const struct r_plan *p, char *buf, size_t len)
 {
 	/* A fixed date keeps the same plan's PDF byte-identical: the plan's
 	 * latest price date, not the wall clock. */
@@ -643,7 +643,7 @@ static int render_pdf(const struct r_plan *p, const struct report_options *o,
 	cairo_surface_t *s = cairo_pdf_surface_create_for_stream(to_buffer, &b,
 								 PAGE_W, PAGE_H);
 	char date[40];
-	creation_date(p, date, sizeof(date));
+	report_plan_date(p, date, sizeof(date));
 	char *title = utf8_clean_dup(o->title ? o->title : tr(o->lang, MSG_TITLE));
 	cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_CREATE_DATE, date);
 	cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_MOD_DATE, date);

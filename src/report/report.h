@@ -83,6 +83,10 @@ unsigned char *report_drawing_bytes(const char *path, report_draw_fn draw,
 				    const char *date, size_t *len, char *why,
 				    size_t wlen);
 
+/* A plan's drawings' PDF date (ISO 8601): its latest price date, not the
+ * wall clock, so the same plan gives the same bytes. */
+void report_plan_date(const struct r_plan *p, char *buf, size_t len);
+
 /* A name as a file name's part: letters, digits, '.', '_' and '-' kept,
  * anything else (a multi-byte character counts once) as '_'; "workload"
  * when nothing is left. */
