@@ -101,16 +101,8 @@ json_t *compare_profiles(const struct bench_profile *before,
 		json_array_append_new(notes, json_sprintf(
 			"%zu figures ran on other thread counts (%d before, %d after): the change includes that",
 			other_threads, before->threads, after->threads));
-	json_t *j = json_object();
-	json_object_set_new(j, "schema", json_string(COMPARE_SCHEMA));
-	json_object_set_new(j, "kind", json_string("profiles"));
-	json_object_set_new(j, "method", json_string(
-		"Welch's t-test on each figure's raw repetitions as rates (work / time of the repetition; higher is better); 95% interval of the difference of means with Welch-Satterthwaite degrees of freedom; ratio after/before with a delta-method 95% interval; verdict at p < 0.05"));
-	json_object_set_new(j, "before", side(before, before_file));
-	json_object_set_new(j, "after", side(after, after_file));
-	json_object_set_new(j, "metrics", metrics);
-	json_object_set_new(j, "only_before", only_in(before, after));
-	json_object_set_new(j, "only_after", only_in(after, before));
-	json_object_set_new(j, "notes", notes);
-	return j;
+	return compare_measured_json("profiles",
+		"Welch's t-test on each figure's raw repetitions as rates (work / time of the repetition; higher is better); 95% interval of the difference of means with Welch-Satterthwaite degrees of freedom; ratio after/before with a delta-method 95% interval; verdict at p < 0.05",
+		side(before, before_file), side(after, after_file), metrics,
+		only_in(before, after), only_in(after, before), notes);
 }

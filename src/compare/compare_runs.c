@@ -188,16 +188,26 @@ json_t *compare_runs(const struct run_record *before, const char *before_file,
 		json_array_append_new(metrics, metric_json(m->name, m->better,
 							   NULL, &b, &a));
 	}
+	return compare_measured_json("runs",
+		"Welch's t-test on the runs that count (not warm-up, exit status 0); 95% interval of the difference of means with Welch-Satterthwaite degrees of freedom; ratio after/before with a delta-method 95% interval; verdict at p < 0.05 in each metric's direction",
+		side_json(before, before_file), side_json(after, after_file),
+		metrics, only_in(before, after), only_in(after, before), notes);
+}
+
+json_t *compare_measured_json(const char *kind, const char *method,
+			      json_t *before, json_t *after, json_t *metrics,
+			      json_t *only_before, json_t *only_after,
+			      json_t *notes)
+{
 	json_t *j = json_object();
 	json_object_set_new(j, "schema", json_string(COMPARE_SCHEMA));
-	json_object_set_new(j, "kind", json_string("runs"));
-	json_object_set_new(j, "method", json_string(
-		"Welch's t-test on the runs that count (not warm-up, exit status 0); 95% interval of the difference of means with Welch-Satterthwaite degrees of freedom; ratio after/before with a delta-method 95% interval; verdict at p < 0.05 in each metric's direction"));
-	json_object_set_new(j, "before", side_json(before, before_file));
-	json_object_set_new(j, "after", side_json(after, after_file));
+	json_object_set_new(j, "kind", json_string(kind));
+	json_object_set_new(j, "method", json_string(method));
+	json_object_set_new(j, "before", before);
+	json_object_set_new(j, "after", after);
 	json_object_set_new(j, "metrics", metrics);
-	json_object_set_new(j, "only_before", only_in(before, after));
-	json_object_set_new(j, "only_after", only_in(after, before));
+	json_object_set_new(j, "only_before", only_before);
+	json_object_set_new(j, "only_after", only_after);
 	json_object_set_new(j, "notes", notes);
 	return j;
 }

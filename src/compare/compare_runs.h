@@ -34,6 +34,16 @@ json_t *compare_metric_json(const char *name, enum better b, const char *unit,
 			    const double *vb, size_t nb, size_t mb,
 			    const double *va, size_t na, size_t ma);
 
+/*
+ * The comparison's JSON around its metrics, for runs and profiles alike:
+ * schema, kind ("runs", "profiles"), the method in words, each side, the
+ * metrics, what only one side has, and the notes.  Takes every reference.
+ */
+json_t *compare_measured_json(const char *kind, const char *method,
+			      json_t *before, json_t *after, json_t *metrics,
+			      json_t *only_before, json_t *only_after,
+			      json_t *notes);
+
 /* The metrics' verdict words, as the JSON writes them. */
 #define VERDICT_BETTER "better"
 #define VERDICT_WORSE "worse"
