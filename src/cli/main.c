@@ -26,7 +26,7 @@ static const struct command commands[] = {
 	{"report", cmd_report, "a plan as a PDF report and PNG/SVG charts, in English or Chinese"},
 	{"catalog", cmd_catalog, "list, show and validate instance and accelerator catalogs"},
 	{"model", cmd_model, "parameters, FLOPs, bytes and memory of a model, derived from its description"},
-	{"bench", cmd_bench, "measure a device (the CPU; CUDA suites not yet) -> measured profile"},
+	{"bench", cmd_bench, "measure a device (the CPU, or a CUDA GPU through the plugin) -> measured profile"},
 	{"fit", cmd_fit, "fit scaling curves (transfer, step time and memory, GEMM) to measured profiles, with intervals"},
 	{"devices", cmd_devices, "list the devices gpuplan can measure here (CPU, CUDA GPUs)"},
 	{"diagnose", cmd_diagnose, "why a GPU starves or throttles, from an nvidia-smi log or live NVML"},
