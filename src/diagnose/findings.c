@@ -456,13 +456,20 @@ static bool held_down(const struct gpu_sample *x, double top)
 	return busy && x->sm_clock_hz < CLOCK_DOWN_FRACTION * top;
 }
 
+/* The power limit in force at x: its own reading, else the log's. */
+static double limit_at(const struct series *s, const struct gpu_sample *x)
+{
+	return has(x, GPU_SAMPLE_POWER_LIMIT) ? x->power_limit_w
+					       : s->ctx->power_limit_w;
+}
+
 /* Thermal (1), power (2) or neither (0) for one sample. */
 static int throttle_kind(const struct series *s, const struct gpu_sample *x,
 			 double top)
 {
 	const uint64_t thermal = GPU_THROTTLE_SW_THERMAL | GPU_THROTTLE_HW_THERMAL;
 	const uint64_t power = GPU_THROTTLE_SW_POWER_CAP | GPU_THROTTLE_HW_POWER_BRAKE;
-	double limit = s->ctx->power_limit_w;
+	double limit = limit_at(s, x);
 	bool at_limit = has(x, GPU_SAMPLE_POWER) && limit > 0 &&
 			x->power_w >= AT_POWER_LIMIT * limit;
 	bool hot = has(x, GPU_SAMPLE_TEMPERATURE) && x->temperature_c >= HOT_C;
@@ -509,11 +516,15 @@ static void throttle_finding(const struct series *s, struct gpu_diagnosis *d,
 	if (kind == 1 && has(z, GPU_SAMPLE_TEMPERATURE) && has(a, GPU_SAMPLE_TEMPERATURE))
 		say(rise, sizeof(rise), "; temperature %.0f C at the start, %.0f C when it began",
 		    z->temperature_c, a->temperature_c);
-	if (kind == 2 && has(a, GPU_SAMPLE_POWER) && !(s->ctx->power_limit_w > 0))
+	double limit = limit_at(s, a), highest = s->ctx->power_limit_w;
+	if (kind == 2 && has(a, GPU_SAMPLE_POWER) && !(limit > 0))
 		say(rise, sizeof(rise), "; power %.0f W when it began", a->power_w);
+	else if (kind == 2 && has(a, GPU_SAMPLE_POWER) && highest > limit)
+		say(rise, sizeof(rise), "; power %.0f W of a %.0f W limit when it began (the log's highest power.limit is %.0f W: the limit was changed during the log)",
+		    a->power_w, limit, highest);
 	else if (kind == 2 && has(a, GPU_SAMPLE_POWER))
 		say(rise, sizeof(rise), "; power %.0f W of a %.0f W limit when it began",
-		    a->power_w, s->ctx->power_limit_w);
+		    a->power_w, limit);
 	say(f->evidence, sizeof(f->evidence),
 	    "%s throttling began at %s and held %.0f s in all (%.0f %% of %.0f s, %zu samples)%s%s",
 	    kind == 1 ? "thermal" : "power", w, t->time,

@@ -474,6 +474,8 @@ static bool read_cell(struct reader *r, const struct cell *c,
 		break;
 	case F_POWER_LIMIT:
 		w->power_limit = v;
+		w->x.power_limit_w = v;
+		w->x.valid |= GPU_SAMPLE_POWER_LIMIT;
 		break;
 	case F_CLOCK_SM:
 		w->x.sm_clock_hz = v;

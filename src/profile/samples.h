@@ -50,6 +50,7 @@ enum gpu_sample_valid {
 	GPU_SAMPLE_UTILIZATION = 1u << 5,	/* util_gpu_pct and util_mem_pct */
 	GPU_SAMPLE_MEMORY = 1u << 6,		/* mem_used/total_bytes */
 	GPU_SAMPLE_PROCESSES = 1u << 7,
+	GPU_SAMPLE_POWER_LIMIT = 1u << 8,
 };
 
 struct gpu_sample {
@@ -68,6 +69,9 @@ struct gpu_sample {
 	/* compute processes on the GPU (nvmlDeviceGetComputeRunningProcesses):
 	 * more than one is a second job sharing it */
 	unsigned processes;
+	/* the power limit in force (nvidia-smi's power.limit), W: a limit
+	 * lowered mid-log (nvidia-smi -pl) shows here */
+	double power_limit_w;
 	uint32_t valid;		/* enum gpu_sample_valid bits */
 	/* what the bench was measuring then ("" before the first mark): a
 	 * figure's label, whole (figure.h's BENCH_LABEL_MAX) */

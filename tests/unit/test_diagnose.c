@@ -190,6 +190,34 @@ static void detectors(void)
 	CHECK(d.n == 0);
 	CHECK_NEAR(d.throttled_s[TR_SW_POWER_CAP], 20, 0);
 	gpu_diagnosis_free(&d);
+	/* no reason fields: from 20 s the limit is lowered from 400 to 300 W
+	 * and the draw sits at it with the clock at 1500 of 1980 MHz: power
+	 * throttling by the limit in force, which the log's highest limit
+	 * (400 W, 300 W drawn: 75 %) would miss */
+	struct diagnose_context no_reasons = plain;
+	no_reasons.sm_clock_max_hz = 1.98e9;
+	no_reasons.power_limit_w = 400;
+	for (size_t i = 0; i < s.n; i++) {
+		s.v[i].valid = (s.v[i].valid & ~(uint32_t)GPU_SAMPLE_THROTTLE) |
+			       GPU_SAMPLE_POWER | GPU_SAMPLE_POWER_LIMIT |
+			       GPU_SAMPLE_TEMPERATURE;
+		s.v[i].temperature_c = 60;
+		s.v[i].power_limit_w = i >= 20 ? 300 : 400;
+		s.v[i].power_w = i >= 20 ? 299 : 250;
+		s.v[i].sm_clock_hz = i >= 20 ? 1.5e9 : 1.98e9;
+	}
+	diagnose_gpu(&s, &no_reasons, &d);
+	CHECK(d.n == 1 && d.f[0].kind == FIND_POWER_THROTTLING);
+	CHECK_NEAR(d.f[0].start_s, 20, 0);
+	CHECK_HAS(d.f[0].evidence, "299 W of a 300 W limit");
+	CHECK_HAS(d.f[0].evidence, "highest power.limit is 400 W");
+	gpu_diagnosis_free(&d);
+	for (size_t i = 0; i < s.n; i++) {
+		s.v[i].valid &= ~(uint32_t)(GPU_SAMPLE_POWER | GPU_SAMPLE_POWER_LIMIT |
+					    GPU_SAMPLE_TEMPERATURE);
+		s.v[i].valid |= GPU_SAMPLE_THROTTLE;
+		s.v[i].sm_clock_hz = 1.98e9;
+	}
 	/* live: two processes from 30 s */
 	for (size_t i = 0; i < s.n; i++) {
 		s.v[i].valid |= GPU_SAMPLE_PROCESSES;
