@@ -492,7 +492,20 @@ struct throttle {
 	size_t n;
 	double time, lost, clock_sum;
 	size_t first, last;
+	/* the first sample with this kind's reason active, whatever the
+	 * clock then (reasons can lead the clock's fall) */
+	bool reason_seen;
+	size_t reason_first;
 };
+
+static void note_reason(struct throttle *t, const struct gpu_sample *x,
+			size_t i, uint64_t bits)
+{
+	if (!t->reason_seen && has(x, GPU_SAMPLE_THROTTLE) && (x->throttle & bits)) {
+		t->reason_seen = true;
+		t->reason_first = i;
+	}
+}
 
 static void throttle_finding(const struct series *s, struct gpu_diagnosis *d,
 			     const struct throttle *t, int kind, double top)
@@ -508,8 +521,14 @@ static void throttle_finding(const struct series *s, struct gpu_diagnosis *d,
 	f->figure = t->time;
 	f->unit = "s";
 	f->lost_s = t->lost;
-	char w[48], clocks[160] = "", rise[160] = "";
+	char w[48], clocks[160] = "", rise[160] = "", lead[128] = "";
 	when(s, a->t_s, w, sizeof(w));
+	if (t->reason_seen && t->reason_first < t->first) {
+		char r[48];
+		when(s, s->v[t->reason_first].t_s, r, sizeof(r));
+		say(lead, sizeof(lead), "; its reason was first active at %s, before the clock fell",
+		    r);
+	}
 	if (top > 0 && t->clock_sum > 0)
 		say(clocks, sizeof(clocks), "; SM clock %.0f MHz on average while throttled, against %.0f MHz (%.0f %% lost)",
 		    t->clock_sum / t->time / 1e6, top / 1e6, 100 * loss);
@@ -526,9 +545,9 @@ static void throttle_finding(const struct series *s, struct gpu_diagnosis *d,
 		say(rise, sizeof(rise), "; power %.0f W of a %.0f W limit when it began",
 		    a->power_w, limit);
 	say(f->evidence, sizeof(f->evidence),
-	    "%s throttling began at %s and held %.0f s in all (%.0f %% of %.0f s, %zu samples)%s%s",
+	    "%s throttling began at %s and held %.0f s in all (%.0f %% of %.0f s, %zu samples)%s%s%s",
 	    kind == 1 ? "thermal" : "power", w, t->time,
-	    100 * t->time / s->duration, s->duration, t->n, clocks, rise);
+	    100 * t->time / s->duration, s->duration, t->n, clocks, rise, lead);
 	if (kind == 1)
 		say(f->suggestion, sizeof(f->suggestion),
 		    "the GPU lowers its clocks to stay within temperature: check the cooling (fans, airflow, a blocked inlet); on a rented instance report it to the provider or move to an instance type with better cooling");
@@ -548,6 +567,8 @@ static void throttling(const struct series *s, struct gpu_diagnosis *d)
 			for (int r = 0; r < TR_COUNT; r++)
 				if (x->throttle & reason_bits[r])
 					d->throttled_s[r] += s->w[i];
+		note_reason(&t[0], x, i, GPU_THROTTLE_SW_THERMAL | GPU_THROTTLE_HW_THERMAL);
+		note_reason(&t[1], x, i, GPU_THROTTLE_SW_POWER_CAP | GPU_THROTTLE_HW_POWER_BRAKE);
 		int k = throttle_kind(s, x, top);
 		if (!k)
 			continue;

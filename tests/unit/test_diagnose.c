@@ -176,7 +176,19 @@ static void detectors(void)
 	CHECK_NEAR(d.throttled_s[TR_SW_THERMAL], 20, 0);
 	CHECK_NEAR(d.f[0].lost_s, 20 * (1 - 1500.0 / 1980), 1e-12);
 	CHECK_NEAR(d.f[0].figure, 20, 0);
+	CHECK(strstr(d.f[0].evidence, "first active") == NULL);
 	gpu_diagnosis_free(&d);
+	/* the reason active from 15 s at full clock: the finding still starts
+	 * where the clock fell (20 s) and says when the reason led it */
+	for (size_t i = 15; i < 20; i++)
+		s.v[i].throttle = GPU_THROTTLE_SW_THERMAL;
+	diagnose_gpu(&s, &ctx, &d);
+	CHECK(d.n == 1 && d.f[0].kind == FIND_THERMAL_THROTTLING);
+	CHECK_NEAR(d.f[0].start_s, 20, 0);
+	CHECK_HAS(d.f[0].evidence, "first active at +15.0 s, before the clock fell");
+	gpu_diagnosis_free(&d);
+	for (size_t i = 15; i < 20; i++)
+		s.v[i].throttle = 0;
 	/* the same clocks with sw_power_cap: power */
 	for (size_t i = 20; i < s.n; i++)
 		s.v[i].throttle = GPU_THROTTLE_SW_POWER_CAP;
