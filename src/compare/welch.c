@@ -8,22 +8,14 @@
 
 #include <gsl/gsl_cdf.h>
 
+#include "core/describe.h"
+
 void sample_stats_of(const double *x, size_t n, struct sample_stats *s)
 {
 	memset(s, 0, sizeof(*s));
 	s->n = n;
-	if (n == 0)
-		return;
-	double sum = 0;
-	for (size_t i = 0; i < n; i++)
-		sum += x[i];
-	s->mean = sum / (double)n;
-	if (n < 2)
-		return;
-	double ss = 0;
-	for (size_t i = 0; i < n; i++)
-		ss += (x[i] - s->mean) * (x[i] - s->mean);
-	s->sd = sqrt(ss / (double)(n - 1));
+	s->mean = describe_mean(x, n);
+	s->sd = describe_sd(x, n, s->mean);
 }
 
 static void exact(struct welch *w)

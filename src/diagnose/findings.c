@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/describe.h"
 #include "core/sort_doubles.h"
 #include "core/xalloc.h"
 
@@ -113,12 +114,11 @@ static bool has(const struct gpu_sample *x, unsigned bit)
 	return (x->valid & bit) != 0;
 }
 
+/* Sorts v in place for its median. */
 static double median_of(double *v, size_t n)
 {
-	if (n == 0)
-		return NAN;
 	sort_doubles(v, n);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	return describe_median_sorted(v, n);
 }
 
 /* A sample stands for the time to the next one (the last: the median
@@ -335,20 +335,17 @@ static void drop_run(void *arg, size_t first, size_t last, double time)
 			    (dr->busy - dr->s->v[i].util_gpu_pct) / 100;
 }
 
-/* Mean and coefficient of variation of the spacing of drop starts. */
+/* Median, standard deviation and coefficient of variation of the spacing
+ * of drop starts. */
 static void spacing(const struct drops *dr, double *median, double *cv,
 		    double *sd)
 {
 	size_t m = dr->n - 1;
 	double *iv = xcalloc(m, sizeof(double));
-	double mean = 0, var = 0;
-	for (size_t i = 0; i < m; i++) {
-		iv[i] = dr->start[i + 1] - dr->start[i];
-		mean += iv[i] / (double)m;
-	}
 	for (size_t i = 0; i < m; i++)
-		var += (iv[i] - mean) * (iv[i] - mean) / (double)m;
-	*sd = sqrt(var);
+		iv[i] = dr->start[i + 1] - dr->start[i];
+	double mean = describe_mean(iv, m);
+	*sd = describe_sd(iv, m, mean);
 	*cv = mean > 0 ? *sd / mean : INFINITY;
 	*median = median_of(iv, m);
 	free(iv);

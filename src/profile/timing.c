@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/describe.h"
 #include "core/sort_doubles.h"
 #include "core/xalloc.h"
 
@@ -39,14 +40,9 @@ void measure_summarise(struct measure_result *r)
 	sort_doubles(s, n);
 	r->min = s[0];
 	r->max = s[n - 1];
-	r->median = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
-	double sum = 0, sq = 0;
-	for (size_t i = 0; i < n; i++)
-		sum += s[i];
-	r->mean = sum / (double)n;
-	for (size_t i = 0; i < n; i++)
-		sq += (s[i] - r->mean) * (s[i] - r->mean);
-	r->stddev = n > 1 ? sqrt(sq / (double)(n - 1)) : 0;
+	r->median = describe_median_sorted(s, n);
+	r->mean = describe_mean(s, n);
+	r->stddev = describe_sd(s, n, r->mean);
 	size_t j = measure_ci_index(n);
 	r->has_ci = j > 0;
 	r->ci_low = r->has_ci ? s[j - 1] : r->median;
