@@ -69,7 +69,11 @@ static const struct opt_spec *lookup(const struct cmd_spec *s,
 	return NULL;
 }
 
-static int unknown_option(const struct cmd_spec *s, const char *arg)
+/* word is "--name" or "-x" as the user typed it; cluster the whole
+ * argument when word is one letter of "-qx".  Only long names get a
+ * did-you-mean: every letter is one edit from every other. */
+static int unknown_option(const struct cmd_spec *s, const char *word,
+			  const char *cluster)
 {
 	const char *names[64];
 	char dashed[64][48];
@@ -80,14 +84,16 @@ static int unknown_option(const struct cmd_spec *s, const char *arg)
 		n++;
 	}
 	names[n++] = "--help";
-	char word[64];
-	snprintf(word, sizeof(word), "%.*s", (int)strcspn(arg, "="), arg);
 	char hint[96];
-	const char *h = suggest_hint(word, names, n, hint, sizeof(hint));
+	const char *h = word[1] == '-'
+		? suggest_hint(word, names, n, hint, sizeof(hint)) : NULL;
+	char in[80] = "";
+	if (cluster)
+		snprintf(in, sizeof(in), " in '%.64s'", cluster);
 	if (h)
-		usage_error(s, "unknown option '%s' (%s)", word, h);
+		usage_error(s, "unknown option '%s'%s (%s)", word, in, h);
 	else
-		usage_error(s, "unknown option '%s'", word);
+		usage_error(s, "unknown option '%s'%s", word, in);
 	return -1;
 }
 
@@ -103,18 +109,31 @@ static void add_list_item(struct opt_result *r, const char *a)
 	r->list[r->nlist++] = a;
 }
 
-/* Takes the value of option o from "--x=value" or the next argument.  A
- * list option then also takes every following argument up to the next
- * option.  Returns how many further argv entries were consumed, or -1. */
-static int take_value(const struct cmd_spec *s, const struct opt_spec *o,
-		      struct opt_result *r, const char *inline_value,
-		      int i, int argc, char **argv)
+/* The option as the user spelled it, for messages: "--output" or "-o". */
+static void spelled(const struct opt_spec *o, bool as_short, char *buf,
+		    size_t len)
 {
+	if (as_short)
+		snprintf(buf, len, "-%c", o->short_name);
+	else
+		snprintf(buf, len, "--%s", o->name);
+}
+
+/* Takes the value of option o from "--x=value", "-xvalue" or the next
+ * argument.  A list option then also takes every following argument up to
+ * the next option.  Returns how many further argv entries were consumed,
+ * or -1. */
+static int take_value(const struct cmd_spec *s, const struct opt_spec *o,
+		      bool as_short, struct opt_result *r,
+		      const char *inline_value, int i, int argc, char **argv)
+{
+	char name[64];
+	spelled(o, as_short, name, sizeof(name));
 	int used = 0;
 	const char *v = inline_value;
 	if (!v) {
 		if (i + 1 >= argc) {
-			usage_error(s, "option '--%s' needs a %s", o->name,
+			usage_error(s, "option '%s' needs a %s", name,
 				    o->metavar);
 			return -1;
 		}
@@ -124,8 +143,8 @@ static int take_value(const struct cmd_spec *s, const struct opt_spec *o,
 	/* `-o ''` or `--report=` names nothing: refused before any work,
 	 * rather than failing (or writing somewhere odd) at the end. */
 	if (!*v) {
-		usage_error(s, "option '--%s' needs a %s, found an empty value",
-			    o->name, o->metavar);
+		usage_error(s, "option '%s' needs a %s, found an empty value",
+			    name, o->metavar);
 		return -1;
 	}
 	r->set = true;
@@ -136,8 +155,8 @@ static int take_value(const struct cmd_spec *s, const struct opt_spec *o,
 	add_list_item(r, v);
 	while (i + used + 1 < argc && argv[i + used + 1][0] != '-') {
 		if (!argv[i + used + 1][0]) {
-			usage_error(s, "option '--%s' needs a %s, found an empty value",
-				    o->name, o->metavar);
+			usage_error(s, "option '%s' needs a %s, found an empty value",
+				    name, o->metavar);
 			return -1;
 		}
 		add_list_item(r, argv[i + used + 1]);
@@ -146,40 +165,77 @@ static int take_value(const struct cmd_spec *s, const struct opt_spec *o,
 	return used;
 }
 
-static int parse_option(const struct cmd_spec *s, struct parsed *p, int i,
-			int argc, char **argv)
+/* Returned by the option parsers when -h sits in a cluster ("-qh"). */
+enum { PARSE_HELP = -2 };
+
+static int parse_long(const struct cmd_spec *s, struct parsed *p, int i,
+		      int argc, char **argv)
+{
+	const char *name = argv[i] + 2;
+	const char *eq = strchr(name, '=');
+	size_t len = eq ? (size_t)(eq - name) : strlen(name);
+	size_t index;
+	const struct opt_spec *o = lookup(s, name, len, 0, &index);
+	if (!o) {
+		char word[64];
+		snprintf(word, sizeof(word), "%.*s",
+			 (int)strcspn(argv[i], "="), argv[i]);
+		return unknown_option(s, word, NULL);
+	}
+	struct opt_result *r = &p->opt[index];
+	if (o->arg != OPT_FLAG)
+		return take_value(s, o, false, r, eq ? eq + 1 : NULL, i, argc,
+				  argv);
+	if (eq) {
+		usage_error(s, "option '--%s' takes no value", o->name);
+		return -1;
+	}
+	r->set = true;
+	return 0;
+}
+
+/* "-q", "-qv" (flags combined), "-n1" and "-n 1" (a value attached or
+ * next), "-qn1": as getopt_long reads them.  The first letter that takes a
+ * value takes the rest of the argument, or the next one. */
+static int parse_short(const struct cmd_spec *s, struct parsed *p, int i,
+		       int argc, char **argv)
 {
 	const char *a = argv[i];
-	const struct opt_spec *o;
-	size_t index;
-	const char *inline_value = NULL;
-	if (a[1] == '-') {
-		const char *name = a + 2;
-		const char *eq = strchr(name, '=');
-		size_t len = eq ? (size_t)(eq - name) : strlen(name);
-		o = lookup(s, name, len, 0, &index);
-		if (eq)
-			inline_value = eq + 1;
-	} else {
-		o = a[2] == '\0' ? lookup(s, NULL, 0, a[1], &index) : NULL;
-	}
-	if (!o)
-		return unknown_option(s, a);
-	struct opt_result *r = &p->opt[index];
-	if (o->arg == OPT_FLAG) {
-		if (inline_value) {
-			usage_error(s, "option '--%s' takes no value", o->name);
-			return -1;
+	for (const char *c = a + 1; *c; c++) {
+		size_t index;
+		const struct opt_spec *o = lookup(s, NULL, 0, *c, &index);
+		if (!o && *c == 'h')
+			return PARSE_HELP;
+		if (!o) {
+			char word[3] = {'-', *c, '\0'};
+			return unknown_option(s, word, a[2] ? a : NULL);
 		}
+		struct opt_result *r = &p->opt[index];
+		if (o->arg != OPT_FLAG)
+			return take_value(s, o, true, r, c[1] ? c + 1 : NULL,
+					  i, argc, argv);
 		r->set = true;
-		return 0;
 	}
-	return take_value(s, o, r, inline_value, i, argc, argv);
+	return 0;
 }
 
 static bool is_help(const char *a)
 {
 	return strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0;
+}
+
+static void (*collector)(const struct cmd_spec *s, void *ctx);
+static void *collector_ctx;
+
+void opts_collect(void (*fn)(const struct cmd_spec *s, void *ctx), void *ctx)
+{
+	collector = fn;
+	collector_ctx = ctx;
+}
+
+bool opts_collecting(void)
+{
+	return collector != NULL;
 }
 
 int opts_parse(const struct cmd_spec *s, int argc, char **argv,
@@ -189,6 +245,10 @@ int opts_parse(const struct cmd_spec *s, int argc, char **argv,
 	p->opt = xcalloc(p->nopt + 1, sizeof(*p->opt));
 	p->args = NULL;
 	p->nargs = 0;
+	if (collector) {
+		collector(s, collector_ctx);
+		return OPTS_HELP_SHOWN;
+	}
 	bool only_positional = false;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -207,7 +267,12 @@ int opts_parse(const struct cmd_spec *s, int argc, char **argv,
 			add_positional(p, a);
 			continue;
 		}
-		int used = parse_option(s, p, i, argc, argv);
+		int used = a[1] == '-' ? parse_long(s, p, i, argc, argv)
+				       : parse_short(s, p, i, argc, argv);
+		if (used == PARSE_HELP) {
+			opts_print_help(s, stdout);
+			return OPTS_HELP_SHOWN;
+		}
 		if (used < 0)
 			return OPTS_USAGE_ERROR;
 		i += used;

@@ -7,6 +7,12 @@
  * unknown option gets a did-you-mean from the table.  Every command gets
  * --help (-h) without declaring it.
  *
+ * The forms are getopt_long's: "--name value" and "--name=value"; "-n 1"
+ * and "-n1" (a value attached); flags combined ("-qv", "-qn1": the first
+ * letter that takes a value takes the rest); "--" ends the options.  Long
+ * names are matched whole (no prefixes).  Unlike getopt_long, an OPT_LIST
+ * option also takes every following argument up to the next option.
+ *
  * Ownership: a struct parsed points into argv; opts_free() releases only
  * the arrays it allocated.
  */
@@ -63,6 +69,16 @@ int opts_parse(const struct cmd_spec *s, int argc, char **argv,
 void opts_free(struct parsed *p);
 
 void opts_print_help(const struct cmd_spec *s, FILE *out);
+
+/*
+ * While a collector is set (fn non-NULL), opts_parse() parses nothing: it
+ * hands its table to fn and returns OPTS_HELP_SHOWN, so calling a command
+ * with "--help" yields its table without its help text.  This is how the
+ * man page and the shell completion (cli/help_gen.h) see every table
+ * without each command exporting its own.  opts_collect(NULL, NULL) ends it.
+ */
+void opts_collect(void (*fn)(const struct cmd_spec *s, void *ctx), void *ctx);
+bool opts_collecting(void);
 
 const struct opt_result *opt_find(const struct parsed *p,
 				  const struct cmd_spec *s, const char *name);
