@@ -736,9 +736,8 @@ static int model_list(int argc, char **argv)
 	int rc = opts_parse(&list_spec, argc, argv, &p);
 	if (rc != OPTS_OK || (rc = cli_format(&p, &list_spec, &fmt)))
 		goto out;
-	char *data = data_dir_find();
+	char *data = data_dir_require("models");
 	if (!data) {
-		fprintf(stderr, "gpuplan: cannot find the shipped models: set GPUPLAN_DATA_DIR\n");
 		rc = 1;
 		goto out;
 	}

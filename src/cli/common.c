@@ -41,12 +41,9 @@ int cli_report_problems(const struct gp_errors *errs)
 static int load(const char *const *files, size_t n, bool shipped,
 		struct catalog *c)
 {
-	char *data = data_dir_find();
-	if (!data && shipped) {
-		fprintf(stderr,
-			"gpuplan: cannot find the shipped catalogs: set GPUPLAN_DATA_DIR to the folder that holds catalogs/\n");
+	char *data = shipped ? data_dir_require("catalogs") : data_dir_find();
+	if (!data && shipped)
 		return 1;
-	}
 	struct gp_errors errs;
 	gp_errors_init(&errs);
 	catalog_init(c);
@@ -86,10 +83,8 @@ int cli_load_workloads(const char *file, struct workload_file *wf)
 	if (file)
 		rc = workload_file_load(wf, file, &errs);
 	else {
-		char *data = data_dir_find();
+		char *data = data_dir_require("workloads");
 		if (!data) {
-			fprintf(stderr,
-				"gpuplan: cannot find the shipped workloads: set GPUPLAN_DATA_DIR to the folder that holds catalogs/ and profiles/\n");
 			memset(wf, 0, sizeof(*wf));
 			return 1;
 		}
