@@ -253,6 +253,45 @@ void cuda_plugin_unload(struct cuda_plugin_handle *h)
 	memset(h, 0, sizeof(*h));
 }
 
+void cuda_plugin_probe(struct cuda_plugin_info *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->built = cuda_plugin_was_built();
+	if (find_plugin(out->path, out->why, sizeof(out->why))) {
+		out->path[0] = '\0';
+		return;
+	}
+	out->found = 1;
+	void *dl = dlopen(out->path, RTLD_NOW | RTLD_LOCAL);
+	if (!dl) {
+		const char *dlerr = dlerror();
+		set_why(out->why, sizeof(out->why), "cannot load cuda plugin: %s",
+			dlerr ? dlerr : out->path);
+		return;
+	}
+	const struct gpuplan_cuda_plugin *api =
+		plugin_table(dl, out->path, out->why, sizeof(out->why));
+	if (api && check_table(api, out->path, out->why, sizeof(out->why)) == 0) {
+		out->usable = 1;
+		snprintf(out->build_info, sizeof(out->build_info), "%s",
+			 api->build_info ? api->build_info : "");
+	}
+	dlclose(dl);
+}
+
+void cuda_plugin_describe(const struct cuda_plugin_info *info, char *buf,
+			  size_t len)
+{
+	const char *built = info->built
+		? "built"
+		: "not built with this gpuplan (no CUDA Toolkit at build time)";
+	if (info->usable)
+		snprintf(buf, len, "%s; found %s (%s)", built, info->path,
+			 info->build_info);
+	else
+		snprintf(buf, len, "%s; %s", built, info->why);
+}
+
 int cuda_plugin_was_built(void)
 {
 #if defined(GPUPLAN_CUDA_PLUGIN_BUILT) && GPUPLAN_CUDA_PLUGIN_BUILT

@@ -61,6 +61,28 @@ int cuda_plugin_load(struct cuda_plugin_handle *h, char *why, size_t whylen);
 void cuda_plugin_unload(struct cuda_plugin_handle *h);
 
 /*
+ * What `gpuplan --version`, `gpuplan --help` and `gpuplan devices` report
+ * about the plugin: one probe, so they never disagree.  The probe finds the
+ * file, opens it and checks its table (ABI, size, hooks) and reads its
+ * build_info, but does not call init: it needs no driver or GPU.
+ */
+struct cuda_plugin_info {
+	int built;		/* cuda_plugin_was_built() */
+	int found;		/* a plugin file was found: path is set */
+	int usable;		/* and its table checks: build_info is set */
+	char path[PATH_MAX];
+	char build_info[256];
+	char why[PATH_MAX + 512];	/* when !usable: not found, or what is wrong */
+};
+
+void cuda_plugin_probe(struct cuda_plugin_info *out);
+
+/* One line from a probe: "built; found PATH (BUILD_INFO)", "not built
+ * (...); not found (...)" and so on. */
+void cuda_plugin_describe(const struct cuda_plugin_info *info, char *buf,
+			  size_t len);
+
+/*
  * 1 when this build also built the plugin (the top level defines
  * GPUPLAN_CUDA_PLUGIN_BUILT=1 then), so "not found" can be told apart from
  * "never built here" in messages.

@@ -8,6 +8,9 @@
 
 #include "bench/plugin_loader.h"
 #include "commands.h"
+#include "common.h"
+#include "core/output.h"
+#include "help_gen.h"
 #include "core/io_guard.h"
 #include "core/paths.h"
 #include "core/suggest.h"
@@ -43,6 +46,8 @@ void print_command_table(const struct command *table, FILE *out)
 		fprintf(out, "  %-12s %s\n", c->name, c->help);
 }
 
+/* The top-level help: the command table, then what this build has (the
+ * plugin and the data, probed now), so no line can go stale. */
 static void print_overview(FILE *out)
 {
 	fprintf(out,
@@ -50,6 +55,23 @@ static void print_overview(FILE *out)
 		"Which GPU instance to rent, how many, how long and at what cost.\n\n"
 		"commands:\n");
 	print_command_table(commands, out);
+	struct cuda_plugin_info info;
+	cuda_plugin_probe(&info);
+	char line[sizeof(info.why) + PATH_MAX + 256];
+	cuda_plugin_describe(&info, line, sizeof(line));
+	char *shown = term_escape_dup(line, 0);
+	fprintf(out, "\nthis build:\n  cuda plugin: %s\n", shown);
+	free(shown);
+	if (!info.usable)
+		fprintf(out, "  so 'bench --device cuda' and 'devices --check' have no GPU to use\n");
+	char why[2 * PATH_MAX];
+	char *data = data_dir_search(why, sizeof(why));
+	shown = term_escape_dup(data ? data : why, 0);
+	fprintf(out, "  data folder: %s%s\n", data ? "" : "not found: looked in ",
+		shown);
+	free(shown);
+	free(data);
+	fprintf(out, "  data search order: %s\n", data_dir_order());
 	fprintf(out, "\nRun 'gpuplan COMMAND --help' for a command's options.\n");
 }
 
@@ -82,6 +104,14 @@ static int unknown_command(const char *parent, const struct command *table,
 int run_subcommand(const char *parent, const struct command *table, int argc,
 		   char **argv)
 {
+	/* help_gen.h gathering the tables: every subcommand's */
+	if (opts_collecting()) {
+		for (const struct command *c = table; c->name; c++) {
+			char *args[] = {(char *)c->name, "--help", NULL};
+			c->run(2, args);
+		}
+		return 0;
+	}
 	bool help = argc >= 2 && (strcmp(argv[1], "--help") == 0 ||
 				  strcmp(argv[1], "-h") == 0);
 	if (argc < 2 || help) {
@@ -99,44 +129,106 @@ int run_subcommand(const char *parent, const struct command *table, int argc,
 	return c->run(argc - 1, argv + 1);
 }
 
+static const struct opt_spec help_opts[] = {
+	{"man", 0, OPT_FLAG, NULL,
+	 "print the man page (roff), generated from the option tables"},
+	{"completion", 0, OPT_VALUE, "SHELL",
+	 "print the bash or zsh completion script, generated from the option tables"},
+	OUTPUT_OPTION,
+	{NULL, 0, 0, NULL, NULL},
+};
+
+static const struct cmd_spec help_spec = {
+	"help", "[COMMAND [SUBCOMMAND]]",
+	"Show help for a command: 'gpuplan help catalog list' is "
+	"'gpuplan catalog list --help'.",
+	help_opts, 0, 2,
+	"The build makes gpuplan.1, gpuplan.bash and _gpuplan with --man and\n"
+	"--completion; 'cmake --install' puts them where man, bash and zsh look.",
+};
+
+/* --man or --completion SHELL: generated text, to stdout or -o FILE. */
+static int help_generate(const struct parsed *p)
+{
+	const char *shell = opt_value(p, &help_spec, "completion");
+	if (opt_flag(p, &help_spec, "man") && shell)
+		return usage_error(&help_spec, "--man and --completion: choose one");
+	if (shell && strcmp(shell, "bash") != 0 && strcmp(shell, "zsh") != 0)
+		return usage_error(&help_spec,
+				   "--completion takes bash or zsh, not '%s'", shell);
+	struct help_tables t;
+	help_collect(commands, &t);
+	struct output o;
+	output_open(&o);
+	if (shell)
+		help_completion(&t, shell, o.f);
+	else
+		help_man(&t, GPUPLAN_VERSION, o.f);
+	help_tables_free(&t);
+	return output_finish(&o, opt_value(p, &help_spec, "output"));
+}
+
 /* `gpuplan help CMD [SUB]` is `gpuplan CMD [SUB] --help`. */
 static int cmd_help(int argc, char **argv)
 {
-	if (argc < 2) {
-		print_overview(stdout);
-		return 0;
+	struct parsed p;
+	int rc = opts_parse(&help_spec, argc, argv, &p);
+	if (rc != OPTS_OK)
+		goto out;
+	if (opt_flag(&p, &help_spec, "man") ||
+	    opt_value(&p, &help_spec, "completion")) {
+		rc = p.nargs ? usage_error(&help_spec, "--man and --completion take no COMMAND")
+			     : help_generate(&p);
+		goto out;
 	}
-	const struct command *c = find(commands, argv[1]);
-	if (!c || c->run == cmd_help)
-		return c ? cmd_help(1, argv) : unknown_command(NULL, commands, argv[1]);
-	char *args[4] = {argv[1], NULL, NULL, NULL};
+	if (p.nargs == 0) {
+		print_overview(stdout);
+		goto out;
+	}
+	const struct command *c = find(commands, p.args[0]);
+	if (!c) {
+		rc = unknown_command(NULL, commands, p.args[0]);
+		goto out;
+	}
+	if (c->run == cmd_help) {
+		print_overview(stdout);
+		goto out;
+	}
+	char *args[4] = {(char *)p.args[0], NULL, NULL, NULL};
 	int n = 1;
-	if (argc >= 3)
-		args[n++] = argv[2];
+	if (p.nargs >= 2)
+		args[n++] = (char *)p.args[1];
 	args[n++] = "--help";
-	return c->run(n, args);
+	rc = c->run(n, args);
+out:
+	opts_free(&p);
+	return rc == OPTS_HELP_SHOWN ? 0 : rc;
 }
 
 static int print_version(void)
 {
 	printf("gpuplan %s\n", GPUPLAN_VERSION);
-	if (cuda_plugin_was_built())
-		printf("cuda plugin: built (libgpuplan-cuda.so); loaded only when a command asks for a GPU\n");
-	else
-		printf("cuda plugin: not built (no CUDA Toolkit at build time); GPU measurement unavailable\n");
+	struct cuda_plugin_info info;
+	cuda_plugin_probe(&info);
+	char line[sizeof(info.why) + PATH_MAX + 256];
+	cuda_plugin_describe(&info, line, sizeof(line));
+	/* paths come from the environment: printed spelled out */
+	char *shown = term_escape_dup(line, 0);
+	printf("cuda plugin: %s\n", shown);
+	free(shown);
 	struct cuda_plugin_dirs dirs;
 	cuda_plugin_search_dirs(&dirs);
-	/* folders come from the environment: printed spelled out */
 	printf("plugin search path:");
 	for (size_t i = 0; i < dirs.count; i++) {
-		char *shown = term_escape_dup(dirs.dir[i], 0);
+		shown = term_escape_dup(dirs.dir[i], 0);
 		printf("%s %s", i ? "," : "", shown);
 		free(shown);
 	}
 	printf("%s\n", dirs.count ? "" : " (none: /proc/self/exe unreadable)");
-	char *data = data_dir_find();
-	char *shown = data ? term_escape_dup(data, 0) : NULL;
-	printf("data folder: %s\n", shown ? shown : "(not found; set GPUPLAN_DATA_DIR)");
+	char why[2 * PATH_MAX];
+	char *data = data_dir_search(why, sizeof(why));
+	shown = term_escape_dup(data ? data : why, 0);
+	printf("data folder: %s%s\n", data ? "" : "not found: looked in ", shown);
 	free(shown);
 	free(data);
 	return 0;
