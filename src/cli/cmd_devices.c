@@ -56,8 +56,7 @@ struct device_scan {
 	bool cpu_ok;
 	bool cuda_ok;
 	char cuda_why[512];		/* why no GPU can be used */
-	char plugin_path[4096];
-	char build_info[256];
+	struct cuda_plugin_info plugin;	/* what --version reports too */
 	struct gpu_entry *gpus;
 	int n_gpus;
 };
@@ -89,14 +88,15 @@ static void scan(struct device_scan *s, bool check)
 {
 	memset(s, 0, sizeof(*s));
 	s->cpu_ok = cpu_info_read(&s->cpu) == 0;
+	cuda_plugin_probe(&s->plugin);
 	struct cuda_plugin_handle h;
 	if (cuda_plugin_load(&h, s->cuda_why, sizeof(s->cuda_why)) != 0)
 		return;
 	s->cuda_ok = true;
-	snprintf(s->plugin_path, sizeof(s->plugin_path), "%s", h.path);
-	snprintf(s->build_info, sizeof(s->build_info), "%s",
-		 h.api->build_info ? h.api->build_info : "");
 	scan_gpus(s, &h, check);
+	if (s->n_gpus == 0)
+		snprintf(s->cuda_why, sizeof(s->cuda_why),
+			 "the driver reports no device");
 	cuda_plugin_unload(&h);
 }
 
@@ -173,17 +173,19 @@ static void devices_table(const struct device_scan *s, FILE *out)
 	table_free(&t);
 	/* paths come from the environment (GPUPLAN_PLUGIN_DIR): spelled out */
 	char *why = term_escape_dup(s->cuda_why, 0);
-	char *path = term_escape_dup(s->plugin_path, 0);
-	char *info = term_escape_dup(s->build_info, 0);
-	if (!s->cuda_ok)
+	if (!s->cuda_ok || s->n_gpus == 0)
 		fprintf(out, "\nno CUDA GPU: %s\n", why);
-	else if (s->n_gpus == 0)
-		fprintf(out, "\nno CUDA GPU: the driver reports no device\n");
-	else
-		fprintf(out, "\ncuda plugin: %s (%s)\n", path, info);
 	free(why);
-	free(path);
-	free(info);
+	/* the line --version prints, from the same probe; a plugin not
+	 * found is already the reason above */
+	if (!s->plugin.found)
+		return;
+	char line[sizeof(s->plugin.why) + PATH_MAX + 256];
+	cuda_plugin_describe(&s->plugin, line, sizeof(line));
+	char *shown = term_escape_dup(line, 0);
+	fprintf(out, "%scuda plugin: %s\n", s->cuda_ok && s->n_gpus ? "\n" : "",
+		shown);
+	free(shown);
 }
 
 /* ---- json ---- */
@@ -274,10 +276,16 @@ static void devices_json(const struct device_scan *s, FILE *out)
 		json_array_append_new(arr, gpu_json(d, &s->gpus[d]));
 	json_object_set_new(root, "devices", arr);
 	json_t *cuda = json_object();
-	json_object_set_new(cuda, "available", json_boolean(s->cuda_ok && s->n_gpus > 0));
-	json_object_set_new(cuda, "reason", s->cuda_ok ? json_null() : json_text(s->cuda_why));
-	json_object_set_new(cuda, "plugin", s->cuda_ok ? json_text(s->plugin_path) : json_null());
-	json_object_set_new(cuda, "build_info", s->cuda_ok ? json_text(s->build_info) : json_null());
+	bool available = s->cuda_ok && s->n_gpus > 0;
+	const struct cuda_plugin_info *pl = &s->plugin;
+	json_object_set_new(cuda, "available", json_boolean(available));
+	json_object_set_new(cuda, "reason", available ? json_null() : json_text(s->cuda_why));
+	/* the plugin as --version reports it (one probe): found even when
+	 * its init fails for want of a driver */
+	json_object_set_new(cuda, "plugin_built", json_boolean(pl->built));
+	json_object_set_new(cuda, "plugin", pl->found ? json_text(pl->path) : json_null());
+	json_object_set_new(cuda, "build_info", pl->usable ? json_text(pl->build_info) : json_null());
+	json_object_set_new(cuda, "plugin_error", pl->usable ? json_null() : json_text(pl->why));
 	json_object_set_new(root, "cuda", cuda);
 	json_write(out, root);
 	json_decref(root);
@@ -303,7 +311,8 @@ int cmd_devices(int argc, char **argv)
 		goto out;
 	}
 	struct device_scan s;
-	scan(&s, opt_flag(&p, &devices_spec, "check"));
+	bool check = opt_flag(&p, &devices_spec, "check");
+	scan(&s, check);
 	struct output o;
 	output_open(&o);
 	if (fmt == FORMAT_JSON)
@@ -311,9 +320,16 @@ int cmd_devices(int argc, char **argv)
 	else
 		devices_table(&s, o.f);
 	rc = output_finish(&o, opt_value(&p, &devices_spec, "output"));
-	/* A GPU that computes wrong answers is a runtime failure. */
+	/* A GPU that computes wrong answers is a runtime failure; so is a
+	 * check that had nothing to check, lest "0" read as "GPUs fine". */
 	if (rc == 0 && any_check_failed(&s))
 		rc = 1;
+	if (rc == 0 && check && (!s.cuda_ok || s.n_gpus == 0)) {
+		char *why = term_escape_dup(s.cuda_why, 0);
+		fprintf(stderr, "gpuplan: nothing to check: no CUDA GPU (%s)\n", why);
+		free(why);
+		rc = 1;
+	}
 	free(s.gpus);
 out:
 	opts_free(&p);
