@@ -39,17 +39,27 @@ paths=$(sed -n 's/^\.SS "gpuplan \(.*\)"$/\1/p' "$man")
 for name in $names; do
 	grep -qE "^$name( |$)" <<<"$paths" || say "the man page has no section for '$name'"
 done
-while IFS= read -r path; do
-	# the section: from its .SS to the next
-	section=$(awk -v h=".SS \"gpuplan $path\"" '$0 == h {on = 1; next} /^\.S[SH] / {on = 0} on' "$man")
+# "PATH<TAB>--option" for every option each path's --help lists, then one
+# awk pass over the man page for the ones its section lacks.
+want=$(while IFS= read -r path; do
 	# shellcheck disable=SC2086
-	opts=$("$gpuplan" $path --help | sed -n '/^options:/,/^$/p' | grep -oE -- '^ +(-[a-zA-Z], )?--[a-z][a-z0-9-]*' | grep -oE -- '--[a-z0-9-]+$' | sort -u)
-	[ -n "$opts" ] || say "'gpuplan $path --help' lists no options"
-	for o in $opts; do
-		grep -qF -- "\\fB$(sed 's/-/\\-/g' <<<"$o")\\fR" <<<"$section" ||
-			say "man section '$path' lacks $o"
-	done
-done <<<"$paths"
+	"$gpuplan" $path --help | sed -n '/^options:/,/^$/s/^ \+\(-[a-zA-Z], \)\?\(--[a-z][a-z0-9-]*\).*/\2/p' |
+		sed "s|^|$path\t|"
+done <<<"$paths")
+[ "$(wc -l <<<"$want")" -ge 60 ] || say "read only $(wc -l <<<"$want") options from the --help texts"
+missing=$(awk -F'\t' 'NR == FNR { want[NR] = $0; n = NR; next }
+	/^\.SS "gpuplan / { path = substr($0, 14, length($0) - 14); next }
+	/^\.S[SH] / { path = ""; next }
+	path != "" { has[path "\t" $0] = 1 }
+	END {
+		for (i = 1; i <= n; i++) {
+			split(want[i], f, "\t"); o = f[2]; gsub(/-/, "\\-", o)
+			found = 0
+			for (k in has) if (index(k, f[1] "\t") == 1 && index(k, "\\fB" o "\\fR")) found = 1
+			if (!found) print want[i]
+		}
+	}' <(echo "$want") "$man")
+[ -z "$missing" ] || say "man sections lack these options: $missing"
 if command -v groff >/dev/null; then
 	warnings=$(groff -man -Tutf8 -ww -z "$man" 2>&1)
 	[ -z "$warnings" ] || say "groff: $warnings"
