@@ -1,7 +1,7 @@
 #!/bin/bash
 # `gpuplan --version`, `gpuplan --help` and `gpuplan devices` report the
 # same plugin (one probe, cuda_plugin_probe): for a working plugin, one
-# whose init fails, the simulated one and none, the "cuda plugin:" line of
+# whose init fails and none, the "cuda plugin:" line of
 # --version is the one in --help and in the devices table, and holds the
 # JSON's plugin path and build info.
 #
@@ -11,8 +11,7 @@ gpuplan=$1
 build=$(dirname "$gpuplan")
 fail=0
 say() { echo "devices-plugin.sh: $*" >&2; fail=1; }
-for dir in "$build/tests/unit/fake-plugins/ok" "$build/tests/unit/fake-plugins/init-fails" \
-	"$build/tests/sim-plugin" /nonexistent-plugin-dir; do
+for dir in "$build/tests/unit/fake-plugins/ok" "$build/tests/unit/fake-plugins/init-fails" /nonexistent-plugin-dir; do
 	export GPUPLAN_PLUGIN_DIR=$dir
 	line=$("$gpuplan" --version | grep '^cuda plugin: ')
 	[ -n "$line" ] || { say "$dir: --version has no cuda plugin line"; continue; }
