@@ -5,8 +5,10 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
+#include "catalog/instance_key.h"
 #include "commands.h"
 #include "common.h"
 #include "core/atomic_file.h"
@@ -29,7 +31,11 @@ static const struct opt_spec plan_opts[] = {
 	{"currency", 0, OPT_VALUE, "CODE",
 	 "costs in this currency, at the catalog's dated rate (default USD)"},
 	{"instance", 'i', OPT_LIST, "NAME",
-	 "plan only these instance types (repeatable, or a comma list; case-blind)"},
+	 "plan only these instance types (repeatable, or a comma list; case-blind): NAME, REGION/NAME or PROVIDER/REGION/NAME"},
+	{"region", 0, OPT_LIST, "REGION",
+	 "plan only instances in these regions (repeatable, or a comma list; case-blind)"},
+	{"provider", 0, OPT_LIST, "NAME",
+	 "plan only instances of these providers (repeatable, or a comma list; case-blind)"},
 	{"profile", 0, OPT_VALUE, "FILE",
 	 "calibrate with a fitted file (gpuplan fit) or a measured profile (gpuplan bench)"},
 	{"profile-accelerator", 0, OPT_VALUE, "NAME",
@@ -84,13 +90,14 @@ static int read_settings(const struct parsed *p, struct plan_settings *s)
 }
 
 /*
- * --instance NAME (repeatable, each a comma list) into names, owned by
- * *buf (the caller frees both).  An empty name is a usage error.
+ * A list option (--instance, --region, --provider: repeatable, each a
+ * comma list) into names, owned by *buf (the caller frees both).  An
+ * empty item is a usage error.
  */
-static int read_instances(const struct parsed *p, char **buf,
-			  const char ***names, size_t *n)
+static int read_list(const struct parsed *p, const char *key, const char *what,
+		     char **buf, const char ***names, size_t *n)
 {
-	const struct opt_result *r = opt_find(p, &plan_spec, "instance");
+	const struct opt_result *r = opt_find(p, &plan_spec, key);
 	size_t len = 1, most = 1;
 	*buf = NULL;
 	*names = NULL;
@@ -115,8 +122,8 @@ static int read_instances(const struct parsed *p, char **buf,
 				*comma = '\0';
 			if (!item[0])
 				return usage_error(&plan_spec,
-						   "--instance expects instance names, found '%s'",
-						   r->list[i]);
+						   "--%s expects %s, found '%s'",
+						   key, what, r->list[i]);
 			(*names)[(*n)++] = item;
 			if (!comma)
 				break;
@@ -124,6 +131,71 @@ static int read_instances(const struct parsed *p, char **buf,
 		}
 	}
 	return 0;
+}
+
+/* The option lists that choose instances, their buffers owned here. */
+struct instance_choice {
+	char *bufs[3];
+	const char **lists[3];
+};
+
+static void instance_choice_free(struct instance_choice *ch)
+{
+	for (int i = 0; i < 3; i++) {
+		free(ch->bufs[i]);
+		free(ch->lists[i]);
+	}
+}
+
+static int read_instance_choice(const struct parsed *p,
+				struct instance_choice *ch,
+				struct plan_settings *s)
+{
+	memset(ch, 0, sizeof(*ch));
+	int rc = read_list(p, "instance", "instance names", &ch->bufs[0],
+			   &ch->lists[0], &s->n_only);
+	if (!rc)
+		rc = read_list(p, "region", "region names", &ch->bufs[1],
+			       &ch->lists[1], &s->where.n_regions);
+	if (!rc)
+		rc = read_list(p, "provider", "provider names", &ch->bufs[2],
+			       &ch->lists[2], &s->where.n_providers);
+	s->only = ch->lists[0];
+	s->where.regions = ch->lists[1];
+	s->where.providers = ch->lists[2];
+	return rc;
+}
+
+/* --region and --provider against the catalog: an unknown value is a
+ * usage error with a did-you-mean. */
+static int check_filter(const struct catalog *c, const struct plan_settings *s)
+{
+	char why[512];
+	if (instance_filter_check(&s->where, c, why, sizeof(why)) < 0)
+		return usage_error(&plan_spec, "%s", why);
+	return 0;
+}
+
+/* Whether the instances some workload is planned on lie in more than one
+ * region: then tables and sentences name each one's region, so regions
+ * can be compared (instance_key.h). */
+static bool spans_regions(const struct catalog *c,
+			  const struct workload_file *wf,
+			  const struct plan_settings *s)
+{
+	const char *first = NULL;
+	for (size_t i = 0; i < c->n_inst; i++) {
+		const struct instance *in = &c->inst[i];
+		bool wanted = false;
+		for (size_t k = 0; k < wf->n && !wanted; k++)
+			wanted = plan_instance_wanted(s, &wf->v[k], in);
+		if (!wanted)
+			continue;
+		if (first && strcasecmp(first, in->region) != 0)
+			return true;
+		first = in->region;
+	}
+	return false;
 }
 
 /* The names of --instance and of the workloads' `instance:` in the
@@ -241,7 +313,7 @@ static void training_table(FILE *out, const struct plan_result *r,
 		snprintf(mark, sizeof(mark), "%s%s",
 			 (long)idx[k] == r->recommended ? "*" : "",
 			 o->pareto ? "P" : "");
-		snprintf(inst, sizeof(inst), "%ld x %s", o->nodes, o->inst->name);
+		snprintf(inst, sizeof(inst), "%ld x %s", o->nodes, o->inst->shown);
 		snprintf(gpus, sizeof(gpus), "%ld x %s", o->gpus, o->inst->acc->name);
 		split_cell(o, split, sizeof(split));
 		units_format(UNIT_DURATION, o->time_s, NULL, tm, sizeof(tm));
@@ -278,7 +350,7 @@ static void serving_table(FILE *out, const struct plan_result *r,
 		snprintf(mark, sizeof(mark), "%s%s",
 			 (long)idx[k] == r->recommended ? "*" : "",
 			 o->pareto ? "P" : "");
-		snprintf(inst, sizeof(inst), "%ld x %s", o->nodes, o->inst->name);
+		snprintf(inst, sizeof(inst), "%ld x %s", o->nodes, o->inst->shown);
 		snprintf(gpus, sizeof(gpus), "%ld x %s", o->gpus, o->inst->acc->name);
 		snprintf(rep, sizeof(rep), "%ld%s%s", o->replicas,
 			 o->sharing[0] ? " on " : "", o->sharing);
@@ -417,7 +489,7 @@ static void emit_csv(struct emit_ctx *e, const struct plan *p,
 				 k ? "; " : "", buf);
 		}
 		const char *row[] = {r->w->name, workload_kind_name(r->w->kind),
-			o->inst->name, f[0], f[1], o->inst->acc->name,
+			o->inst->label, f[0], f[1], o->inst->acc->name,
 			o->feasible ? "true" : "false", f[2], f[3], f[4], f[5],
 			p->settings.currency, f[6], f[7], o->pareto ? "true" : "false",
 			(long)i == r->recommended ? "true" : "false", reasons};
@@ -690,26 +762,27 @@ int cmd_plan(int argc, char **argv)
 	struct workload_file wf;
 	struct plan_settings s;
 	struct report_options ro;
-	char *png_dir = NULL, *names_buf = NULL;
-	const char **names = NULL;
+	char *png_dir = NULL;
+	struct instance_choice choice;
+	memset(&choice, 0, sizeof(choice));
 	catalog_init(&c);
 	memset(&wf, 0, sizeof(wf));
 	int rc = opts_parse(&plan_spec, argc, argv, &p);
 	if (rc != OPTS_OK || (rc = cli_format(&p, &plan_spec, &fmt)) ||
 	    (rc = read_report_options(&p, &ro, &png_dir)) ||
 	    (rc = read_settings(&p, &s)) ||
-	    (rc = read_instances(&p, &names_buf, &names, &s.n_only)) ||
+	    (rc = read_instance_choice(&p, &choice, &s)) ||
 	    (rc = cli_load_catalog(&p, &plan_spec, &c)) ||
+	    (rc = check_filter(&c, &s)) ||
 	    (rc = read_profile(&p, &c, &cal, &carried, &s)) ||
 	    (rc = cli_load_workloads(opt_value(&p, &plan_spec, "workload"), &wf)))
 		goto out;
-	s.only = names;
 	if ((rc = check_instances(&c, &wf, &s)) || (rc = check_targets(&p, &ro)))
 		goto out;
+	catalog_label_instances(&c, spans_regions(&c, &wf, &s));
 	rc = run(&p, fmt, &c, &wf, &s, &ro);
 out:
-	free(names);
-	free(names_buf);
+	instance_choice_free(&choice);
 	free(png_dir);
 	workload_file_free(&wf);
 	calibration_free(&cal);
