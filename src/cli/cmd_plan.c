@@ -8,7 +8,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 
-#include "catalog/instance_key.h"
+#include "catalog_filter.h"
 #include "commands.h"
 #include "common.h"
 #include "core/atomic_file.h"
@@ -89,91 +89,32 @@ static int read_settings(const struct parsed *p, struct plan_settings *s)
 	return 0;
 }
 
-/*
- * A list option (--instance, --region, --provider: repeatable, each a
- * comma list) into names, owned by *buf (the caller frees both).  An
- * empty item is a usage error.
- */
-static int read_list(const struct parsed *p, const char *key, const char *what,
-		     char **buf, const char ***names, size_t *n)
-{
-	const struct opt_result *r = opt_find(p, &plan_spec, key);
-	size_t len = 1, most = 1;
-	*buf = NULL;
-	*names = NULL;
-	*n = 0;
-	if (!r || !r->set)
-		return 0;
-	for (size_t i = 0; i < r->nlist; i++) {
-		len += strlen(r->list[i]) + 1;
-		for (const char *c = r->list[i]; *c; c++)
-			most += *c == ',';
-		most++;
-	}
-	char *b = *buf = xcalloc(len, 1);
-	*names = xcalloc(most, sizeof(**names));
-	for (size_t i = 0; i < r->nlist; i++) {
-		strcpy(b, r->list[i]);
-		char *item = b;
-		b += strlen(b) + 1;
-		for (;;) {
-			char *comma = strchr(item, ',');
-			if (comma)
-				*comma = '\0';
-			if (!item[0])
-				return usage_error(&plan_spec,
-						   "--%s expects %s, found '%s'",
-						   key, what, r->list[i]);
-			(*names)[(*n)++] = item;
-			if (!comma)
-				break;
-			item = comma + 1;
-		}
-	}
-	return 0;
-}
-
-/* The option lists that choose instances, their buffers owned here. */
+/* The option lists that choose instances, owned here. */
 struct instance_choice {
-	char *bufs[3];
-	const char **lists[3];
+	struct name_list only, regions, providers;
 };
 
 static void instance_choice_free(struct instance_choice *ch)
 {
-	for (int i = 0; i < 3; i++) {
-		free(ch->bufs[i]);
-		free(ch->lists[i]);
-	}
+	name_list_free(&ch->only);
+	name_list_free(&ch->regions);
+	name_list_free(&ch->providers);
 }
 
+/* --instance, --region and --provider into s, checked against c. */
 static int read_instance_choice(const struct parsed *p,
+				const struct catalog *c,
 				struct instance_choice *ch,
 				struct plan_settings *s)
 {
-	memset(ch, 0, sizeof(*ch));
-	int rc = read_list(p, "instance", "instance names", &ch->bufs[0],
-			   &ch->lists[0], &s->n_only);
+	int rc = cli_name_list(p, &plan_spec, "instance", "instance names",
+			       &ch->only);
 	if (!rc)
-		rc = read_list(p, "region", "region names", &ch->bufs[1],
-			       &ch->lists[1], &s->where.n_regions);
-	if (!rc)
-		rc = read_list(p, "provider", "provider names", &ch->bufs[2],
-			       &ch->lists[2], &s->where.n_providers);
-	s->only = ch->lists[0];
-	s->where.regions = ch->lists[1];
-	s->where.providers = ch->lists[2];
+		rc = cli_instance_filter(p, &plan_spec, c, &ch->regions,
+					 &ch->providers, &s->where);
+	s->only = ch->only.v;
+	s->n_only = ch->only.n;
 	return rc;
-}
-
-/* --region and --provider against the catalog: an unknown value is a
- * usage error with a did-you-mean. */
-static int check_filter(const struct catalog *c, const struct plan_settings *s)
-{
-	char why[512];
-	if (instance_filter_check(&s->where, c, why, sizeof(why)) < 0)
-		return usage_error(&plan_spec, "%s", why);
-	return 0;
 }
 
 /* Whether the instances some workload is planned on lie in more than one
@@ -771,9 +712,8 @@ int cmd_plan(int argc, char **argv)
 	if (rc != OPTS_OK || (rc = cli_format(&p, &plan_spec, &fmt)) ||
 	    (rc = read_report_options(&p, &ro, &png_dir)) ||
 	    (rc = read_settings(&p, &s)) ||
-	    (rc = read_instance_choice(&p, &choice, &s)) ||
 	    (rc = cli_load_catalog(&p, &plan_spec, &c)) ||
-	    (rc = check_filter(&c, &s)) ||
+	    (rc = read_instance_choice(&p, &c, &choice, &s)) ||
 	    (rc = read_profile(&p, &c, &cal, &carried, &s)) ||
 	    (rc = cli_load_workloads(opt_value(&p, &plan_spec, "workload"), &wf)))
 		goto out;
