@@ -235,16 +235,9 @@ static int read_named(struct oc_ctx *cx, const struct ynode *n,
 		return -1;
 	}
 	if (!o->inst) {
-		const char **names = xcalloc(cx->c->n_inst + 1, sizeof(*names));
-		for (size_t i = 0; i < cx->c->n_inst; i++)
-			names[i] = cx->c->inst[i].name;
-		char hint[320];
-		const char *h = gp_errors_full(r->errs) ? NULL
-			: hint_among(name, names, cx->c->n_inst, hint,
-				     sizeof(hint));
-		yr_error(r, ymap_get(n, "instance"), h,
+		const char *h = gp_errors_full(r->errs) ? NULL : several;
+		yr_error(r, ymap_get(n, "instance"), h && h[0] ? h : NULL,
 			 "no instance '%s' in the catalog", name);
-		free(names);
 		free(name);
 		return -1;
 	}

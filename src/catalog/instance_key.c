@@ -73,6 +73,35 @@ static void list_matches(const struct catalog *c, const char *spec,
 	}
 }
 
+const char *instance_hint(const struct catalog *c, const char *spec,
+			  char *buf, size_t len)
+{
+	/* suggest in the spelling the user wrote: NAME, REGION/NAME or
+	 * PROVIDER/REGION/NAME */
+	size_t slashes = 0;
+	for (const char *p = spec; *p; p++)
+		slashes += *p == '/';
+	const char **names = xcalloc(c->n_inst + 1, sizeof(char *));
+	char **owned = xcalloc(c->n_inst + 1, sizeof(char *));
+	for (size_t i = 0; i < c->n_inst; i++) {
+		const struct instance *in = &c->inst[i];
+		if (slashes == 0 || !in->name || !in->region || !in->provider) {
+			names[i] = in->name ? in->name : "";
+			continue;
+		}
+		owned[i] = slashes == 1
+			? xasprintf("%s/%s", in->region, in->name)
+			: xasprintf("%s/%s/%s", in->provider, in->region, in->name);
+		names[i] = owned[i];
+	}
+	const char *h = suggest_hint(spec, names, c->n_inst, buf, len);
+	for (size_t i = 0; i < c->n_inst; i++)
+		free(owned[i]);
+	free(owned);
+	free(names);
+	return h;
+}
+
 int catalog_lookup_instance(const struct catalog *c, const char *spec,
 			    const struct instance **out, char *why,
 			    size_t len)
@@ -86,12 +115,7 @@ int catalog_lookup_instance(const struct catalog *c, const char *spec,
 		*out = NULL;
 		return -2;
 	}
-	const char **names = xcalloc(c->n_inst + 1, sizeof(char *));
-	for (size_t i = 0; i < c->n_inst; i++)
-		names[i] = c->inst[i].name;
-	const char *h = suggest_hint(spec, names, c->n_inst, why, len);
-	free(names);
-	if (!h && len)
+	if (!instance_hint(c, spec, why, len) && len)
 		why[0] = '\0';
 	return -1;
 }

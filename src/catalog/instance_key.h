@@ -41,6 +41,12 @@ int catalog_lookup_instance(const struct catalog *c, const char *spec,
 			    const struct instance **out, char *why,
 			    size_t len);
 
+/* "did you mean 'X'?" for a spec that names nothing, X spelled as spec
+ * is (NAME, REGION/NAME or PROVIDER/REGION/NAME); NULL when nothing is
+ * close. */
+const char *instance_hint(const struct catalog *c, const char *spec,
+			  char *buf, size_t len);
+
 /* "provider/region/name" into buf; returns buf. */
 const char *instance_key_text(const struct instance *in, char *buf,
 			      size_t len);

@@ -59,18 +59,6 @@ static bool overlaps(const struct catalog *c, const char *spec,
 	return false;
 }
 
-/* "did you mean 'X'?" among the catalog's instance names, or NULL. */
-static const char *instance_hint(const struct catalog *c, const char *name,
-				 char *buf, size_t len)
-{
-	const char **names = xcalloc(c->n_inst + 1, sizeof(*names));
-	for (size_t i = 0; i < c->n_inst; i++)
-		names[i] = c->inst[i].name;
-	const char *h = suggest_hint(name, names, c->n_inst, buf, len);
-	free(names);
-	return h;
-}
-
 int plan_check_instances(const struct catalog *c,
 			 const struct workload_file *wf,
 			 const char *const *only, size_t n_only,
