@@ -70,8 +70,9 @@ struct instance {
 	char *name, *provider, *region, *notes, *as_of;
 	/* What outputs call it (instance_key.h): label is unique in the
 	 * catalog (the bare name unless another region sells it too);
-	 * shown is what a plan's tables print (REGION/NAME when its
-	 * options span regions).  Set by catalog_label_instances(). */
+	 * shown is what a plan's tables print (the name, or REGION/NAME
+	 * when its options span regions).  Set by
+	 * catalog_label_instances(). */
 	char *label, *shown;
 	char *accelerator_name;
 	struct origin accelerator_at;	/* where the name was written */

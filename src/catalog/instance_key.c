@@ -179,7 +179,7 @@ void catalog_label_instances(struct catalog *c, bool show_regions)
 		char *rn = xasprintf("%s/%s", in->region, in->name);
 		set_text(&in->label, xstrdup(!name_repeats ? in->name
 					     : rn_repeats ? full : rn));
-		set_text(&in->shown, xstrdup(!show_regions ? in->label
+		set_text(&in->shown, xstrdup(!show_regions ? in->name
 					     : rn_repeats ? full : rn));
 		free(full);
 		free(rn);

@@ -52,9 +52,9 @@ const char *instance_key_text(const struct instance *in, char *buf,
 			      size_t len);
 
 /* Gives every instance of c its label (see above) and sets what tables
- * show: the label, or REGION/NAME for all when show_regions (a plan
- * whose options span regions), PROVIDER/REGION/NAME where REGION/NAME
- * alone repeats. */
+ * show: the bare name, or, when show_regions (a plan whose options span
+ * more than one provider or region), REGION/NAME, PROVIDER/REGION/NAME
+ * where REGION/NAME alone repeats. */
 void catalog_label_instances(struct catalog *c, bool show_regions);
 
 /* --provider and --region of plan and catalog list: lists of values,

@@ -118,13 +118,13 @@ static int read_instance_choice(const struct parsed *p,
 }
 
 /* Whether the instances some workload is planned on lie in more than one
- * region: then tables and sentences name each one's region, so regions
- * can be compared (instance_key.h). */
+ * region (or provider): then tables and sentences name each one's
+ * region, so regions can be compared (instance_key.h). */
 static bool spans_regions(const struct catalog *c,
 			  const struct workload_file *wf,
 			  const struct plan_settings *s)
 {
-	const char *first = NULL;
+	const struct instance *first = NULL;
 	for (size_t i = 0; i < c->n_inst; i++) {
 		const struct instance *in = &c->inst[i];
 		bool wanted = false;
@@ -132,9 +132,10 @@ static bool spans_regions(const struct catalog *c,
 			wanted = plan_instance_wanted(s, &wf->v[k], in);
 		if (!wanted)
 			continue;
-		if (first && strcasecmp(first, in->region) != 0)
+		if (first && (strcasecmp(first->region, in->region) != 0 ||
+			      strcasecmp(first->provider, in->provider) != 0))
 			return true;
-		first = in->region;
+		first = in;
 	}
 	return false;
 }
