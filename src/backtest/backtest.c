@@ -469,7 +469,7 @@ static json_t *row_json(const struct backtest_row *row)
 	snprintf(at, sizeof(at), "%s:%d:%d", o->at.file, o->at.line, o->at.col);
 	json_object_set_new(j, "defined_at", json_text(at));
 	json_object_set_new(j, "instance", o->is_inline ? json_null()
-							: json_text(o->inst->name));
+							: json_text(o->inst->label));
 	json_object_set_new(j, "accelerator", json_text(o->inst->acc->name));
 	json_object_set_new(j, "gpus", json_integer(o->gpus));
 	json_object_set_new(j, "nodes", json_integer(o->nodes));

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "catalog/catalog_read.h"
+#include "catalog/instance_key.h"
 #include "catalog/name_index.h"
 #include "core/suggest.h"
 #include "core/term_safe.h"
@@ -221,18 +222,22 @@ static int read_named(struct oc_ctx *cx, const struct ynode *n,
 	char *name = NULL;
 	if (yr_name(r, n, "instance", &name) <= 0)
 		return -1;
-	o->inst = catalog_find_instance(cx->c, name);
+	char several[1024];
+	if (catalog_lookup_instance(cx->c, name, &o->inst, several,
+				    sizeof(several)) == -2) {
+		/* the same type in several regions: prices differ, so the
+		 * record must say which it ran on (instance_key.h) */
+		yr_error(r, ymap_get(n, "instance"),
+			 "write PROVIDER/REGION/NAME or REGION/NAME",
+			 "instance '%s' is sold in several regions: %s", name,
+			 several);
+		free(name);
+		return -1;
+	}
 	if (!o->inst) {
-		const char **names = xcalloc(cx->c->n_inst + 1, sizeof(*names));
-		for (size_t i = 0; i < cx->c->n_inst; i++)
-			names[i] = cx->c->inst[i].name;
-		char hint[320];
-		const char *h = gp_errors_full(r->errs) ? NULL
-			: hint_among(name, names, cx->c->n_inst, hint,
-				     sizeof(hint));
-		yr_error(r, ymap_get(n, "instance"), h,
+		const char *h = gp_errors_full(r->errs) ? NULL : several;
+		yr_error(r, ymap_get(n, "instance"), h && h[0] ? h : NULL,
 			 "no instance '%s' in the catalog", name);
-		free(names);
 		free(name);
 		return -1;
 	}

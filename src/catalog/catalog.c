@@ -6,6 +6,7 @@
 #include <strings.h>
 
 #include "catalog_read.h"
+#include "instance_key.h"
 
 static const char *const link_names[] = {"none", "pcie", "nvlink",
 					 "nvswitch"};
@@ -25,12 +26,10 @@ const struct accelerator *catalog_find_accelerator(const struct catalog *c,
 }
 
 const struct instance *catalog_find_instance(const struct catalog *c,
-					     const char *name)
+					     const char *spec)
 {
-	for (size_t i = 0; i < c->n_inst; i++)
-		if (c->inst[i].name && strcasecmp(c->inst[i].name, name) == 0)
-			return &c->inst[i];
-	return NULL;
+	const struct instance *first = NULL;
+	return catalog_count_matches(c, spec, &first) == 1 ? first : NULL;
 }
 
 struct money catalog_owning_cost_per_hour(const struct instance *inst)

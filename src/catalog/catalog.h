@@ -68,6 +68,12 @@ struct purchase {
 
 struct instance {
 	char *name, *provider, *region, *notes, *as_of;
+	/* What outputs call it (instance_key.h): label is unique in the
+	 * catalog (the bare name unless another region sells it too);
+	 * shown is what a plan's tables print (the name, or REGION/NAME
+	 * when its options span regions).  Set by
+	 * catalog_label_instances(). */
+	char *label, *shown;
 	char *accelerator_name;
 	struct origin accelerator_at;	/* where the name was written */
 	const struct accelerator *acc;	/* resolved; NULL only on error */
@@ -83,6 +89,8 @@ struct instance {
 	struct money on_demand;		/* per hour, whole instance */
 	bool has_spot;
 	struct money spot;		/* per hour */
+	char *spot_as_of;		/* the date of the spot price, which
+					 * moves daily; set with has_spot */
 	bool owned;			/* on-premises: on_demand is derived */
 	struct purchase purchase;	/* valid when owned */
 	bool illustrative;
@@ -135,8 +143,10 @@ int catalog_load_shipped(struct catalog *c, const char *data_dir,
 
 const struct accelerator *catalog_find_accelerator(const struct catalog *c,
 						   const char *name);
+/* The one instance `spec` names (NAME, REGION/NAME or
+ * PROVIDER/REGION/NAME, see instance_key.h); NULL when none or several. */
 const struct instance *catalog_find_instance(const struct catalog *c,
-					     const char *name);
+					     const char *spec);
 
 /* Hourly cost of owning an instance, straight-line over its life, running
  * flat out: price / lifetime + (gpus x tdp + host power) x PUE x power

@@ -114,6 +114,8 @@ static json_t *price_to_json(const struct instance *in,
 			    json_number(on_demand->amount / in->gpus));
 	json_object_set_new(j, "spot_per_hour",
 			    spot ? json_number(spot->amount) : json_null());
+	json_object_set_new(j, "spot_as_of", spot && in->spot_as_of
+				? json_text(in->spot_as_of) : json_null());
 	json_object_set_new(j, "derived_from_purchase", json_boolean(in->owned));
 	return j;
 }
@@ -165,6 +167,7 @@ json_t *instance_to_json(const struct catalog *c, const struct instance *in,
 	json_object_set_new(j, "name", json_text(in->name));
 	json_object_set_new(j, "provider", json_text(in->provider));
 	json_object_set_new(j, "region", json_text(in->region));
+	json_object_set_new(j, "label", json_text(in->label));
 	json_object_set_new(j, "gpus", json_integer(in->gpus));
 	json_object_set_new(j, "vcpus", json_integer(in->vcpus));
 	json_object_set_new(j, "memory_bytes", json_number(in->memory));

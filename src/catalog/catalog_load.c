@@ -20,6 +20,7 @@
 #include "core/xalloc.h"
 #include "catalog_read.h"
 #include "core/yaml_read.h"
+#include "instance_key.h"
 #include "name_index.h"
 /* ---- files ---- */
 
@@ -154,16 +155,31 @@ static int load_one(struct catalog *c, const char *path, const char *shown,
 
 /* ---- cross-file checks ---- */
 
-/* One named entry, accelerator or instance, for the duplicate check. */
+/* One named entry for the duplicate check: an accelerator by its name,
+ * an instance by provider, region and name (instance_key.h). */
 struct named {
-	const char *name;
+	const char *name, *provider, *region;	/* the last two NULL for
+						 * an accelerator */
 	const struct origin *at;
 };
 
-static int by_name_then_place(const void *a, const void *b)
+static int cmp_part(const char *a, const char *b)
+{
+	return strcasecmp(a ? a : "", b ? b : "");
+}
+
+static int same_key(const struct named *x, const struct named *y)
+{
+	int c = strcasecmp(x->name, y->name);
+	if (!c)
+		c = cmp_part(x->provider, y->provider);
+	return c ? c : cmp_part(x->region, y->region);
+}
+
+static int by_key_then_place(const void *a, const void *b)
 {
 	const struct named *x = a, *y = b;
-	int c = strcasecmp(x->name, y->name);
+	int c = same_key(x, y);
 	if (c)
 		return c;
 	return x->at < y->at ? -1 : x->at > y->at;
@@ -179,8 +195,25 @@ static int by_later_place(const void *a, const void *b)
 	return x->later->at < y->later->at ? -1 : x->later->at > y->later->at;
 }
 
+static void report_duplicate(const struct duplicate *d, const char *kind,
+			     struct gp_errors *errs)
+{
+	const struct named *v = d->later;
+	const struct origin *first = d->first->at;
+	char hint[320];
+	snprintf(hint, sizeof(hint), "first defined at %s:%d:%d", first->file,
+		 first->line, first->col > 0 ? first->col : 1);
+	if (v->provider)
+		gp_errors_add(errs, v->at->file, v->at->line, v->at->col, hint,
+			      "duplicate %s '%s/%s/%s': the same provider, region and name",
+			      kind, v->provider, v->region, v->name);
+	else
+		gp_errors_add(errs, v->at->file, v->at->line, v->at->col, hint,
+			      "duplicate %s name '%s'", kind, v->name);
+}
+
 /*
- * Names are compared case-blind because lookups are (`catalog show t4`).
+ * Keys are compared case-blind because lookups are (`catalog show t4`).
  * Sorted, duplicates sit side by side: O(n log n) for the 10,000-instance
  * catalogs the planner is sized for.  Reported in file order.
  */
@@ -189,27 +222,21 @@ static void check_duplicates(struct named *v, size_t n, const char *kind,
 {
 	size_t m = 0;
 	for (size_t i = 0; i < n; i++)
-		if (v[i].name)
+		if (v[i].name && (v[i].provider || !v[i].region))
 			v[m++] = v[i];
-	qsort(v, m, sizeof(*v), by_name_then_place);
+	qsort(v, m, sizeof(*v), by_key_then_place);
 	struct duplicate *d = xcalloc(m + 1, sizeof(*d));
 	size_t nd = 0, first = 0;
 	for (size_t i = 1; i < m; i++) {
-		if (strcasecmp(v[i].name, v[first].name) != 0) {
+		if (same_key(&v[i], &v[first]) != 0) {
 			first = i;
 			continue;
 		}
 		d[nd++] = (struct duplicate){&v[i], &v[first]};
 	}
 	qsort(d, nd, sizeof(*d), by_later_place);
-	for (size_t k = 0; k < nd; k++) {
-		char hint[256];
-		snprintf(hint, sizeof(hint), "first defined at %s:%d",
-			 d[k].first->at->file, d[k].first->at->line);
-		gp_errors_add(errs, d[k].later->at->file, d[k].later->at->line,
-			      d[k].later->at->col, hint, "duplicate %s name '%s'",
-			      kind, d[k].later->name);
-	}
+	for (size_t k = 0; k < nd; k++)
+		report_duplicate(&d[k], kind, errs);
 	free(d);
 }
 
@@ -218,10 +245,16 @@ static void check_duplicate_names(struct catalog *c, struct gp_errors *errs)
 	size_t most = c->n_acc > c->n_inst ? c->n_acc : c->n_inst;
 	struct named *v = xcalloc(most + 1, sizeof(*v));
 	for (size_t i = 0; i < c->n_acc; i++)
-		v[i] = (struct named){c->acc[i].name, &c->acc[i].at};
+		v[i] = (struct named){c->acc[i].name, NULL, NULL, &c->acc[i].at};
 	check_duplicates(v, c->n_acc, "accelerator", errs);
-	for (size_t i = 0; i < c->n_inst; i++)
-		v[i] = (struct named){c->inst[i].name, &c->inst[i].at};
+	for (size_t i = 0; i < c->n_inst; i++) {
+		const struct instance *in = &c->inst[i];
+		/* an instance without its provider or region has an error of
+		 * its own; it is left out (region set, provider NULL) */
+		bool whole = in->provider && in->region;
+		v[i] = (struct named){in->name, whole ? in->provider : NULL,
+				      whole ? in->region : "", &in->at};
+	}
 	check_duplicates(v, c->n_inst, "instance", errs);
 	free(v);
 }
@@ -319,6 +352,7 @@ static int load_all(struct catalog *c, const char *const *paths,
 	check_duplicate_names(c, errs);
 	resolve_accelerators(c, errs);
 	derive_owning_costs(c);
+	catalog_label_instances(c, false);
 	return gp_errors_count(errs) > before ? -1 : 0;
 }
 

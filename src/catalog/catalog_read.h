@@ -35,6 +35,11 @@ void free_instance(struct instance *in);
 int read_instance_links(struct yread *r, const struct ynode *map,
 			const char *owner, struct instance *in);
 
+/* Every source of map's `source:` whose title names a publisher its URL
+ * is not on (source_publisher.h), reported at the URL. */
+int check_source_publishers(struct yread *r, const struct ynode *map,
+			    const char *owner);
+
 int read_fx(struct yread *r, const struct ynode *n, struct exchange_rates *fx);
 /* Orders rates by currency code (fx->sorted; bsearch with it too). */
 int rate_by_code(const void *a, const void *b);

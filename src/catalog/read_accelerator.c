@@ -178,6 +178,7 @@ int read_accelerator(struct yread *r, const struct ynode *n,
 	bad |= read_link(r, n, "host_interface", what, &a->host_interface) < 0;
 	bad |= read_mig(r, n, what, a) < 0;
 	bad |= read_sources(r, n, what, &a->sources) < 0;
+	bad |= check_source_publishers(r, n, what) < 0;
 	return bad ? -1 : 0;
 }
 

@@ -8,6 +8,7 @@
 #include "catalog_read.h"
 #include "core/suggest.h"
 #include "core/xalloc.h"
+#include "source_publisher.h"
 
 int read_link_kind(struct yread *r, const struct ynode *map,
 			  const char *what, bool allow_nvswitch,
@@ -81,3 +82,36 @@ int read_link(struct yread *r, const struct ynode *map, const char *key,
 }
 
 /* "accelerator 'H100-SXM'" or "accelerator #3" when the name is missing. */
+
+/* One `source:` mapping: its title and url, checked as
+ * source_publisher.h says, the problem reported at the url. */
+static int check_one_source(struct yread *r, const struct ynode *s,
+			    const char *owner)
+{
+	const struct ynode *t = ymap_get(s, "title"), *u = ymap_get(s, "url");
+	if (!t || !u || t->kind != YNODE_SCALAR || u->kind != YNODE_SCALAR)
+		return 0;	/* the reader of sources reports these */
+	char why[640];
+	if (source_publisher_agrees(t->text, u->text, why, sizeof(why)))
+		return 0;
+	yr_error(r, u, "cite the publisher's own page, or say 'mirror' in the title",
+		 "%s in a source of %s", why, owner);
+	return -1;
+}
+
+int check_source_publishers(struct yread *r, const struct ynode *map,
+			    const char *owner)
+{
+	const struct ynode *n = ymap_get(map, "source");
+	if (!n)
+		return 0;
+	if (n->kind == YNODE_MAP)
+		return check_one_source(r, n, owner);
+	if (n->kind != YNODE_SEQ)
+		return 0;
+	int bad = 0;
+	for (size_t i = 0; i < n->n; i++)
+		if (n->items[i]->kind == YNODE_MAP)
+			bad |= check_one_source(r, n->items[i], owner) < 0;
+	return bad ? -1 : 0;
+}

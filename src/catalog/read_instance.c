@@ -88,8 +88,31 @@ static int read_network(struct yread *r, const struct ynode *map,
 }
 
 static const struct yfield price_fields[] = {
-	{"on_demand", true}, {"spot", false}, {NULL, false},
+	{"on_demand", true}, {"spot", false}, {"spot_as_of", false},
+	{NULL, false},
 };
+
+/* Spot prices move daily: one without the date it was read is refused,
+ * as is a date without a spot price. */
+static int read_spot_date(struct yread *r, const struct ynode *n,
+			  const char *what, struct instance *in)
+{
+	int rc = yr_date(r, n, "spot_as_of", &in->spot_as_of);
+	if (rc < 0)
+		return -1;
+	if (in->has_spot && rc == 0) {
+		yr_error(r, ymap_get(n, "spot"),
+			 "add 'spot_as_of: YYYY-MM-DD', the date the spot price was read",
+			 "%s has a spot price without 'spot_as_of'", what);
+		return -1;
+	}
+	if (!in->has_spot && rc == 1) {
+		yr_error(r, ymap_get(n, "spot_as_of"), NULL,
+			 "%s has 'spot_as_of' but no 'spot' price", what);
+		return -1;
+	}
+	return 0;
+}
 
 static int read_price(struct yread *r, const struct ynode *map,
 		      const char *owner, struct instance *in)
@@ -108,6 +131,8 @@ static int read_price(struct yread *r, const struct ynode *map,
 			       &in->spot);
 	bad |= spot < 0;
 	in->has_spot = spot == 1;
+	if (spot >= 0)
+		bad |= read_spot_date(r, n, what, in) < 0;
 	if (!bad && in->has_spot &&
 	    strcmp(in->spot.currency, in->on_demand.currency) != 0) {
 		yr_error(r, ymap_get(n, "spot"), NULL,
@@ -231,6 +256,7 @@ int read_instance(struct yread *r, const struct ynode *n, size_t index,
 	bad |= read_price(r, n, what, in) < 0;
 	bad |= read_purchase(r, n, what, in) < 0;
 	bad |= read_sources(r, n, what, &in->sources) < 0;
+	bad |= check_source_publishers(r, n, what) < 0;
 	in->gpus = (int)gpus;
 	in->vcpus = (int)vcpus;
 	if (!bad && in->gpus > 1 && in->intra.kind == LINK_NONE) {
@@ -249,6 +275,9 @@ void free_instance(struct instance *in)
 	free(in->region);
 	free(in->notes);
 	free(in->as_of);
+	free(in->label);
+	free(in->shown);
+	free(in->spot_as_of);
 	free(in->accelerator_name);
 	free(in->network_name);
 	free_sources(&in->sources);

@@ -74,6 +74,7 @@ int read_fx(struct yread *r, const struct ynode *n,
 	bad |= rc < 0;
 	bad |= yr_date(r, n, "as_of", &fx->as_of) < 0;
 	bad |= read_sources(r, n, "'exchange_rates'", &fx->sources) < 0;
+	bad |= check_source_publishers(r, n, "'exchange_rates'") < 0;
 	const struct ynode *rates = ymap_get(n, "rates");
 	if (rates)
 		bad |= read_rates(r, rates, fx) < 0;

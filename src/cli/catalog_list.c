@@ -9,16 +9,17 @@
 
 #include "catalog/catalog_json.h"
 #include "catalog_cmds.h"
+#include "catalog_filter.h"
 #include "common.h"
 #include "core/output.h"
-#include "core/strmap.h"
 #include "core/suggest.h"
 #include "core/table.h"
 #include "core/xalloc.h"
 
 struct list_filter {
 	const char *gpu;	/* substring of the accelerator name */
-	const char *provider;
+	struct instance_filter where;	/* --region, --provider */
+	struct name_list regions, providers;	/* their values, owned */
 	bool has_max_price;
 	struct money max_price;	/* per hour, whole instance */
 	const char *currency;	/* convert prices to this; NULL keeps each */
@@ -33,7 +34,8 @@ static bool contains_nocase(const char *hay, const char *needle)
 	return false;
 }
 
-/* An unknown --gpu or --provider is a usage error with a suggestion. */
+/* An unknown --gpu is a usage error with a suggestion (an unknown
+ * --provider or --region too: catalog_filter.h). */
 static int check_gpu_filter(const struct cmd_spec *s, const struct catalog *c,
 			    const char *gpu)
 {
@@ -51,33 +53,6 @@ static int check_gpu_filter(const struct cmd_spec *s, const struct catalog *c,
 		return 0;
 	return h ? usage_error(s, "no accelerator matches '%s' (%s)", gpu, h)
 		 : usage_error(s, "no accelerator matches '%s'", gpu);
-}
-
-/* The providers, each once (a hash of those seen: a catalog of n
- * instances from n providers is not n^2 comparisons), for the
- * did-you-mean. */
-static int check_provider_filter(const struct cmd_spec *s,
-				 const struct catalog *c, const char *provider)
-{
-	const char **names = xcalloc(c->n_inst + 1, sizeof(char *));
-	size_t n = 0;
-	struct strmap seen;
-	strmap_init(&seen);
-	for (size_t i = 0; i < c->n_inst; i++) {
-		if (strcasecmp(c->inst[i].provider, provider) == 0) {
-			strmap_free(&seen);
-			free(names);
-			return 0;
-		}
-		if (strmap_put(&seen, c->inst[i].provider, n, NULL))
-			names[n++] = c->inst[i].provider;
-	}
-	strmap_free(&seen);
-	char hint[96];
-	const char *h = suggest_hint(provider, names, n, hint, sizeof(hint));
-	free(names);
-	return h ? usage_error(s, "unknown provider '%s' (%s)", provider, h)
-		 : usage_error(s, "unknown provider '%s'", provider);
 }
 
 /* --max-price takes '20 USD/h', '$20/h', '¥150/h', or a bare number in
@@ -129,7 +104,7 @@ static int keep(const struct catalog *c, const struct instance *in,
 	*out = false;
 	if (f->gpu && !contains_nocase(in->acc->name, f->gpu))
 		return 0;
-	if (f->provider && strcasecmp(in->provider, f->provider) != 0)
+	if (!instance_filter_keeps(&f->where, in))
 		return 0;
 	if (f->has_max_price) {
 		struct money price;
@@ -150,7 +125,10 @@ static const struct opt_spec list_opts[] = {
 	 "read these catalog files instead of the shipped ones"},
 	{"gpu", 'g', OPT_VALUE, "NAME",
 	 "only instances whose accelerator name contains NAME (H100, A100-SXM)"},
-	{"provider", 'p', OPT_VALUE, "NAME", "only this provider (aws, gcp, ...)"},
+	{"provider", 'p', OPT_LIST, "NAME",
+	 "only these providers (aws, gcp, ...; repeatable, or a comma list)"},
+	{"region", 0, OPT_LIST, "REGION",
+	 "only these regions (us-east-1, cn-hangzhou, ...; repeatable, or a comma list)"},
 	{"max-price", 0, OPT_VALUE, "AMOUNT",
 	 "only instances at most this on-demand price per hour ('20 USD/h')"},
 	{"currency", 0, OPT_VALUE, "CODE",
@@ -256,7 +234,8 @@ static void list_table_row(struct table *t, const struct listing *l,
 	price_text(&g, mark, per_gpu, sizeof(per_gpu));
 	snprintf(vcpus, sizeof(vcpus), "%d", in->vcpus);
 	const char *row[] = {in->name, in->provider, in->region, gpus, gmem,
-			     vcpus, ram, link, net, od, sp, per_gpu, in->as_of};
+			     vcpus, ram, link, net, od, sp, per_gpu, in->as_of,
+			     in->has_spot ? in->spot_as_of : "-"};
 	table_add_row(t, row);
 }
 
@@ -285,9 +264,9 @@ static void list_table(const struct catalog *c, const struct listing *l,
 	static const char *const header[] = {
 		"INSTANCE", "PROVIDER", "REGION", "GPUS", "GPU MEM", "VCPU",
 		"RAM", "GPU LINK", "NETWORK", "ON-DEMAND/H", "SPOT/H",
-		"PER GPU-H", "AS OF"};
+		"PER GPU-H", "AS OF", "SPOT AS OF"};
 	struct table t;
-	table_init(&t, 13, header);
+	table_init(&t, 14, header);
 	for (size_t col = 4; col <= 11; col++)
 		if (col != 7 && col != 8)
 			table_right_align(&t, col);
@@ -306,9 +285,9 @@ static void list_csv(const struct listing *l, FILE *out)
 		"intra_node_bandwidth_bytes_per_s", "network_bytes_per_s",
 		"rdma", "network_nics", "gpudirect", "currency",
 		"on_demand_per_hour", "spot_per_hour", "on_demand_per_gpu_hour",
-		"illustrative", "owned", "as_of"};
+		"illustrative", "owned", "as_of", "spot_as_of"};
 	struct table t;
-	table_init(&t, 21, header);
+	table_init(&t, 22, header);
 	for (size_t i = 0; i < l->n; i++) {
 		const struct instance *in = l->v[i];
 		char f[9][32];
@@ -331,7 +310,8 @@ static void list_csv(const struct listing *l, FILE *out)
 			in->network_gpudirect ? "true" : "false",
 			l->od[i].currency, f[6], spot, f[7],
 			in->illustrative ? "true" : "false",
-			in->owned ? "true" : "false", in->as_of};
+			in->owned ? "true" : "false", in->as_of,
+			in->has_spot ? in->spot_as_of : ""};
 		table_add_row(&t, row);
 	}
 	table_print_csv(&t, out);
@@ -374,14 +354,14 @@ static int read_filter(const struct parsed *p, const struct catalog *c,
 	const struct cmd_spec *s = &list_spec;
 	memset(f, 0, sizeof(*f));
 	f->gpu = opt_value(p, s, "gpu");
-	f->provider = opt_value(p, s, "provider");
 	f->currency = opt_value(p, s, "currency");
 	if (f->currency && !currency_code_valid(f->currency))
 		return usage_error(s, "--currency expects a code like CNY or USD, found '%s'",
 				   f->currency);
 	if (f->gpu && check_gpu_filter(s, c, f->gpu))
 		return OPTS_USAGE_ERROR;
-	if (f->provider && check_provider_filter(s, c, f->provider))
+	if (cli_instance_filter(p, s, c, &f->regions, &f->providers,
+				&f->where))
 		return OPTS_USAGE_ERROR;
 	const char *max = opt_value(p, s, "max-price");
 	if (max) {
@@ -400,7 +380,7 @@ int catalog_list(int argc, char **argv)
 	struct catalog c;
 	catalog_init(&c);
 	struct listing l = {0};
-	struct list_filter f;
+	struct list_filter f = {0};
 	if (rc != OPTS_OK || (rc = cli_format(&p, &list_spec, &fmt)) ||
 	    (rc = cli_load_catalog(&p, &list_spec, &c)) ||
 	    (rc = read_filter(&p, &c, &f)))
@@ -424,6 +404,8 @@ int catalog_list(int argc, char **argv)
 	rc = output_finish(&o, opt_value(&p, &list_spec, "output"));
 out:
 	listing_free(&l);
+	name_list_free(&f.regions);
+	name_list_free(&f.providers);
 	catalog_free(&c);
 	opts_free(&p);
 	return rc == OPTS_HELP_SHOWN ? 0 : rc;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "catalog/catalog_json.h"
+#include "catalog/instance_key.h"
 #include "catalog_cmds.h"
 #include "common.h"
 #include "core/output.h"
@@ -122,8 +123,9 @@ static void show_price(FILE *out, const struct catalog *c,
 		 in->owned ? ", owning cost" : "", mark);
 	show_field(out, "on-demand", buf);
 	if (in->has_spot) {
-		snprintf(buf, sizeof(buf), "%s%s",
-			 money_format(&in->spot, a, sizeof(a)), mark);
+		snprintf(buf, sizeof(buf), "%s%s, as of %s",
+			 money_format(&in->spot, a, sizeof(a)), mark,
+			 in->spot_as_of);
 		show_field(out, "spot", buf);
 	}
 	char why[256];
@@ -247,7 +249,14 @@ int catalog_show(int argc, char **argv)
 		goto out;
 	const char *name = p.args[0];
 	const char *currency = opt_value(&p, &show_spec, "currency");
-	const struct instance *in = catalog_find_instance(&c, name);
+	const struct instance *in = NULL;
+	char why[1024];
+	if (catalog_lookup_instance(&c, name, &in, why, sizeof(why)) == -2) {
+		fprintf(stderr, "gpuplan: '%s' names %zu instances: %s (name one as PROVIDER/REGION/NAME or REGION/NAME)\n",
+			name, catalog_count_matches(&c, name, NULL), why);
+		rc = 2;
+		goto out;
+	}
 	const struct accelerator *a = in ? NULL
 					 : catalog_find_accelerator(&c, name);
 	if (!in && !a) {

@@ -319,7 +319,7 @@ static void print_csv(FILE *out, const struct backtest *bt)
 		num(f[12], 40, ok, row->error);
 		num(f[13], 40, true, row->tolerance);
 		const char *cells[] = {o->name,
-			o->is_inline ? "" : o->inst->name, o->inst->acc->name,
+			o->is_inline ? "" : o->inst->label, o->inst->acc->name,
 			f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7],
 			measure_name(row->m),
 			row->m == MEASURE_FLOPS_PER_GPU

@@ -5,8 +5,10 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
+#include "catalog_filter.h"
 #include "commands.h"
 #include "common.h"
 #include "core/atomic_file.h"
@@ -29,7 +31,11 @@ static const struct opt_spec plan_opts[] = {
 	{"currency", 0, OPT_VALUE, "CODE",
 	 "costs in this currency, at the catalog's dated rate (default USD)"},
 	{"instance", 'i', OPT_LIST, "NAME",
-	 "plan only these instance types (repeatable, or a comma list; case-blind)"},
+	 "plan only these instance types (repeatable, or a comma list; case-blind): NAME, REGION/NAME or PROVIDER/REGION/NAME"},
+	{"region", 0, OPT_LIST, "REGION",
+	 "plan only instances in these regions (repeatable, or a comma list; case-blind)"},
+	{"provider", 0, OPT_LIST, "NAME",
+	 "plan only instances of these providers (repeatable, or a comma list; case-blind)"},
 	{"profile", 0, OPT_VALUE, "FILE",
 	 "calibrate with a fitted file (gpuplan fit) or a measured profile (gpuplan bench)"},
 	{"profile-accelerator", 0, OPT_VALUE, "NAME",
@@ -83,47 +89,55 @@ static int read_settings(const struct parsed *p, struct plan_settings *s)
 	return 0;
 }
 
-/*
- * --instance NAME (repeatable, each a comma list) into names, owned by
- * *buf (the caller frees both).  An empty name is a usage error.
- */
-static int read_instances(const struct parsed *p, char **buf,
-			  const char ***names, size_t *n)
+/* The option lists that choose instances, owned here. */
+struct instance_choice {
+	struct name_list only, regions, providers;
+};
+
+static void instance_choice_free(struct instance_choice *ch)
 {
-	const struct opt_result *r = opt_find(p, &plan_spec, "instance");
-	size_t len = 1, most = 1;
-	*buf = NULL;
-	*names = NULL;
-	*n = 0;
-	if (!r || !r->set)
-		return 0;
-	for (size_t i = 0; i < r->nlist; i++) {
-		len += strlen(r->list[i]) + 1;
-		for (const char *c = r->list[i]; *c; c++)
-			most += *c == ',';
-		most++;
+	name_list_free(&ch->only);
+	name_list_free(&ch->regions);
+	name_list_free(&ch->providers);
+}
+
+/* --instance, --region and --provider into s, checked against c. */
+static int read_instance_choice(const struct parsed *p,
+				const struct catalog *c,
+				struct instance_choice *ch,
+				struct plan_settings *s)
+{
+	int rc = cli_name_list(p, &plan_spec, "instance", "instance names",
+			       &ch->only);
+	if (!rc)
+		rc = cli_instance_filter(p, &plan_spec, c, &ch->regions,
+					 &ch->providers, &s->where);
+	s->only = ch->only.v;
+	s->n_only = ch->only.n;
+	return rc;
+}
+
+/* Whether the instances some workload is planned on lie in more than one
+ * region (or provider): then tables and sentences name each one's
+ * region, so regions can be compared (instance_key.h). */
+static bool spans_regions(const struct catalog *c,
+			  const struct workload_file *wf,
+			  const struct plan_settings *s)
+{
+	const struct instance *first = NULL;
+	for (size_t i = 0; i < c->n_inst; i++) {
+		const struct instance *in = &c->inst[i];
+		bool wanted = false;
+		for (size_t k = 0; k < wf->n && !wanted; k++)
+			wanted = plan_instance_wanted(s, &wf->v[k], in);
+		if (!wanted)
+			continue;
+		if (first && (strcasecmp(first->region, in->region) != 0 ||
+			      strcasecmp(first->provider, in->provider) != 0))
+			return true;
+		first = in;
 	}
-	char *b = *buf = xcalloc(len, 1);
-	*names = xcalloc(most, sizeof(**names));
-	for (size_t i = 0; i < r->nlist; i++) {
-		strcpy(b, r->list[i]);
-		char *item = b;
-		b += strlen(b) + 1;
-		for (;;) {
-			char *comma = strchr(item, ',');
-			if (comma)
-				*comma = '\0';
-			if (!item[0])
-				return usage_error(&plan_spec,
-						   "--instance expects instance names, found '%s'",
-						   r->list[i]);
-			(*names)[(*n)++] = item;
-			if (!comma)
-				break;
-			item = comma + 1;
-		}
-	}
-	return 0;
+	return false;
 }
 
 /* The names of --instance and of the workloads' `instance:` in the
@@ -241,7 +255,7 @@ static void training_table(FILE *out, const struct plan_result *r,
 		snprintf(mark, sizeof(mark), "%s%s",
 			 (long)idx[k] == r->recommended ? "*" : "",
 			 o->pareto ? "P" : "");
-		snprintf(inst, sizeof(inst), "%ld x %s", o->nodes, o->inst->name);
+		snprintf(inst, sizeof(inst), "%ld x %s", o->nodes, o->inst->shown);
 		snprintf(gpus, sizeof(gpus), "%ld x %s", o->gpus, o->inst->acc->name);
 		split_cell(o, split, sizeof(split));
 		units_format(UNIT_DURATION, o->time_s, NULL, tm, sizeof(tm));
@@ -278,7 +292,7 @@ static void serving_table(FILE *out, const struct plan_result *r,
 		snprintf(mark, sizeof(mark), "%s%s",
 			 (long)idx[k] == r->recommended ? "*" : "",
 			 o->pareto ? "P" : "");
-		snprintf(inst, sizeof(inst), "%ld x %s", o->nodes, o->inst->name);
+		snprintf(inst, sizeof(inst), "%ld x %s", o->nodes, o->inst->shown);
 		snprintf(gpus, sizeof(gpus), "%ld x %s", o->gpus, o->inst->acc->name);
 		snprintf(rep, sizeof(rep), "%ld%s%s", o->replicas,
 			 o->sharing[0] ? " on " : "", o->sharing);
@@ -417,7 +431,7 @@ static void emit_csv(struct emit_ctx *e, const struct plan *p,
 				 k ? "; " : "", buf);
 		}
 		const char *row[] = {r->w->name, workload_kind_name(r->w->kind),
-			o->inst->name, f[0], f[1], o->inst->acc->name,
+			o->inst->label, f[0], f[1], o->inst->acc->name,
 			o->feasible ? "true" : "false", f[2], f[3], f[4], f[5],
 			p->settings.currency, f[6], f[7], o->pareto ? "true" : "false",
 			(long)i == r->recommended ? "true" : "false", reasons};
@@ -690,26 +704,26 @@ int cmd_plan(int argc, char **argv)
 	struct workload_file wf;
 	struct plan_settings s;
 	struct report_options ro;
-	char *png_dir = NULL, *names_buf = NULL;
-	const char **names = NULL;
+	char *png_dir = NULL;
+	struct instance_choice choice;
+	memset(&choice, 0, sizeof(choice));
 	catalog_init(&c);
 	memset(&wf, 0, sizeof(wf));
 	int rc = opts_parse(&plan_spec, argc, argv, &p);
 	if (rc != OPTS_OK || (rc = cli_format(&p, &plan_spec, &fmt)) ||
 	    (rc = read_report_options(&p, &ro, &png_dir)) ||
 	    (rc = read_settings(&p, &s)) ||
-	    (rc = read_instances(&p, &names_buf, &names, &s.n_only)) ||
 	    (rc = cli_load_catalog(&p, &plan_spec, &c)) ||
+	    (rc = read_instance_choice(&p, &c, &choice, &s)) ||
 	    (rc = read_profile(&p, &c, &cal, &carried, &s)) ||
 	    (rc = cli_load_workloads(opt_value(&p, &plan_spec, "workload"), &wf)))
 		goto out;
-	s.only = names;
 	if ((rc = check_instances(&c, &wf, &s)) || (rc = check_targets(&p, &ro)))
 		goto out;
+	catalog_label_instances(&c, spans_regions(&c, &wf, &s));
 	rc = run(&p, fmt, &c, &wf, &s, &ro);
 out:
-	free(names);
-	free(names_buf);
+	instance_choice_free(&choice);
 	free(png_dir);
 	workload_file_free(&wf);
 	calibration_free(&cal);

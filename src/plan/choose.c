@@ -244,7 +244,7 @@ static const char *money_text(double amount, const char *cur, char *buf,
 
 static void describe_rig(const struct plan_option *o, char *buf, size_t len)
 {
-	snprintf(buf, len, "%ld x %s (%ld x %s)", o->nodes, o->inst->name,
+	snprintf(buf, len, "%ld x %s (%ld x %s)", o->nodes, o->inst->shown,
 		 o->gpus, o->inst->acc->name);
 }
 
@@ -360,7 +360,7 @@ static void serving_sentence(struct plan_result *r, const struct plan_settings *
 			 money_text(in_m, s->currency, ti, sizeof(ti)),
 			 money_text(out_m, s->currency, to, sizeof(to)));
 	why_add(r, "Serve with %ld x %s (%ld replica%s, %s%s%s): %sp99 %s against %s, %s a month (%s per million requests%s).",
-			 o->nodes, o->inst->name, o->replicas, o->replicas == 1 ? "" : "s",
+			 o->nodes, o->inst->shown, o->replicas, o->replicas == 1 ? "" : "s",
 			 engine, o->sharing[0] ? " on MIG " : "", o->sharing,
 			 tokens,
 			 units_format(UNIT_DURATION, o->p99_latency_s, NULL, p99, 32),
@@ -373,7 +373,7 @@ static void serving_sentence(struct plan_result *r, const struct plan_settings *
 	const struct plan_option *u = &r->v[r->runner_up];
 	double dc = o->cost > 0 ? 100 * (u->cost - o->cost) / o->cost : 0;
 	why_add(r, " Runner-up: %ld x %s, %s a month (%+.0f%%), p99 %s.",
-		 u->nodes, u->inst->name, money_text(u->cost, s->currency, c, sizeof(c)),
+		 u->nodes, u->inst->shown, money_text(u->cost, s->currency, c, sizeof(c)),
 		 dc, units_format(UNIT_DURATION, u->p99_latency_s, NULL, p99, 32));
 }
 
@@ -492,7 +492,7 @@ static void range_sentence(struct plan_result *r)
 	snprintf(a, sizeof(a), "%.4g", o->cost_low);
 	snprintf(b, sizeof(b), "%.4g", rec->cost_high);
 	why_add(r, " Within the measured range the choice could change: %s could cost %s against this option's %s at its dear end.",
-		o->inst->name, a, b);
+		o->inst->shown, a, b);
 }
 
 void plan_choose(struct plan_result *r, const struct plan_settings *s)

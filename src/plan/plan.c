@@ -24,10 +24,13 @@ void plan_settings_default(struct plan_settings *s)
 
 /* ---- which instances ---- */
 
-static bool named_in(const char *name, const char *const *names, size_t n)
+/* Whether one of specs (NAME, REGION/NAME, PROVIDER/REGION/NAME:
+ * instance_key.h) names in. */
+static bool named_in(const struct instance *in, const char *const *specs,
+		     size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		if (strcasecmp(name, names[i]) == 0)
+		if (instance_matches(in, specs[i]))
 			return true;
 	return false;
 }
@@ -35,24 +38,25 @@ static bool named_in(const char *name, const char *const *names, size_t n)
 bool plan_instance_wanted(const struct plan_settings *s,
 			  const struct workload *w, const struct instance *in)
 {
-	if (s->n_only && !named_in(in->name, s->only, s->n_only))
+	if (s->n_only && !named_in(in, s->only, s->n_only))
+		return false;
+	if (!instance_filter_keeps(&s->where, in))
 		return false;
 	if (w->kind == WORKLOAD_TRAINING && w->train.instance &&
-	    strcasecmp(w->train.instance, in->name) != 0)
+	    !instance_matches(in, w->train.instance))
 		return false;
 	return true;
 }
 
-/* "did you mean 'X'?" among the catalog's instance names, or NULL. */
-static const char *instance_hint(const struct catalog *c, const char *name,
-				 char *buf, size_t len)
+/* Whether some instance that spec names is also one --instance names. */
+static bool overlaps(const struct catalog *c, const char *spec,
+		     const char *const *only, size_t n_only)
 {
-	const char **names = xcalloc(c->n_inst + 1, sizeof(*names));
 	for (size_t i = 0; i < c->n_inst; i++)
-		names[i] = c->inst[i].name;
-	const char *h = suggest_hint(name, names, c->n_inst, buf, len);
-	free(names);
-	return h;
+		if (instance_matches(&c->inst[i], spec) &&
+		    named_in(&c->inst[i], only, n_only))
+			return true;
+	return false;
 }
 
 int plan_check_instances(const struct catalog *c,
@@ -63,7 +67,7 @@ int plan_check_instances(const struct catalog *c,
 	size_t before = gp_errors_count(errs);
 	char hint[320];
 	for (size_t i = 0; i < n_only; i++)
-		if (!catalog_find_instance(c, only[i]))
+		if (!catalog_count_matches(c, only[i], NULL))
 			gp_errors_add(errs, NULL, 0, 0,
 				      instance_hint(c, only[i], hint, sizeof(hint)),
 				      "--instance: no instance '%s' in the catalog",
@@ -73,13 +77,13 @@ int plan_check_instances(const struct catalog *c,
 		const struct origin *at = &w->train.instance_at;
 		if (w->kind != WORKLOAD_TRAINING || !w->train.instance)
 			continue;
-		if (!catalog_find_instance(c, w->train.instance))
+		if (!catalog_count_matches(c, w->train.instance, NULL))
 			gp_errors_add(errs, at->file, at->line, at->col,
 				      instance_hint(c, w->train.instance, hint,
 						    sizeof(hint)),
 				      "workload '%s' names instance '%s', which is not in the catalog",
 				      w->name, w->train.instance);
-		else if (n_only && !named_in(w->train.instance, only, n_only))
+		else if (n_only && !overlaps(c, w->train.instance, only, n_only))
 			gp_errors_add(errs, at->file, at->line, at->col, NULL,
 				      "workload '%s' runs on instance '%s' only, which --instance leaves out",
 				      w->name, w->train.instance);

@@ -29,6 +29,7 @@
 #include "model/memory.h"
 #include "sample_device.h"
 #include "workload/workload.h"
+#include "catalog/instance_key.h"
 
 #define PLAN_MAX_REASONS 4
 #define PLAN_REASON_LEN 1400	/* longest reason, formatted: room for two
@@ -46,6 +47,9 @@ struct plan_settings {
 	 * the catalog first (plan_check_instances()).  Not owned. */
 	const char *const *only;
 	size_t n_only;
+	/* --region, --provider: plan only instances these keep
+	 * (instance_key.h); empty lists keep all.  Not owned. */
+	struct instance_filter where;
 	/* --profile: the calibration and what it carried to the catalog
 	 * (calibrate.h); NULL: none.  Not owned. */
 	const struct carried *carried;

@@ -98,7 +98,12 @@ static json_t *sources_json(const struct catalog *c)
 		json_object_set_new(j, "illustrative", json_boolean(in->illustrative));
 		json_object_set_new(j, "owned", json_boolean(in->owned));
 		json_object_set_new(j, "source", sources_to_json(&in->sources));
-		json_object_set_new(inst, in->name, j);
+		json_object_set_new(j, "name", json_text(in->name));
+		json_object_set_new(j, "provider", json_text(in->provider));
+		json_object_set_new(j, "region", json_text(in->region));
+		json_object_set_new(j, "spot_as_of", in->spot_as_of
+				    ? json_text(in->spot_as_of) : json_null());
+		json_object_set_new(inst, in->label, j);
 	}
 	json_t *j = json_object();
 	json_object_set_new(j, "accelerators", acc);
@@ -301,7 +306,9 @@ static json_t *option_json(const struct plan_result *r,
 {
 	json_t *j = json_object();
 	bool training = r->w->kind == WORKLOAD_TRAINING;
-	set(j, "instance", json_text(o->inst->name));
+	/* the catalog-unique label (instance_key.h): the bare name unless
+	 * another region sells it too; sources.instances uses the same */
+	set(j, "instance", json_text(o->inst->label));
 	set(j, "provider", json_text(o->inst->provider));
 	set(j, "region", json_text(o->inst->region));
 	set(j, "accelerator", json_text(o->inst->acc->name));
@@ -342,6 +349,8 @@ static json_t *option_json(const struct plan_result *r,
 	}
 	set(j, "cost", real(o->cost));
 	set(j, "cost_spot", o->has_spot ? real(o->cost_spot) : json_null());
+	set(j, "spot_as_of", o->has_spot && o->inst->spot_as_of
+			     ? json_text(o->inst->spot_as_of) : json_null());
 	set(j, "cost_period", json_text(training ? "run" : "month"));
 	set(j, "currency", json_text(currency));
 	set(j, "gpu_hours", real(o->gpu_hours));

@@ -36,7 +36,7 @@ static const char *fixture =
 	"    memory: 256GiB\n"
 	"    intra_node_link: {kind: pcie, bandwidth: 64GB/s}\n"
 	"    network: {bandwidth: 100Gbit/s, rdma: false}\n"
-	"    price: {on_demand: 10 USD/h, spot: 4 USD/h}\n"
+	"    price: {on_demand: 10 USD/h, spot: 4 USD/h, spot_as_of: 2026-11-30}\n"
 	"    source: {title: t, url: u, retrieved: 2026-11-30}\n"
 	"    as_of: 2026-11-30\n"
 	"  - name: own-8\n"
@@ -308,7 +308,7 @@ static void test_many_names(void)
 	char msg[512];
 	CHECK(e.n == 2);
 	gp_error_format(&e.v[0], msg, sizeof(msg));
-	CHECK_HAS(msg, ":6005:5: duplicate instance name 'INST-7' (first defined at /tmp/gpuplan-test-catalog-many.yaml:3011)");
+	CHECK_HAS(msg, ":6005:5: duplicate instance 'p/r/INST-7': the same provider, region and name (first defined at /tmp/gpuplan-test-catalog-many.yaml:3011:5)");
 	gp_error_format(&e.v[e.n - 1], msg, sizeof(msg));
 	CHECK_HAS(msg, "instance 'inst-3000' names unknown accelerator 'ACC-70x' (did you mean 'Acc-70'?)");
 	catalog_free(&c);

@@ -193,7 +193,7 @@ static void hand_roofline(const struct fixture *f)
 
 	/* on g4dn.xlarge: feasible, one instance, and the note */
 	struct plan_result r = {0};
-	plan_inference(&f->cat, inst(f, "g4dn.xlarge"), &w, sp, &f->s, &r);
+	plan_inference(&f->cat, inst(f, "us-east-1/g4dn.xlarge"), &w, sp, &f->s, &r);
 	CHECK(r.n == 1);
 	const struct plan_option *o = &r.v[0];
 	CHECK(o->feasible && o->runnable);
@@ -423,7 +423,7 @@ static void llama_chat(const struct fixture *f)
 	CHECK(sp != NULL);
 
 	struct plan_result r = {0};
-	plan_inference(&f->cat, inst(f, "g4dn.xlarge"), w, sp, &f->s, &r);
+	plan_inference(&f->cat, inst(f, "us-east-1/g4dn.xlarge"), w, sp, &f->s, &r);
 	CHECK(r.n == 1);
 	CHECK(!r.v[0].feasible && !r.v[0].runnable);
 	CHECK(has_reason(&r.v[0], "at batch 1; T4 has 16 GB"));
@@ -526,7 +526,7 @@ static void too_slow(const struct fixture *f)
 	/* on a T4 the detector at int8: 50 ms is met */
 	const struct workload *d = workload_find(&f->wf, "inspect-serve");
 	sp = serve_prepare(d, why, sizeof(why));
-	plan_inference(&f->cat, inst(f, "g4dn.xlarge"), d, sp, &f->s, &r);
+	plan_inference(&f->cat, inst(f, "us-east-1/g4dn.xlarge"), d, sp, &f->s, &r);
 	CHECK(r.n == 1 && r.v[0].feasible);
 	CHECK(r.v[0].precision_used == PREC_INT8);
 	CHECK(r.v[0].p99_latency_s <= 0.05);
@@ -545,7 +545,7 @@ static void tensor_parallel(const struct fixture *f)
 	char why[256];
 	struct serve_prep *sp = serve_prepare(&w, why, sizeof(why));
 	struct plan_result r = {0};
-	plan_inference(&f->cat, inst(f, "g5.xlarge"), &w, sp, &f->s, &r);
+	plan_inference(&f->cat, inst(f, "us-east-1/g5.xlarge"), &w, sp, &f->s, &r);
 	CHECK(r.n == 1 && !r.v[0].feasible);
 	CHECK(has_reason(&r.v[0], "A10G has 24 GB"));
 	result_free(&r);
@@ -559,7 +559,7 @@ static void tensor_parallel(const struct fixture *f)
 	/* bf16 (70 TFLOP/s dense on an A10G) holds on one GPU */
 	struct serve_prep *bf = serve_prepare(workload_find(&f->wf, "llama7b-chat"),
 					      why, sizeof(why));
-	plan_inference(&f->cat, inst(f, "g5.xlarge"),
+	plan_inference(&f->cat, inst(f, "us-east-1/g5.xlarge"),
 		       workload_find(&f->wf, "llama7b-chat"), bf, &f->s, &r);
 	CHECK(r.n == 1 && r.v[0].runnable && r.v[0].tp == 1 &&
 	      r.v[0].precision_used == PREC_BF16);
@@ -576,7 +576,7 @@ static void prices(struct fixture *f)
 	struct serve_prep *sp = serve_prepare(w, why, sizeof(why));
 	struct plan_result r = {0};
 	memcpy(f->s.currency, "XYZ", 4);
-	plan_inference(&f->cat, inst(f, "g4dn.xlarge"), w, sp, &f->s, &r);
+	plan_inference(&f->cat, inst(f, "us-east-1/g4dn.xlarge"), w, sp, &f->s, &r);
 	CHECK(r.n == 1 && !r.v[0].feasible && !r.v[0].runnable);
 	CHECK(has_reason(&r.v[0], "no exchange rate from USD to XYZ"));
 	result_free(&r);
@@ -598,7 +598,7 @@ static void prices(struct fixture *f)
  * cheaper price never costs more. */
 static void monotonic(const struct fixture *f)
 {
-	const char *names[] = {"g4dn.xlarge", "g5.12xlarge", "p4d.24xlarge",
+	const char *names[] = {"us-east-1/g4dn.xlarge", "g5.12xlarge", "p4d.24xlarge",
 			       "p5.48xlarge", "g5.48xlarge"};
 	const char *wl[] = {"llama7b-chat", "inspect-serve"};
 	for (int k = 0; k < 2; k++) {
