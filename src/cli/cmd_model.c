@@ -54,7 +54,7 @@ static const struct opt_spec show_opts[] = {
 	{"context", 0, OPT_VALUE, "N", "tokens of KV cache per sequence when serving (default --seq)"},
 	{"kv-precision", 0, OPT_VALUE, "P", "KV-cache precision (default: bf16 for int8, else --precision)"},
 	{"ops", 0, OPT_FLAG, NULL, "list every op with its shapes and costs"},
-	FORMAT_OPTION,
+	FORMAT_OPTION_NO_CSV,
 	OUTPUT_OPTION,
 	{NULL, 0, 0, NULL, NULL},
 };
@@ -491,12 +491,7 @@ static json_t *op_json(const struct op *o, int e, long batch)
 
 static char *dump(const json_t *j)
 {
-	char *text = json_dumps(j, JSON_INDENT(2) | JSON_REAL_PRECISION(15));
-	if (!text) {
-		fprintf(stderr, "gpuplan: out of memory writing JSON\n");
-		abort();
-	}
-	return text;
+	return json_dump_text(j);
 }
 
 /* Writes text with `indent` after every line break. */
@@ -634,10 +629,6 @@ static int model_show(int argc, char **argv)
 	if (rc != OPTS_OK || (rc = cli_format(&p, &show_spec, &fmt)) ||
 	    (rc = read_setup(&p, &s)))
 		goto out;
-	if (fmt == FORMAT_CSV) {
-		rc = usage_error(&show_spec, "model show prints table or json, not csv");
-		goto out;
-	}
 	if ((rc = load_and_build(p.args[0], &s, &m, &g)))
 		goto out;
 	struct figures f;

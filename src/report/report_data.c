@@ -10,6 +10,8 @@
  */
 #include "report_data.h"
 
+#include "core/output.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -18,6 +20,7 @@
 #include <string.h>
 
 #include "core/file_read.h"
+#include "core/output.h"
 #include "core/strmap.h"
 #include "core/term_safe.h"
 #include "core/xalloc.h"
@@ -1053,7 +1056,7 @@ int r_plan_from_json(struct r_plan *p, const json_t *root, const char *name,
 {
 	/* the flags of json_write (core/output.h), so lines and columns are
 	 * those of the plan a -o file holds */
-	char *text = json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(15));
+	char *text = json_dump_text(root);
 	memset(p, 0, sizeof(*p));
 	if (!text) {
 		snprintf(why, len, "%s: cannot write the plan as JSON", name);
