@@ -4,6 +4,7 @@
 #include "num_format.h"
 
 #include <float.h>
+#include <stdbool.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,5 +62,46 @@ char *num_shortest_json(double v, char *buf)
 	if (!strchr(buf, '.') && !strchr(buf, 'e'))
 		strcat(buf, ".0");
 	tidy_exponent(buf);
+	return buf;
+}
+
+/* From the shortest form's digits and exponent (%e layout: "d.ddde+X"),
+ * the same number with the point moved into place and zeros added. */
+char *num_plain(double v, char *buf)
+{
+	char e[NUM_SHORTEST_MAX];
+	num_shortest(v, e);
+	if (!isfinite(v) || !strchr(e, 'e')) {
+		strcpy(buf, e);
+		return buf;
+	}
+	/* %g chose the exponent form: "-1.2345e+20" -> sign, digits, exp */
+	char digits[NUM_SHORTEST_MAX];
+	size_t nd = 0;
+	const char *c = e;
+	bool negative = *c == '-';
+	if (negative)
+		c++;
+	for (; *c != 'e'; c++)
+		if (*c != '.')
+			digits[nd++] = *c;
+	digits[nd] = '\0';
+	int exp = atoi(c + 1);	/* the first digit's power of ten */
+	char *o = buf;
+	if (negative)
+		*o++ = '-';
+	if (exp < 0) {
+		o += sprintf(o, "0.");
+		for (int k = -1; k > exp; k--)
+			*o++ = '0';
+		strcpy(o, digits);
+		return buf;
+	}
+	for (int k = 0; k <= exp || (size_t)k < nd; k++) {
+		if (k == exp + 1)
+			*o++ = '.';
+		*o++ = (size_t)k < nd ? digits[k] : '0';
+	}
+	*o = '\0';
 	return buf;
 }

@@ -29,6 +29,15 @@ char *num_shortest(double v, char *buf);
  * does not read back as an integer (jansson's own conventions). */
 char *num_shortest_json(double v, char *buf);
 
+/*
+ * The same digits in plain decimal, never an exponent (a CSV cell a
+ * spreadsheet reads as a number): 1.5e+20 as "150000000000000000000",
+ * 1e-7 as "0.0000001".  A double's plain form is at most 330 characters
+ * (5e-324), hence NUM_PLAIN_MAX.
+ */
+#define NUM_PLAIN_MAX 400
+char *num_plain(double v, char *buf);
+
 /* For printf arguments: fprintf(f, "x: %s\n", NUM_SHORTEST(x)). */
 #define NUM_SHORTEST(v) num_shortest((v), (char[NUM_SHORTEST_MAX]){0})
 

@@ -46,6 +46,20 @@ int main(void)
 	CHECK_STR(num_shortest_json(1e-5, buf), "1e-5");
 	CHECK_STR(num_shortest_json(123456789012345680.0, buf), "1.2345678901234568e17");
 
+	/* plain decimal: the same digits, no exponent */
+	char plain[NUM_PLAIN_MAX];
+	CHECK_STR(num_plain(46.25, plain), "46.25");
+	CHECK_STR(num_plain(1.5e20, plain), "150000000000000000000");
+	CHECK_STR(num_plain(-1.25e17, plain), "-125000000000000000");
+	CHECK_STR(num_plain(1.2345e18, plain), "1234500000000000000");
+	CHECK_STR(num_plain(1e-7, plain), "0.0000001");
+	CHECK_STR(num_plain(-2.5e-6, plain), "-0.0000025");
+	CHECK_STR(num_plain(0.1 + 0.2, plain), "0.30000000000000004");
+	CHECK_STR(num_plain(1e16, plain), "10000000000000000");
+	CHECK(strlen(num_plain(5e-324, plain)) == 326);	/* "0.", 323 zeros, "5" */
+	CHECK(strtod(num_plain(DBL_MAX, plain), NULL) == DBL_MAX);
+	CHECK(strtod(num_plain(5e-324, plain), NULL) == 5e-324);
+
 	/* the macro gives each argument its own buffer */
 	char line[128];
 	snprintf(line, sizeof(line), "%s %s", NUM_SHORTEST(0.5), NUM_SHORTEST(0.25));
