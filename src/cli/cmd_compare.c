@@ -134,17 +134,17 @@ static int yaml_kind(const struct ytree *t, enum kind *k)
  * yaml_tree.h's limit where it is parsed. */
 static int read_text(const char *path, char **text, size_t *n)
 {
-	const char *from = strcmp(path, "-") ? path : "/dev/stdin";
-	switch (file_read_all(from, PLAN_MAX_BYTES, text, n)) {
+	switch (file_read_all(path, PLAN_MAX_BYTES, text, n)) {
 	case FILE_READ_OK:
 		return 0;
 	case FILE_READ_TOO_LARGE:
 		fprintf(stderr, "gpuplan: %s: file too large: over %zu MiB\n",
-			path, PLAN_MAX_BYTES >> 20);
+			file_shown(path), PLAN_MAX_BYTES >> 20);
 		return 2;
 	default:
-		fprintf(stderr, "gpuplan: %s: cannot %s: %s\n", path,
-			access(from, R_OK) ? "open" : "read", strerror(errno));
+		fprintf(stderr, "gpuplan: %s: cannot %s: %s\n", file_shown(path),
+			strcmp(path, "-") && access(path, R_OK) ? "open" : "read",
+			strerror(errno));
 		return 2;
 	}
 }

@@ -64,6 +64,9 @@ static const struct cmd_spec plan_spec = {
 	"accelerator, each option then with a time and cost range.",
 };
 
+/* The files plan reads: "-" (standard input) may be one of them. */
+static const char *const plan_files[] = {"workload", "catalog", "profile", NULL};
+
 static int read_settings(const struct parsed *p, struct plan_settings *s)
 {
 	plan_settings_default(s);
@@ -781,6 +784,7 @@ int cmd_plan(int argc, char **argv)
 	memset(&wf, 0, sizeof(wf));
 	int rc = opts_parse(&plan_spec, argc, argv, &p);
 	if (rc != OPTS_OK || (rc = cli_format(&p, &plan_spec, &fmt)) ||
+	    (rc = cli_one_stdin_of(&p, &plan_spec, plan_files, false)) ||
 	    (rc = read_report_options(&p, &ro, &png_dir)) ||
 	    (rc = read_settings(&p, &s)) ||
 	    (rc = read_instances(&p, &names_buf, &names, &s.n_only)) ||

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/file_read.h"
 #include "core/paths.h"
 #include "core/suggest.h"
 #include "core/xalloc.h"
@@ -84,6 +85,43 @@ int cli_format(const struct parsed *p, const struct cmd_spec *s,
 	const char *h = suggest_hint(v, names, n, hint, sizeof(hint));
 	return usage_error(s, "unknown format '%s': expected %s%s%s%s", v, list,
 			   h ? " (" : "", h ? h : "", h ? ")" : "");
+}
+
+int cli_one_stdin(const struct cmd_spec *s, const char *const *paths, size_t n)
+{
+	if (file_count_stdin(paths, n) > 1)
+		return usage_error(s, "'-' (standard input) may be given once: it can be read only once");
+	return 0;
+}
+
+int cli_one_stdin_of(const struct parsed *p, const struct cmd_spec *s,
+		     const char *const *names, bool positionals)
+{
+	size_t n = 0;
+	for (size_t i = 0; names[i]; i++) {
+		const struct opt_result *r = opt_find(p, s, names[i]);
+		if (r && r->set)
+			n += r->list ? r->nlist : 1;
+	}
+	if (positionals)
+		n += p->nargs;
+	const char **all = xcalloc(n + 1, sizeof(*all));
+	size_t k = 0;
+	for (size_t i = 0; names[i]; i++) {
+		const struct opt_result *r = opt_find(p, s, names[i]);
+		if (!r || !r->set)
+			continue;
+		if (r->list)
+			for (size_t j = 0; j < r->nlist; j++)
+				all[k++] = r->list[j];
+		else
+			all[k++] = r->value;
+	}
+	for (size_t i = 0; positionals && i < p->nargs; i++)
+		all[k++] = p->args[i];
+	int rc = cli_one_stdin(s, all, k);
+	free(all);
+	return rc;
 }
 
 int cli_report_problems(const struct gp_errors *errs)

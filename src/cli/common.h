@@ -37,6 +37,18 @@ int cli_format(const struct parsed *p, const struct cmd_spec *s,
 	       enum out_format *out);
 
 /*
+ * A file argument "-" is standard input, which can be read once: with
+ * more than one of paths[0..n-1] (NULL entries skipped) "-", prints a
+ * usage error and returns OPTS_USAGE_ERROR; else 0.
+ */
+int cli_one_stdin(const struct cmd_spec *s, const char *const *paths, size_t n);
+
+/* The files of option `name` (OPT_LIST or OPT_VALUE) and of every
+ * positional argument, checked by cli_one_stdin; names: NULL-terminated. */
+int cli_one_stdin_of(const struct parsed *p, const struct cmd_spec *s,
+		     const char *const *names, bool positionals);
+
+/*
  * Loads the catalogs named by the --catalog option, or every shipped one
  * when it was not given.  On problems prints each on stderr and returns 2;
  * when the data folder cannot be found returns 1.  Returns 0 on success.

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/file_read.h"
 #include "core/xalloc.h"
 #include "core/utc_time.h"
 #include "core/yaml_emit.h"
@@ -554,6 +555,7 @@ int fitted_load(struct curve_list *out, const char *path, const char *shown,
 	memset(out, 0, sizeof(*out));
 	size_t before = gp_errors_count(errs);
 	struct ytree t;
+	shown = file_shown(shown);	/* "<stdin>" for "-" */
 	if (ytree_load(&t, path, shown, errs) == 0) {
 		struct yread r = {shown, errs};
 		if (yr_check_schema(&r, t.root, FITTED_SCHEMA, "fitted file") == 0) {

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/file_read.h"
 #include "core/paths.h"
 #include "core/suggest.h"
 #include "core/term_safe.h"
@@ -271,7 +272,7 @@ int model_read_file(struct model_reader *mr, const char *path,
 		    const char *shown, struct model *m)
 {
 	struct ytree t;
-	const char *file = model_reader_add_file(mr, shown);
+	const char *file = model_reader_add_file(mr, file_shown(shown));
 	if (ytree_load(&t, path, file, mr->r.errs) < 0) {
 		ytree_free(&t);
 		return -1;

@@ -1031,22 +1031,23 @@ int r_plan_load(struct r_plan *p, const char *path, char *why, size_t len)
 {
 	char *text;
 	size_t n;
+	const char *name = file_shown(path);	/* "<stdin>" for "-" */
 	memset(p, 0, sizeof(*p));
 	switch (file_read_all(path, PLAN_MAX_BYTES, &text, &n)) {
 	case FILE_READ_CANNOT_OPEN:
-		snprintf(why, len, "%s: cannot open: %s", path, strerror(errno));
+		snprintf(why, len, "%s: cannot open: %s", name, strerror(errno));
 		return -1;
 	case FILE_READ_CANNOT_READ:
-		snprintf(why, len, "%s: cannot read: %s", path, strerror(errno));
+		snprintf(why, len, "%s: cannot read: %s", name, strerror(errno));
 		return -1;
 	case FILE_READ_TOO_LARGE:
 		snprintf(why, len, "%s: file too large: a plan may be at most %zu MiB",
-			 path, PLAN_MAX_BYTES >> 20);
+			 name, PLAN_MAX_BYTES >> 20);
 		return -1;
 	case FILE_READ_OK:
 		break;
 	}
-	int rc = r_plan_parse(p, text, n, path, true, why, len);
+	int rc = r_plan_parse(p, text, n, name, true, why, len);
 	free(text);
 	return rc;
 }

@@ -15,6 +15,7 @@
 
 #include "catalog/catalog_json.h"
 #include "catalog/name_index.h"
+#include "core/file_read.h"
 #include "core/output.h"
 #include "core/suggest.h"
 #include "core/paths.h"
@@ -1280,7 +1281,7 @@ struct workload_reader *workload_reader_open(struct workload_file *wf,
 					     struct gp_errors *errs)
 {
 	memset(wf, 0, sizeof(*wf));
-	wf->file = term_escape_dup(shown, 0);	/* printed: see term_safe.h */
+	wf->file = term_escape_dup(file_shown(shown), 0);	/* printed: see term_safe.h */
 	wf->v = xcalloc(most + 1, sizeof(*wf->v));
 	struct workload_reader *wr = xcalloc(1, sizeof(*wr));
 	wr->cx = (struct wl_ctx){
@@ -1428,7 +1429,7 @@ int workload_file_load_as(struct workload_file *wf, const char *path,
 			  const char *shown, struct gp_errors *errs)
 {
 	memset(wf, 0, sizeof(*wf));
-	wf->file = term_escape_dup(shown, 0);	/* printed: see term_safe.h */
+	wf->file = term_escape_dup(file_shown(shown), 0);	/* printed: see term_safe.h */
 	size_t before = gp_errors_count(errs);
 	struct ytree t;
 	if (ytree_load(&t, path, wf->file, errs) == 0) {
