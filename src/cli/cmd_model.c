@@ -666,34 +666,6 @@ static const struct cmd_spec list_spec = {
 	list_opts, 0, 0, NULL,
 };
 
-static int compare_names(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* The shipped model files (not blocks), sorted. */
-static char **shipped_models(const char *data, size_t *n)
-{
-	char *dir = xasprintf("%s/profiles/models", data);
-	DIR *d = opendir(dir);
-	char **v = NULL;
-	*n = 0;
-	struct dirent *e;
-	while (d && (e = readdir(d))) {
-		size_t len = strlen(e->d_name);
-		if (len > 5 && strcmp(e->d_name + len - 5, ".yaml") == 0) {
-			v = xrealloc(v, (*n + 1) * sizeof(char *));
-			v[(*n)++] = xstrdup(e->d_name);
-		}
-	}
-	if (d)
-		closedir(d);
-	free(dir);
-	if (*n)
-		qsort(v, *n, sizeof(char *), compare_names);
-	return v;
-}
-
 static void list_row(struct table *t, json_t *arr, const struct model *m,
 		     const struct model_graph *g)
 {
@@ -734,7 +706,7 @@ static int model_list(int argc, char **argv)
 		goto out;
 	}
 	size_t n;
-	char **files = shipped_models(data, &n);
+	char **files = model_shipped_files(data, &n);
 	static const char *const header[] = {"MODEL", "KIND", "PARAMS",
 					     "FORWARD/SAMPLE", "SEQ", "DESCRIPTION"};
 	struct table t;
