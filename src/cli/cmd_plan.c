@@ -43,7 +43,7 @@ static const struct opt_spec plan_opts[] = {
 	{"lang", 0, OPT_VALUE, "LANG", "the report's language: en or zh (default en)"},
 	{"title", 0, OPT_VALUE, "TEXT", "the report's title"},
 	{"prom", 0, OPT_VALUE, "FILE",
-	 "also write each workload's recommendation as Prometheus text to FILE"},
+	 "also write each workload's recommendation as Prometheus text to FILE (- with -o FILE: standard output)"},
 	FORMAT_OPTION,
 	OUTPUT_OPTION,
 	{NULL, 0, 0, NULL, NULL},
@@ -604,17 +604,19 @@ static int check_targets(const struct parsed *p, const struct report_options *ro
 		return 2;
 	}
 	if (prom) {
-		if (!strcmp(prom, "-"))
+		bool plan_to_stdout = !out || !strcmp(out, "-");
+		if (!strcmp(prom, "-") && plan_to_stdout)
 			return usage_error(&plan_spec,
-					   "--prom needs a file: standard output is for the plan");
-		if (atomic_check_target(prom, why, sizeof(why)) != ATOMIC_OK) {
+					   "--prom - and the plan would share standard output: write the plan with -o FILE");
+		if (strcmp(prom, "-") &&
+		    atomic_check_target(prom, why, sizeof(why)) != ATOMIC_OK) {
 			fprintf(stderr, "gpuplan: --prom: %s\n", why);
 			return 2;
 		}
-		if (out && strcmp(out, "-") && same_file(out, prom))
+		if (!plan_to_stdout && strcmp(prom, "-") && same_file(out, prom))
 			return usage_error(&plan_spec, "-o and --prom name the same file '%s'",
 					   prom);
-		if (ro->pdf && same_file(ro->pdf, prom))
+		if (ro->pdf && strcmp(prom, "-") && same_file(ro->pdf, prom))
 			return usage_error(&plan_spec, "--report and --prom name the same file '%s'",
 					   prom);
 	}

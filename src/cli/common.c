@@ -1,7 +1,9 @@
 #include "common.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/file_read.h"
 #include "core/paths.h"
@@ -85,6 +87,49 @@ int cli_format(const struct parsed *p, const struct cmd_spec *s,
 	const char *h = suggest_hint(v, names, n, hint, sizeof(hint));
 	return usage_error(s, "unknown format '%s': expected %s%s%s%s", v, list,
 			   h ? " (" : "", h ? h : "", h ? ")" : "");
+}
+
+int cli_stdout_stage(const struct cmd_spec *s, const char *option,
+		     const char *name, char **tmp)
+{
+	*tmp = NULL;
+	if (isatty(STDOUT_FILENO))
+		return usage_error(s, "%s - writes binary data to standard output, which is a terminal: redirect it or name a file",
+				   option);
+	const char *base = getenv("TMPDIR");
+	char *dir = xasprintf("%s/gpuplan-stdout.XXXXXX", base && *base ? base : "/tmp");
+	if (!mkdtemp(dir)) {
+		fprintf(stderr, "gpuplan: cannot make a temporary folder for %s -: %s\n",
+			option, strerror(errno));
+		free(dir);
+		return 1;
+	}
+	*tmp = xasprintf("%s/%s", dir, name);
+	free(dir);
+	return 0;
+}
+
+int cli_stdout_finish(char **tmp, bool deliver, int rc)
+{
+	if (!*tmp)
+		return rc;
+	if (deliver && rc == 0) {
+		char *data;
+		size_t len;
+		if (file_read_all(*tmp, (size_t)1 << 31, &data, &len) != FILE_READ_OK ||
+		    fwrite(data, 1, len, stdout) != len || fflush(stdout) != 0) {
+			fprintf(stderr, "gpuplan: cannot write to standard output\n");
+			rc = 1;
+		}
+		free(data);
+	}
+	unlink(*tmp);
+	char *slash = strrchr(*tmp, '/');
+	*slash = '\0';
+	rmdir(*tmp);
+	free(*tmp);
+	*tmp = NULL;
+	return rc;
 }
 
 int cli_one_stdin(const struct cmd_spec *s, const char *const *paths, size_t n)

@@ -37,6 +37,21 @@ int cli_format(const struct parsed *p, const struct cmd_spec *s,
 	       enum out_format *out);
 
 /*
+ * `-o -` for a file its writer makes by path (a PDF, a chart): a fresh
+ * temporary folder holding `name` (its extension tells the writer the
+ * format) in *tmp.  Binary bytes on a terminal help nobody, so standard
+ * output that is a terminal is refused.  0, or 1 (no temporary folder)
+ * or OPTS_USAGE_ERROR after printing why.  *tmp is the caller's until
+ * cli_stdout_finish.
+ */
+int cli_stdout_stage(const struct cmd_spec *s, const char *option,
+		     const char *name, char **tmp);
+/* With deliver, copies *tmp's bytes to standard output; then removes the
+ * file and its folder and frees *tmp.  Returns rc, or 1 when the copy
+ * failed. */
+int cli_stdout_finish(char **tmp, bool deliver, int rc);
+
+/*
  * A file argument "-" is standard input, which can be read once: with
  * more than one of paths[0..n-1] (NULL entries skipped) "-", prints a
  * usage error and returns OPTS_USAGE_ERROR; else 0.
