@@ -180,6 +180,11 @@ int cli_report_problems(const struct gp_errors *errs)
 static int load(const char *const *files, size_t n, bool shipped,
 		struct catalog *c)
 {
+	if (file_count_stdin(files, n) > 1) {
+		fprintf(stderr, "gpuplan: '-' (standard input) may be given once: it can be read only once\n");
+		catalog_init(c);
+		return 2;
+	}
 	char *data = data_dir_find();
 	if (!data && shipped) {
 		fprintf(stderr,
