@@ -425,7 +425,8 @@ int cmd_diagnose(int argc, char **argv)
 	struct diag_price price;
 	memset(&price, 0, sizeof(price));
 	int rc = opts_parse(&diagnose_spec, argc, argv, &p);
-	if (rc == OPTS_OK && !(rc = cli_one_stdin_of(&p, &diagnose_spec, (const char *const[]){"plan", NULL}, true)) &&
+	static const char *const files[] = {"plan", NULL};	/* and LOG */
+	if (rc == OPTS_OK && !(rc = cli_one_stdin_of(&p, &diagnose_spec, files, true)) &&
 	    !(rc = read_opts(&p, &o)) && !(rc = check_targets(&o)) &&
 	    !(rc = o.plan ? load_price(&o, &price) : 0))
 		rc = run(&o, &price);
