@@ -14,6 +14,7 @@
 #include "catalog/catalog_read.h"
 #include "catalog/instance_key.h"
 #include "catalog/name_index.h"
+#include "core/file_read.h"
 #include "core/suggest.h"
 #include "core/term_safe.h"
 #include "core/xalloc.h"
@@ -990,7 +991,7 @@ int outcome_file_load_as(struct outcome_file *of, const char *path,
 			 struct gp_errors *errs)
 {
 	memset(of, 0, sizeof(*of));
-	of->file = term_escape_dup(shown, 0);	/* printed: see term_safe.h */
+	of->file = term_escape_dup(file_shown(shown), 0);	/* printed: see term_safe.h */
 	size_t before = gp_errors_count(errs);
 	struct ytree t;
 	if (ytree_load(&t, path, of->file, errs) == 0) {

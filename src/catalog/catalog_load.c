@@ -15,6 +15,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+#include "core/file_read.h"
 #include "core/suggest.h"
 #include "core/term_safe.h"
 #include "core/xalloc.h"
@@ -111,7 +112,7 @@ static int load_one(struct catalog *c, const char *path, const char *shown,
 	c->files = xrealloc(c->files, (c->n_files + 1) * sizeof(char *));
 	/* The name printed in messages, tables and JSON: a path may hold
 	 * what a terminal obeys or bytes that are not UTF-8 (term_safe.h). */
-	const char *file = c->files[c->n_files++] = term_escape_dup(shown, 0);
+	const char *file = c->files[c->n_files++] = term_escape_dup(file_shown(shown), 0);
 	struct ytree t;
 	if (ytree_load(&t, path, file, errs) < 0) {
 		ytree_free(&t);

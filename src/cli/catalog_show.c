@@ -17,7 +17,7 @@ static const struct opt_spec show_opts[] = {
 	{"catalog", 'c', OPT_LIST, "FILE",
 	 "read these catalog files instead of the shipped ones"},
 	{"currency", 0, OPT_VALUE, "CODE", "also show prices in this currency"},
-	FORMAT_OPTION,
+	FORMAT_OPTION_NO_CSV,
 	OUTPUT_OPTION,
 	{NULL, 0, 0, NULL, NULL},
 };
@@ -261,10 +261,6 @@ int catalog_show(int argc, char **argv)
 					 : catalog_find_accelerator(&c, name);
 	if (!in && !a) {
 		rc = show_not_found(&c, name);
-		goto out;
-	}
-	if (fmt == FORMAT_CSV) {
-		rc = usage_error(&show_spec, "catalog show prints table or json, not csv");
 		goto out;
 	}
 	struct output o;

@@ -406,6 +406,7 @@ int cmd_backtest(int argc, char **argv)
 	catalog_init(&c);
 	int rc = opts_parse(&backtest_spec, argc, argv, &p);
 	if (rc != OPTS_OK || (rc = read_format(&p, &fmt)) ||
+	    (rc = cli_one_stdin_of(&p, &backtest_spec, (const char *const[]){"catalog", NULL}, true)) ||
 	    (rc = read_limit(&p, "max-error", &set, &limit)) ||
 	    (rc = read_limit(&p, "max-mean-error", &set, &limit)) ||
 	    (rc = cli_load_catalog(&p, &backtest_spec, &c)))

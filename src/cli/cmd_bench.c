@@ -489,7 +489,8 @@ static int write_outputs(const struct bench_profile *p, const char *out,
 	int rc = ATOMIC_OK;
 	if (to_file)
 		rc = stage(&set, bench_profile_emit, p, out, why, sizeof(why));
-	if (rc == ATOMIC_OK && prom)
+	bool prom_out = prom && !strcmp(prom, "-");	/* -o FILE: checked */
+	if (rc == ATOMIC_OK && prom && !prom_out)
 		rc = stage(&set, bench_prom_emit, p, prom, why, sizeof(why));
 	if (rc == ATOMIC_OK)
 		rc = atomic_set_commit(&set, why, sizeof(why));
@@ -503,6 +504,8 @@ static int write_outputs(const struct bench_profile *p, const char *out,
 		fprintf(stderr, "profile written to %s\n", out);
 	else
 		bench_profile_emit(p, stdout);
+	if (prom_out)
+		bench_prom_emit(p, stdout);
 	return 0;
 }
 
@@ -512,7 +515,8 @@ static int write_outputs(const struct bench_profile *p, const char *out,
 static int check_targets(const char *out, const char *prom)
 {
 	char why[512];
-	const char *t[2] = {out && strcmp(out, "-") ? out : NULL, prom};
+	const char *t[2] = {out && strcmp(out, "-") ? out : NULL,
+			    prom && strcmp(prom, "-") ? prom : NULL};
 	for (int i = 0; i < 2; i++)
 		if (t[i] && atomic_check_target(t[i], why, sizeof(why)) != ATOMIC_OK) {
 			fprintf(stderr, "gpuplan bench: %s\n", why);
@@ -664,8 +668,9 @@ static int measure(const struct bench_request *q, const struct bench_backend *b,
 	if (rc)
 		goto out;
 	const char *prom = opt_value(parsed, &bench_spec, "prom");
-	if (prom && !strcmp(prom, "-")) {
-		rc = usage_error(&bench_spec, "--prom needs a file: standard output is for the profile");
+	const char *out_file = opt_value(parsed, &bench_spec, "output");
+	if (prom && !strcmp(prom, "-") && (!out_file || !strcmp(out_file, "-"))) {
+		rc = usage_error(&bench_spec, "--prom - and the profile would share standard output: write the profile with -o FILE");
 		goto out;
 	}
 	if ((rc = check_targets(opt_value(parsed, &bench_spec, "output"), prom)) ||

@@ -25,7 +25,8 @@ static int catalog_validate(int argc, char **argv)
 {
 	struct parsed p;
 	int rc = opts_parse(&validate_spec, argc, argv, &p);
-	if (rc != OPTS_OK)
+	if (rc != OPTS_OK ||
+	    (rc = cli_one_stdin_of(&p, &validate_spec, (const char *const[]){NULL}, true)))
 		goto out;
 	struct catalog c;
 	rc = cli_load_catalog_files(p.args, p.nargs, &c);

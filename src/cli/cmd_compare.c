@@ -134,17 +134,17 @@ static int yaml_kind(const struct ytree *t, enum kind *k)
  * yaml_tree.h's limit where it is parsed. */
 static int read_text(const char *path, char **text, size_t *n)
 {
-	const char *from = strcmp(path, "-") ? path : "/dev/stdin";
-	switch (file_read_all(from, PLAN_MAX_BYTES, text, n)) {
+	switch (file_read_all(path, PLAN_MAX_BYTES, text, n)) {
 	case FILE_READ_OK:
 		return 0;
 	case FILE_READ_TOO_LARGE:
 		fprintf(stderr, "gpuplan: %s: file too large: over %zu MiB\n",
-			path, PLAN_MAX_BYTES >> 20);
+			file_shown(path), PLAN_MAX_BYTES >> 20);
 		return 2;
 	default:
-		fprintf(stderr, "gpuplan: %s: cannot %s: %s\n", path,
-			access(from, R_OK) ? "open" : "read", strerror(errno));
+		fprintf(stderr, "gpuplan: %s: cannot %s: %s\n", file_shown(path),
+			strcmp(path, "-") && access(path, R_OK) ? "open" : "read",
+			strerror(errno));
 		return 2;
 	}
 }
@@ -283,6 +283,13 @@ static int check_options(const struct parsed *p, enum kind k)
 		return 2;
 	}
 	const char *rep = opt_value(p, &compare_spec, "report");
+	if (rep && !strcmp(rep, "-")) {
+		if (!out || !strcmp(out, "-"))
+			return usage_error(&compare_spec, "--report - and the comparison would share standard output: write the comparison with -o FILE");
+		if (isatty(STDOUT_FILENO))
+			return usage_error(&compare_spec, "--report - writes a PDF to standard output, which is a terminal: redirect it or name a file");
+		return 0;
+	}
 	if (rep && !ends_with(rep, ".png") && !ends_with(rep, ".svg") &&
 	    !ends_with(rep, ".pdf"))
 		return usage_error(&compare_spec, "--report expects a file ending in .pdf, .png or .svg, found '%s'", rep);
@@ -323,9 +330,17 @@ static int draw_report(const struct parsed *p, const json_t *j,
 	size_t len = 0;
 	char date[40];
 	chart_date(after, date, sizeof(date));
-	unsigned char *bytes = compare_chart(rep, j, &font, date, &len, why,
-					     sizeof(why));
-	int rc = bytes && atomic_write(rep, bytes, len, why, sizeof(why)) == ATOMIC_OK ? 0 : 1;
+	bool to_stdout = !strcmp(rep, "-");	/* a PDF: checked not a terminal */
+	unsigned char *bytes = compare_chart(to_stdout ? "standard-output.pdf" : rep,
+					     j, &font, date, &len, why, sizeof(why));
+	int rc;
+	if (bytes && to_stdout) {
+		rc = fwrite(bytes, 1, len, stdout) == len && fflush(stdout) == 0 ? 0 : 1;
+		if (rc)
+			snprintf(why, sizeof(why), "cannot write to standard output");
+	} else {
+		rc = bytes && atomic_write(rep, bytes, len, why, sizeof(why)) == ATOMIC_OK ? 0 : 1;
+	}
 	if (rc)
 		fprintf(stderr, "gpuplan: --report: %s\n", why);
 	free(bytes);

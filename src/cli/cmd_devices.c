@@ -30,7 +30,7 @@
 static const struct opt_spec devices_opts[] = {
 	{"check", 0, OPT_FLAG, NULL,
 	 "run and verify a triad kernel on each GPU (loads the CUDA plugin)"},
-	FORMAT_OPTION,
+	FORMAT_OPTION_NO_CSV,
 	OUTPUT_OPTION,
 	{NULL, 0, 0, NULL, NULL},
 };
@@ -306,10 +306,6 @@ int cmd_devices(int argc, char **argv)
 	enum out_format fmt = FORMAT_TABLE;
 	if (rc != OPTS_OK || (rc = cli_format(&p, &devices_spec, &fmt)))
 		goto out;
-	if (fmt == FORMAT_CSV) {
-		rc = usage_error(&devices_spec, "devices prints table or json, not csv");
-		goto out;
-	}
 	struct device_scan s;
 	bool check = opt_flag(&p, &devices_spec, "check");
 	scan(&s, check);

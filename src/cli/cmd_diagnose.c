@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <strings.h>
 
 #include "commands.h"
@@ -140,9 +141,15 @@ static int read_opts(const struct parsed *p, struct diag_opts *o)
 		return usage_error(s, "--interval is longer than --duration");
 	if (o->workload && !o->plan)
 		return usage_error(s, "--workload goes with --plan");
-	if (o->prom && !strcmp(o->prom, "-"))
-		return usage_error(s, "--prom needs a file: standard output is for the diagnosis");
-	if (o->report && !report_extension_ok(o->report))
+	if (o->prom && !strcmp(o->prom, "-") && (!o->out || !strcmp(o->out, "-")))
+		return usage_error(s, "--prom - and the diagnosis would share standard output: write the diagnosis with -o FILE");
+	bool report_out = o->report && !strcmp(o->report, "-");
+	if (report_out && (!o->out || !strcmp(o->out, "-") ||
+			   (o->prom && !strcmp(o->prom, "-"))))
+		return usage_error(s, "--report - and the diagnosis would share standard output: write the diagnosis with -o FILE");
+	if (report_out && isatty(STDOUT_FILENO))
+		return usage_error(s, "--report - writes a PDF to standard output, which is a terminal: redirect it or name a file");
+	if (o->report && !report_out && !report_extension_ok(o->report))
 		return usage_error(s, "--report expects a file name ending in .pdf, .png or .svg, found '%s'", o->report);
 	return 0;
 }
@@ -150,7 +157,8 @@ static int read_opts(const struct parsed *p, struct diag_opts *o)
 static int check_targets(const struct diag_opts *o)
 {
 	const char *t[3] = {o->out && strcmp(o->out, "-") ? o->out : NULL,
-			    o->prom, o->report};
+			    o->prom && strcmp(o->prom, "-") ? o->prom : NULL,
+			    o->report && strcmp(o->report, "-") ? o->report : NULL};
 	const char *what[3] = {"-o", "--prom", "--report"};
 	char why[600];
 	for (int i = 0; i < 3; i++)
@@ -324,7 +332,9 @@ static int make(const struct diag_opts *o, const struct smi_log *log,
 		return 0;
 	char why[600], date[40];
 	pdf_date(g, date, sizeof(date));
-	m->chart = diag_chart_bytes(o->report, log, g, date, &m->chart_len, why, sizeof(why));
+	/* --report -: a PDF (standard output was checked not a terminal) */
+	const char *as = strcmp(o->report, "-") ? o->report : "standard-output.pdf";
+	m->chart = diag_chart_bytes(as, log, g, date, &m->chart_len, why, sizeof(why));
 	if (!m->chart) {
 		fprintf(stderr, "gpuplan: --report: %s\n", why);
 		return 1;
@@ -342,9 +352,11 @@ static int deliver(const struct diag_opts *o, const struct made *m)
 	int rc = ATOMIC_OK;
 	if (to_file)
 		rc = atomic_set_add(&set, o->out, m->text, m->text_len, why, sizeof(why));
-	if (rc == ATOMIC_OK && o->prom)
+	bool prom_out = o->prom && !strcmp(o->prom, "-");	/* -o FILE: checked */
+	if (rc == ATOMIC_OK && o->prom && !prom_out)
 		rc = atomic_set_add(&set, o->prom, m->prom, m->prom_len, why, sizeof(why));
-	if (rc == ATOMIC_OK && o->report)
+	bool report_out = o->report && !strcmp(o->report, "-");
+	if (rc == ATOMIC_OK && o->report && !report_out)
 		rc = atomic_set_add(&set, o->report, m->chart, m->chart_len, why, sizeof(why));
 	if (rc == ATOMIC_OK)
 		rc = atomic_set_commit(&set, why, sizeof(why));
@@ -354,11 +366,16 @@ static int deliver(const struct diag_opts *o, const struct made *m)
 		fprintf(stderr, "gpuplan: %s\n", why);
 		return rc == ATOMIC_REFUSED ? 2 : 1;
 	}
-	if (to_file)
+	if (to_file && !prom_out && !report_out)
 		return 0;
 	struct output out;
 	output_open(&out);
-	fwrite(m->text, 1, m->text_len, out.f);
+	if (prom_out)	/* -o FILE and only one '-': read_opts checked */
+		fwrite(m->prom, 1, m->prom_len, out.f);
+	else if (report_out)
+		fwrite(m->chart, 1, m->chart_len, out.f);
+	else
+		fwrite(m->text, 1, m->text_len, out.f);
 	return output_finish(&out, NULL);
 }
 
@@ -408,7 +425,9 @@ int cmd_diagnose(int argc, char **argv)
 	struct diag_price price;
 	memset(&price, 0, sizeof(price));
 	int rc = opts_parse(&diagnose_spec, argc, argv, &p);
-	if (rc == OPTS_OK && !(rc = read_opts(&p, &o)) && !(rc = check_targets(&o)) &&
+	static const char *const files[] = {"plan", NULL};	/* and LOG */
+	if (rc == OPTS_OK && !(rc = cli_one_stdin_of(&p, &diagnose_spec, files, true)) &&
+	    !(rc = read_opts(&p, &o)) && !(rc = check_targets(&o)) &&
 	    !(rc = o.plan ? load_price(&o, &price) : 0))
 		rc = run(&o, &price);
 	opts_free(&p);

@@ -302,6 +302,7 @@ int cmd_fit(int argc, char **argv)
 	int rc = opts_parse(&fit_spec, argc, argv, &p);
 	const char *plot = rc == OPTS_OK ? opt_value(&p, &fit_spec, "plot") : NULL;
 	if (rc != OPTS_OK || (rc = read_format(&p, &fmt)) ||
+	    (rc = cli_one_stdin_of(&p, &fit_spec, (const char *const[]){NULL}, true)) ||
 	    (plot && (rc = out_dir_usable("--plot", plot))) ||
 	    (rc = load_all(&p, &l)))
 		goto out;

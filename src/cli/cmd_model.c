@@ -54,7 +54,7 @@ static const struct opt_spec show_opts[] = {
 	{"context", 0, OPT_VALUE, "N", "tokens of KV cache per sequence when serving (default --seq)"},
 	{"kv-precision", 0, OPT_VALUE, "P", "KV-cache precision (default: bf16 for int8, else --precision)"},
 	{"ops", 0, OPT_FLAG, NULL, "list every op with its shapes and costs"},
-	FORMAT_OPTION,
+	FORMAT_OPTION_NO_CSV,
 	OUTPUT_OPTION,
 	{NULL, 0, 0, NULL, NULL},
 };
@@ -491,12 +491,7 @@ static json_t *op_json(const struct op *o, int e, long batch)
 
 static char *dump(const json_t *j)
 {
-	char *text = json_dumps(j, JSON_INDENT(2) | JSON_REAL_PRECISION(15));
-	if (!text) {
-		fprintf(stderr, "gpuplan: out of memory writing JSON\n");
-		abort();
-	}
-	return text;
+	return json_dump_text(j);
 }
 
 /* Writes text with `indent` after every line break. */
@@ -634,10 +629,6 @@ static int model_show(int argc, char **argv)
 	if (rc != OPTS_OK || (rc = cli_format(&p, &show_spec, &fmt)) ||
 	    (rc = read_setup(&p, &s)))
 		goto out;
-	if (fmt == FORMAT_CSV) {
-		rc = usage_error(&show_spec, "model show prints table or json, not csv");
-		goto out;
-	}
 	if ((rc = load_and_build(p.args[0], &s, &m, &g)))
 		goto out;
 	struct figures f;
@@ -674,34 +665,6 @@ static const struct cmd_spec list_spec = {
 	"model list", NULL, "List the shipped models with their size.",
 	list_opts, 0, 0, NULL,
 };
-
-static int compare_names(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* The shipped model files (not blocks), sorted. */
-static char **shipped_models(const char *data, size_t *n)
-{
-	char *dir = xasprintf("%s/profiles/models", data);
-	DIR *d = opendir(dir);
-	char **v = NULL;
-	*n = 0;
-	struct dirent *e;
-	while (d && (e = readdir(d))) {
-		size_t len = strlen(e->d_name);
-		if (len > 5 && strcmp(e->d_name + len - 5, ".yaml") == 0) {
-			v = xrealloc(v, (*n + 1) * sizeof(char *));
-			v[(*n)++] = xstrdup(e->d_name);
-		}
-	}
-	if (d)
-		closedir(d);
-	free(dir);
-	if (*n)
-		qsort(v, *n, sizeof(char *), compare_names);
-	return v;
-}
 
 static void list_row(struct table *t, json_t *arr, const struct model *m,
 		     const struct model_graph *g)
@@ -742,7 +705,7 @@ static int model_list(int argc, char **argv)
 		goto out;
 	}
 	size_t n;
-	char **files = shipped_models(data, &n);
+	char **files = model_shipped_files(data, &n);
 	static const char *const header[] = {"MODEL", "KIND", "PARAMS",
 					     "FORWARD/SAMPLE", "SEQ", "DESCRIPTION"};
 	struct table t;

@@ -12,6 +12,7 @@
 #include "commands.h"
 #include "common.h"
 #include "core/atomic_file.h"
+#include "core/num_format.h"
 #include "core/output.h"
 #include "core/paths.h"
 #include "core/table.h"
@@ -48,7 +49,7 @@ static const struct opt_spec plan_opts[] = {
 	{"lang", 0, OPT_VALUE, "LANG", "the report's language: en or zh (default en)"},
 	{"title", 0, OPT_VALUE, "TEXT", "the report's title"},
 	{"prom", 0, OPT_VALUE, "FILE",
-	 "also write each workload's recommendation as Prometheus text to FILE"},
+	 "also write each workload's recommendation as Prometheus text to FILE (- with -o FILE: standard output)"},
 	FORMAT_OPTION,
 	OUTPUT_OPTION,
 	{NULL, 0, 0, NULL, NULL},
@@ -68,6 +69,9 @@ static const struct cmd_spec plan_spec = {
 	"the catalog names carries its measured fractions of its datasheet to every\n"
 	"accelerator, each option then with a time and cost range.",
 };
+
+/* The files plan reads: "-" (standard input) may be one of them. */
+static const char *const plan_files[] = {"workload", "catalog", "profile", NULL};
 
 static int read_settings(const struct parsed *p, struct plan_settings *s)
 {
@@ -216,12 +220,6 @@ static bool unpriced(const struct plan_option *o)
 static void money_cell(double v, char *buf, size_t len)
 {
 	snprintf(buf, len, v >= 1e15 ? "%.3g" : v >= 100 ? "%.0f" : "%.2f", v);
-}
-
-/* A CSV amount: cents, or %.6g from 1e15 on. */
-static void money_csv(double v, char *buf, size_t len)
-{
-	snprintf(buf, len, v >= 1e15 ? "%.6g" : "%.2f", v);
 }
 
 /* "dp 8 tp 8 pp 4x2 mb 1 zero 1 full": pipeline stages x interleaving;
@@ -399,44 +397,134 @@ static int emit_table(struct emit_ctx *e, const struct plan *p,
 	return 0;
 }
 
+/* The plan CSV's columns: every column of the table, split into single
+ * values, empty where they do not apply (training has no replicas, a
+ * service no pipeline). */
+static const char *const csv_header[] = {"workload", "kind", "provider",
+	"region", "instance", "nodes", "gpus", "accelerator", "mig_profile",
+	"slices", "dp", "tp", "pp", "interleave", "micro_batch", "zero",
+	"recompute", "replicas", "batch", "feasible", "time_s", "p99_latency_s",
+	"cost", "cost_spot", "cost_period", "cost_per_million", "currency",
+	"gpu_hours", "memory_per_gpu_bytes", "mfu", "pareto", "recommended",
+	"reasons"};
+enum { CSV_COLS = sizeof(csv_header) / sizeof(csv_header[0]) };
+
+/* Cells of one row, each its own buffer: plain decimal numbers can be
+ * long (num_format.h). */
+struct csv_row {
+	char cell[CSV_COLS][NUM_PLAIN_MAX];
+	const char *v[CSV_COLS];
+};
+
+static void csv_text(struct csv_row *r, int col, const char *text)
+{
+	snprintf(r->cell[col], sizeof(r->cell[col]), "%s", text ? text : "");
+}
+
+static void csv_long(struct csv_row *r, int col, long v)
+{
+	snprintf(r->cell[col], sizeof(r->cell[col]), "%ld", v);
+}
+
+/* A quantity in plain decimal, the shortest digits that read back. */
+static void csv_real(struct csv_row *r, int col, double v)
+{
+	num_plain(v, r->cell[col]);
+}
+
+/* Money in cents, as the table has it; in plain decimal from 1e15 on. */
+static void csv_money(struct csv_row *r, int col, double v)
+{
+	if (v >= 1e15)
+		num_plain(v, r->cell[col]);
+	else
+		snprintf(r->cell[col], sizeof(r->cell[col]), "%.2f", v);
+}
+
+static void csv_reasons(const struct plan_option *o, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	for (int k = 0; k < o->n_reasons; k++) {
+		char one[PLAN_REASON_LEN];
+		plan_reason_format(o, k, one, sizeof(one));
+		size_t used = strlen(buf);
+		snprintf(buf + used, len - used, "%s%s", k ? "; " : "", one);
+	}
+}
+
+/* Training's columns: the layout, the run time and MFU. */
+static void csv_training(struct csv_row *row, const struct plan_option *o)
+{
+	csv_long(row, 10, o->dp);
+	csv_long(row, 11, o->tp);
+	csv_long(row, 12, o->pp);
+	csv_long(row, 13, o->interleave);
+	csv_long(row, 14, o->micro_batch);
+	csv_long(row, 15, o->zero);
+	csv_text(row, 16, recompute_name(o->recompute));
+	csv_real(row, 20, o->time_s);
+	csv_text(row, 24, "run");
+	csv_real(row, 29, o->mfu);
+}
+
+/* Serving's columns: replicas, batch, p99 and the price of a million. */
+static void csv_serving(struct csv_row *row, const struct plan_option *o,
+			bool priced)
+{
+	csv_long(row, 17, o->replicas);
+	csv_long(row, 18, o->batch);
+	csv_real(row, 21, o->p99_latency_s);
+	csv_text(row, 24, "month");
+	if (priced)
+		csv_money(row, 25, o->cost_per_million);
+}
+
 static void emit_csv(struct emit_ctx *e, const struct plan *p,
 		     const struct plan_result *r)
 {
-	static const char *const header[] = {"workload", "kind", "instance",
-		"nodes", "gpus", "accelerator", "feasible", "time_s", "p99_latency_s",
-		"cost", "cost_spot", "currency", "gpu_hours", "memory_per_gpu_bytes",
-		"pareto", "recommended", "reasons"};
 	if (!e->csv_started) {
-		table_init(&e->csv, 17, header);
+		table_init(&e->csv, CSV_COLS, csv_header);
 		e->csv_started = true;
 	}
+	struct csv_row *row = xcalloc(1, sizeof(*row));
+	char *reasons = xmalloc(PLAN_MAX_REASONS * (PLAN_REASON_LEN + 2));
 	for (size_t i = 0; i < r->n; i++) {
 		const struct plan_option *o = &r->v[i];
-		char f[8][40], reasons[PLAN_MAX_REASONS * (PLAN_REASON_LEN + 2)] = "";
-		snprintf(f[0], 40, "%ld", o->nodes);
-		snprintf(f[1], 40, "%ld", o->gpus);
-		snprintf(f[2], 40, "%.6g", o->time_s);
-		snprintf(f[3], 40, "%.6g", o->p99_latency_s);
-		money_csv(o->cost, f[4], 40);
-		f[5][0] = '\0';
-		if (o->has_spot)
-			money_csv(o->cost_spot, f[5], 40);
-		snprintf(f[6], 40, "%.6g", o->gpu_hours);
-		snprintf(f[7], 40, "%.0f", o->memory_per_gpu);
-		for (int k = 0; k < o->n_reasons; k++) {
-			char buf[PLAN_REASON_LEN];
-			plan_reason_format(o, k, buf, sizeof(buf));
-			size_t len = strlen(reasons);
-			snprintf(reasons + len, sizeof(reasons) - len, "%s%s",
-				 k ? "; " : "", buf);
-		}
-		const char *row[] = {r->w->name, workload_kind_name(r->w->kind),
-			o->inst->label, f[0], f[1], o->inst->acc->name,
-			o->feasible ? "true" : "false", f[2], f[3], f[4], f[5],
-			p->settings.currency, f[6], f[7], o->pareto ? "true" : "false",
-			(long)i == r->recommended ? "true" : "false", reasons};
-		table_add_row(&e->csv, row);
+		memset(row, 0, sizeof(*row));
+		bool priced = !unpriced(o);
+		csv_text(row, 0, r->w->name);
+		csv_text(row, 1, workload_kind_name(r->w->kind));
+		csv_text(row, 2, o->inst->provider);
+		csv_text(row, 3, o->inst->region);
+		csv_text(row, 4, o->inst->name);
+		csv_long(row, 5, o->nodes);
+		csv_long(row, 6, o->gpus);
+		csv_text(row, 7, o->inst->acc->name);
+		csv_text(row, 8, o->sharing);
+		if (o->sharing[0])
+			csv_long(row, 9, o->gpus);
+		if (r->w->kind == WORKLOAD_TRAINING)
+			csv_training(row, o);
+		else
+			csv_serving(row, o, priced);
+		csv_text(row, 19, o->feasible ? "true" : "false");
+		if (priced)
+			csv_money(row, 22, o->cost);
+		if (priced && o->has_spot)
+			csv_money(row, 23, o->cost_spot);
+		csv_text(row, 26, p->settings.currency);
+		csv_real(row, 27, o->gpu_hours);
+		csv_real(row, 28, o->memory_per_gpu);
+		csv_text(row, 30, o->pareto ? "true" : "false");
+		csv_text(row, 31, (long)i == r->recommended ? "true" : "false");
+		csv_reasons(o, reasons, PLAN_MAX_REASONS * (PLAN_REASON_LEN + 2));
+		for (int c = 0; c < CSV_COLS; c++)
+			row->v[c] = row->cell[c];
+		row->v[32] = reasons;
+		table_add_row(&e->csv, row->v);
 	}
+	free(reasons);
+	free(row);
 }
 
 /* One workload's result, an option at a time: the bytes of
@@ -530,17 +618,19 @@ static int check_targets(const struct parsed *p, const struct report_options *ro
 		return 2;
 	}
 	if (prom) {
-		if (!strcmp(prom, "-"))
+		bool plan_to_stdout = !out || !strcmp(out, "-");
+		if (!strcmp(prom, "-") && plan_to_stdout)
 			return usage_error(&plan_spec,
-					   "--prom needs a file: standard output is for the plan");
-		if (atomic_check_target(prom, why, sizeof(why)) != ATOMIC_OK) {
+					   "--prom - and the plan would share standard output: write the plan with -o FILE");
+		if (strcmp(prom, "-") &&
+		    atomic_check_target(prom, why, sizeof(why)) != ATOMIC_OK) {
 			fprintf(stderr, "gpuplan: --prom: %s\n", why);
 			return 2;
 		}
-		if (out && strcmp(out, "-") && same_file(out, prom))
+		if (!plan_to_stdout && strcmp(prom, "-") && same_file(out, prom))
 			return usage_error(&plan_spec, "-o and --prom name the same file '%s'",
 					   prom);
-		if (ro->pdf && same_file(ro->pdf, prom))
+		if (ro->pdf && strcmp(prom, "-") && same_file(ro->pdf, prom))
 			return usage_error(&plan_spec, "--report and --prom name the same file '%s'",
 					   prom);
 	}
@@ -711,6 +801,7 @@ int cmd_plan(int argc, char **argv)
 	memset(&wf, 0, sizeof(wf));
 	int rc = opts_parse(&plan_spec, argc, argv, &p);
 	if (rc != OPTS_OK || (rc = cli_format(&p, &plan_spec, &fmt)) ||
+	    (rc = cli_one_stdin_of(&p, &plan_spec, plan_files, false)) ||
 	    (rc = read_report_options(&p, &ro, &png_dir)) ||
 	    (rc = read_settings(&p, &s)) ||
 	    (rc = cli_load_catalog(&p, &plan_spec, &c)) ||

@@ -3,6 +3,7 @@
  * PNG/SVG charts, in English or Chinese; and the report run that
  * `gpuplan plan --report` shares (report_cli.h).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -18,12 +19,13 @@
 #include "core/io_guard.h"
 #include "core/xalloc.h"
 #include "report/report.h"
+#include "report/report_charts.h"
 #include "report/text.h"
 #include "out_dirs.h"
 #include "report_cli.h"
 
 static const struct opt_spec report_opts[] = {
-	{"output", 'o', OPT_VALUE, "FILE", "the PDF (default reports/plan.pdf)"},
+	{"output", 'o', OPT_VALUE, "FILE", "the PDF (default reports/plan.pdf); - is standard output"},
 	{"png", 0, OPT_VALUE, "DIR", "also write each chart as a PNG into DIR"},
 	{"svg", 0, OPT_VALUE, "DIR", "also write each chart as an SVG into DIR"},
 	{"lang", 0, OPT_VALUE, "LANG", "en or zh (default en)"},
@@ -67,8 +69,47 @@ int report_check_targets(const struct report_options *o,
 
 /* ---- the run ---- */
 
+/*
+ * Is `name` a chart file a report writes (report.c's chart_path:
+ * NN-SLUG-CHART.EXT, NN the workload's number in two digits or more, SLUG
+ * report_file_slug's letters, digits, '.', '_' and '-', CHART a
+ * report_chart_slug)?  ext: "png" or "svg".  Nothing else is ever
+ * removed, so notes.png or 01-draft.png stay.
+ */
+static bool chart_file_name(const char *name, void *ext)
+{
+	size_t digits = strspn(name, "0123456789");
+	if (digits < 2 || name[digits] != '-')
+		return false;
+	const char *slug = name + digits + 1;
+	for (int c = 0; c < RC_COUNT; c++) {
+		char tail[64];
+		snprintf(tail, sizeof(tail), "-%s.%s",
+			 report_chart_slug((enum report_chart)c), (const char *)ext);
+		size_t len = strlen(slug), tl = strlen(tail);
+		if (len <= tl || strcmp(slug + len - tl, tail))
+			continue;
+		size_t body = len - tl;
+		for (size_t k = 0; k < body; k++)
+			if (!isalnum((unsigned char)slug[k]) && !strchr("._-", slug[k]))
+				return false;
+		return slug[0] != '.';
+	}
+	return false;
+}
+
+static void find_stale_charts(struct report_run *run)
+{
+	const struct report_options *o = run->o;
+	if (o->png_dir)
+		stale_files_find(&run->stale, o->png_dir, chart_file_name, (void *)"png");
+	if (o->svg_dir)
+		stale_files_find(&run->stale, o->svg_dir, chart_file_name, (void *)"svg");
+}
+
 void report_abort(struct report_run *run)
 {
+	stale_files_free(&run->stale);
 	atomic_set_abort(&run->set);
 	out_dirs_release(&run->dirs, true);
 }
@@ -81,9 +122,11 @@ int report_stage(struct report_run *run, const struct r_plan *plan,
 	memset(run, 0, sizeof(*run));
 	atomic_set_init(&run->set);
 	run->o = o;
+	find_stale_charts(run);
 	if (report_font_find(o->lang, &font, why, sizeof(why)) < 0) {
 		fprintf(stderr, "gpuplan: %s\n", why);
 		report_fonts_shutdown();
+		stale_files_free(&run->stale);
 		return 1;
 	}
 	report_font_free(&font);
@@ -113,8 +156,10 @@ int report_commit(struct report_run *run)
 	if (atomic_set_commit(&run->set, why, sizeof(why)) != ATOMIC_OK) {
 		fprintf(stderr, "gpuplan: %s\n", why);
 		out_dirs_release(&run->dirs, true);
+		stale_files_free(&run->stale);
 		return 1;
 	}
+	stale_files_remove(&run->stale);	/* the new set is in place */
 	out_dirs_release(&run->dirs, false);
 	if (o->pdf)
 		fprintf(stderr, "report: %s (%d pages)\n", o->pdf, run->stats.pdf_pages);
@@ -189,12 +234,18 @@ int cmd_report(int argc, char **argv)
 	struct parsed p;
 	struct report_options o;
 	struct r_plan plan;
+	char *to_stdout = NULL;	/* -o -: the PDF made here, then copied */
 	memset(&plan, 0, sizeof(plan));
 	int rc = opts_parse(&report_spec, argc, argv, &p);
 	if (rc != OPTS_OK || (rc = report_options_read(&p, &report_spec, &o)))
 		goto out;
 	const char *out = opt_value(&p, &report_spec, "output");
 	o.pdf = out ? out : "reports/plan.pdf";
+	if (out && !strcmp(out, "-")) {
+		if ((rc = cli_stdout_stage(&report_spec, "-o", "plan.pdf", &to_stdout)))
+			goto out;
+		o.pdf = to_stdout;
+	}
 	char why[600];
 	if (r_plan_load(&plan, p.args[0], why, sizeof(why)) < 0) {
 		fprintf(stderr, "gpuplan: %s\n", why);
@@ -207,6 +258,7 @@ int cmd_report(int argc, char **argv)
 		goto out;
 	rc = report_write(&plan, &o);
 out:
+	rc = cli_stdout_finish(&to_stdout, true, rc);
 	r_plan_free(&plan);
 	opts_free(&p);
 	return rc == OPTS_HELP_SHOWN ? 0 : rc;

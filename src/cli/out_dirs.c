@@ -3,6 +3,7 @@
  */
 #include "out_dirs.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -111,3 +112,46 @@ void out_dirs_release(struct out_dirs *d, bool remove)
 	memset(d, 0, sizeof(*d));
 }
 
+
+void stale_files_find(struct stale_files *s, const char *dir,
+		      bool (*ours)(const char *name, void *arg), void *arg)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	while (d && (e = readdir(d))) {
+		if (!ours(e->d_name, arg))
+			continue;
+		char *path = xasprintf("%s/%s", dir, e->d_name);
+		struct stat st;
+		if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
+			free(path);
+			continue;
+		}
+		s->v = xrealloc(s->v, (s->n + 1) * sizeof(*s->v));
+		s->v[s->n++] = (struct stale_file){path, (unsigned long long)st.st_dev,
+						   (unsigned long long)st.st_ino};
+	}
+	if (d)
+		closedir(d);
+}
+
+void stale_files_remove(struct stale_files *s)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		struct stat st;
+		if (lstat(s->v[i].path, &st) == 0 &&
+		    (unsigned long long)st.st_dev == s->v[i].dev &&
+		    (unsigned long long)st.st_ino == s->v[i].ino)
+			unlink(s->v[i].path);
+	}
+	stale_files_free(s);
+}
+
+void stale_files_free(struct stale_files *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		free(s->v[i].path);
+	free(s->v);
+	s->v = NULL;
+	s->n = 0;
+}

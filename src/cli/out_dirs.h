@@ -36,4 +36,27 @@ int out_dirs_make(struct out_dirs *d, const char *path, char *why,
  * first, and only when empty, so nothing not this run's goes). */
 void out_dirs_release(struct out_dirs *d, bool remove);
 
+/*
+ * The files in a folder that a command's earlier runs wrote (names its
+ * `ours` says it makes), remembered with their inode before a run writes
+ * its own: after the run commits, those still the same file (not renamed
+ * over by this run) are stale and go (`plan --report` drawing fewer
+ * workloads than last time).  Other files in the folder are never
+ * touched.  Ownership: struct stale_files owns its paths.
+ */
+struct stale_files {
+	struct stale_file {
+		char *path;
+		unsigned long long dev, ino;
+	} *v;
+	size_t n;
+};
+
+void stale_files_find(struct stale_files *s, const char *dir,
+		      bool (*ours)(const char *name, void *arg), void *arg);
+/* Removes each remembered file still the one found, then forgets all. */
+void stale_files_remove(struct stale_files *s);
+/* Forgets them, removing nothing (the run failed: the old set stays). */
+void stale_files_free(struct stale_files *s);
+
 #endif

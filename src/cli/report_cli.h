@@ -33,6 +33,7 @@ struct report_run {
 	struct out_dirs dirs;	/* the folders this run made */
 	struct report_stats stats;
 	const struct report_options *o;
+	struct stale_files stale;	/* charts of earlier runs, removed on commit */
 };
 
 /*

@@ -1,8 +1,10 @@
 #include "file_read.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 
 #include "io_guard.h"
@@ -13,7 +15,8 @@ enum file_read_status file_read_all(const char *path, size_t limit,
 {
 	*data = NULL;
 	*len = 0;
-	FILE *f = fopen(path, "rb");
+	bool in = strcmp(path, "-") == 0;
+	FILE *f = in ? stdin : fopen(path, "rb");
 	if (!f)
 		return FILE_READ_CANNOT_OPEN;
 	struct stat st;
@@ -21,7 +24,8 @@ enum file_read_status file_read_all(const char *path, size_t limit,
 		io_guard_input_add(st.st_dev, st.st_ino);
 	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) &&
 	    (unsigned long long)st.st_size > (unsigned long long)limit) {
-		fclose(f);
+		if (!in)
+			fclose(f);
 		return FILE_READ_TOO_LARGE;	/* known without reading it */
 	}
 	/* A regular file's size is known: one allocation of that size (plus
@@ -50,7 +54,8 @@ enum file_read_status file_read_all(const char *path, size_t limit,
 	}
 	int err = errno;
 	int failed = ferror(f);
-	fclose(f);
+	if (!in)
+		fclose(f);
 	if (failed || n > limit) {
 		free(buf);
 		errno = err;
@@ -60,4 +65,17 @@ enum file_read_status file_read_all(const char *path, size_t limit,
 	*data = buf;
 	*len = n;
 	return FILE_READ_OK;
+}
+
+const char *file_shown(const char *path)
+{
+	return strcmp(path, "-") == 0 ? "<stdin>" : path;
+}
+
+size_t file_count_stdin(const char *const *paths, size_t n)
+{
+	size_t count = 0;
+	for (size_t i = 0; i < n; i++)
+		count += paths[i] && strcmp(paths[i], "-") == 0;
+	return count;
 }

@@ -5,7 +5,9 @@
 #include <string.h>
 
 #include "atomic_file.h"
+#include "num_format.h"
 #include "term_safe.h"
+#include "xalloc.h"
 
 void output_open(struct output *o)
 {
@@ -90,24 +92,78 @@ int output_finish(struct output *o, const char *path)
 	return rc;
 }
 
-#define JSON_FLAGS (JSON_INDENT(2) | JSON_REAL_PRECISION(15))
+/* 17 digits always read back; shorten_reals() then cuts each real to its
+ * shortest exact form (num_format.h). */
+#define JSON_FLAGS (JSON_INDENT(2) | JSON_REAL_PRECISION(17))
+
+/* The end of the JSON string that starts at the quote *p. */
+static const char *skip_string(const char *p)
+{
+	for (p++; *p && *p != '"'; p++)
+		if (*p == '\\' && p[1])
+			p++;
+	return *p ? p + 1 : p;
+}
+
+/*
+ * jansson's text with every real (a number token holding '.', 'e' or 'E')
+ * rewritten by num_shortest_json; integers, strings and layout untouched.
+ * Returns a new malloc'd string and frees text.
+ */
+static char *shorten_reals(char *text)
+{
+	size_t len = strlen(text);
+	char *out = xmalloc(len + 1), *o = out;
+	const char *p = text;
+	while (*p) {
+		if (*p == '"') {
+			const char *end = skip_string(p);
+			memcpy(o, p, (size_t)(end - p));
+			o += end - p;
+			p = end;
+			continue;
+		}
+		if (*p != '-' && (*p < '0' || *p > '9')) {
+			*o++ = *p++;
+			continue;
+		}
+		size_t n = strspn(p, "-+0123456789.eE");
+		if (memchr(p, '.', n) || memchr(p, 'e', n) || memchr(p, 'E', n)) {
+			char num[NUM_SHORTEST_MAX];
+			num_shortest_json(strtod(p, NULL), num);
+			size_t k = strlen(num);
+			if (k <= n) {	/* never longer than jansson's %.17g */
+				memcpy(o, num, k);
+				o += k;
+				p += n;
+				continue;
+			}
+		}
+		memcpy(o, p, n);
+		o += n;
+		p += n;
+	}
+	*o = '\0';
+	free(text);
+	return out;
+}
 
 /* One string, one write: json_dumpf writes token by token, which costs
  * more than building the document (a third of `model show --ops` on a
  * 1,000-op graph). */
-static char *dump(const json_t *j)
+char *json_dump_text(const json_t *j)
 {
 	char *text = json_dumps(j, JSON_FLAGS);
 	if (!text) {
 		fprintf(stderr, "gpuplan: out of memory writing JSON\n");
 		abort();
 	}
-	return text;
+	return shorten_reals(text);
 }
 
 void json_write(FILE *f, const json_t *j)
 {
-	char *text = dump(j);
+	char *text = json_dump_text(j);
 	fputs(text, f);
 	fputc('\n', f);
 	free(text);
@@ -140,7 +196,7 @@ void json_stream_begin(struct json_stream *s, FILE *f, int indent,
 	s->f = f;
 	s->indent = indent;
 	s->items = 0;
-	char *text = dump(head);
+	char *text = json_dump_text(head);
 	if (json_object_size(head) == 0) {
 		fputc('{', f);		/* "{}" */
 	} else {
@@ -167,7 +223,7 @@ int json_stream_next(struct json_stream *s)
 void json_stream_item(struct json_stream *s, const json_t *item)
 {
 	int indent = json_stream_next(s);
-	char *text = dump(item);
+	char *text = json_dump_text(item);
 	put_indented(s->f, text, strlen(text), indent);
 	free(text);
 }

@@ -45,10 +45,14 @@ void output_discard(struct output *o);
 int output_finish(struct output *o, const char *path);
 
 /* Writes j as indented JSON with a trailing newline.  Key order is
- * insertion order and reals print with 15 significant digits, so the same
- * data always gives the same bytes.  Every JSON gpuplan prints goes through
+ * insertion order and reals print as the shortest decimal that reads back
+ * to the same double (num_format.h), so the same data always gives the
+ * same bytes.  Every JSON gpuplan prints goes through
  * here. */
 void json_write(FILE *f, const json_t *j);
+/* The same text, without the trailing newline, in a malloc'd string the
+ * caller frees (for a reader that wants the lines json_write gives). */
+char *json_dump_text(const json_t *j);
 
 /*
  * A JSON document written a piece at a time, in the bytes json_write

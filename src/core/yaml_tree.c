@@ -396,6 +396,8 @@ int ytree_load(struct ytree *t, const char *path, const char *shown,
 	char *buf;
 	size_t len;
 	int rc = -1;
+	if (!strcmp(shown, "-"))
+		shown = file_shown(shown);	/* "<stdin>" */
 	switch (file_read_all(path, YTREE_MAX_BYTES, &buf, &len)) {
 	case FILE_READ_CANNOT_OPEN:
 		gp_errors_add(errs, shown, 0, 0, NULL, "cannot open: %s",

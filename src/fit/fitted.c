@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/num_format.h"
+#include "core/file_read.h"
 #include "core/xalloc.h"
 #include "core/utc_time.h"
 #include "core/yaml_emit.h"
@@ -17,11 +19,11 @@
 
 static void emit_param(FILE *f, const char *name, const struct fit_param *p)
 {
-	fprintf(f, "      %s: {value: %.17g, se: %.17g, ci95: [%.17g, %.17g]",
-		name, p->value, p->se, p->lo, p->hi);
+	fprintf(f, "      %s: {value: %s, se: %s, ci95: [%s, %s]",
+		name, NUM_SHORTEST(p->value), NUM_SHORTEST(p->se), NUM_SHORTEST(p->lo), NUM_SHORTEST(p->hi));
 	if (p->held)
-		fprintf(f, ", held_at_zero: {free_value: %.17g, free_ci95: [%.17g, %.17g]}",
-			p->free_value, p->free_lo, p->free_hi);
+		fprintf(f, ", held_at_zero: {free_value: %s, free_ci95: [%s, %s]}",
+			NUM_SHORTEST(p->free_value), NUM_SHORTEST(p->free_lo), NUM_SHORTEST(p->free_hi));
 	fputs("}\n", f);
 }
 
@@ -37,21 +39,21 @@ static void emit_curve(const struct scaling_curve *c, FILE *f)
 	fprintf(f, "\n    measured: \"%s\"\n    parameters:\n", c->measured);
 	for (int i = 0; i < FIT_PARAMS; i++)
 		emit_param(f, form->param[i], &c->fit.p[i]);
-	fprintf(f, "    covariance: [[%.17g, %.17g], [%.17g, %.17g]]\n",
-		c->fit.cov[0][0], c->fit.cov[0][1], c->fit.cov[1][0],
-		c->fit.cov[1][1]);
-	fprintf(f, "    r2: %.17g\n    rms_relative_residual: %.17g\n",
-		c->fit.r2, c->fit.rms_rel);
+	fprintf(f, "    covariance: [[%s, %s], [%s, %s]]\n",
+		NUM_SHORTEST(c->fit.cov[0][0]), NUM_SHORTEST(c->fit.cov[0][1]), NUM_SHORTEST(c->fit.cov[1][0]),
+		NUM_SHORTEST(c->fit.cov[1][1]));
+	fprintf(f, "    r2: %s\n    rms_relative_residual: %s\n",
+		NUM_SHORTEST(c->fit.r2), NUM_SHORTEST(c->fit.rms_rel));
 	if (c->fit.loo >= 0)
-		fprintf(f, "    leave_one_out_error: %.17g\n", c->fit.loo);
+		fprintf(f, "    leave_one_out_error: %s\n", NUM_SHORTEST(c->fit.loo));
 	else
 		fputs("    leave_one_out_error: null\n", f);
 	fputs("    points: [", f);
 	for (size_t i = 0; i < c->n; i++)
-		fprintf(f, "%s[%.17g, %.17g]", i ? ", " : "", c->x[i], c->y[i]);
+		fprintf(f, "%s[%s, %s]", i ? ", " : "", NUM_SHORTEST(c->x[i]), NUM_SHORTEST(c->y[i]));
 	fputs("]\n    relative_residuals: [", f);
 	for (size_t i = 0; i < c->n; i++)
-		fprintf(f, "%s%.17g", i ? ", " : "", fit_residual(&c->fit, c->x[i], c->y[i]));
+		fprintf(f, "%s%s", i ? ", " : "", NUM_SHORTEST(fit_residual(&c->fit, c->x[i], c->y[i])));
 	fprintf(f, "]\n    figures_left_out: %zu\n", c->left_out);
 	if (c->left_out) {
 		fputs("    left_out_because: ", f);
@@ -69,8 +71,8 @@ static void emit_rate(const struct measured_rate *r, FILE *f)
 	fputs("\n    device: ", f);
 	yaml_emit_text(f, r->device);
 	fprintf(f, "\n    measured: \"%s\"\n    unit: %s\n", r->measured, r->unit);
-	fprintf(f, "    value: %.17g\n    ci95: [%.17g, %.17g]\n", r->value,
-		r->low, r->high);
+	fprintf(f, "    value: %s\n    ci95: [%s, %s]\n", NUM_SHORTEST(r->value),
+		NUM_SHORTEST(r->low), NUM_SHORTEST(r->high));
 }
 
 static void emit_left(FILE *f, const char *name, size_t size,
@@ -554,6 +556,7 @@ int fitted_load(struct curve_list *out, const char *path, const char *shown,
 	memset(out, 0, sizeof(*out));
 	size_t before = gp_errors_count(errs);
 	struct ytree t;
+	shown = file_shown(shown);	/* "<stdin>" for "-" */
 	if (ytree_load(&t, path, shown, errs) == 0) {
 		struct yread r = {shown, errs};
 		if (yr_check_schema(&r, t.root, FITTED_SCHEMA, "fitted file") == 0) {

@@ -154,6 +154,10 @@ int model_check_op_count(const struct model *m, uint64_t limit,
  */
 char *model_find(const char *arg, char **shown);
 
+/* The file names ("llama-2-7b.yaml") in DATA/profiles/models, sorted;
+ * *n of them.  The array and each name are the caller's to free. */
+char **model_shipped_files(const char *data, size_t *n);
+
 /* True for models whose samples are token sequences (transformers, and
  * graphs whose input is tokens): FLOPs are then also quoted per token. */
 bool model_is_sequence(const struct model *m);

@@ -4,11 +4,13 @@
  * The file-level keys and the transformer configuration are read here; the
  * `ops:` lists (ops, repeats, residuals, includes) in op_spec_load.c.
  */
+#include <dirent.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "core/file_read.h"
 #include "core/paths.h"
 #include "core/suggest.h"
 #include "core/term_safe.h"
@@ -271,7 +273,7 @@ int model_read_file(struct model_reader *mr, const char *path,
 		    const char *shown, struct model *m)
 {
 	struct ytree t;
-	const char *file = model_reader_add_file(mr, shown);
+	const char *file = model_reader_add_file(mr, file_shown(shown));
 	if (ytree_load(&t, path, file, mr->r.errs) < 0) {
 		ytree_free(&t);
 		return -1;
@@ -359,6 +361,33 @@ char *model_find(const char *arg, char **shown)
 	free(*shown);
 	*shown = xasprintf("profiles/models/%s.yaml", arg);
 	return p;
+}
+
+static int compare_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+char **model_shipped_files(const char *data, size_t *n)
+{
+	char *dir = xasprintf("%s/profiles/models", data);
+	DIR *d = opendir(dir);
+	char **v = NULL;
+	*n = 0;
+	struct dirent *e;
+	while (d && (e = readdir(d))) {
+		size_t len = strlen(e->d_name);
+		if (len > 5 && strcmp(e->d_name + len - 5, ".yaml") == 0) {
+			v = xrealloc(v, (*n + 1) * sizeof(char *));
+			v[(*n)++] = xstrdup(e->d_name);
+		}
+	}
+	if (d)
+		closedir(d);
+	free(dir);
+	if (*n)
+		qsort(v, *n, sizeof(char *), compare_names);
+	return v;
 }
 
 void model_free(struct model *m)

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/file_read.h"
 #include "core/precision.h"
 #include "core/suggest.h"
 #include "core/xalloc.h"
@@ -227,6 +228,7 @@ int baselines_load(struct baselines *b, const char *path, const char *shown,
 {
 	struct ytree t;
 	memset(b, 0, sizeof(*b));
+	shown = file_shown(shown);	/* "<stdin>" for "-" */
 	b->file = xstrdup(shown);
 	return finish(b, &t, ytree_load(&t, path, shown, errs), errs);
 }

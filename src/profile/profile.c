@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/num_format.h"
 #include "core/atomic_file.h"
 #include "core/term_safe.h"
 #include "core/yaml_emit.h"
@@ -99,10 +100,10 @@ static void emit_policy(const struct measure_policy *m, const char *indent,
 			FILE *f)
 {
 	fprintf(f, "%spolicy:\n%s  warmup: %d\n%s  min_reps: %d\n"
-		   "%s  max_reps: %d\n%s  rel_half_width: %.17g\n"
-		   "%s  time_cap_s: %.17g\n",
+		   "%s  max_reps: %d\n%s  rel_half_width: %s\n"
+		   "%s  time_cap_s: %s\n",
 		indent, indent, m->warmup, indent, m->min_reps, indent,
-		m->max_reps, indent, m->rel_half_width, indent, m->time_cap_s);
+		m->max_reps, indent, NUM_SHORTEST(m->rel_half_width), indent, NUM_SHORTEST(m->time_cap_s));
 }
 
 static void emit_options(const struct bench_profile *p, FILE *f)
@@ -119,8 +120,8 @@ static void emit_options(const struct bench_profile *p, FILE *f)
 			  sizeof(p->model_name));
 		fprintf(f, "    seq: %ld\n", p->model_seq);
 		emit_policy(&p->model_policy, "    ", f);
-		fprintf(f, "    step_cap_s: %.17g\n    max_batch: %ld\n",
-			p->model_step_cap_s, p->model_max_batch);
+		fprintf(f, "    step_cap_s: %s\n    max_batch: %ld\n",
+			NUM_SHORTEST(p->model_step_cap_s), p->model_max_batch);
 	}
 }
 
@@ -133,12 +134,12 @@ static void emit_parameters(const struct bench_figure *g, FILE *f)
 		fprintf(f, "      m: %ld\n      n: %ld\n      k: %ld\n", g->m,
 			g->n, g->k);
 	if (g->bytes > 0)
-		fprintf(f, "      bytes: %.17g\n", g->bytes);
+		fprintf(f, "      bytes: %s\n", NUM_SHORTEST(g->bytes));
 	if (g->elements > 0)
-		fprintf(f, "      elements: %.17g\n", g->elements);
+		fprintf(f, "      elements: %s\n", NUM_SHORTEST(g->elements));
 	if (g->batch > 0)
-		fprintf(f, "      batch: %ld\n      seq: %ld\n      memory_bytes: %.17g\n",
-			g->batch, g->seq, g->memory_bytes);
+		fprintf(f, "      batch: %ld\n      seq: %ld\n      memory_bytes: %s\n",
+			g->batch, g->seq, NUM_SHORTEST(g->memory_bytes));
 	if (!strncmp(g->kernel, "p2p", 3))
 		fprintf(f, "      from_gpu: %d\n      to_gpu: %d\n", g->from_gpu,
 			g->to_gpu);
@@ -150,12 +151,12 @@ static void emit_parameters(const struct bench_figure *g, FILE *f)
 
 static void emit_time(const struct measure_result *t, FILE *f)
 {
-	fprintf(f, "    time:\n      median_s: %.17g\n      ci_low_s: %.17g\n"
-		   "      ci_high_s: %.17g\n      n: %zu\n      converged: %s\n"
-		   "      has_ci: %s\n      elapsed_s: %.17g\n",
-		t->median, t->ci_low, t->ci_high, t->n,
+	fprintf(f, "    time:\n      median_s: %s\n      ci_low_s: %s\n"
+		   "      ci_high_s: %s\n      n: %zu\n      converged: %s\n"
+		   "      has_ci: %s\n      elapsed_s: %s\n",
+		NUM_SHORTEST(t->median), NUM_SHORTEST(t->ci_low), NUM_SHORTEST(t->ci_high), t->n,
 		t->converged ? "true" : "false", t->has_ci ? "true" : "false",
-		t->elapsed_s);
+		NUM_SHORTEST(t->elapsed_s));
 	/* marks (fault.h): written only when there is one to carry */
 	if (t->rejected)
 		fprintf(f, "      rejected: %zu\n", t->rejected);
@@ -163,8 +164,8 @@ static void emit_time(const struct measure_result *t, FILE *f)
 		fprintf(f, "      too_few: true\n");
 	fprintf(f, "      samples_s: [");
 	for (size_t i = 0; i < t->n; i++)
-		fprintf(f, "%s%.17g", i == 0 ? "" : i % 4 ? ", " : ",\n        ",
-			t->samples[i]);
+		fprintf(f, "%s%s", i == 0 ? "" : i % 4 ? ", " : ",\n        ",
+			NUM_SHORTEST(t->samples[i]));
 	fprintf(f, "]\n");
 }
 
@@ -175,9 +176,9 @@ static void emit_figure(const struct bench_figure *g, FILE *f)
 			  sizeof(g->name));
 	fprintf(f, "    kernel: %s\n", g->kernel);
 	emit_parameters(g, f);
-	fprintf(f, "    work: %.17g\n    unit: %s\n    value: %.17g\n"
-		   "    low: %.17g\n    high: %.17g\n",
-		g->work, g->unit, g->value, g->low, g->high);
+	fprintf(f, "    work: %s\n    unit: %s\n    value: %s\n"
+		   "    low: %s\n    high: %s\n",
+		NUM_SHORTEST(g->work), g->unit, NUM_SHORTEST(g->value), NUM_SHORTEST(g->low), NUM_SHORTEST(g->high));
 	if (g->throttled)
 		fprintf(f, "    throttled: true\n");
 	if (g->disturbed[0])

@@ -4,7 +4,8 @@
  * samples_s, median_s and the interval are the samples' own
  * (measure_summarise), and value, low and high are work over those times
  * (bench_figure_rate).  All are compared exactly: the writer printed every
- * double with %.17g, so nothing is lost on the way.
+ * double as the shortest text that reads back exactly (num_format.h), so
+ * nothing is lost on the way.
  */
 #include <stdlib.h>
 #include <string.h>

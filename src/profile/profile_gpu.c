@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "profile/profile_read.h"
+#include "core/num_format.h"
 #include "core/strmap.h"
 #include "core/xalloc.h"
 
@@ -65,8 +66,8 @@ void profile_emit_gpu(const struct bench_device *d, FILE *f)
 	if (g->valid & GPUPLAN_CUDA_HAS_MEM_CLOCK)
 		fprintf(f, "  memory_clock_hz: %" PRIu64 "\n", g->mem_clock_hz);
 	if (g->valid & GPUPLAN_CUDA_HAS_MEM_BANDWIDTH)
-		fprintf(f, "  memory_bandwidth_bytes_per_s: %.17g\n",
-			g->mem_bandwidth_bytes_per_s);
+		fprintf(f, "  memory_bandwidth_bytes_per_s: %s\n",
+			NUM_SHORTEST(g->mem_bandwidth_bytes_per_s));
 	if (g->valid & GPUPLAN_CUDA_HAS_DRIVER_VERSION)
 		fprintf(f, "  driver_cuda_version: %d\n", g->driver_version);
 	if (g->valid & GPUPLAN_CUDA_HAS_RUNTIME_VERSION)
@@ -90,7 +91,7 @@ static void emit_reasons(FILE *f, uint64_t reasons)
 
 static void emit_sample(const struct gpu_sample *s, FILE *f)
 {
-	fprintf(f, "    - t_s: %.17g\n", s->t_s);
+	fprintf(f, "    - t_s: %s\n", NUM_SHORTEST(s->t_s));
 	const struct { uint32_t bit; const char *key; double v; } r[] = {
 		{GPU_SAMPLE_SM_CLOCK, "sm_clock_hz", s->sm_clock_hz},
 		{GPU_SAMPLE_MEM_CLOCK, "mem_clock_hz", s->mem_clock_hz},
@@ -99,7 +100,7 @@ static void emit_sample(const struct gpu_sample *s, FILE *f)
 	};
 	for (size_t i = 0; i < sizeof(r) / sizeof(r[0]); i++)
 		if (s->valid & r[i].bit)
-			fprintf(f, "      %s: %.17g\n", r[i].key, r[i].v);
+			fprintf(f, "      %s: %s\n", r[i].key, NUM_SHORTEST(r[i].v));
 	if (s->valid & GPU_SAMPLE_THROTTLE) {
 		fprintf(f, "      throttle: ");
 		emit_reasons(f, s->throttle);
@@ -114,7 +115,7 @@ static void emit_sample(const struct gpu_sample *s, FILE *f)
 void profile_emit_sampling(const struct bench_profile *p, FILE *f)
 {
 	const struct gpu_samples *s = &p->samples;
-	fprintf(f, "sampling:\n  interval_s: %.17g\n", s->interval_s);
+	fprintf(f, "sampling:\n  interval_s: %s\n", NUM_SHORTEST(s->interval_s));
 	if (p->sampling_note[0])
 		profile_emit_string(f, "  ", "note", p->sampling_note);
 	fprintf(f, "  throttled: %s\n  reasons_seen: ",

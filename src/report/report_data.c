@@ -10,6 +10,8 @@
  */
 #include "report_data.h"
 
+#include "core/output.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -18,6 +20,7 @@
 #include <string.h>
 
 #include "core/file_read.h"
+#include "core/output.h"
 #include "core/strmap.h"
 #include "core/term_safe.h"
 #include "core/xalloc.h"
@@ -1028,22 +1031,23 @@ int r_plan_load(struct r_plan *p, const char *path, char *why, size_t len)
 {
 	char *text;
 	size_t n;
+	const char *name = file_shown(path);	/* "<stdin>" for "-" */
 	memset(p, 0, sizeof(*p));
 	switch (file_read_all(path, PLAN_MAX_BYTES, &text, &n)) {
 	case FILE_READ_CANNOT_OPEN:
-		snprintf(why, len, "%s: cannot open: %s", path, strerror(errno));
+		snprintf(why, len, "%s: cannot open: %s", name, strerror(errno));
 		return -1;
 	case FILE_READ_CANNOT_READ:
-		snprintf(why, len, "%s: cannot read: %s", path, strerror(errno));
+		snprintf(why, len, "%s: cannot read: %s", name, strerror(errno));
 		return -1;
 	case FILE_READ_TOO_LARGE:
 		snprintf(why, len, "%s: file too large: a plan may be at most %zu MiB",
-			 path, PLAN_MAX_BYTES >> 20);
+			 name, PLAN_MAX_BYTES >> 20);
 		return -1;
 	case FILE_READ_OK:
 		break;
 	}
-	int rc = r_plan_parse(p, text, n, path, true, why, len);
+	int rc = r_plan_parse(p, text, n, name, true, why, len);
 	free(text);
 	return rc;
 }
@@ -1053,7 +1057,7 @@ int r_plan_from_json(struct r_plan *p, const json_t *root, const char *name,
 {
 	/* the flags of json_write (core/output.h), so lines and columns are
 	 * those of the plan a -o file holds */
-	char *text = json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(15));
+	char *text = json_dump_text(root);
 	memset(p, 0, sizeof(*p));
 	if (!text) {
 		snprintf(why, len, "%s: cannot write the plan as JSON", name);

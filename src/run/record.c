@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/num_format.h"
 #include "core/xalloc.h"
 #include "core/yaml_emit.h"
 
@@ -161,7 +162,7 @@ static void emit_head(const struct run_record *r, FILE *f)
 		emit_key_text(f, "  ", "name", r->gpu_name, sizeof(r->gpu_name));
 	if (r->gpu_uuid[0])
 		emit_key_text(f, "  ", "uuid", r->gpu_uuid, sizeof(r->gpu_uuid));
-	fprintf(f, "  interval_s: %.17g\n", r->samples.interval_s);
+	fprintf(f, "  interval_s: %s\n", NUM_SHORTEST(r->samples.interval_s));
 	if (r->samples_every > 1)
 		fprintf(f, "  samples_every: %lu\n", r->samples_every);
 }
@@ -182,16 +183,16 @@ static void emit_run_gpu(const struct run_gpu *g, FILE *f)
 {
 	fprintf(f, "    gpu:\n      samples: %zu\n", g->samples);
 	if (g->valid & GPU_SAMPLE_UTILIZATION)
-		fprintf(f, "      util_mean_pct: %.17g\n", g->util_mean_pct);
+		fprintf(f, "      util_mean_pct: %s\n", NUM_SHORTEST(g->util_mean_pct));
 	if (g->valid & GPU_SAMPLE_MEMORY)
-		fprintf(f, "      mem_peak_bytes: %.17g\n", g->mem_peak_bytes);
+		fprintf(f, "      mem_peak_bytes: %s\n", NUM_SHORTEST(g->mem_peak_bytes));
 	if (g->valid & GPU_SAMPLE_SM_CLOCK)
-		fprintf(f, "      sm_clock_mean_hz: %.17g\n      sm_clock_min_hz: %.17g\n",
-			g->sm_clock_mean_hz, g->sm_clock_min_hz);
+		fprintf(f, "      sm_clock_mean_hz: %s\n      sm_clock_min_hz: %s\n",
+			NUM_SHORTEST(g->sm_clock_mean_hz), NUM_SHORTEST(g->sm_clock_min_hz));
 	if (g->valid & GPU_SAMPLE_TEMPERATURE)
-		fprintf(f, "      temperature_max_c: %.17g\n", g->temperature_max_c);
+		fprintf(f, "      temperature_max_c: %s\n", NUM_SHORTEST(g->temperature_max_c));
 	if (g->valid & GPU_SAMPLE_POWER)
-		fprintf(f, "      power_mean_w: %.17g\n", g->power_mean_w);
+		fprintf(f, "      power_mean_w: %s\n", NUM_SHORTEST(g->power_mean_w));
 	if (g->valid & GPU_SAMPLE_THROTTLE)
 		emit_throttle(f, "      ", g->throttle_seen);
 }
@@ -206,7 +207,7 @@ static void emit_run(const struct run_record *r, const struct run_one *u,
 		fprintf(f, "    signal: %d\n", u->signal);
 	else
 		fprintf(f, "    exit_code: %d\n", u->exit_code);
-	fprintf(f, "    wall_time_s: %.17g\n", u->wall_s);
+	fprintf(f, "    wall_time_s: %s\n", NUM_SHORTEST(u->wall_s));
 	size_t missing = 0;
 	for (size_t i = 0; i < r->n_metrics; i++)
 		missing += !u->present[i];
@@ -216,7 +217,7 @@ static void emit_run(const struct run_record *r, const struct run_one *u,
 			if (u->present[i]) {
 				fprintf(f, "      ");
 				yaml_emit_name(f, r->metrics[i].name, METRIC_NAME_MAX);
-				fprintf(f, ": %.17g\n", u->value[i]);
+				fprintf(f, ": %s\n", NUM_SHORTEST(u->value[i]));
 			}
 	}
 	if (missing) {
@@ -236,7 +237,7 @@ static void emit_run(const struct run_record *r, const struct run_one *u,
 
 static void emit_sample(const struct gpu_sample *s, FILE *f)
 {
-	fprintf(f, "  - t_s: %.17g\n", s->t_s);
+	fprintf(f, "  - t_s: %s\n", NUM_SHORTEST(s->t_s));
 	if (s->during[0])
 		emit_key_text(f, "    ", "during", s->during, sizeof(s->during));
 	const struct { uint32_t bit; const char *key; double v; } v[] = {
@@ -251,7 +252,7 @@ static void emit_sample(const struct gpu_sample *s, FILE *f)
 	};
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
 		if (s->valid & v[i].bit)
-			fprintf(f, "    %s: %.17g\n", v[i].key, v[i].v);
+			fprintf(f, "    %s: %s\n", v[i].key, NUM_SHORTEST(v[i].v));
 	if (s->valid & GPU_SAMPLE_PROCESSES)
 		fprintf(f, "    processes: %u\n", s->processes);
 	if (s->valid & GPU_SAMPLE_THROTTLE)

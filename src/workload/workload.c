@@ -12,9 +12,11 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "catalog/catalog_json.h"
 #include "catalog/name_index.h"
+#include "core/file_read.h"
 #include "core/output.h"
 #include "core/suggest.h"
 #include "core/paths.h"
@@ -169,6 +171,70 @@ static struct workload_model *load_model(struct wl_ctx *cx, const char *path)
 	return wm;
 }
 
+/* "llama-2-7b": no folder and no .yaml, so a shipped model's name. */
+static bool is_model_name(const char *s)
+{
+	size_t len = strlen(s);
+	return !strchr(s, '/') &&
+	       !(len > 5 && !strcmp(s + len - 5, ".yaml")) &&
+	       !(len > 4 && !strcmp(s + len - 4, ".yml"));
+}
+
+/* "a, b, c" of the shipped model files' names, with a did-you-mean for
+ * `name` in hint ("" when none is near). */
+static char *shipped_list(const char *name, char *hint, size_t len)
+{
+	char *data = data_dir_find();
+	size_t n = 0;
+	char **files = data ? model_shipped_files(data, &n) : NULL;
+	free(data);
+	size_t total = 1;
+	for (size_t i = 0; i < n; i++) {
+		files[i][strlen(files[i]) - 5] = '\0';	/* ".yaml" */
+		total += strlen(files[i]) + 2;
+	}
+	char *list = xcalloc(total, 1);
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			strcat(list, ", ");
+		strcat(list, files[i]);
+	}
+	const char *near = suggest_nearest(name, (const char *const *)files, n);
+	snprintf(hint, len, near ? "did you mean \"%s\"? " : "", near);
+	for (size_t i = 0; i < n; i++)
+		free(files[i]);
+	free(files);
+	return list;
+}
+
+/*
+ * `model: llama-2-7b` where no such file is beside the workload file: the
+ * shipped model of that name, found as `gpuplan model show NAME` finds it
+ * (model_find).  *path becomes its file; an unknown name is an error with
+ * a did-you-mean and the shipped names.  0, or -1 after the error.
+ */
+static int shipped_model(struct wl_ctx *cx, const struct ynode *n,
+			 struct workload *w, char **path)
+{
+	char *shown;
+	char *found = model_find(w->model_path, &shown);
+	if (access(found, F_OK) == 0) {
+		free(*path);
+		*path = found;
+		free(w->model_file);
+		w->model_file = shown;
+		return 0;
+	}
+	free(found);
+	free(shown);
+	char hint[SUGGEST_MAX_WORD + 32];
+	char *list = shipped_list(w->model_path, hint, sizeof(hint));
+	yr_error(&cx->r, n, NULL, "unknown model \"%s\"; %sshipped models: %s",
+		 w->model_path, hint, list[0] ? list : "none (no data folder)");
+	free(list);
+	return -1;
+}
+
 /*
  * Resolves and loads the `model:` of w (once per file).  A model that is
  * missing or does not load gets an error at this workload's `model:`, after
@@ -190,6 +256,11 @@ static int read_model(struct wl_ctx *cx, const struct ynode *map,
 	w->model_at = (struct origin){cx->wf->file, n->line, n->col};
 	char *path = join_clean(cx->dir, w->model_path);
 	w->model_file = join_clean(cx->shown_dir, w->model_path);
+	if (access(path, F_OK) != 0 && is_model_name(w->model_path) &&
+	    shipped_model(cx, n, w, &path) < 0) {
+		free(path);
+		return -1;
+	}
 	struct workload_model *wm = find_model(cx, path);
 	if (!wm)
 		wm = load_model(cx, path);
@@ -1280,7 +1351,7 @@ struct workload_reader *workload_reader_open(struct workload_file *wf,
 					     struct gp_errors *errs)
 {
 	memset(wf, 0, sizeof(*wf));
-	wf->file = term_escape_dup(shown, 0);	/* printed: see term_safe.h */
+	wf->file = term_escape_dup(file_shown(shown), 0);	/* printed: see term_safe.h */
 	wf->v = xcalloc(most + 1, sizeof(*wf->v));
 	struct workload_reader *wr = xcalloc(1, sizeof(*wr));
 	wr->cx = (struct wl_ctx){
@@ -1428,7 +1499,7 @@ int workload_file_load_as(struct workload_file *wf, const char *path,
 			  const char *shown, struct gp_errors *errs)
 {
 	memset(wf, 0, sizeof(*wf));
-	wf->file = term_escape_dup(shown, 0);	/* printed: see term_safe.h */
+	wf->file = term_escape_dup(file_shown(shown), 0);	/* printed: see term_safe.h */
 	size_t before = gp_errors_count(errs);
 	struct ytree t;
 	if (ytree_load(&t, path, wf->file, errs) == 0) {

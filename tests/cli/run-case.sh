@@ -21,6 +21,10 @@
 #   file-starts: PATH TEXT              PATH begins with TEXT (%PDF-, <?xml)
 #   file-has: PATH TEXT                 PATH contains TEXT (a YAML -o file)
 #   files: GLOB N                       exactly N files match GLOB
+#   csv: EXPR                           python3 EXPR is true, with `rows` the
+#                                       stdout read by csv.DictReader
+#   stdin: PATH                         standard input (default /dev/null)
+#   touch: PATH                         a one-byte file made before the run
 # Cases run in the source root, with a fresh scratch folder in $SCRATCH and
 # the folder of the gpuplan binary (the build folder) in $BUILD.
 set -u
@@ -39,6 +43,8 @@ want_exit=$(sed -n 's/^exit: //p' "$case_file")
 want_exit=${want_exit:-0}
 stdout_to=$(sed -n 's/^stdout-to: //p' "$case_file")
 stdout_to=${stdout_to:-$SCRATCH/out}
+stdin_from=$(sed -n 's/^stdin: //p' "$case_file")
+stdin_from=${stdin_from:-/dev/null}
 envs=()
 while IFS= read -r e; do eval "envs+=(\"$e\")"; done < <(sed -n 's/^env: //p' "$case_file")
 : >"$SCRATCH/out"
@@ -47,8 +53,11 @@ while IFS= read -r before; do
 	"$gpuplan" "$@" >/dev/null 2>"$SCRATCH/err" </dev/null ||
 		{ say "before: '$before' failed"; cat "$SCRATCH/err" >&2; exit 1; }
 done < <(sed -n 's/^before: //p' "$case_file")
+while IFS= read -r t; do eval "f=$t"; mkdir -p "$(dirname "$f")"; printf x >"$f"; done \
+	< <(sed -n 's/^touch: //p' "$case_file")
+eval "stdin_from=$stdin_from"
 eval "set -- $args"
-env ${envs[@]+"${envs[@]}"} "$gpuplan" "$@" >"$stdout_to" 2>"$SCRATCH/err" </dev/null
+env ${envs[@]+"${envs[@]}"} "$gpuplan" "$@" >"$stdout_to" 2>"$SCRATCH/err" <"$stdin_from"
 got_exit=$?
 
 [ "$got_exit" = "$want_exit" ] || say "exit $got_exit, want $want_exit"
@@ -79,6 +88,11 @@ while IFS= read -r line; do
 		n=0
 		for f in "$@"; do [ -s "$f" ] && n=$((n + 1)); done
 		[ "$n" = "${value##* }" ] || say "$n non-empty files match ${value% *}, want ${value##* }" ;;
+	csv)
+		python3 -c 'import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+sys.exit(0 if eval(sys.argv[2]) else 1)' "$SCRATCH/out" "$value" 2>/dev/null ||
+			say "csv '$value' is not true" ;;
 	file-jq)
 		eval "f=${value%% *}"
 		jq -e "${value#* }" "$f" >/dev/null 2>&1 || say "jq -e '${value#* }' on $f is not true" ;;
