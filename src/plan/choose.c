@@ -581,7 +581,7 @@ static void nothing_sentence(struct plan_result *r, const struct plan_settings *
 	find_shortfall(r, s);
 	const struct plan_shortfall *f = &r->shortfall;
 	if (f->closest < 0) {
-		why_add(r, "No instance in the catalog can run %s: every option is out of memory or unpriced; use a larger instance (more memory per GPU) or a smaller model or batch.",
+		why_add(r, "No instance in the catalog can run %s: every option is out of memory or unpriced (see the reasons per option); use an instance with more memory per GPU, or a smaller model or batch.",
 			 w->name);
 		return;
 	}
