@@ -10,6 +10,7 @@
 #include "core/strmap.h"
 #include "core/xalloc.h"
 #include "plan/rank.h"
+#include "chart_frame.h"
 #include "plan/roofline.h"
 #include "i18n.h"
 
@@ -90,7 +91,14 @@ static size_t colour_of(const struct r_plan *p, const char *acc)
 
 static void option_label(const struct r_option *o, char *buf, size_t len)
 {
-	snprintf(buf, len, "%ld x %s", o->nodes, o->instance);
+	/* a MIG option keeps its profile: two options never share a label */
+	if (o->slices > 0 && o->mig_profile)
+		snprintf(buf, len, "%ld x %s as %ld x %s", o->nodes, o->instance,
+			 o->slices, o->mig_profile);
+	else if (o->sharing && o->sharing[0])
+		snprintf(buf, len, "%ld x %s on %s", o->nodes, o->instance, o->sharing);
+	else
+		snprintf(buf, len, "%ld x %s", o->nodes, o->instance);
 	tr_trim_utf8(buf);
 }
 
@@ -126,9 +134,22 @@ static void sort_keyed(struct keyed *p, size_t n)
  * rental price, so they must not pass for their accelerator's rentals. */
 static const struct rgb owned_colour = {0.25, 0.25, 0.25};
 
+/* What an option's price is, for the series it is drawn in: a rental at
+ * a sourced price, an owned machine, a rental at an illustrative price.
+ * Only the first are choices on the front; the others are drawn apart,
+ * each with its own marker and legend entry. */
+enum price_kind { PRICE_RENTAL, PRICE_OWNED, PRICE_ILLUSTRATIVE, PRICE_KINDS };
+
+static enum price_kind price_kind_of(const struct r_option *o)
+{
+	return o->owned ? PRICE_OWNED : o->illustrative ? PRICE_ILLUSTRATIVE
+							: PRICE_RENTAL;
+}
+
 struct acc_series {
 	const char *acc;		/* NULL: the pool of the rest */
-	bool owned;
+	bool owned;			/* owned or illustrative: drawn apart */
+	enum price_kind kind;
 	const char *name;		/* the legend's; NULL: none */
 	char *own;			/* "H100 (owned)", when name is made */
 	double *x, *y;
@@ -155,38 +176,41 @@ static struct acc_series *group_points(const struct r_workload *w,
 				       enum report_lang lang, size_t *na,
 				       double range[4])
 {
-	struct strmap seen[2];		/* accelerator -> series: rented, owned */
+	struct strmap seen[PRICE_KINDS];	/* accelerator -> series, by kind */
 	struct acc_series *as = NULL;
 	size_t cap = 0, m = 0, k;
 	size_t *series = xcalloc(w->n + 1, sizeof(size_t));
 	range[0] = range[2] = INFINITY;
 	range[1] = range[3] = 0;
 	*na = 0;
-	strmap_init(&seen[0]);
-	strmap_init(&seen[1]);
+	for (int kd = 0; kd < PRICE_KINDS; kd++)
+		strmap_init(&seen[kd]);
 	for (size_t i = 0; i < w->n; i++) {
 		const struct r_option *o = &w->v[i];
 		double x = w->training ? o->time_s : o->p99_s, y = o->cost;
 		series[i] = SIZE_MAX;
 		if (!(x > 0) || !(y > 0))
 			continue;
-		if (!strmap_get(&seen[o->owned], o->accelerator, &k)) {
+		enum price_kind kind = price_kind_of(o);
+		if (!strmap_get(&seen[kind], o->accelerator, &k)) {
 			bool pool = *na == SERIES_MAX - 1;
 			k = *na < SERIES_MAX ? (*na)++ : SERIES_MAX - 1;
 			xgrow((void **)&as, &cap, *na, sizeof(*as));
 			if (k + 1 == *na) {	/* a new series */
 				memset(&as[k], 0, sizeof(*as));
 				as[k].acc = pool ? NULL : o->accelerator;
-				as[k].owned = !pool && o->owned;
+				as[k].kind = pool ? PRICE_RENTAL : kind;
+				as[k].owned = !pool && kind != PRICE_RENTAL;
 				/* an owned machine's cost is its share of owning,
-				 * not a price: its own legend entry keeps the two
-				 * apart */
+				 * and an illustrative price nobody published: their
+				 * own legend entries keep them apart from rentals */
 				as[k].name = pool ? NULL : o->accelerator;
-				if (!pool && o->owned)
+				if (as[k].owned)
 					as[k].name = as[k].own = xasprintf("%s (%s)",
-						o->accelerator, tr(lang, MSG_OWNED));
+						o->accelerator, tr(lang,
+						kind == PRICE_OWNED ? MSG_OWNED : MSG_ILLUSTRATIVE_PRICE));
 			}
-			strmap_put(&seen[o->owned], o->accelerator, k, NULL);
+			strmap_put(&seen[kind], o->accelerator, k, NULL);
 		}
 		series[i] = k;
 		as[k].n++;
@@ -194,8 +218,8 @@ static struct acc_series *group_points(const struct r_workload *w,
 		range[0] = fmin(range[0], x), range[1] = fmax(range[1], x);
 		range[2] = fmin(range[2], y), range[3] = fmax(range[3], y);
 	}
-	strmap_free(&seen[0]);
-	strmap_free(&seen[1]);
+	for (int kd = 0; kd < PRICE_KINDS; kd++)
+		strmap_free(&seen[kd]);
 	if (*na == 0) {		/* no option with a cost: no points to hold */
 		free(series);
 		return as;
@@ -248,11 +272,16 @@ static void time_cost(cairo_t *cr, struct rect area, const struct r_plan *p,
 	struct acc_series *as = group_points(w, lang, &na, range);
 	double xmin = range[0], xmax = range[1], ymin = range[2], ymax = range[3];
 	struct point_series *ps = xcalloc(na + 1, sizeof(*ps));
-	for (size_t k = 0; k < na; k++)
+	int *marks = xcalloc(na + 1, sizeof(int));
+	for (size_t k = 0; k < na; k++) {
 		ps[k] = (struct point_series){as[k].name, as[k].x, as[k].y,
 			as[k].muted, as[k].hl, as[k].n,
-			as[k].owned ? owned_colour
+			as[k].kind == PRICE_OWNED ? owned_colour
 			: chart_colour(as[k].acc ? colour_of(p, as[k].acc) : SERIES_MAX)};
+		marks[k] = as[k].kind == PRICE_OWNED ? MARK_SQUARE
+			   : as[k].kind == PRICE_ILLUSTRATIVE ? MARK_TRIANGLE
+							      : MARK_CIRCLE;
+	}
 	/* the Pareto front, in order of time */
 	double *fx = xcalloc(w->n + 1, sizeof(double)), *fy = xcalloc(w->n + 1, sizeof(double));
 	struct keyed *front = xcalloc(w->n + 1, sizeof(*front));
@@ -304,9 +333,10 @@ static void time_cost(cairo_t *cr, struct rect area, const struct r_plan *p,
 	struct scatter_words words = {tr(lang, MSG_PARETO), tr(lang, MSG_RECOMMENDED),
 				      tr(lang, MSG_INFEASIBLE)};
 	enum msg title = w->training ? MSG_CHART_TIME_COST : MSG_CHART_LATENCY_COST;
-	chart_scatter(cr, area, tr(lang, title), &x, &y, ps, na, fx, fy, nf,
-		      refs, nr, &words, st);
+	chart_scatter_marked(cr, area, tr(lang, title), &x, &y, ps, marks, na,
+			     fx, fy, nf, refs, nr, &words, st);
 	free_points(as, na);
+	free(marks);
 	free(ps);
 	free(fx);
 	free(fy);
