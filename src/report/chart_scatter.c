@@ -10,6 +10,7 @@
  * rounded to the pixel, instead of filled as paths: several times faster.
  */
 #include "chart_frame.h"
+#include "ref_labels.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -282,6 +283,48 @@ static void scatter_place_legend(struct chart *c, struct laid_axis *lx,
 	*y = best <= 1 ? p->y + m : p->y + p->h - m - h;
 }
 
+/*
+ * The reference lines, then their labels where ref_labels_place() puts
+ * them: a deadline's label and a budget's never overlap, and neither is
+ * struck through by the other line.
+ */
+static void scatter_refs(struct chart *c, const struct axis *x,
+			 const struct axis *y, const struct ref_line *refs,
+			 size_t n)
+{
+	struct ref_line bare[8];
+	struct ref_label in[8];
+	struct rect out[8];
+	size_t idx[8], m = 0;
+	if (n > 8)
+		n = 8;		/* a deadline, a budget, targets: a handful */
+	for (size_t i = 0; i < n; i++)
+		bare[i] = (struct ref_line){refs[i].vertical, refs[i].at, ""};
+	draw_refs(c, x, y, bare, n);
+	cairo_t *cr = c->cr;
+	const struct rect *p = &c->plot;
+	chart_font(c, c->sz.fs, false);
+	for (size_t i = 0; i < n; i++) {
+		double at = refs[i].vertical ? map_x(c, x, refs[i].at)
+					     : map_y(c, y, refs[i].at);
+		double lo = refs[i].vertical ? p->x : p->y;
+		double len = refs[i].vertical ? p->w : p->h;
+		if (!refs[i].label || !refs[i].label[0] ||
+		    !(at >= lo - 0.5 && at <= lo + len + 0.5))
+			continue;
+		in[m] = (struct ref_label){refs[i].vertical, at,
+			fmin(text_w(cr, refs[i].label), p->w * 0.3), font_h(cr)};
+		idx[m++] = i;
+	}
+	ref_labels_place(p, in, m, c->sz.pad, out);
+	cairo_save(cr);
+	set_rgb(cr, (struct rgb){0.35, 0.35, 0.35}, 1);
+	for (size_t k = 0; k < m; k++)
+		put_text(cr, out[k].x, out[k].y, refs[idx[k]].label, out[k].w + 1,
+			 0, 0, true);
+	cairo_restore(cr);
+}
+
 /* Marker radius: smaller when there are thousands of points, so that the
  * cloud shows its density instead of a blot; larger when there are few. */
 static double scatter_radius(const struct chart *c,
@@ -360,7 +403,7 @@ void chart_scatter_marked(cairo_t *cr, struct rect area, const char *title,
 	}
 	if (stamp)
 		cairo_surface_destroy(stamp);
-	draw_refs(&c, x, y, refs, n_refs);
+	scatter_refs(&c, x, y, refs, n_refs);
 	for (size_t i = 0; i < n_series; i++)
 		scatter_rings(&c, x, y, &series[i], r * 2.4);
 	cairo_restore(cr);

@@ -28,6 +28,13 @@ const char *report_chart_slug(enum report_chart c)
 
 /* ---- ordering ---- */
 
+/* The cost the plan compared options by (plan.h's spot rule): spot where
+ * spot is acceptable and the option has a spot price. */
+static double compared_cost(const struct r_workload *w, const struct r_option *o)
+{
+	return w->spot_acceptable && o->has_spot ? o->cost_spot : o->cost;
+}
+
 size_t *report_rank(const struct r_workload *w)
 {
 	struct rank_key *k = xcalloc(w->n + 1, sizeof(*k));
@@ -36,7 +43,7 @@ size_t *report_rank(const struct r_workload *w)
 			rank_tier((long)i == w->recommended, w->v[i].feasible,
 				  w->v[i].owned || w->v[i].illustrative,
 				  w->v[i].runnable),
-			w->v[i].cost, i};
+			compared_cost(w, &w->v[i]), i};
 	qsort(k, w->n, sizeof(*k), rank_compare);
 	size_t *idx = xcalloc(w->n + 1, sizeof(size_t));
 	for (size_t i = 0; i < w->n; i++)
@@ -187,7 +194,7 @@ static struct acc_series *group_points(const struct r_workload *w,
 		strmap_init(&seen[kd]);
 	for (size_t i = 0; i < w->n; i++) {
 		const struct r_option *o = &w->v[i];
-		double x = w->training ? o->time_s : o->p99_s, y = o->cost;
+		double x = w->training ? o->time_s : o->p99_s, y = compared_cost(w, o);
 		series[i] = SIZE_MAX;
 		if (!(x > 0) || !(y > 0))
 			continue;
@@ -240,7 +247,7 @@ static struct acc_series *group_points(const struct r_workload *w,
 		const struct r_option *o = &w->v[i];
 		struct acc_series *a = &as[series[i]];
 		a->x[a->n] = w->training ? o->time_s : o->p99_s;
-		a->y[a->n] = o->cost;
+		a->y[a->n] = compared_cost(w, o);
 		a->muted[a->n] = !o->feasible;
 		a->hl[a->n] = (long)i == w->recommended;
 		a->n++;
@@ -290,7 +297,7 @@ static void time_cost(cairo_t *cr, struct rect area, const struct r_plan *p,
 		if (w->v[i].pareto)
 			front[nf++] = (struct keyed){
 				w->training ? w->v[i].time_s : w->v[i].p99_s,
-				w->v[i].cost, 0};
+				compared_cost(w, &w->v[i]), 0};
 	sort_keyed(front, nf);
 	for (size_t i = 0; i < nf; i++)
 		fx[i] = front[i].key, fy[i] = front[i].a;
@@ -318,8 +325,12 @@ static void time_cost(cairo_t *cr, struct rect area, const struct r_plan *p,
 	for (size_t k = 0; k < nr; k++)
 		if (refs[k].vertical)
 			refs[k].at /= unit;
-	snprintf(yl, sizeof(yl), "%s (%s)", tr(lang, w->training ? MSG_AXIS_COST : MSG_AXIS_COST_MONTH),
-		 p->currency);
+	if (w->spot_acceptable)	/* the axis says which price it is */
+		snprintf(yl, sizeof(yl), "%s (%s, %s)", tr(lang, MSG_AXIS_COST),
+			 p->currency, tr(lang, MSG_SPOT));
+	else
+		snprintf(yl, sizeof(yl), "%s (%s)", tr(lang, w->training ? MSG_AXIS_COST : MSG_AXIS_COST_MONTH),
+			 p->currency);
 	if (na == 0)
 		xmin = xmax = ymin = ymax = 1;
 	for (size_t k = 0; k < nr; k++) {
@@ -570,8 +581,12 @@ static void cost_bars(cairo_t *cr, struct rect area, const struct r_plan *p,
 	const char *seg[] = {tr(lang, MSG_ON_DEMAND), tr(lang, MSG_SPOT)};
 	struct rgb col[] = {chart_colour(0), chart_colour(1)};
 	char yl[96];
-	snprintf(yl, sizeof(yl), "%s (%s)", tr(lang, w->training ? MSG_AXIS_COST : MSG_AXIS_COST_MONTH),
-		 p->currency);
+	if (w->spot_acceptable)	/* the axis says which price it is */
+		snprintf(yl, sizeof(yl), "%s (%s, %s)", tr(lang, MSG_AXIS_COST),
+			 p->currency, tr(lang, MSG_SPOT));
+	else
+		snprintf(yl, sizeof(yl), "%s (%s)", tr(lang, w->training ? MSG_AXIS_COST : MSG_AXIS_COST_MONTH),
+			 p->currency);
 	struct axis y = {0, ymax > 0 ? ymax : 1, false, yl, fmt_money};
 	char title[200];
 	snprintf(title, sizeof(title), "%s%s%s%s", tr(lang, MSG_CHART_COST),
