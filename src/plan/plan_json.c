@@ -510,6 +510,16 @@ json_t *plan_result_head_json(const struct plan *p, const struct plan_result *r)
 			set(j, target_name((enum latency_target)t)->json,
 			    in->target[t] > 0 ? real(in->target[t]) : json_null());
 		set(j, "request_rate_per_s", real(w->infer.request_rate));
+		/* the phase that takes most of the recommended service's GPU
+		 * time, for the report's roofline: a chat service is decode */
+		const struct plan_option *rec =
+			r->recommended >= 0 ? &r->v[r->recommended] : NULL;
+		bool phases = rec && rec->has_llm && rec->llm.prefill_share >= 0 &&
+			      in->prompt_tokens > 0;
+		set(j, "prompt_tokens", in->prompt_tokens > 0
+		    ? json_integer(in->prompt_tokens) : json_null());
+		set(j, "dominant_phase", !phases ? json_null()
+		    : json_text(rec->llm.prefill_share >= 0.5 ? "prefill" : "decode"));
 		set(j, "trace", workload_trace_json(in));
 		set(j, "splits_considered", splits_json(r));
 	}

@@ -106,6 +106,8 @@ static const char *const words[MSG_COUNT][2] = {
 		"价格日期 %s 至 %s；峰值算力与带宽取自产品规格表；效率为假设值，非实测（见附录）。"},
 	[MSG_PAGE] = {"page %d", "第 %d 页"},
 	[MSG_ILLUSTRATIVE_PRICE] = {"illustrative price", "示意价格"},
+	[MSG_PREFILL] = {"prefill", "预填充"},
+	[MSG_DECODE] = {"decode", "解码"},
 };
 
 const char *tr(enum report_lang lang, enum msg id)

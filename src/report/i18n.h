@@ -49,6 +49,7 @@ enum msg {
 	MSG_FOOTNOTE,		/* %s catalog dates */
 	MSG_PAGE,		/* "page %d" */
 	MSG_ILLUSTRATIVE_PRICE,	/* a scatter series: "H100-SXM (illustrative price)" */
+	MSG_PREFILL, MSG_DECODE,	/* a serving roofline's phase */
 	MSG_COUNT
 };
 

@@ -774,18 +774,29 @@ static void roofline(cairo_t *cr, struct rect area, const struct r_plan *p,
 		batch = 1;
 	struct roof_point pts[6];
 	size_t n = 0;
+	/* A decode step runs one token of each live sequence: the prompt's
+	 * work per token, the weights read once for the batch.  The op
+	 * classes are the prompt's forward pass, so per token they are
+	 * divided by its length.  Attention is left out of a decode
+	 * roofline: each sequence reads its own cache, which the prompt's
+	 * figures (reuse across the whole prompt) do not give. */
+	double per = w->decode_dominates ? (double)w->prompt_tokens : 1;
 	for (size_t k = 0; k < w->n_classes; k++) {
 		const struct r_class *c = &w->classes[k];
-		double bytes = c->weight_bytes + c->act_bytes * batch;
+		if (w->decode_dominates && !strcmp(c->name, "attention"))
+			continue;
+		double bytes = c->weight_bytes + c->act_bytes / per * batch;
 		if (!(c->flops > 0) || !(bytes > 0))
 			continue;
-		double i = c->flops * batch / bytes;
+		double i = c->flops / per * batch / bytes;
 		double roof = fmin(peak * ce, a->bandwidth * me * i);
 		pts[n++] = (struct roof_point){tr_op_class(lang, c->name), i, roof};
 	}
 	char title[400];
-	snprintf(title, sizeof(title), "%s: %s (%s)", tr(lang, MSG_CHART_ROOFLINE),
-		 rec->accelerator, w->precision);
+	snprintf(title, sizeof(title), "%s: %s (%s%s%s)", tr(lang, MSG_CHART_ROOFLINE),
+		 rec->accelerator, w->precision,
+		 w->training ? "" : ", ",
+		 w->training ? "" : tr(lang, w->decode_dominates ? MSG_DECODE : MSG_PREFILL));
 	struct roofline_words words = {tr(lang, MSG_PERFORMANCE), tr(lang, MSG_INTENSITY),
 				       tr(lang, MSG_PEAK), tr(lang, MSG_RIDGE)};
 	chart_roofline(cr, area, title, peak, a->bandwidth, pts, n, &words, st);

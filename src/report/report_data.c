@@ -950,6 +950,9 @@ static void read_workload(struct reader *rd, size_t at, size_t index,
 	rw->runner_up = get_index(rd, r, "runner_up", path, rw->n);
 	rw->obvious = get_index(rd, r, "obvious_alternative", path, rw->n);
 	rw->spot_acceptable = get_bool(rd, r, "spot_acceptable", path, false);
+	rw->prompt_tokens = get_count(rd, r, "prompt_tokens", path, true, 0);
+	const char *phase = get_string(rd, r, "dominant_phase", path, true, NAME);
+	rw->decode_dominates = phase && !strcmp(phase, "decode") && rw->prompt_tokens > 0;
 	read_shortfall(rd, path, rw);
 	read_classes(rd, path, rw);
 }

@@ -134,6 +134,11 @@ struct r_workload {
 	double deadline_over_s, budget_over, meets_deadline_over, target_over_s;
 	const char *target;		/* the JSON key of the target; NULL */
 	bool spot_acceptable;		/* compared on spot prices */
+	/* token services: the prompt's length, and whether decode takes
+	 * most of the recommended service's GPU time (its roofline then
+	 * shows decode steps, not the prompt's forward pass) */
+	long prompt_tokens;
+	bool decode_dominates;
 };
 
 /* A catalog entry's first source; each field "" when absent. */
