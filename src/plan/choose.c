@@ -543,10 +543,11 @@ static void find_shortfall(struct plan_result *r, const struct plan_settings *s)
 	if (r->budget > 0 && c > r->budget)
 		f->cost_over = c - r->budget;
 	/* the other way out of a missed deadline: pay for a faster rental */
-	if (f->time_over_s > 0 && r->cheapest_in_deadline >= 0) {
+	if (f->time_over_s > 0 && r->cheapest_in_deadline >= 0 && r->budget > 0) {
 		const struct plan_option *d = &r->v[r->cheapest_in_deadline];
-		f->in_deadline = r->cheapest_in_deadline;
-		f->in_deadline_over = plan_compared_cost(s, w, d) - r->budget;
+		double over = plan_compared_cost(s, w, d) - r->budget;
+		if (over > 0)	/* else it misses something else: not a way out */
+			f->in_deadline = r->cheapest_in_deadline, f->in_deadline_over = over;
 	}
 }
 

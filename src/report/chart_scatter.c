@@ -293,9 +293,10 @@ static void scatter_refs(struct chart *c, const struct axis *x,
 			 size_t n)
 {
 	struct ref_line bare[8];
+	char text[8][TEXT_MAX];		/* each label as drawn: valid UTF-8, fitted */
 	struct ref_label in[8];
 	struct rect out[8];
-	size_t idx[8], m = 0;
+	size_t m = 0;
 	if (n > 8)
 		n = 8;		/* a deadline, a budget, targets: a handful */
 	for (size_t i = 0; i < n; i++)
@@ -312,16 +313,16 @@ static void scatter_refs(struct chart *c, const struct axis *x,
 		if (!refs[i].label || !refs[i].label[0] ||
 		    !(at >= lo - 0.5 && at <= lo + len + 0.5))
 			continue;
+		fit_text(cr, refs[i].label, p->w * 0.3, text[m]);
 		in[m] = (struct ref_label){refs[i].vertical, at,
-			fmin(text_w(cr, refs[i].label), p->w * 0.3), font_h(cr)};
-		idx[m++] = i;
+			text_w(cr, text[m]), font_h(cr)};
+		m++;
 	}
 	ref_labels_place(p, in, m, c->sz.pad, out);
 	cairo_save(cr);
 	set_rgb(cr, (struct rgb){0.35, 0.35, 0.35}, 1);
 	for (size_t k = 0; k < m; k++)
-		put_text(cr, out[k].x, out[k].y, refs[idx[k]].label, out[k].w + 1,
-			 0, 0, true);
+		put_text(cr, out[k].x, out[k].y, text[k], out[k].w + 1, 0, 0, true);
 	cairo_restore(cr);
 }
 

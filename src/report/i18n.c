@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/units.h"
+#include "plan/plan.h"
 
 static const char *const words[MSG_COUNT][2] = {
 	[MSG_TITLE] = {"GPU rental plan", "GPU 租用方案"},
@@ -216,9 +217,11 @@ char *tr_money(double amount, const char *currency, char *buf, size_t len)
 	return buf;
 }
 
+/* Decimal GB, as the plan's own reasons and the catalog word GPU memory:
+ * the terminal and the PDF compare a need against a capacity alike. */
 static char *bytes_text(double b, char *buf)
 {
-	return units_format(UNIT_BYTES, b, NULL, buf, 32);
+	return (char *)plan_gb_text(b, buf, 32);
 }
 
 char *tr_reason(enum report_lang lang, const struct plan_reason_figures *r,
