@@ -9,6 +9,7 @@
 
 #include "check.h"
 #include "plan/plan.h"
+#include "report/chart.h"
 #include "report/i18n.h"
 #include "report/ref_labels.h"
 #include "report/report_data.h"
@@ -138,8 +139,25 @@ static void shortfall_sentence(void)
 	CHECK(strstr(buf, "more memory per GPU") != NULL);
 }
 
+/* The scatter's legend names only series with a point in colour: an
+ * accelerator whose options are all infeasible (grey) is not listed. */
+static void legend_listing(void)
+{
+	double x[2] = {1, 2}, y[2] = {3, 4};
+	bool grey[2] = {true, true}, mixed[2] = {true, false};
+	struct point_series s = {"T4", x, y, grey, NULL, 2, {0, 0, 0}};
+	CHECK(!scatter_series_listed(&s));
+	s.muted = mixed;
+	CHECK(scatter_series_listed(&s));
+	s.muted = NULL;
+	CHECK(scatter_series_listed(&s));
+	s.name = NULL;
+	CHECK(!scatter_series_listed(&s));
+}
+
 int main(void)
 {
+	legend_listing();
 	spot_rule();
 	actionable();
 	slices();
