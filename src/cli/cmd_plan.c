@@ -42,7 +42,7 @@ static const struct opt_spec plan_opts[] = {
 	{"profile-accelerator", 0, OPT_VALUE, "NAME",
 	 "the catalog accelerator the profile was measured on, when its name does not say"},
 	{"spot", 0, OPT_FLAG, NULL,
-	 "rank training by spot prices where the workload allows spot"},
+	 "compare training on spot prices (as a workload's `spot: true` does)"},
 	{"top", 'n', OPT_VALUE, "N", "options per workload in the table (default 5)"},
 	{"report", 0, OPT_VALUE, "FILE",
 	 "also write the PDF report to FILE, with PNG charts beside it"},
@@ -163,23 +163,25 @@ static int check_instances(const struct catalog *c,
 
 
 
-static struct rank_key key_of(const struct plan_result *r, size_t i)
+static struct rank_key key_of(const struct plan_settings *s,
+			      const struct plan_result *r, size_t i)
 {
 	const struct plan_option *o = &r->v[i];
 	int tier = rank_tier((long)i == r->recommended, o->feasible,
 			     o->inst->owned || o->inst->illustrative, o->runnable);
-	return (struct rank_key){tier, o->cost, i};
+	return (struct rank_key){tier, plan_compared_cost(s, r->w, o), i};
 }
 
 /* The first `top` options in the order a reader wants (plan/rank.h).  Selected in one pass (the table
  * shows a handful of a plan's many options); returns how many. */
-static size_t rank_options(const struct plan_result *r, size_t top,
+static size_t rank_options(const struct plan_settings *s,
+			   const struct plan_result *r, size_t top,
 			   size_t *idx)
 {
 	struct rank_key *best = xcalloc(top + 1, sizeof(*best));
 	size_t n = 0;
 	for (size_t i = 0; i < r->n; i++) {
-		struct rank_key k = key_of(r, i);
+		struct rank_key k = key_of(s, r, i);
 		if (n == top && rank_compare(&k, &best[n - 1]) >= 0)
 			continue;
 		size_t at = n < top ? n++ : n - 1;
@@ -254,7 +256,7 @@ static void training_table(FILE *out, const struct plan_result *r,
 			 (long)idx[k] == r->recommended ? "*" : "",
 			 o->pareto ? "P" : "");
 		snprintf(inst, sizeof(inst), "%ld x %s", o->nodes, o->inst->shown);
-		snprintf(gpus, sizeof(gpus), "%ld x %s", o->gpus, o->inst->acc->name);
+		plan_gpus_text(o, gpus, sizeof(gpus));
 		split_cell(o, split, sizeof(split));
 		units_format(UNIT_DURATION, o->time_s, NULL, tm, sizeof(tm));
 		money_cell(o->cost, cost, sizeof(cost));
@@ -262,9 +264,8 @@ static void training_table(FILE *out, const struct plan_result *r,
 			money_cell(o->cost_spot, spot, sizeof(spot));
 		if (unpriced(o))
 			snprintf(cost, sizeof(cost), "-");
-		snprintf(gh, sizeof(gh), o->gpu_hours >= 1e15 ? "%.3g" : "%.0f",
-			 o->gpu_hours);
-		units_format(UNIT_BYTES, o->memory_per_gpu, NULL, mem, sizeof(mem));
+		plan_gpu_hours_text(o->gpu_hours, gh, sizeof(gh));
+		plan_gb_text(o->memory_per_gpu, mem, sizeof(mem));
 		snprintf(mfu, sizeof(mfu), "%.0f%%", 100 * o->mfu);
 		const char *row[] = {mark, inst, gpus, split, tm, cost, spot, gh,
 				     mem, mfu, status_of(o, note, sizeof(note))};
@@ -291,9 +292,8 @@ static void serving_table(FILE *out, const struct plan_result *r,
 			 (long)idx[k] == r->recommended ? "*" : "",
 			 o->pareto ? "P" : "");
 		snprintf(inst, sizeof(inst), "%ld x %s", o->nodes, o->inst->shown);
-		snprintf(gpus, sizeof(gpus), "%ld x %s", o->gpus, o->inst->acc->name);
-		snprintf(rep, sizeof(rep), "%ld%s%s", o->replicas,
-			 o->sharing[0] ? " on " : "", o->sharing);
+		plan_gpus_text(o, gpus, sizeof(gpus));
+		snprintf(rep, sizeof(rep), "%ld", o->replicas);
 		snprintf(batch, sizeof(batch), "%ld", o->batch);
 		units_format(UNIT_DURATION, o->p99_latency_s, NULL, p99, sizeof(p99));
 		money_cell(o->cost, cost, sizeof(cost));
@@ -302,7 +302,7 @@ static void serving_table(FILE *out, const struct plan_result *r,
 			snprintf(cost, sizeof(cost), "-");
 			snprintf(pm, sizeof(pm), "-");
 		}
-		units_format(UNIT_BYTES, o->memory_per_gpu, NULL, mem, sizeof(mem));
+		plan_gb_text(o->memory_per_gpu, mem, sizeof(mem));
 		const char *row[] = {mark, inst, gpus, rep, batch, p99, cost, pm, mem,
 				     status_of(o, note, sizeof(note))};
 		table_add_row(&t, row);
@@ -387,7 +387,7 @@ static int emit_table(struct emit_ctx *e, const struct plan *p,
 	if (p->settings.carried)
 		sample_lines(e->out, p, r);
 	size_t *idx = xcalloc((size_t)p->settings.top + 1, sizeof(size_t));
-	size_t shown = rank_options(r, (size_t)p->settings.top, idx);
+	size_t shown = rank_options(&p->settings, r, (size_t)p->settings.top, idx);
 	if (w->kind == WORKLOAD_TRAINING)
 		training_table(e->out, r, idx, shown);
 	else

@@ -15,13 +15,54 @@
 #include "plan.h"
 #include "roofline.h"
 
-/* The cost an option is ranked by: spot when asked for and allowed. */
+bool plan_spot_acceptable(const struct plan_settings *s, const struct workload *w)
+{
+	return w->kind == WORKLOAD_TRAINING && (s->spot || w->train.spot);
+}
+
+double plan_compared_cost(const struct plan_settings *s, const struct workload *w,
+			  const struct plan_option *o)
+{
+	return plan_spot_acceptable(s, w) && o->has_spot ? o->cost_spot : o->cost;
+}
+
+const char *plan_option_not_actionable(const struct plan_option *o)
+{
+	return o->inst->owned ? "owned machine"
+	       : o->inst->illustrative ? "illustrative price" : NULL;
+}
+
+void plan_gpus_text(const struct plan_option *o, char *buf, size_t len)
+{
+	if (o->slices > 0 && o->sharing[0])
+		snprintf(buf, len, "%ld x %s as %ld x %s", o->gpus,
+			 o->inst->acc->name, o->slices, o->sharing);
+	else
+		snprintf(buf, len, "%ld x %s", o->gpus, o->inst->acc->name);
+}
+
+const char *plan_gpu_hours_text(double h, char *buf, size_t len)
+{
+	snprintf(buf, len, h >= 1e15 ? "%.3g" : h >= 100 ? "%.0f" : "%.3g", h);
+	return buf;
+}
+
+const char *plan_slower_text(double slow, double fast, char *buf, size_t len)
+{
+	double ratio = fast > 0 ? slow / fast : 1;
+	if (ratio >= 2)
+		snprintf(buf, len, "%.3gx the time", ratio);
+	else if (ratio >= 1)
+		snprintf(buf, len, "%.0f%% slower", 100 * (ratio - 1));
+	else
+		snprintf(buf, len, "%.0f%% faster", 100 * (1 - ratio));
+	return buf;
+}
+
 static double ranked_cost(const struct plan_result *r, const struct plan_option *o,
 			  const struct plan_settings *s)
 {
-	bool spot = s->spot && r->w->kind == WORKLOAD_TRAINING && r->w->train.spot &&
-		    o->has_spot;
-	return spot ? o->cost_spot : o->cost;
+	return plan_compared_cost(s, r->w, o);
 }
 
 static double duration_of(const struct plan_result *r, const struct plan_option *o)
@@ -134,16 +175,37 @@ static size_t sort_runnable(struct plan_result *r,
 	return n;
 }
 
-/* Sweep by rising cost: an option is on the front when it is faster than
- * every cheaper one.  O(n log n) for the sort. */
+/*
+ * The options the front is drawn through and the recommendation comes
+ * from: feasible rentals a user can act on (plan_option_not_actionable()),
+ * and only when none is feasible, feasible rentals at illustrative prices
+ * (recommend() says so).  Never an owned machine, never an infeasible
+ * option: a point a user cannot rent is not a choice on the front.
+ */
+static bool sourced_feasible(const struct plan_result *r);
+
+static bool in_pool(const struct plan_option *o, bool need_sourced)
+{
+	return o->feasible && !o->inst->owned &&
+	       !(need_sourced && o->inst->illustrative);
+}
+
+/* Sweep by rising cost: an option of the pool is on the front when it is
+ * faster than every cheaper one.  O(n log n) for the sort. */
 static void mark_pareto(struct plan_result *r, const struct ranked *v, size_t n)
 {
+	bool need_sourced = sourced_feasible(r);
 	double best = -1;
-	for (size_t k = 0; k < n; k++)
+	for (size_t k = 0; k < n; k++) {
+		struct plan_option *o = &r->v[v[k].i];
+		o->pareto = false;
+		if (!in_pool(o, need_sourced))
+			continue;
 		if (best < 0 || v[k].time < best) {
-			r->v[v[k].i].pareto = true;
+			o->pareto = true;
 			best = v[k].time;
 		}
+	}
 }
 
 static void mark_limits(struct plan_result *r, const struct ranked *v, size_t n)
@@ -192,16 +254,14 @@ static void recommend(struct plan_result *r, const struct ranked *v, size_t n)
 	bool need_sourced = sourced_feasible(r);
 	double fastest = -1;
 	for (size_t k = 0; k < n; k++)
-		if (r->v[v[k].i].feasible && !r->v[v[k].i].inst->owned &&
-		    !(need_sourced && r->v[v[k].i].inst->illustrative) &&
+		if (in_pool(&r->v[v[k].i], need_sourced) &&
 		    (fastest < 0 || v[k].time < fastest))
 			fastest = v[k].time;
 	bool slack = training && r->w->train.deadline <= 0;
 	r->recommended = r->runner_up = -1;
 	for (size_t k = 0; k < n; k++) {
 		const struct plan_option *o = &r->v[v[k].i];
-		if (!o->feasible || o->inst->owned ||
-		    (need_sourced && o->inst->illustrative) ||
+		if (!in_pool(o, need_sourced) ||
 		    (slack && v[k].time > 2 * fastest))
 			continue;
 		if (r->recommended < 0)
@@ -244,8 +304,9 @@ static const char *money_text(double amount, const char *cur, char *buf,
 
 static void describe_rig(const struct plan_option *o, char *buf, size_t len)
 {
-	snprintf(buf, len, "%ld x %s (%ld x %s)", o->nodes, o->inst->shown,
-		 o->gpus, o->inst->acc->name);
+	char gpus[320];
+	plan_gpus_text(o, gpus, sizeof(gpus));
+	snprintf(buf, len, "%ld x %s (%s)", o->nodes, o->inst->shown, gpus);
 }
 
 /* Appends to the recommendation, which grows as needed: names may be up
@@ -265,36 +326,55 @@ static void why_add(struct plan_result *r, const char *fmt, ...)
 	r->why = joined;
 }
 
+/* " on spot", or " on demand" for an option without a spot price when
+ * spot is acceptable (said, so the reader knows which price it is). */
+static const char *price_kind(const struct plan_result *r,
+			      const struct plan_settings *s,
+			      const struct plan_option *o)
+{
+	if (!plan_spot_acceptable(s, r->w))
+		return " on demand";
+	return o->has_spot ? " on spot" : " on demand (no spot price)";
+}
+
 static void training_sentence(struct plan_result *r, const struct plan_settings *s)
 {
 	const struct workload *w = r->w;
 	const struct plan_option *o = &r->v[r->recommended];
-	char rig[600], t[32], c[80], d[32], b[80];
+	bool spot = plan_spot_acceptable(s, w);
+	char rig[600], t[32], c[80], d[32], b[80], od[80];
 	describe_rig(o, rig, sizeof(rig));
-	why_add(r, "Rent %s for %s: %s on demand",
+	why_add(r, "Rent %s for %s: %s%s",
 			 rig, units_format(UNIT_DURATION, o->time_s, NULL, t, 32),
-			 money_text(o->cost, s->currency, c, sizeof(c)));
-	if (o->has_spot && w->train.spot)
-		why_add(r, ", %s on spot",
-			      money_text(o->cost_spot, s->currency, c, sizeof(c)));
+			 money_text(plan_compared_cost(s, w, o), s->currency, c, sizeof(c)),
+			 price_kind(r, s, o));
+	if (spot && o->has_spot)
+		why_add(r, " (%s on demand)",
+			money_text(o->cost, s->currency, od, sizeof(od)));
+	const char *on = spot ? " on spot prices" : "";
 	if (w->train.deadline > 0)
-		why_add(r, ". It is the cheapest option to rent that meets the %s deadline%s%s%s.",
-			      units_format(UNIT_DURATION, w->train.deadline, NULL, d, 32),
+		why_add(r, ". It is the cheapest option to rent%s that meets the %s deadline%s%s%s.",
+			      on, units_format(UNIT_DURATION, w->train.deadline, NULL, d, 32),
 			      r->budget > 0 ? " within the " : "",
 			      r->budget > 0 ? money_text(r->budget, s->currency, b, sizeof(b)) : "",
 			      r->budget > 0 ? " budget" : "");
 	else
-		why_add(r, ". No deadline was given: it is the cheapest option at most twice as slow as the fastest.");
+		why_add(r, ". No deadline was given: it is the cheapest option%s at most twice as slow as the fastest.",
+			on);
+	if (o->inst->illustrative)
+		why_add(r, " Its price is illustrative: no option at a published price is feasible.");
 	if (r->runner_up < 0)
 		return;
 	const struct plan_option *u = &r->v[r->runner_up];
 	describe_rig(u, rig, sizeof(rig));
-	double dc = o->cost > 0 ? 100 * (u->cost - o->cost) / o->cost : 0;
-	double dt = o->time_s > 0 ? 100 * (o->time_s - u->time_s) / o->time_s : 0;
-	why_add(r, " Runner-up: %s, %s for %s (%+.0f%% cost, %.0f%% %s).", rig,
+	double oc = plan_compared_cost(s, w, o), uc = plan_compared_cost(s, w, u);
+	double dc = oc > 0 ? 100 * (uc - oc) / oc : 0;
+	char slower[48];
+	plan_slower_text(u->time_s, o->time_s, slower, sizeof(slower));
+	why_add(r, " Runner-up: %s, %s for %s%s (%+.0f%% cost, %s).", rig,
 		 units_format(UNIT_DURATION, u->time_s, NULL, t, 32),
-		 money_text(u->cost, s->currency, c, sizeof(c)), dc,
-		 dt >= 0 ? dt : -dt, dt >= 0 ? "faster" : "slower");
+		 money_text(uc, s->currency, c, sizeof(c)), price_kind(r, s, u), dc,
+		 slower);
 }
 
 /* "the 10 s p99 and 500 ms TTFT p99 targets": each target the workload
@@ -359,9 +439,11 @@ static void serving_sentence(struct plan_result *r, const struct plan_settings *
 			 "; %s per million input tokens and %s per million output tokens",
 			 money_text(in_m, s->currency, ti, sizeof(ti)),
 			 money_text(out_m, s->currency, to, sizeof(to)));
-	why_add(r, "Serve with %ld x %s (%ld replica%s, %s%s%s): %sp99 %s against %s, %s a month (%s per million requests%s).",
-			 o->nodes, o->inst->shown, o->replicas, o->replicas == 1 ? "" : "s",
-			 engine, o->sharing[0] ? " on MIG " : "", o->sharing,
+	char gpus[320];
+	plan_gpus_text(o, gpus, sizeof(gpus));
+	why_add(r, "Serve with %ld x %s (%s, %ld replica%s, %s): %sp99 %s against %s, %s a month (%s per million requests%s).",
+			 o->nodes, o->inst->shown, gpus, o->replicas, o->replicas == 1 ? "" : "s",
+			 engine,
 			 tokens,
 			 units_format(UNIT_DURATION, o->p99_latency_s, NULL, p99, 32),
 			 targets,
@@ -377,40 +459,174 @@ static void serving_sentence(struct plan_result *r, const struct plan_settings *
 		 dc, units_format(UNIT_DURATION, u->p99_latency_s, NULL, p99, 32));
 }
 
-/* Nothing feasible: say what comes closest, so the team knows which
- * constraint to relax. */
+/* The measured value of target t on serving option o, s. */
+static double target_value(const struct plan_option *o, int t)
+{
+	switch (t) {
+	case TARGET_TTFT_P99: return o->llm.ttft_p99;
+	case TARGET_TPOT_P99: return o->llm.tpot_p99;
+	case TARGET_TTFT_P50: return o->llm.ttft_p50;
+	case TARGET_TPOT_P50: return o->llm.tpot_p50;
+	default: return o->p99_latency_s;
+	}
+}
+
+/*
+ * How far o is from feasible: the sum of its relative overruns, each
+ * counted only when positive - time / deadline - 1 and cost / budget - 1
+ * for training (the compared cost of the spot rule), measured / target - 1
+ * over each latency target for serving.  Relative, so that missing a 24 h
+ * deadline by 2.4 h weighs as much as a 1,000 USD budget by 100 USD.
+ * *worst: the serving target missed most (-1: none).
+ */
+static double violation(const struct plan_result *r, const struct plan_settings *s,
+			const struct plan_option *o, int *worst)
+{
+	const struct workload *w = r->w;
+	double v = 0, most = 0;
+	*worst = -1;
+	if (w->kind == WORKLOAD_TRAINING) {
+		if (w->train.deadline > 0 && o->time_s > w->train.deadline)
+			v += o->time_s / w->train.deadline - 1;
+		double c = plan_compared_cost(s, w, o);
+		if (r->budget > 0 && c > r->budget)
+			v += c / r->budget - 1;
+		return v;
+	}
+	for (int t = 0; t < TARGET_COUNT; t++) {
+		double want = w->infer.target[t];
+		if (want <= 0 || (t != TARGET_P99 && !o->has_llm))
+			continue;
+		double over = target_value(o, t) / want - 1;
+		if (over > 0) {
+			v += over;
+			if (over > most)
+				most = over, *worst = t;
+		}
+	}
+	return v;
+}
+
+/* The shortfall: the closest runnable rental (one at a sourced price when
+ * any is runnable), and by how much it misses each limit. */
+static void find_shortfall(struct plan_result *r, const struct plan_settings *s)
+{
+	struct plan_shortfall *f = &r->shortfall;
+	*f = (struct plan_shortfall){.closest = -1, .in_deadline = -1, .target = -1};
+	bool sourced = false;
+	for (size_t i = 0; i < r->n; i++)
+		sourced |= r->v[i].runnable && !plan_option_not_actionable(&r->v[i]);
+	for (size_t i = 0; i < r->n; i++) {
+		const struct plan_option *o = &r->v[i];
+		int worst;
+		if (!o->runnable || o->inst->owned || (sourced && o->inst->illustrative))
+			continue;
+		double v = violation(r, s, o, &worst);
+		if (f->closest < 0 || v < f->violation) {
+			f->closest = (long)i, f->violation = v, f->target = worst;
+		}
+	}
+	if (f->closest < 0) {
+		f->larger = true;
+		return;
+	}
+	const struct plan_option *o = &r->v[f->closest];
+	const struct workload *w = r->w;
+	if (w->kind != WORKLOAD_TRAINING) {
+		if (f->target >= 0)
+			f->target_over_s = target_value(o, f->target) - w->infer.target[f->target];
+		return;
+	}
+	if (w->train.deadline > 0 && o->time_s > w->train.deadline)
+		f->time_over_s = o->time_s - w->train.deadline;
+	double c = plan_compared_cost(s, w, o);
+	if (r->budget > 0 && c > r->budget)
+		f->cost_over = c - r->budget;
+	/* the other way out of a missed deadline: pay for a faster rental */
+	if (f->time_over_s > 0 && r->cheapest_in_deadline >= 0 && r->budget > 0) {
+		const struct plan_option *d = &r->v[r->cheapest_in_deadline];
+		double over = plan_compared_cost(s, w, d) - r->budget;
+		if (over > 0)	/* else it misses something else: not a way out */
+			f->in_deadline = r->cheapest_in_deadline, f->in_deadline_over = over;
+	}
+}
+
+/* " within the 1,000 USD budget" when there is one. */
+static void limits_text(const struct plan_result *r, const struct plan_settings *s,
+			char *buf, size_t len)
+{
+	const struct workload *w = r->w;
+	char d[32], b[80];
+	if (w->train.deadline > 0 && r->budget > 0)
+		snprintf(buf, len, "the %s deadline within the %s budget",
+			 units_format(UNIT_DURATION, w->train.deadline, NULL, d, 32),
+			 money_text(r->budget, s->currency, b, sizeof(b)));
+	else if (w->train.deadline > 0)
+		snprintf(buf, len, "the %s deadline",
+			 units_format(UNIT_DURATION, w->train.deadline, NULL, d, 32));
+	else
+		snprintf(buf, len, "the %s budget",
+			 money_text(r->budget, s->currency, b, sizeof(b)));
+}
+
+/*
+ * Nothing feasible: one sentence naming the closest option and what to
+ * relax, with numbers ("No option meets the 24 h deadline; the closest,
+ * 8 x p5.48xlarge (64 x H100-SXM), takes 31.2 h for 9,000 USD: allow
+ * 7.2 h more, or raise the budget by 1,200 USD for 16 x p5.48xlarge
+ * (128 x H100-SXM), which meets the deadline.").
+ */
 static void nothing_sentence(struct plan_result *r, const struct plan_settings *s)
 {
 	const struct workload *w = r->w;
-	long best = -1;
-	for (size_t i = 0; i < r->n; i++)
-		if (r->v[i].runnable &&
-		    (best < 0 || duration_of(r, &r->v[i]) < duration_of(r, &r->v[best])))
-			best = (long)i;
-	if (best < 0) {
-		why_add(r, "No instance in the catalog can run %s: every option is out of memory or unpriced (see the reasons per option).",
+	find_shortfall(r, s);
+	const struct plan_shortfall *f = &r->shortfall;
+	if (f->closest < 0) {
+		why_add(r, "No instance in the catalog can run %s: every option is out of memory or unpriced (see the reasons per option); use an instance with more memory per GPU, or a smaller model or batch.",
 			 w->name);
 		return;
 	}
-	const struct plan_option *o = &r->v[best];
-	char rig[600], t[32], c[80];
+	const struct plan_option *o = &r->v[f->closest];
+	char rig[600], t[32], c[80], lim[200], x[80];
 	describe_rig(o, rig, sizeof(rig));
-	char first[PLAN_REASON_LEN] = "see its reasons";
-	if (o->n_reasons)
-		plan_reason_format(o, 0, first, sizeof(first));
-	if (w->kind == WORKLOAD_TRAINING)
-		why_add(r, "No option meets the constraints. The fastest, %s, takes %s for %s: %s.",
-			 rig, units_format(UNIT_DURATION, o->time_s, NULL, t, 32),
-			 money_text(o->cost, s->currency, c, sizeof(c)), first);
-	else
-	{
-		char targets[160], tokens[96];
-		targets_text(&w->infer, targets, sizeof(targets));
-		token_latency_text(o, tokens, sizeof(tokens));
-		why_add(r, "No option meets %s. The closest, %s, reaches %sp99 %s.",
-			 targets, rig, tokens,
-			 units_format(UNIT_DURATION, o->p99_latency_s, NULL, t, 32));
+	if (w->kind == WORKLOAD_TRAINING) {
+		const char *spot = plan_spot_acceptable(s, w) && o->has_spot ? " on spot" : "";
+		limits_text(r, s, lim, sizeof(lim));
+		why_add(r, "No option meets %s; the closest, %s, takes %s for %s%s:",
+			lim, rig, units_format(UNIT_DURATION, o->time_s, NULL, t, 32),
+			money_text(plan_compared_cost(s, w, o), s->currency, c, sizeof(c)), spot);
+		const char *sep = " ";
+		if (f->time_over_s > 0) {
+			why_add(r, "%sallow %s more", sep,
+				units_format(UNIT_DURATION, f->time_over_s, NULL, t, 32));
+			sep = ", or ";
+		}
+		if (f->cost_over > 0) {
+			why_add(r, "%sraise the budget by %s", sep,
+				money_text(f->cost_over, s->currency, x, sizeof(x)));
+			sep = ", or ";
+		}
+		if (f->in_deadline >= 0 && f->in_deadline != f->closest &&
+		    f->in_deadline_over > 0) {
+			describe_rig(&r->v[f->in_deadline], rig, sizeof(rig));
+			why_add(r, "%sraise the budget by %s for %s, which meets the deadline",
+				sep, money_text(f->in_deadline_over, s->currency, x, sizeof(x)),
+				rig);
+		}
+		why_add(r, ".");
+		return;
 	}
+	char targets[160], tokens[96];
+	targets_text(&w->infer, targets, sizeof(targets));
+	token_latency_text(o, tokens, sizeof(tokens));
+	why_add(r, "No option meets %s; the closest, %s, reaches %sp99 %s",
+		targets, rig, tokens,
+		units_format(UNIT_DURATION, o->p99_latency_s, NULL, t, 32));
+	if (f->target >= 0)
+		why_add(r, ": allow %s more on the %s target",
+			units_format(UNIT_DURATION, f->target_over_s, NULL, x, 32),
+			target_name((enum latency_target)f->target)->label);
+	why_add(r, ".");
 }
 
 /*
@@ -419,7 +635,7 @@ static void nothing_sentence(struct plan_result *r, const struct plan_settings *
  * precision), the cheapest feasible way to rent it.  The report's first
  * page states the saving against it.
  */
-static void obvious_alternative(struct plan_result *r)
+static void obvious_alternative(struct plan_result *r, const struct plan_settings *s)
 {
 	r->obvious = -1;
 	r->saving = 0;
@@ -439,12 +655,15 @@ static void obvious_alternative(struct plan_result *r)
 		if (!o->feasible || o->inst->owned ||
 		    roofline_matrix_peak(o->inst->acc, r->w->precision, &used) < best_peak)
 			continue;
-		if (r->obvious < 0 || o->cost < r->v[r->obvious].cost)
+		if (r->obvious < 0 || plan_compared_cost(s, r->w, o) <
+					      plan_compared_cost(s, r->w, &r->v[r->obvious]))
 			r->obvious = (long)i;
 	}
-	if (r->obvious >= 0 && r->recommended >= 0 && r->v[r->obvious].cost > 0)
-		r->saving = (r->v[r->obvious].cost - r->v[r->recommended].cost) /
-			    r->v[r->obvious].cost;
+	if (r->obvious < 0 || r->recommended < 0)
+		return;
+	double oc = plan_compared_cost(s, r->w, &r->v[r->obvious]);
+	if (oc > 0)
+		r->saving = (oc - plan_compared_cost(s, r->w, &r->v[r->recommended])) / oc;
 }
 
 /*
@@ -502,10 +721,12 @@ void plan_choose(struct plan_result *r, const struct plan_settings *s)
 	mark_pareto(r, v, n);
 	mark_limits(r, v, n);
 	recommend(r, v, n);
-	obvious_alternative(r);
+	obvious_alternative(r, s);
 	free(v);
 	free(r->why);	/* a result chosen again says it once */
 	r->why = NULL;
+	r->shortfall = (struct plan_shortfall){.closest = -1, .in_deadline = -1,
+					       .target = -1};
 	if (r->recommended < 0)
 		nothing_sentence(r, s);
 	else if (r->w->kind == WORKLOAD_TRAINING)

@@ -130,7 +130,9 @@ struct plan_option {
 	struct plan_result *owner;	/* set by plan_result_add */
 	const struct instance *inst;
 	long nodes;			/* instances rented */
-	long gpus;			/* GPUs in use (nodes x GPUs each, or MIG slices) */
+	long gpus;			/* physical GPUs in use (never MIG slices) */
+	long slices;			/* MIG slices in use; 0: whole GPUs */
+	long slices_per_gpu;		/* the MIG profile's slices per GPU; 0: whole */
 	/* training */
 	long dp, tp, pp;
 	int zero;			/* the stage used (chosen when zero: auto) */
@@ -248,6 +250,26 @@ struct load_curve {
 	struct load_point p[LOAD_FACTORS];
 };
 
+/*
+ * Nothing feasible: the option that comes closest and what to relax
+ * (choose.c says how "closest" is measured).  closest -1: nothing can run
+ * at all (out of memory everywhere, or unpriced).
+ */
+struct plan_shortfall {
+	long closest;		/* index into the options; -1: none runnable */
+	double violation;	/* the measure the closest minimises */
+	double time_over_s;	/* training: past the deadline, s; 0: meets it */
+	double cost_over;	/* over the budget, plan currency; 0: within */
+	long in_deadline;	/* the cheapest option meeting the deadline
+				 * (over the budget), -1: none */
+	double in_deadline_over;	/* its cost over the budget */
+	int target;		/* serving: the target missed most (enum
+				 * latency_target), -1: none */
+	double target_over_s;	/* by how much, s */
+	bool larger;		/* a larger instance (more GPU memory) is what
+				 * it takes: nothing fits */
+};
+
 struct plan_result {
 	const struct workload *w;
 	double budget;			/* the workload's budget in the plan
@@ -282,6 +304,7 @@ struct plan_result {
 	 * (present false with sample_why when it could not be estimated) */
 	struct sample_estimate sample;
 	char sample_why[300];
+	struct plan_shortfall shortfall;	/* valid when recommended < 0 */
 	char *why;			/* the recommendation, in one or two
 					 * sentences (owned; NULL until chosen) */
 	char *text;			/* pool for REASON_TEXT */
@@ -423,5 +446,38 @@ void plan_training_layouts(struct train_prep *p, const struct plan_settings *s,
 /* Pareto front, the cheapest within the deadline, the fastest within the
  * budget and the recommendation (choose.c). */
 void plan_choose(struct plan_result *r, const struct plan_settings *s);
+
+/*
+ * The spot rule, the one place it is decided (choose.c): spot prices are
+ * acceptable for a training workload when --spot is given or the workload
+ * says `spot: true`; serving always runs on demand (a reclaimed instance
+ * drops requests mid-flight).  When acceptable, the front, the
+ * recommendation, the runner-up, the budget check and the savings all
+ * compare spot prices (an option without one at its on-demand price).
+ */
+bool plan_spot_acceptable(const struct plan_settings *s, const struct workload *w);
+/* The cost o is compared by under that rule, plan currency. */
+double plan_compared_cost(const struct plan_settings *s, const struct workload *w,
+			  const struct plan_option *o);
+/* Why a user cannot act on o: "owned machine" (a team owns a given
+ * number; nothing to rent), "illustrative price" (nobody published it);
+ * NULL for a rental at a sourced price. */
+const char *plan_option_not_actionable(const struct plan_option *o);
+
+/* "8 x H200-SXM", or with MIG "8 x H200-SXM as 15 x 3g.71gb": the GPUs
+ * an option uses, physical GPUs first. */
+void plan_gpus_text(const struct plan_option *o, char *buf, size_t len);
+
+/* Wording shared by the sentences, the table and the report. */
+/* GPU-hours with three significant digits below 100 ("0.46"), whole
+ * above ("39928"); never "0" for a non-zero figure. */
+const char *plan_gpu_hours_text(double h, char *buf, size_t len);
+/* Bytes in decimal GB, three significant digits ("83.9 GB"): the unit
+ * family every need-against-capacity comparison uses, since the catalog
+ * states GPU memory in GB as the datasheets do. */
+const char *plan_gb_text(double bytes, char *buf, size_t len);
+/* How much longer `slow` takes than `fast`, one rule: below 2x as
+ * "38% slower", from 2x as "4.95x the time". */
+const char *plan_slower_text(double slow, double fast, char *buf, size_t len);
 
 #endif

@@ -314,6 +314,10 @@ static json_t *option_json(const struct plan_result *r,
 	set(j, "accelerator", json_text(o->inst->acc->name));
 	set(j, "gpus", json_integer(o->gpus));
 	set(j, "nodes", json_integer(o->nodes));
+	/* MIG: slices apart from the physical GPUs they occupy */
+	set(j, "mig_profile", o->slices > 0 ? json_text(o->sharing) : json_null());
+	set(j, "slices", json_integer(o->slices));
+	set(j, "slices_per_gpu", json_integer(o->slices_per_gpu));
 	set(j, "feasible", json_boolean(o->feasible));
 	set(j, "runnable", json_boolean(o->runnable));
 	set(j, "reasons", reasons_json(o));
@@ -360,6 +364,10 @@ static json_t *option_json(const struct plan_result *r,
 	set(j, "memory", memory_parts_json(o));
 	set(j, "breakdown", breakdown_json(&o->per_step));
 	set(j, "pareto", json_boolean(o->pareto));
+	/* what the front and the recommendation are chosen from */
+	const char *not_actionable = plan_option_not_actionable(o);
+	set(j, "actionable", json_boolean(!not_actionable));
+	set(j, "why", not_actionable ? json_text(not_actionable) : json_null());
 	if (o->has_range) {
 		/* calibrate.h: across the measured fractions' 95% intervals */
 		set(j, training ? "time_range_s" : "batch_latency_range_s",
@@ -456,6 +464,25 @@ static json_t *layouts_json(const struct plan_result *r)
 	return a;
 }
 
+/* Nothing feasible: the closest option and what to relax (plan.h). */
+static json_t *shortfall_json(const struct plan_result *r)
+{
+	const struct plan_shortfall *f = &r->shortfall;
+	json_t *j = json_object();
+	set(j, "closest", index_or_null(f->closest));
+	set(j, "violation", real(f->violation));
+	set(j, "deadline_over_s", f->time_over_s > 0 ? real(f->time_over_s) : json_null());
+	set(j, "budget_over", f->cost_over > 0 ? real(f->cost_over) : json_null());
+	set(j, "meets_deadline", index_or_null(f->in_deadline));
+	set(j, "meets_deadline_budget_over",
+	    f->in_deadline >= 0 ? real(f->in_deadline_over) : json_null());
+	set(j, "target", f->target >= 0
+	    ? json_text(target_name((enum latency_target)f->target)->json) : json_null());
+	set(j, "target_over_s", f->target >= 0 ? real(f->target_over_s) : json_null());
+	set(j, "larger_instance", json_boolean(f->larger));
+	return j;
+}
+
 json_t *plan_result_head_json(const struct plan *p, const struct plan_result *r)
 {
 	json_t *j = json_object();
@@ -470,6 +497,8 @@ json_t *plan_result_head_json(const struct plan *p, const struct plan_result *r)
 	set(j, "fastest_within_budget", index_or_null(r->fastest_in_budget));
 	set(j, "recommendation", json_text(r->why ? r->why : ""));
 	set(j, "obvious_alternative", index_or_null(r->obvious));
+	set(j, "spot_acceptable", json_boolean(plan_spot_acceptable(&p->settings, w)));
+	set(j, "shortfall", r->recommended < 0 ? shortfall_json(r) : json_null());
 	set(j, "saving", real(r->saving));
 	json_t *classes = json_object();
 	for (int k = 0; k < OPC_COUNT; k++) {
@@ -490,6 +519,16 @@ json_t *plan_result_head_json(const struct plan *p, const struct plan_result *r)
 			set(j, target_name((enum latency_target)t)->json,
 			    in->target[t] > 0 ? real(in->target[t]) : json_null());
 		set(j, "request_rate_per_s", real(w->infer.request_rate));
+		/* the phase that takes most of the recommended service's GPU
+		 * time, for the report's roofline: a chat service is decode */
+		const struct plan_option *rec =
+			r->recommended >= 0 ? &r->v[r->recommended] : NULL;
+		bool phases = rec && rec->has_llm && rec->llm.prefill_share >= 0 &&
+			      in->prompt_tokens > 0;
+		set(j, "prompt_tokens", in->prompt_tokens > 0
+		    ? json_integer(in->prompt_tokens) : json_null());
+		set(j, "dominant_phase", !phases ? json_null()
+		    : json_text(rec->llm.prefill_share >= 0.5 ? "prefill" : "decode"));
 		set(j, "trace", workload_trace_json(in));
 		set(j, "splits_considered", splits_json(r));
 	}

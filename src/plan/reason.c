@@ -26,6 +26,15 @@ const char *plan_reason_s2(const struct plan_reason *r)
 	return r->s2;
 }
 
+const char *plan_gb_text(double bytes, char *buf, size_t len)
+{
+	if (bytes >= 1e12)
+		snprintf(buf, len, "%.3g TB", bytes / 1e12);
+	else
+		snprintf(buf, len, "%.3g GB", bytes / 1e9);
+	return buf;
+}
+
 /* An amount of money as a sentence wants it: whole units from 100 up,
  * cents from 1, and three significant digits below 1 and for the
  * extremes an accepted budget or price can reach (0.0103, 2.1e+22), so
@@ -63,8 +72,8 @@ static void serve_reason_format(const struct plan_reason *r, char *buf,
 	char x[32], y[32], at[2 * 256 + 64];
 	switch (r->code) {
 	case REASON_SERVE_MEMORY:
-		snprintf(x, 32, "%.3g GB", r->a / 1e9);
-		snprintf(y, 32, "%.3g GB", r->b / 1e9);
+		plan_gb_text(r->a, x, 32);
+		plan_gb_text(r->b, y, 32);
 		if (r->n1 > 1)
 			snprintf(buf, len, "needs %s per GPU at batch 1 even split over %ld GPUs; %s has %s",
 				 x, r->n1, r->s1, y);
@@ -116,10 +125,12 @@ static void format_reason(const struct plan_option *o, int i, char *buf,
 		snprintf(buf, len, "%s", o->owner->text + r->text);
 		break;
 	case REASON_MEMORY:
+		/* decimal GB on both sides, as the datasheet states the
+		 * capacity: 78.12 GiB against "80 GB" reads as fitting */
 		snprintf(buf, len,
 			 "needs %s per GPU even with tp %ld, pp %ld and micro-batch 1; %s has %s",
-			 units_format(UNIT_BYTES, r->a, NULL, x, 32), r->n1, r->n2,
-			 r->s1, units_format(UNIT_BYTES, r->b, NULL, y, 32));
+			 plan_gb_text(r->a, x, 32), r->n1, r->n2,
+			 r->s1, plan_gb_text(r->b, y, 32));
 		break;
 	case REASON_DEADLINE:
 		snprintf(buf, len, "takes %s, past the %s deadline",
@@ -210,8 +221,8 @@ void plan_layout_why(const struct plan_layout *l, const struct plan_layout *chos
 {
 	char need[32], have[32];
 	if (!l->fits) {
-		units_format(UNIT_BYTES, l->memory_per_gpu, NULL, need, sizeof(need));
-		units_format(UNIT_BYTES, capacity, NULL, have, sizeof(have));
+		plan_gb_text(l->memory_per_gpu, need, sizeof(need));
+		plan_gb_text(capacity, have, sizeof(have));
 		snprintf(buf, len, "does not fit: needs %s per GPU, %s available",
 			 need, have);
 		return;
@@ -238,6 +249,8 @@ void plan_layout_why(const struct plan_layout *l, const struct plan_layout *chos
 	char more[32];
 	units_format(UNIT_DURATION, parts[worst].a - parts[worst].b, NULL, more,
 		     sizeof(more));
-	snprintf(buf, len, "%.0f%% slower: %s more %s per step",
-		 100 * (l->step_s / chosen->step_s - 1), more, parts[worst].what);
+	char slower[48];
+	snprintf(buf, len, "%s: %s more %s per step",
+		 plan_slower_text(l->step_s, chosen->step_s, slower, sizeof(slower)),
+		 more, parts[worst].what);
 }

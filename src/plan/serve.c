@@ -764,6 +764,16 @@ static double mig_compute_share(const char *profile)
 	return *end == 'g' && g >= 1 && g <= 7 ? g / 7.0 : 0;
 }
 
+/* A MIG option's counts: a replica per slice, and the physical GPUs
+ * they occupy (slices packed max_instances to a GPU), so that GPUs are
+ * never counted as slices. */
+static void count_slices(struct plan_option *o, const struct mig_profile *p)
+{
+	o->slices = o->replicas;
+	o->slices_per_gpu = p->max_instances;
+	o->gpus = (o->slices + p->max_instances - 1) / p->max_instances;
+}
+
 /*
  * One option per MIG profile that holds the model at batch 1, a replica
  * per slice and max_instances slices per GPU.  Profiles of one slice per
@@ -790,6 +800,7 @@ static void mig_slices(const struct serve_ctx *x)
 			struct plan_option *o = option_new(x, &d, p->profile,
 							   p->memory);
 			fill_llm(x, o, &lz, 1, p->profile);
+			count_slices(o, p);
 			notes(x, o);
 			continue;
 		}
@@ -800,6 +811,7 @@ static void mig_slices(const struct serve_ctx *x)
 			       p->max_instances, &z);
 		struct plan_option *o = option_new(x, &d, p->profile, p->memory);
 		fill(x, o, &z, 1, p->profile);
+		count_slices(o, p);
 		notes(x, o);
 	}
 }

@@ -283,7 +283,7 @@ static void check_limits(const struct workload *w, const struct plan_settings *s
 		plan_option_code(o, &r);
 	}
 	if (t->has_budget) {
-		double cost = s->spot && t->spot && o->has_spot ? o->cost_spot : o->cost;
+		double cost = plan_compared_cost(s, w, o);	/* the spot rule */
 		double budget = r->budget;	/* in the plan currency */
 		if (budget > 0 && cost > budget) {
 			struct plan_reason rr = {.code = REASON_BUDGET, .a = cost,

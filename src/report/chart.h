@@ -104,6 +104,10 @@ struct scatter_words {
  * The legend (series, then `words`, which may be NULL) goes where it
  * covers the fewest points.
  */
+/* Whether chart_scatter's legend lists series s: it has a name and a
+ * point drawn in its colour (all-grey series are not listed). */
+bool scatter_series_listed(const struct point_series *s);
+
 void chart_scatter(cairo_t *cr, struct rect area, const char *title,
 		   struct axis *x, struct axis *y,
 		   const struct point_series *series, size_t n_series,
@@ -111,6 +115,18 @@ void chart_scatter(cairo_t *cr, struct rect area, const char *title,
 		   const struct ref_line *refs, size_t n_refs,
 		   const struct scatter_words *words,
 		   const struct chart_style *st);
+/* The same, series i drawn with marker marks[i] (enum mark of
+ * chart_frame.h: MARK_CIRCLE, MARK_SQUARE or MARK_TRIANGLE), in the plot
+ * and the legend: owned machines and illustrative prices apart from
+ * rentals.  marks NULL: circles. */
+void chart_scatter_marked(cairo_t *cr, struct rect area, const char *title,
+			  struct axis *x, struct axis *y,
+			  const struct point_series *series, const int *marks,
+			  size_t n_series, const double *front_x,
+			  const double *front_y, size_t n_front,
+			  const struct ref_line *refs, size_t n_refs,
+			  const struct scatter_words *words,
+			  const struct chart_style *st);
 
 struct bar_group {
 	const char *label;		/* category under the bar */

@@ -10,6 +10,7 @@
  * rounded to the pixel, instead of filled as paths: several times faster.
  */
 #include "chart_frame.h"
+#include "ref_labels.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -75,7 +76,7 @@ static cairo_surface_t *dot_stamp(cairo_t *cr, double r)
  */
 static void scatter_points(struct chart *c, const struct axis *x,
 			   const struct axis *y, const struct point_series *s,
-			   bool muted, double r, cairo_surface_t *stamp)
+			   int mark, bool muted, double r, cairo_surface_t *stamp)
 {
 	cairo_t *cr = c->cr;
 	double half = stamp ? cairo_image_surface_get_width(stamp) / 2.0 : 0;
@@ -88,6 +89,10 @@ static void scatter_points(struct chart *c, const struct axis *x,
 		double px = map_x(c, x, s->x[i]), py = map_y(c, y, s->y[i]);
 		if (!in_plot(c, px, py, r))
 			continue;
+		if (mark != MARK_CIRCLE) {	/* owned, illustrative: few */
+			draw_mark(cr, px, py, r, (enum mark)mark);
+			continue;
+		}
 		if (stamp) {
 			cairo_mask_surface(cr, stamp, floor(px - half + 0.5),
 					   floor(py - half + 0.5));
@@ -180,7 +185,23 @@ static void corner_counts(struct chart *c, const struct axis *x,
 	}
 }
 
-/* The named, non-empty series as legend entries; returns how many. */
+/* Whether series s has a point drawn in its own colour: a series whose
+ * points are all muted (grey) shows nothing its legend entry would name. */
+static bool has_coloured(const struct point_series *s)
+{
+	for (size_t k = 0; k < s->n; k++)
+		if (!s->muted || !s->muted[k])
+			return true;
+	return false;
+}
+
+/* Whether the legend lists s: named, with a point in its colour. */
+bool scatter_series_listed(const struct point_series *s)
+{
+	return s->name && s->name[0] && s->n > 0 && has_coloured(s);
+}
+
+/* Whether any point of the series carries the flag. */
 static bool any_flag(const struct point_series *s, size_t n, bool highlight)
 {
 	for (size_t i = 0; i < n; i++) {
@@ -198,7 +219,8 @@ static bool any_flag(const struct point_series *s, size_t n, bool highlight)
  * holds one says how many were left out ("+ 12"), so the marks' meanings
  * are never the ones lost.  `more` holds that text (caller's buffer).
  */
-static size_t scatter_legend_items(const struct point_series *s, size_t n,
+static size_t scatter_legend_items(const struct point_series *s,
+				   const int *series_marks, size_t n,
 				   size_t n_front,
 				   const struct scatter_words *words,
 				   struct legend_item *it, size_t max,
@@ -214,15 +236,15 @@ static size_t scatter_legend_items(const struct point_series *s, size_t n,
 	if (words && words->muted && any_flag(s, n, false))
 		marks[nm++] = (struct legend_item){words->muted, chart_grey(), MARK_CIRCLE};
 	for (size_t i = 0; i < n; i++)
-		named += s[i].name && s[i].name[0] && s[i].n > 0;
+		named += scatter_series_listed(&s[i]);
 	if (max_rows > max)
 		max_rows = max;
 	size_t room = max_rows > nm ? max_rows - nm : 0;
 	size_t show = named <= room ? named : room > 0 ? room - 1 : 0;
 	for (size_t i = 0; i < n && k < show; i++)
-		if (s[i].name && s[i].name[0] && s[i].n > 0)
+		if (scatter_series_listed(&s[i]))
 			it[k++] = (struct legend_item){s[i].name, s[i].colour,
-						       MARK_CIRCLE};
+				series_marks ? (enum mark)series_marks[i] : MARK_CIRCLE};
 	if (show < named && room > 0) {
 		snprintf(more, more_len, "+ %zu", named - show);
 		it[k++] = (struct legend_item){more, ink, MARK_NONE};
@@ -261,6 +283,49 @@ static void scatter_place_legend(struct chart *c, struct laid_axis *lx,
 	*y = best <= 1 ? p->y + m : p->y + p->h - m - h;
 }
 
+/*
+ * The reference lines, then their labels where ref_labels_place() puts
+ * them: a deadline's label and a budget's never overlap, and neither is
+ * struck through by the other line.
+ */
+static void scatter_refs(struct chart *c, const struct axis *x,
+			 const struct axis *y, const struct ref_line *refs,
+			 size_t n)
+{
+	struct ref_line bare[8];
+	char text[8][TEXT_MAX];		/* each label as drawn: valid UTF-8, fitted */
+	struct ref_label in[8];
+	struct rect out[8];
+	size_t m = 0;
+	if (n > 8)
+		n = 8;		/* a deadline, a budget, targets: a handful */
+	for (size_t i = 0; i < n; i++)
+		bare[i] = (struct ref_line){refs[i].vertical, refs[i].at, ""};
+	draw_refs(c, x, y, bare, n);
+	cairo_t *cr = c->cr;
+	const struct rect *p = &c->plot;
+	chart_font(c, c->sz.fs, false);
+	for (size_t i = 0; i < n; i++) {
+		double at = refs[i].vertical ? map_x(c, x, refs[i].at)
+					     : map_y(c, y, refs[i].at);
+		double lo = refs[i].vertical ? p->x : p->y;
+		double len = refs[i].vertical ? p->w : p->h;
+		if (!refs[i].label || !refs[i].label[0] ||
+		    !(at >= lo - 0.5 && at <= lo + len + 0.5))
+			continue;
+		fit_text(cr, refs[i].label, p->w * 0.3, text[m]);
+		in[m] = (struct ref_label){refs[i].vertical, at,
+			text_w(cr, text[m]), font_h(cr)};
+		m++;
+	}
+	ref_labels_place(p, in, m, c->sz.pad, out);
+	cairo_save(cr);
+	set_rgb(cr, (struct rgb){0.35, 0.35, 0.35}, 1);
+	for (size_t k = 0; k < m; k++)
+		put_text(cr, out[k].x, out[k].y, text[k], out[k].w + 1, 0, 0, true);
+	cairo_restore(cr);
+}
+
 /* Marker radius: smaller when there are thousands of points, so that the
  * cloud shows its density instead of a blot; larger when there are few. */
 static double scatter_radius(const struct chart *c,
@@ -282,6 +347,19 @@ void chart_scatter(cairo_t *cr, struct rect area, const char *title,
 		   const struct scatter_words *words,
 		   const struct chart_style *st)
 {
+	chart_scatter_marked(cr, area, title, x, y, series, NULL, n_series,
+			     front_x, front_y, n_front, refs, n_refs, words, st);
+}
+
+void chart_scatter_marked(cairo_t *cr, struct rect area, const char *title,
+			  struct axis *x, struct axis *y,
+			  const struct point_series *series, const int *marks,
+			  size_t n_series, const double *front_x,
+			  const double *front_y, size_t n_front,
+			  const struct ref_line *refs, size_t n_refs,
+			  const struct scatter_words *words,
+			  const struct chart_style *st)
+{
 	struct chart c;
 	struct laid_axis lx, ly;
 	struct legend_item items[64];
@@ -298,7 +376,7 @@ void chart_scatter(cairo_t *cr, struct rect area, const char *title,
 	double row = font_h(cr) * 1.3;
 	size_t rows = (size_t)fmax(0, (c.room.h - 2 * c.sz.pad) / row);
 	char more[32];
-	size_t ni = scatter_legend_items(series, n_series, n_front, words,
+	size_t ni = scatter_legend_items(series, marks, n_series, n_front, words,
 					 items, 64, rows, more, sizeof(more));
 	if (ni) {
 		legend_box_size(&c, items, ni, c.room.w * 0.3, &lgw, &lgh);
@@ -315,16 +393,18 @@ void chart_scatter(cairo_t *cr, struct rect area, const char *title,
 	cairo_surface_t *stamp = dot_stamp(cr, r);
 	set_rgb(cr, chart_grey(), 0.8);
 	for (size_t i = 0; i < n_series; i++)
-		scatter_points(&c, x, y, &series[i], true, r, stamp);
+		scatter_points(&c, x, y, &series[i], marks ? marks[i] : MARK_CIRCLE,
+			       true, r, stamp);
 	/* under the points it joins, which stay visible on it */
 	scatter_front(&c, x, y, front_x, front_y, n_front);
 	for (size_t i = 0; i < n_series; i++) {
 		set_rgb(cr, series[i].colour, 0.85);
-		scatter_points(&c, x, y, &series[i], false, r, stamp);
+		scatter_points(&c, x, y, &series[i], marks ? marks[i] : MARK_CIRCLE,
+			       false, r, stamp);
 	}
 	if (stamp)
 		cairo_surface_destroy(stamp);
-	draw_refs(&c, x, y, refs, n_refs);
+	scatter_refs(&c, x, y, refs, n_refs);
 	for (size_t i = 0; i < n_series; i++)
 		scatter_rings(&c, x, y, &series[i], r * 2.4);
 	cairo_restore(cr);

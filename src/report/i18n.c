@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/units.h"
+#include "plan/plan.h"
 
 static const char *const words[MSG_COUNT][2] = {
 	[MSG_TITLE] = {"GPU rental plan", "GPU 租用方案"},
@@ -105,6 +106,9 @@ static const char *const words[MSG_COUNT][2] = {
 		"Prices dated %s to %s; datasheet peaks and bandwidths are from the catalog; efficiencies are assumptions, not measurements (see the appendix).",
 		"价格日期 %s 至 %s；峰值算力与带宽取自产品规格表；效率为假设值，非实测（见附录）。"},
 	[MSG_PAGE] = {"page %d", "第 %d 页"},
+	[MSG_ILLUSTRATIVE_PRICE] = {"illustrative price", "示意价格"},
+	[MSG_PREFILL] = {"prefill", "预填充"},
+	[MSG_DECODE] = {"decode", "解码"},
 };
 
 const char *tr(enum report_lang lang, enum msg id)
@@ -213,9 +217,11 @@ char *tr_money(double amount, const char *currency, char *buf, size_t len)
 	return buf;
 }
 
+/* Decimal GB, as the plan's own reasons and the catalog word GPU memory:
+ * the terminal and the PDF compare a need against a capacity alike. */
 static char *bytes_text(double b, char *buf)
 {
-	return units_format(UNIT_BYTES, b, NULL, buf, 32);
+	return (char *)plan_gb_text(b, buf, 32);
 }
 
 char *tr_reason(enum report_lang lang, const struct plan_reason_figures *r,

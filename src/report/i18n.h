@@ -48,6 +48,8 @@ enum msg {
 	MSG_APPENDIX, MSG_ASSUMPTIONS, MSG_SOURCES, MSG_EXCHANGE_RATE,
 	MSG_FOOTNOTE,		/* %s catalog dates */
 	MSG_PAGE,		/* "page %d" */
+	MSG_ILLUSTRATIVE_PRICE,	/* a scatter series: "H100-SXM (illustrative price)" */
+	MSG_PREFILL, MSG_DECODE,	/* a serving roofline's phase */
 	MSG_COUNT
 };
 

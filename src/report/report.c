@@ -197,27 +197,30 @@ static void paragraph(struct doc *d, const char *text, double size)
 
 static void rig(const struct r_option *o, char *buf, size_t len)
 {
-	snprintf(buf, len, "%ld x %s (%ld x %s)", o->nodes, o->instance, o->gpus,
-		 o->accelerator);
+	char g[2 * R_NAME_MAX + 64];
+	r_gpus_text(o, g, sizeof(g));
+	snprintf(buf, len, "%ld x %s (%s)", o->nodes, o->instance, g);
 }
 
 static void sentence(const struct r_plan *p, const struct r_workload *w,
 		     enum report_lang lang, char *buf, size_t len)
 {
 	if (w->recommended < 0) {
-		snprintf(buf, len, "%s", tr(lang, MSG_NO_OPTION));
+		r_shortfall_sentence(p, w, lang, buf, len);
 		return;
 	}
 	const struct r_option *o = &w->v[w->recommended];
 	char r[600], t[48], c[64], d[48];
 	rig(o, r, sizeof(r));
-	tr_money(o->cost, p->currency, c, sizeof(c));
+	/* the spot rule (plan.h): compared on spot prices when acceptable */
+	bool spot = w->spot_acceptable && o->has_spot;
+	tr_money(spot ? o->cost_spot : o->cost, p->currency, c, sizeof(c));
 	bool zh = lang == LANG_ZH;
 	int k;
 	if (w->training) {
 		tr_duration(lang, o->time_s, t, sizeof(t));
-		k = snprintf(buf, len, zh ? "租用 %s，用时 %s，按需费用 %s。"
-					  : "Rent %s for %s at %s on demand.",
+		k = snprintf(buf, len, zh ? (spot ? "租用 %s，用时 %s，竞价费用 %s。" : "租用 %s，用时 %s，按需费用 %s。")
+					  : (spot ? "Rent %s for %s at %s on spot." : "Rent %s for %s at %s on demand."),
 			     r, t, c);
 		if (w->deadline_s > 0)
 			k += snprintf(buf + k, len - (size_t)k,
@@ -228,19 +231,23 @@ static void sentence(const struct r_plan *p, const struct r_workload *w,
 		tr_duration(lang, o->p99_s, t, sizeof(t));
 		if (w->target_s[TARGET_P99] > 0)
 			k = snprintf(buf, len, zh ? "部署 %s，%ld 个副本，p99 延迟 %s（目标 %s），每月 %s。"
-						  : "Serve with %s, %ld replica(s), p99 %s (target %s), %s a month.",
+						  : o->replicas == 1 ? "Serve with %s, %ld replica, p99 %s (target %s), %s a month."
+						  : "Serve with %s, %ld replicas, p99 %s (target %s), %s a month.",
 				     r, o->replicas, t,
 				     tr_duration(lang, w->target_s[TARGET_P99], d, sizeof(d)), c);
 		else
 			k = snprintf(buf, len, zh ? "部署 %s，%ld 个副本，p99 延迟 %s，每月 %s。"
-						  : "Serve with %s, %ld replica(s), p99 %s, %s a month.",
+						  : o->replicas == 1 ? "Serve with %s, %ld replica, p99 %s, %s a month."
+						  : "Serve with %s, %ld replicas, p99 %s, %s a month.",
 				     r, o->replicas, t, c);
 	}
 	if (w->runner_up >= 0 && k > 0 && (size_t)k < len) {
 		const struct r_option *u = &w->v[w->runner_up];
 		rig(u, r, sizeof(r));
-		tr_money(u->cost, p->currency, c, sizeof(c));
-		double dc = o->cost > 0 ? 100 * (u->cost - o->cost) / o->cost : 0;
+		double oc = spot ? o->cost_spot : o->cost;
+		double uc = w->spot_acceptable && u->has_spot ? u->cost_spot : u->cost;
+		tr_money(uc, p->currency, c, sizeof(c));
+		double dc = oc > 0 ? 100 * (uc - oc) / oc : 0;
 		snprintf(buf + k, len - (size_t)k,
 			 zh ? "次优方案：%s，费用 %s（%+.0f%%）。"
 			    : " Runner-up: %s at %s (%+.0f%%).", r, c, dc);
@@ -384,7 +391,7 @@ static void option_rows(const struct doc *d, const struct r_workload *w,
 		snprintf(c[0], CELL, "%s%ld\u00a0x\u00a0%s",
 			 (long)ranked[r] == w->recommended ? "*\u00a0" : "",
 			 o->nodes, o->instance);
-		snprintf(c[1], CELL, "%ld x %s", o->gpus, o->accelerator);
+		r_gpus_text(o, c[1], CELL);
 		if (w->training) {
 			tr_duration(d->o->lang, o->time_s, c[2], CELL);
 			money_cell(o->cost, c[3], CELL);

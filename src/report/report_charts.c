@@ -10,6 +10,7 @@
 #include "core/strmap.h"
 #include "core/xalloc.h"
 #include "plan/rank.h"
+#include "chart_frame.h"
 #include "plan/roofline.h"
 #include "i18n.h"
 
@@ -27,6 +28,13 @@ const char *report_chart_slug(enum report_chart c)
 
 /* ---- ordering ---- */
 
+/* The cost the plan compared options by (plan.h's spot rule): spot where
+ * spot is acceptable and the option has a spot price. */
+static double compared_cost(const struct r_workload *w, const struct r_option *o)
+{
+	return w->spot_acceptable && o->has_spot ? o->cost_spot : o->cost;
+}
+
 size_t *report_rank(const struct r_workload *w)
 {
 	struct rank_key *k = xcalloc(w->n + 1, sizeof(*k));
@@ -35,7 +43,7 @@ size_t *report_rank(const struct r_workload *w)
 			rank_tier((long)i == w->recommended, w->v[i].feasible,
 				  w->v[i].owned || w->v[i].illustrative,
 				  w->v[i].runnable),
-			w->v[i].cost, i};
+			compared_cost(w, &w->v[i]), i};
 	qsort(k, w->n, sizeof(*k), rank_compare);
 	size_t *idx = xcalloc(w->n + 1, sizeof(size_t));
 	for (size_t i = 0; i < w->n; i++)
@@ -90,7 +98,14 @@ static size_t colour_of(const struct r_plan *p, const char *acc)
 
 static void option_label(const struct r_option *o, char *buf, size_t len)
 {
-	snprintf(buf, len, "%ld x %s", o->nodes, o->instance);
+	/* a MIG option keeps its profile: two options never share a label */
+	if (o->slices > 0 && o->mig_profile)
+		snprintf(buf, len, "%ld x %s as %ld x %s", o->nodes, o->instance,
+			 o->slices, o->mig_profile);
+	else if (o->sharing && o->sharing[0])
+		snprintf(buf, len, "%ld x %s on %s", o->nodes, o->instance, o->sharing);
+	else
+		snprintf(buf, len, "%ld x %s", o->nodes, o->instance);
 	tr_trim_utf8(buf);
 }
 
@@ -126,9 +141,22 @@ static void sort_keyed(struct keyed *p, size_t n)
  * rental price, so they must not pass for their accelerator's rentals. */
 static const struct rgb owned_colour = {0.25, 0.25, 0.25};
 
+/* What an option's price is, for the series it is drawn in: a rental at
+ * a sourced price, an owned machine, a rental at an illustrative price.
+ * Only the first are choices on the front; the others are drawn apart,
+ * each with its own marker and legend entry. */
+enum price_kind { PRICE_RENTAL, PRICE_OWNED, PRICE_ILLUSTRATIVE, PRICE_KINDS };
+
+static enum price_kind price_kind_of(const struct r_option *o)
+{
+	return o->owned ? PRICE_OWNED : o->illustrative ? PRICE_ILLUSTRATIVE
+							: PRICE_RENTAL;
+}
+
 struct acc_series {
 	const char *acc;		/* NULL: the pool of the rest */
-	bool owned;
+	bool owned;			/* owned or illustrative: drawn apart */
+	enum price_kind kind;
 	const char *name;		/* the legend's; NULL: none */
 	char *own;			/* "H100 (owned)", when name is made */
 	double *x, *y;
@@ -155,38 +183,41 @@ static struct acc_series *group_points(const struct r_workload *w,
 				       enum report_lang lang, size_t *na,
 				       double range[4])
 {
-	struct strmap seen[2];		/* accelerator -> series: rented, owned */
+	struct strmap seen[PRICE_KINDS];	/* accelerator -> series, by kind */
 	struct acc_series *as = NULL;
 	size_t cap = 0, m = 0, k;
 	size_t *series = xcalloc(w->n + 1, sizeof(size_t));
 	range[0] = range[2] = INFINITY;
 	range[1] = range[3] = 0;
 	*na = 0;
-	strmap_init(&seen[0]);
-	strmap_init(&seen[1]);
+	for (int kd = 0; kd < PRICE_KINDS; kd++)
+		strmap_init(&seen[kd]);
 	for (size_t i = 0; i < w->n; i++) {
 		const struct r_option *o = &w->v[i];
-		double x = w->training ? o->time_s : o->p99_s, y = o->cost;
+		double x = w->training ? o->time_s : o->p99_s, y = compared_cost(w, o);
 		series[i] = SIZE_MAX;
 		if (!(x > 0) || !(y > 0))
 			continue;
-		if (!strmap_get(&seen[o->owned], o->accelerator, &k)) {
+		enum price_kind kind = price_kind_of(o);
+		if (!strmap_get(&seen[kind], o->accelerator, &k)) {
 			bool pool = *na == SERIES_MAX - 1;
 			k = *na < SERIES_MAX ? (*na)++ : SERIES_MAX - 1;
 			xgrow((void **)&as, &cap, *na, sizeof(*as));
 			if (k + 1 == *na) {	/* a new series */
 				memset(&as[k], 0, sizeof(*as));
 				as[k].acc = pool ? NULL : o->accelerator;
-				as[k].owned = !pool && o->owned;
+				as[k].kind = pool ? PRICE_RENTAL : kind;
+				as[k].owned = !pool && kind != PRICE_RENTAL;
 				/* an owned machine's cost is its share of owning,
-				 * not a price: its own legend entry keeps the two
-				 * apart */
+				 * and an illustrative price nobody published: their
+				 * own legend entries keep them apart from rentals */
 				as[k].name = pool ? NULL : o->accelerator;
-				if (!pool && o->owned)
+				if (as[k].owned)
 					as[k].name = as[k].own = xasprintf("%s (%s)",
-						o->accelerator, tr(lang, MSG_OWNED));
+						o->accelerator, tr(lang,
+						kind == PRICE_OWNED ? MSG_OWNED : MSG_ILLUSTRATIVE_PRICE));
 			}
-			strmap_put(&seen[o->owned], o->accelerator, k, NULL);
+			strmap_put(&seen[kind], o->accelerator, k, NULL);
 		}
 		series[i] = k;
 		as[k].n++;
@@ -194,8 +225,8 @@ static struct acc_series *group_points(const struct r_workload *w,
 		range[0] = fmin(range[0], x), range[1] = fmax(range[1], x);
 		range[2] = fmin(range[2], y), range[3] = fmax(range[3], y);
 	}
-	strmap_free(&seen[0]);
-	strmap_free(&seen[1]);
+	for (int kd = 0; kd < PRICE_KINDS; kd++)
+		strmap_free(&seen[kd]);
 	if (*na == 0) {		/* no option with a cost: no points to hold */
 		free(series);
 		return as;
@@ -216,7 +247,7 @@ static struct acc_series *group_points(const struct r_workload *w,
 		const struct r_option *o = &w->v[i];
 		struct acc_series *a = &as[series[i]];
 		a->x[a->n] = w->training ? o->time_s : o->p99_s;
-		a->y[a->n] = o->cost;
+		a->y[a->n] = compared_cost(w, o);
 		a->muted[a->n] = !o->feasible;
 		a->hl[a->n] = (long)i == w->recommended;
 		a->n++;
@@ -248,11 +279,16 @@ static void time_cost(cairo_t *cr, struct rect area, const struct r_plan *p,
 	struct acc_series *as = group_points(w, lang, &na, range);
 	double xmin = range[0], xmax = range[1], ymin = range[2], ymax = range[3];
 	struct point_series *ps = xcalloc(na + 1, sizeof(*ps));
-	for (size_t k = 0; k < na; k++)
+	int *marks = xcalloc(na + 1, sizeof(int));
+	for (size_t k = 0; k < na; k++) {
 		ps[k] = (struct point_series){as[k].name, as[k].x, as[k].y,
 			as[k].muted, as[k].hl, as[k].n,
-			as[k].owned ? owned_colour
+			as[k].kind == PRICE_OWNED ? owned_colour
 			: chart_colour(as[k].acc ? colour_of(p, as[k].acc) : SERIES_MAX)};
+		marks[k] = as[k].kind == PRICE_OWNED ? MARK_SQUARE
+			   : as[k].kind == PRICE_ILLUSTRATIVE ? MARK_TRIANGLE
+							      : MARK_CIRCLE;
+	}
 	/* the Pareto front, in order of time */
 	double *fx = xcalloc(w->n + 1, sizeof(double)), *fy = xcalloc(w->n + 1, sizeof(double));
 	struct keyed *front = xcalloc(w->n + 1, sizeof(*front));
@@ -261,7 +297,7 @@ static void time_cost(cairo_t *cr, struct rect area, const struct r_plan *p,
 		if (w->v[i].pareto)
 			front[nf++] = (struct keyed){
 				w->training ? w->v[i].time_s : w->v[i].p99_s,
-				w->v[i].cost, 0};
+				compared_cost(w, &w->v[i]), 0};
 	sort_keyed(front, nf);
 	for (size_t i = 0; i < nf; i++)
 		fx[i] = front[i].key, fy[i] = front[i].a;
@@ -289,8 +325,12 @@ static void time_cost(cairo_t *cr, struct rect area, const struct r_plan *p,
 	for (size_t k = 0; k < nr; k++)
 		if (refs[k].vertical)
 			refs[k].at /= unit;
-	snprintf(yl, sizeof(yl), "%s (%s)", tr(lang, w->training ? MSG_AXIS_COST : MSG_AXIS_COST_MONTH),
-		 p->currency);
+	if (w->spot_acceptable)	/* the axis says which price it is */
+		snprintf(yl, sizeof(yl), "%s (%s, %s)", tr(lang, MSG_AXIS_COST),
+			 p->currency, tr(lang, MSG_SPOT));
+	else
+		snprintf(yl, sizeof(yl), "%s (%s)", tr(lang, w->training ? MSG_AXIS_COST : MSG_AXIS_COST_MONTH),
+			 p->currency);
 	if (na == 0)
 		xmin = xmax = ymin = ymax = 1;
 	for (size_t k = 0; k < nr; k++) {
@@ -304,9 +344,10 @@ static void time_cost(cairo_t *cr, struct rect area, const struct r_plan *p,
 	struct scatter_words words = {tr(lang, MSG_PARETO), tr(lang, MSG_RECOMMENDED),
 				      tr(lang, MSG_INFEASIBLE)};
 	enum msg title = w->training ? MSG_CHART_TIME_COST : MSG_CHART_LATENCY_COST;
-	chart_scatter(cr, area, tr(lang, title), &x, &y, ps, na, fx, fy, nf,
-		      refs, nr, &words, st);
+	chart_scatter_marked(cr, area, tr(lang, title), &x, &y, ps, marks, na,
+			     fx, fy, nf, refs, nr, &words, st);
 	free_points(as, na);
+	free(marks);
 	free(ps);
 	free(fx);
 	free(fy);
@@ -540,8 +581,12 @@ static void cost_bars(cairo_t *cr, struct rect area, const struct r_plan *p,
 	const char *seg[] = {tr(lang, MSG_ON_DEMAND), tr(lang, MSG_SPOT)};
 	struct rgb col[] = {chart_colour(0), chart_colour(1)};
 	char yl[96];
-	snprintf(yl, sizeof(yl), "%s (%s)", tr(lang, w->training ? MSG_AXIS_COST : MSG_AXIS_COST_MONTH),
-		 p->currency);
+	if (w->spot_acceptable)	/* the axis says which price it is */
+		snprintf(yl, sizeof(yl), "%s (%s, %s)", tr(lang, MSG_AXIS_COST),
+			 p->currency, tr(lang, MSG_SPOT));
+	else
+		snprintf(yl, sizeof(yl), "%s (%s)", tr(lang, w->training ? MSG_AXIS_COST : MSG_AXIS_COST_MONTH),
+			 p->currency);
 	struct axis y = {0, ymax > 0 ? ymax : 1, false, yl, fmt_money};
 	char title[200];
 	snprintf(title, sizeof(title), "%s%s%s%s", tr(lang, MSG_CHART_COST),
@@ -729,18 +774,29 @@ static void roofline(cairo_t *cr, struct rect area, const struct r_plan *p,
 		batch = 1;
 	struct roof_point pts[6];
 	size_t n = 0;
+	/* A decode step runs one token of each live sequence: the prompt's
+	 * work per token, the weights read once for the batch.  The op
+	 * classes are the prompt's forward pass, so per token they are
+	 * divided by its length.  Attention is left out of a decode
+	 * roofline: each sequence reads its own cache, which the prompt's
+	 * figures (reuse across the whole prompt) do not give. */
+	double per = w->decode_dominates ? (double)w->prompt_tokens : 1;
 	for (size_t k = 0; k < w->n_classes; k++) {
 		const struct r_class *c = &w->classes[k];
-		double bytes = c->weight_bytes + c->act_bytes * batch;
+		if (w->decode_dominates && !strcmp(c->name, "attention"))
+			continue;
+		double bytes = c->weight_bytes + c->act_bytes / per * batch;
 		if (!(c->flops > 0) || !(bytes > 0))
 			continue;
-		double i = c->flops * batch / bytes;
+		double i = c->flops / per * batch / bytes;
 		double roof = fmin(peak * ce, a->bandwidth * me * i);
 		pts[n++] = (struct roof_point){tr_op_class(lang, c->name), i, roof};
 	}
 	char title[400];
-	snprintf(title, sizeof(title), "%s: %s (%s)", tr(lang, MSG_CHART_ROOFLINE),
-		 rec->accelerator, w->precision);
+	snprintf(title, sizeof(title), "%s: %s (%s%s%s)", tr(lang, MSG_CHART_ROOFLINE),
+		 rec->accelerator, w->precision,
+		 w->training ? "" : ", ",
+		 w->training ? "" : tr(lang, w->decode_dominates ? MSG_DECODE : MSG_PREFILL));
 	struct roofline_words words = {tr(lang, MSG_PERFORMANCE), tr(lang, MSG_INTENSITY),
 				       tr(lang, MSG_PEAK), tr(lang, MSG_RIDGE)};
 	chart_roofline(cr, area, title, peak, a->bandwidth, pts, n, &words, st);

@@ -76,6 +76,10 @@ struct r_option {
 	double cost_range[2];		/* low, high from a measurement; 0: none */
 	struct plan_reason_figures reason;	/* the first of reason_codes */
 	int n_reasons;			/* how many reason_codes there are */
+	/* MIG: slices in use apart from the physical GPUs (gpus); 0 and
+	 * NULL for whole GPUs and for plans written before they existed */
+	long slices;
+	const char *mig_profile;
 };
 
 /* One request rate of a load curve.  Latencies in s; NAN where the plan
@@ -123,6 +127,18 @@ struct r_workload {
 	const char *sample_device, *sample_measured;	/* NULL: none */
 	long sample_batch;
 	double sample_forward[3], sample_step[3], sample_run[3], sample_rate[3];
+	/* nothing feasible: the plan's "shortfall" (plan.h's struct
+	 * plan_shortfall); closest -1 when absent or nothing runs */
+	bool has_shortfall;
+	long closest, meets_deadline;
+	double deadline_over_s, budget_over, meets_deadline_over, target_over_s;
+	const char *target;		/* the JSON key of the target; NULL */
+	bool spot_acceptable;		/* compared on spot prices */
+	/* token services: the prompt's length, and whether decode takes
+	 * most of the recommended service's GPU time (its roofline then
+	 * shows decode steps, not the prompt's forward pass) */
+	long prompt_tokens;
+	bool decode_dominates;
 };
 
 /* A catalog entry's first source; each field "" when absent. */
@@ -207,5 +223,16 @@ double r_plan_assumption(const struct r_plan *p, const char *key, double dflt);
  * footnotes): "?" when the plan carries none. */
 void r_plan_price_dates(const struct r_plan *p, const char **earliest,
 			const char **latest);
+
+/* The sentence for a workload with nothing feasible, in lang: the
+ * closest option and what to relax, with the plan's figures ("No option
+ * meets the limits; the closest, ..., takes 45.1 min for 41.37 USD:
+ * allow 15.1 min more, or raise the budget by 11.37 USD."). */
+void r_shortfall_sentence(const struct r_plan *p, const struct r_workload *w,
+			  enum report_lang lang, char *buf, size_t len);
+
+/* "8 x H200-SXM", or with MIG "8 x H200-SXM as 15 x 3g.71gb": the
+ * option's GPUs as the plan's table words them (plan_gpus_text()). */
+void r_gpus_text(const struct r_option *o, char *buf, size_t len);
 
 #endif

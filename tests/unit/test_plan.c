@@ -155,19 +155,27 @@ static void shipped_properties(void)
 			CHECK(o->feasible && !o->inst->owned && !o->inst->illustrative);
 		}
 		CHECK(strlen(r->why) > 20);
+		/* the recommendation is on the front it was chosen from */
+		if (r->recommended >= 0)
+			CHECK(r->v[r->recommended].pareto);
 		for (size_t i = 0; i < r->n; i++) {
 			const struct plan_option *o = &r->v[i];
 			if (!o->feasible)
 				CHECK(o->n_reasons >= 1);
 			if (!o->pareto)
 				continue;
+			/* the front holds only feasible rentals a user can
+			 * act on, and none of them beats another on both */
+			CHECK(o->feasible && !plan_option_not_actionable(o));
 			bool training = r->w->kind == WORKLOAD_TRAINING;
 			for (size_t j = 0; j < r->n; j++) {
 				const struct plan_option *q = &r->v[j];
 				double tq = training ? q->time_s : q->p99_latency_s;
 				double to = training ? o->time_s : o->p99_latency_s;
-				if (q->runnable && j != i)
-					CHECK(!(q->cost < o->cost && tq < to));
+				if (q->feasible && !plan_option_not_actionable(q) && j != i)
+					CHECK(!(plan_compared_cost(&f.p.settings, r->w, q) <
+						plan_compared_cost(&f.p.settings, r->w, o) &&
+						tq < to));
 			}
 		}
 	}
@@ -419,7 +427,7 @@ static void out_of_range_figures(void)
 			CHECK(json_is_number(json_object_get(json_array_get(opts, i),
 							     keys[k])));
 	CHECK_STR(json_string_value(json_object_get(j, "recommendation")),
-		  "No instance in the catalog can run hand-train: every option is out of memory or unpriced (see the reasons per option).");
+		  "No instance in the catalog can run hand-train: every option is out of memory or unpriced (see the reasons per option); use an instance with more memory per GPU, or a smaller model or batch.");
 	json_decref(j);
 	unload(&f);
 }

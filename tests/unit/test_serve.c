@@ -491,7 +491,12 @@ static void llama_chat(const struct fixture *f)
 			mig3 = true;
 			CHECK_NEAR(m->memory_capacity, 20e9, 1e-12);
 			CHECK(m->memory_per_gpu <= 20e9);
-			CHECK(m->gpus == m->replicas);
+			/* a replica per slice, two 3g.20gb slices to a
+			 * physical GPU: GPUs are never counted as slices */
+			CHECK(m->slices == m->replicas);
+			CHECK(m->slices_per_gpu == 2);
+			CHECK(m->gpus == (m->replicas + 1) / 2);
+			CHECK(m->gpus <= m->nodes * m->inst->gpus);
 			if (m->feasible && o)
 				CHECK(m->batch_latency_s > o->batch_latency_s);
 		}
