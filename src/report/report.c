@@ -427,12 +427,10 @@ static void options_table(struct doc *d, const struct r_workload *w,
 	const char *serve_h[TABLE_COLS] = {tr(lang, MSG_COL_INSTANCE), tr(lang, MSG_COL_GPUS),
 		tr(lang, MSG_COL_REPLICAS), tr(lang, MSG_COL_P99), month_h,
 		tr(lang, MSG_COL_GPU_HOURS), tr(lang, MSG_COL_MEMORY), tr(lang, MSG_COL_STATUS)};
-	static const double train_w[TABLE_COLS] = {0.24, 0.17, 0.08, 0.08, 0.07, 0.07, 0.11, 0.18};
-	static const double serve_w[TABLE_COLS] = {0.22, 0.17, 0.10, 0.09, 0.09, 0.06, 0.10, 0.17};
 	static const double align[TABLE_COLS] = {0, 0, 1, 1, 1, 1, 1, 0};
+	/* columns sized to their content (text.h): names never split */
 	struct text_table t = {TABLE_COLS, w->training ? train_h : serve_h,
-			       w->training ? train_w : serve_w,
-			       align, ptrs, rows};
+			       NULL, align, ptrs, rows};
 	char head[640];
 	snprintf(head, sizeof(head), "%s: %s (%zu / %zu)", tr(lang, MSG_OPTIONS),
 		 w->name, rows, w->n);

@@ -774,6 +774,46 @@ static void column_needs(cairo_t *cr, const struct report_font *f,
 	}
 }
 
+/*
+ * Widths for columns that cannot all have their natural width: a column
+ * that needs no more than an equal share of what is left gets all it
+ * needs (repeatedly: what it leaves raises the share); the others split
+ * the rest, each at least its widest word, the excess in proportion to
+ * how much longer than that word their text runs.  False when even the
+ * words do not fit.
+ */
+static bool water_fill(const double *nat, const double *min, size_t n,
+		       double room, double *w)
+{
+	bool *done = xcalloc(n, sizeof(*done)), changed = true;
+	size_t left = n;
+	double smin = 0, sext = 0;
+
+	while (changed && left > 0) {
+		double share = room / (double)left;
+
+		changed = false;
+		for (size_t c = 0; c < n; c++)
+			if (!done[c] && nat[c] <= share) {
+				w[c] = nat[c];
+				room -= nat[c];
+				done[c] = changed = true;
+				left--;
+			}
+	}
+	for (size_t c = 0; c < n; c++)
+		if (!done[c]) {
+			smin += min[c];
+			sext += nat[c] - min[c];
+		}
+	for (size_t c = 0; c < n && smin <= room; c++)
+		if (!done[c])
+			w[c] = min[c] + (sext > 0 ? (room - smin) *
+					 (nat[c] - min[c]) / sext : 0);
+	free(done);
+	return smin <= room;
+}
+
 void text_table_widths(cairo_t *cr, const struct report_font *f,
 		       const struct text_table *t, double width, double size,
 		       double *out)
@@ -781,6 +821,7 @@ void text_table_widths(cairo_t *cr, const struct report_font *f,
 	double pad = 2 * CELL_PAD * size, room = width - pad * (double)t->ncols;
 	double *nat = xcalloc(t->ncols, sizeof(*nat));
 	double *min = xcalloc(t->ncols, sizeof(*min));
+	double *w = xcalloc(t->ncols, sizeof(*w));
 	double snat = 0, smin = 0;
 
 	for (size_t c = 0; c < t->ncols; c++) {
@@ -789,21 +830,21 @@ void text_table_widths(cairo_t *cr, const struct report_font *f,
 		smin += min[c];
 	}
 	for (size_t c = 0; c < t->ncols; c++) {
-		double w;
-
 		if (!(room > 0) || snat <= 0)
-			w = room / (double)t->ncols;
+			w[c] = room / (double)t->ncols;
 		else if (snat <= room)	/* all on one line; spread the rest */
-			w = nat[c] + (room - snat) * nat[c] / snat;
-		else if (smin <= room && snat > smin)	/* words whole */
-			w = min[c] + (room - smin) * (nat[c] - min[c]) /
-					     (snat - smin);
-		else	/* even the words do not fit: shares of the room */
-			w = room * (smin > 0 ? min[c] / smin : 1.0 / (double)t->ncols);
-		out[c] = (w + pad) / width;
+			w[c] = nat[c] + (room - snat) * nat[c] / snat;
 	}
+	if (room > 0 && snat > room &&
+	    !water_fill(nat, min, t->ncols, room, w))
+		for (size_t c = 0; c < t->ncols; c++)	/* shares of the words */
+			w[c] = room * (smin > 0 ? min[c] / smin :
+					1.0 / (double)t->ncols);
+	for (size_t c = 0; c < t->ncols; c++)
+		out[c] = (w[c] + pad) / width;
 	free(nat);
 	free(min);
+	free(w);
 }
 
 /* One row laid out: each cell's lines and the most lines any cell needs. */
