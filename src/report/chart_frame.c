@@ -282,6 +282,31 @@ void chart_font(struct chart *c, double size, bool bold)
 	use_font(c->cr, c->st, size, bold);
 }
 
+/* A title centred across room.w, wrapped onto two lines when one does not
+ * hold it (Pango breaks it where the language allows) and ellipsised only
+ * past that: a chart keeps most of its height for the data.  Returns the
+ * height drawn. */
+#define TITLE_MAX_LINES 2
+static double title_block(cairo_t *cr, struct rect room, const char *title)
+{
+	PangoLayout *l = cur_layout(cr);
+	PangoRectangle r;
+	text_layout_set(l, title, strlen(title));
+	pango_layout_set_width(l, (int)(room.w * PANGO_SCALE));
+	pango_layout_set_wrap(l, PANGO_WRAP_WORD_CHAR);
+	pango_layout_set_height(l, -TITLE_MAX_LINES);
+	pango_layout_set_ellipsize(l, PANGO_ELLIPSIZE_END);
+	pango_layout_set_alignment(l, PANGO_ALIGN_CENTER);
+	pango_layout_get_extents(l, NULL, &r);
+	cairo_new_path(cr);
+	cairo_move_to(cr, room.x, room.y);
+	pango_cairo_show_layout(cr, l);
+	cairo_new_path(cr);
+	pango_layout_set_height(l, -1);
+	pango_layout_set_alignment(l, PANGO_ALIGN_LEFT);
+	return (double)r.height / PANGO_SCALE;
+}
+
 /*
  * Saves cr, clips to area, paints it white and draws the title; room is
  * the area under the title, inset by a pad.  chart_finish restores cr.
@@ -306,9 +331,7 @@ void chart_start(struct chart *c, cairo_t *cr, struct rect area,
 	if (title && title[0]) {
 		chart_font(c, c->sz.title, true);
 		set_rgb(cr, ink, 1);
-		double h = font_h(cr);
-		put_text(cr, area.x + area.w / 2, c->room.y, title,
-			 c->room.w, 0.5, 0, false);
+		double h = title_block(cr, c->room, title);
 		c->room.y += h + pad;
 		c->room.h -= h + pad;
 	}

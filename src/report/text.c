@@ -323,6 +323,8 @@ PangoLayout *text_layout(cairo_t *cr, const char *family, const char *lang,
 	pango_layout_set_wrap(c->layout, PANGO_WRAP_WORD_CHAR);
 	pango_layout_set_ellipsize(c->layout, PANGO_ELLIPSIZE_NONE);
 	pango_layout_set_single_paragraph_mode(c->layout, FALSE);
+	pango_layout_set_height(c->layout, -1);
+	pango_layout_set_alignment(c->layout, PANGO_ALIGN_LEFT);
 	pango_layout_set_attributes(c->layout, NULL);
 	pango_layout_set_text(c->layout, "", 0);
 	return c->layout;
