@@ -757,6 +757,43 @@ static int draw_document(struct doc *d, char *why, size_t len)
 	return part_drawn(d, "appendix", why, len);
 }
 
+/* Page 1 as the PDF draws it, on a white A4 image at FIRST_PAGE_SCALE
+ * pixels a point (1191 x 1684: a README's picture), staged as a PNG. */
+#define FIRST_PAGE_SCALE 2.0
+static int render_first_page_png(const struct r_plan *p,
+				 const struct report_options *o,
+				 const struct report_font *f,
+				 struct atomic_set *set, char *why, size_t len)
+{
+	cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_RGB24,
+		(int)ceil(PAGE_W * FIRST_PAGE_SCALE), (int)ceil(PAGE_H * FIRST_PAGE_SCALE));
+	cairo_t *cr = cairo_create(s);
+	cairo_set_source_rgb(cr, 1, 1, 1);
+	cairo_paint(cr);
+	cairo_scale(cr, FIRST_PAGE_SCALE, FIRST_PAGE_SCALE);
+	struct doc d = {cr, f, o, p, 0, 0, ""};
+	const char *earliest, *latest;
+	r_plan_price_dates(p, &earliest, &latest);
+	snprintf(d.footnote, sizeof(d.footnote), tr(o->lang, MSG_FOOTNOTE),
+		 earliest, latest);
+	tr_trim_utf8(d.footnote);
+	first_page(&d);
+	page_footer(&d);
+	int rc = drawn(cr, "the first page's PNG", why, len) < 0 ? REPORT_FAILED
+								  : REPORT_OK;
+	cairo_destroy(cr);
+	cairo_surface_flush(s);
+	if (rc == REPORT_OK) {
+		struct buffer b = {0};
+		b.data = png_encode(s, &b.len, why, len);
+		rc = b.data ? stage(set, o->first_page_png, &b, why, len)
+			    : REPORT_FAILED;
+		free(b.data);
+	}
+	cairo_surface_destroy(s);
+	return rc;
+}
+
 static int render_pdf(const struct r_plan *p, const struct report_options *o,
 		      const struct report_font *f, struct atomic_set *set,
 		      struct report_stats *stats, char *why, size_t len)
@@ -989,6 +1026,8 @@ int report_render(const struct r_plan *p, const struct report_options *o,
 		rc = render_charts(p, o, &f, false, set, stats, why, len);
 	if (rc == REPORT_OK && o->svg_dir)
 		rc = render_charts(p, o, &f, true, set, stats, why, len);
+	if (rc == REPORT_OK && o->first_page_png)
+		rc = render_first_page_png(p, o, &f, set, why, len);
 	report_font_free(&f);
 	return rc;
 }
