@@ -461,6 +461,35 @@ static void first_page(struct doc *d)
 	}
 }
 
+/* Page 1's facts in one line, the PDF's Subject: a search index, or a
+ * test, reads it without a PDF text extractor (cairo keeps the document
+ * information dictionary uncompressed). */
+static void first_page_subject(const struct r_plan *p, enum report_lang lang,
+			       char *buf, size_t len)
+{
+	struct fp_totals t;
+	char a[64], lo[64], hi[64];
+	size_t k;
+	if (*p->generated_date && *p->generated_tool)
+		snprintf(buf, len, tr(lang, MSG_FP_MADE), p->generated_date,
+			 p->generated_tool);
+	else
+		snprintf(buf, len, "%s", tr(lang, MSG_FP_NOT_RECORDED));
+	fp_totals(p, &t);
+	for (int kind = 0; kind < 2; kind++) {
+		const double *v = kind ? t.monthly : t.one_off;
+		size_t n = kind ? t.n_services : t.n_training;
+		if (n == 0 || (k = strlen(buf)) + 1 >= len)
+			continue;
+		buf[k++] = ' ';
+		snprintf(buf + k, len - k, tr(lang, kind ? MSG_FP_MONTHLY : MSG_FP_ONE_OFF),
+			 tr_money(v[1], p->currency, a, sizeof(a)),
+			 tr_money(v[0], p->currency, lo, sizeof(lo)),
+			 tr_money(v[2], p->currency, hi, sizeof(hi)), n);
+	}
+	tr_trim_utf8(buf);
+}
+
 static void summary(struct doc *d)
 {
 	enum report_lang lang = d->o->lang;
@@ -809,6 +838,9 @@ static int render_pdf(const struct r_plan *p, const struct report_options *o,
 	cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_CREATOR, "gpuplan");
 	cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_TITLE, title);
 	free(title);
+	char subject[1200];
+	first_page_subject(p, o->lang, subject, sizeof(subject));
+	cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_SUBJECT, subject);
 	struct doc d = {cairo_create(s), f, o, p, 0, 0, ""};
 	const char *earliest, *latest;
 	r_plan_price_dates(p, &earliest, &latest);
