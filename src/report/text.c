@@ -14,6 +14,7 @@
 
 #include <fontconfig/fontconfig.h>
 #include <pango/pangocairo.h>
+#include <pango/pangofc-fontmap.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -234,7 +235,12 @@ bool report_font_covers(const struct report_font *f, const char *utf8)
 
 void report_fonts_shutdown(void)
 {
-	/* the thread's Pango font map holds fontconfig patterns: first */
+	/* the thread's Pango font map holds cairo fonts and fontconfig
+	 * patterns: emptied and dropped first */
+	PangoFontMap *fm = pango_cairo_font_map_get_default();
+
+	if (PANGO_IS_FC_FONT_MAP(fm))
+		pango_fc_font_map_shutdown(PANGO_FC_FONT_MAP(fm));
 	pango_cairo_font_map_set_default(NULL);
 	cairo_debug_reset_static_data();
 	FcFini();
@@ -849,6 +855,16 @@ void text_table_widths(cairo_t *cr, const struct report_font *f,
 	free(w);
 }
 
+size_t text_cell_layout(cairo_t *cr, const struct report_font *f,
+			const char *utf8, double size, double width, bool bold,
+			char ***lines)
+{
+	struct rect cell = { 0, 0, width, CELL_MAX_LINES * CELL_PITCH * size };
+
+	return box_layout(cr, f, cell, utf8, size, CELL_PITCH, bold, true,
+			  lines);
+}
+
 /* One row laid out: each cell's lines and the most lines any cell needs. */
 struct row_layout {
 	char ***lines;
@@ -868,12 +884,11 @@ static void row_layout(cairo_t *cr, const struct report_font *f,
 	l->most = 1;
 	for (size_t c = 0; c < t->ncols; c++) {
 		double room = box.w * frac[c] - 2 * pad;
-		struct rect cell = { 0, 0, room, CELL_MAX_LINES * CELL_PITCH * size };
 
 		if (!(room > 0) || !cells[c] || !*cells[c])
 			continue;
-		l->n[c] = box_layout(cr, f, cell, cells[c], size, CELL_PITCH,
-				     bold, true, &l->lines[c]);
+		l->n[c] = text_cell_layout(cr, f, cells[c], size, room, bold,
+					   &l->lines[c]);
 		if (l->n[c] > l->most)
 			l->most = l->n[c];
 	}

@@ -161,6 +161,17 @@ size_t text_box_layout(cairo_t *cr, const struct report_font *f,
 		       double line_height, bool bold, char ***lines);
 void text_lines_free(char **lines, size_t n);
 
+/*
+ * A table cell's lines at width, as text_table_draw lays them out: at
+ * most 3, the last ellipsised; a space-separated word that fits the width
+ * is never split (Pango alone would break "小时" between its characters),
+ * one that does not breaks after a '_' first, then between characters.
+ * Lines as text_box_layout gives them (free with text_lines_free).
+ */
+size_t text_cell_layout(cairo_t *cr, const struct report_font *f,
+			const char *utf8, double size, double width, bool bold,
+			char ***lines);
+
 /* Height of one table row (and of the header) at size: a box of height
  * (k + 1) x this holds the header and k rows. */
 double text_table_row_height(double size);
