@@ -28,6 +28,7 @@ static const struct opt_spec report_opts[] = {
 	{"output", 'o', OPT_VALUE, "FILE", "the PDF (default reports/plan.pdf); - is standard output"},
 	{"png", 0, OPT_VALUE, "DIR", "also write each chart as a PNG into DIR"},
 	{"svg", 0, OPT_VALUE, "DIR", "also write each chart as an SVG into DIR"},
+	{"first-page-png", 0, OPT_VALUE, "FILE", "also write the PDF's first page as a PNG (a README's picture)"},
 	{"lang", 0, OPT_VALUE, "LANG", "en or zh (default en)"},
 	{"title", 0, OPT_VALUE, "TEXT", "the report's title"},
 	{"rows", 0, OPT_VALUE, "N", "options per workload in the tables (default 40)"},
@@ -62,6 +63,11 @@ int report_check_targets(const struct report_options *o,
 	}
 	if (o->png_dir && out_dir_usable("--png", o->png_dir))
 		return 2;
+	if (o->first_page_png &&
+	    atomic_check_target(o->first_page_png, why, sizeof(why)) != ATOMIC_OK) {
+		fprintf(stderr, "gpuplan: --first-page-png: %s\n", why);
+		return 2;
+	}
 	if (o->svg_dir && out_dir_usable("--svg", o->svg_dir))
 		return 2;
 	return 0;
@@ -169,6 +175,8 @@ int report_commit(struct report_run *run)
 	if (o->svg_dir)
 		fprintf(stderr, "charts: %zu SVG files in %s/\n", run->stats.svg_files,
 			o->svg_dir);
+	if (o->first_page_png)
+		fprintf(stderr, "first page: %s\n", o->first_page_png);
 	return 0;
 }
 
@@ -226,6 +234,7 @@ int report_options_read(const struct parsed *p, const struct cmd_spec *s,
 	}
 	o->png_dir = opt_value(p, s, "png");
 	o->svg_dir = opt_value(p, s, "svg");
+	o->first_page_png = opt_value(p, s, "first-page-png");
 	return 0;
 }
 

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "catalog/catalog_json.h"
 #include "core/output.h"
@@ -168,10 +169,35 @@ static json_t *sample_json(const struct plan_result *r, const struct carried *k)
 	return j;
 }
 
+/*
+ * When and by what the plan was made, for the report's first page.  The
+ * date is the UTC day of SOURCE_DATE_EPOCH when that is set (the
+ * reproducible-builds convention: a pipeline that pins it gets the same
+ * bytes every day), else of the clock; a day, not a moment, so two runs
+ * of the same inputs on one day give the same bytes.
+ */
+static json_t *generated_json(void)
+{
+	const char *sde = getenv("SOURCE_DATE_EPOCH");
+	char *end = NULL, date[32] = "";
+	time_t t = time(NULL);
+	struct tm tm;
+	if (sde && *sde) {
+		long long v = strtoll(sde, &end, 10);
+		if (end && *end == '\0' && v >= 0 && v < 253402300800LL)
+			t = (time_t)v;
+	}
+	if (gmtime_r(&t, &tm))
+		strftime(date, sizeof(date), "%Y-%m-%d", &tm);
+	return json_pack("{s:s,s:s}", "date", date, "tool",
+			 "gpuplan " GPUPLAN_VERSION);
+}
+
 json_t *plan_header_json(const struct plan *p)
 {
 	json_t *j = json_object();
 	json_object_set_new(j, "schema", json_text("gpuplan/plan/v1"));
+	json_object_set_new(j, "generated", generated_json());
 	json_object_set_new(j, "currency", json_text(p->settings.currency));
 	json_object_set_new(j, "ranked_by_spot", json_boolean(p->settings.spot));
 	json_object_set_new(j, "assumptions", assumptions_json(&p->settings.eff));

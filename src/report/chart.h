@@ -166,9 +166,9 @@ struct line_series {
 /*
  * Up to CHART_MAX_LINES lines over a shared x (GPU count: ticks at powers
  * of two when x is log), each on its own y axis with tick labels and title
- * in the line's colour: the first on the left, the second on the right,
- * the third on the right further out (matplotlib's twinx with an offset
- * spine).  The legend runs across the top.  Lines past the limit are
+ * in the line's colour: the first on the left, the second on the right;
+ * a third gets a panel of its own underneath, on the same x (never three
+ * y axes on one plot).  The legend runs across the top.  Lines past the limit are
  * ignored.
  */
 void chart_lines(cairo_t *cr, struct rect area, const char *title,

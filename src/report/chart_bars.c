@@ -64,17 +64,21 @@ static void cat_label(struct chart *c, const struct cat_labels *cl,
 		put_text(cr, cx, top, label, len, 0.5, 0, false);
 		return;
 	}
+	char buf[TEXT_MAX];
 	cairo_save(cr);
 	cairo_translate(cr, cx, top);
 	if (cl->angle == 45) {
-		/* the label must not run out of the chart on the left */
+		/* the label must not run out of the chart on the left
+		 * (bars_layout moved the plot right to make the room) */
 		len = fmin(len, (cx - c->area.x) / sqrt(0.5) - c->sz.pad);
 		cairo_rotate(cr, -TAU / 8);
-		put_text(cr, 0, 0, label, len, 1, 0.3, false);
 	} else {
 		cairo_rotate(cr, -TAU / 4);
-		put_text(cr, 0, 0, label, len, 1, 0.5, false);
 	}
+	/* beyond the room, the middle goes: "128 x p5e...48xlarge" keeps
+	 * both the count and the instance type's size */
+	fit_text_middle(cr, label, len, buf);
+	put_fitted(cr, 0, 0, buf, 1, cl->angle == 45 ? 0.3 : 0.5, false);
 	cairo_restore(cr);
 }
 
@@ -225,19 +229,34 @@ static void bars_limit_dashes(struct chart *c, const struct axis *y,
 /*
  * Lays out the bar chart's plot: the category labels' room depends on the
  * slot width, which depends on the y tick labels' width, which depends on
- * the plot's height; two rounds settle it.
+ * the plot's height; rounds settle it.  Labels at 45 degrees run left of
+ * their bar: when the first needs more room than the y axis leaves, the
+ * plot moves right rather than the label being cut.
  */
 static struct cat_labels bars_layout(struct chart *c, struct laid_axis *ly,
 				     const struct bar_group *g, size_t n)
 {
 	struct cat_labels cl = {0, 1, 0, 0};
 	double bottom = c->room.h * 0.1;
-	for (int round = 0; round < 2; round++) {
+	for (int round = 0; round < 3; round++) {
 		layout(c, NULL, ly, 1, bottom, 0);
 		chart_font(c, c->sz.fs, false);
 		double slot = c->plot.w / (double)(n ? n : 1);
-		cl = cat_layout(c, g, n, slot, c->room.h * 0.35);
+		cl = cat_layout(c, g, n, slot, c->room.h * 0.45);
 		bottom = c->sz.tick + c->sz.pad + cl.height;
+		if (cl.angle == 45 && n > 0) {
+			/* the first label runs left of its bar: room for it
+			 * whole (up to cl.len) by moving the plot right */
+			char buf[TEXT_MAX];
+			utf8_copy(buf, sizeof(buf), g[0].label);
+			double need = (fmin(text_w(c->cr, buf), cl.len) +
+				       c->sz.pad) * sqrt(0.5) + c->sz.pad;
+			double have = c->plot.x + slot / 2 - c->area.x;
+			if (need > have) {
+				c->room.x += need - have;
+				c->room.w -= need - have;
+			}
+		}
 	}
 	return cl;
 }

@@ -9,11 +9,11 @@
  * strokes), so a chart reads the same on an A4 page in points and in a
  * 1600 x 1000 PNG in pixels.
  *
- * Text goes through cairo's toy API with the style's family (fontconfig
- * falls back when the family is absent), is sanitised to what cairo
- * accepts (utf8.h: a string it refuses would put the context into an
- * error state and stop all later drawing) and ellipsised to the room it
- * has; the chart's rect is the clip, so nothing is ever drawn outside it.
+ * Text is laid out with Pango (text.h's layouts: shaping, font fallback
+ * when the family lacks a character) in the style's family, is sanitised
+ * (utf8.h: what cairo or Pango would refuse becomes '?') and ellipsised
+ * to the room it has; the chart's rect is the clip, so nothing is ever
+ * drawn outside it.
  *
  * An axis whose min is not below its max is ranged from the data; a given
  * range is kept (bars and the roofline widen it to show every bar and the
@@ -24,9 +24,12 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/utf8.h"
+#include "core/xalloc.h"
+#include "text.h"
 
 /* ---- colours ---------------------------------------------------------------- */
 
@@ -77,11 +80,47 @@ void utf8_copy(char *dst, size_t len, const char *src)
 	utf8_clean_into(dst, len, src, '?');
 }
 
+/* The font chart_font last chose on a context: charts measure and draw
+ * "in the current font", as cairo's toy API had it, through Pango. */
+struct cur_font {
+	char family[128];
+	double size;
+	bool bold;
+};
+
+static const cairo_user_data_key_t cur_font_key;
+
+static struct cur_font *cur_font(cairo_t *cr)
+{
+	struct cur_font *f = cairo_get_user_data(cr, &cur_font_key);
+
+	if (!f) {
+		f = xcalloc(1, sizeof(*f));
+		snprintf(f->family, sizeof(f->family), "sans-serif");
+		f->size = 10;
+		if (cairo_set_user_data(cr, &cur_font_key, f, free) !=
+		    CAIRO_STATUS_SUCCESS) {
+			static struct cur_font fallback = {"sans-serif", 10, false};
+			free(f);
+			return &fallback;	/* a context in error draws nothing */
+		}
+	}
+	return f;
+}
+
+/* The cached layout (text.h) in the current font. */
+static PangoLayout *cur_layout(cairo_t *cr)
+{
+	const struct cur_font *f = cur_font(cr);
+	return text_layout(cr, f->family, text_family_lang(f->family), f->size,
+			   f->bold);
+}
+
 double text_w(cairo_t *cr, const char *s)
 {
-	cairo_text_extents_t e;
-	cairo_text_extents(cr, s, &e);
-	return e.x_advance;
+	PangoLayout *l = cur_layout(cr);
+	text_layout_set(l, s, strlen(s));
+	return text_layout_width(l);
 }
 
 /*
@@ -104,22 +143,59 @@ static void ellipsise(cairo_t *cr, char *buf, double max_w)
 	buf[0] = '\0';
 }
 
+/* Byte offsets of buf's character boundaries: bounds[0] = 0 ... bounds[k]
+ * = strlen(buf); returns k (buf holds at most TEXT_MAX bytes). */
+static size_t char_bounds(const char *buf, size_t *bounds)
+{
+	size_t k = 0, n = strlen(buf);
+	unsigned long cp;
+	bounds[0] = 0;
+	for (size_t i = 0; i < n;) {
+		i += utf8_next(buf + i, n - i, &cp);
+		bounds[++k] = i;
+	}
+	return k;
+}
+
+void fit_text_middle(cairo_t *cr, const char *s, double max_w, char *buf)
+{
+	char out[TEXT_MAX];
+	size_t b[TEXT_MAX + 1], k;
+	utf8_copy(buf, TEXT_MAX - 4, s);
+	if (!(max_w > 0) || text_w(cr, buf) <= max_w)
+		return;
+	k = char_bounds(buf, b);
+	/* keep the head and the tail, dropping ever more in between */
+	for (size_t keep = k; keep-- > 0;) {
+		size_t head = (keep + 1) / 2, tail = k - keep / 2;
+		snprintf(out, sizeof(out), "%.*s...%s", (int)b[head], buf,
+			 buf + b[tail]);
+		if (text_w(cr, out) <= max_w) {
+			memcpy(buf, out, strlen(out) + 1);
+			return;
+		}
+	}
+	buf[0] = '\0';
+}
+
 static void use_font(cairo_t *cr, const struct chart_style *st, double size,
 		     bool bold)
 {
+	struct cur_font *f = cur_font(cr);
 	const char *family = st && st->font_family ? st->font_family : "sans-serif";
-	cairo_select_font_face(cr, family, CAIRO_FONT_SLANT_NORMAL,
-			       bold ? CAIRO_FONT_WEIGHT_BOLD
-				    : CAIRO_FONT_WEIGHT_NORMAL);
-	cairo_set_font_size(cr, size);
+	snprintf(f->family, sizeof(f->family), "%s", family);
+	f->size = size;
+	f->bold = bold;
 }
 
 /* Height of a line of text in the current font (ascent + descent). */
 double font_h(cairo_t *cr)
 {
-	cairo_font_extents_t fe;
-	cairo_font_extents(cr, &fe);
-	return fe.ascent + fe.descent;
+	PangoLayout *l = cur_layout(cr);
+	PangoRectangle r;
+	pango_layout_set_text(l, "Ag", 2);
+	pango_layout_get_extents(l, NULL, &r);
+	return (double)r.height / PANGO_SCALE;
 }
 
 /* The text of s as it will be drawn: sanitised and fitted to max_w
@@ -129,6 +205,33 @@ void fit_text(cairo_t *cr, const char *s, double max_w, char *buf)
 	utf8_copy(buf, TEXT_MAX - 4, s);	/* room for "..." */
 	if (max_w > 0)
 		ellipsise(cr, buf, max_w);
+}
+
+/* Draws buf (as fit_text or fit_text_middle made it) in the current font
+ * and source, anchored as put_text says; returns the width drawn. */
+double put_fitted(cairo_t *cr, double x, double y, const char *buf,
+		  double ax, double ay, bool halo)
+{
+	double h = font_h(cr);
+	PangoLayout *l = cur_layout(cr);
+	text_layout_set(l, buf, strlen(buf));
+	double w = text_layout_width(l), left = x - ax * w, top = y - ay * h;
+	if (!buf[0])
+		return 0;
+	if (halo) {
+		double pad = h * 0.15;
+		cairo_save(cr);
+		cairo_set_source_rgba(cr, 1, 1, 1, 0.85);
+		cairo_rectangle(cr, left - pad, top, w + 2 * pad, h);
+		cairo_fill(cr);
+		cairo_restore(cr);
+	}
+	cairo_new_path(cr);
+	cairo_move_to(cr, left, top);
+	pango_cairo_update_layout(cr, l);
+	pango_cairo_show_layout(cr, l);
+	cairo_new_path(cr);
+	return w;
 }
 
 /*
@@ -141,24 +244,8 @@ double put_text(cairo_t *cr, double x, double y, const char *s,
 		double max_w, double ax, double ay, bool halo)
 {
 	char buf[TEXT_MAX];
-	cairo_font_extents_t fe;
 	fit_text(cr, s, max_w, buf);
-	cairo_font_extents(cr, &fe);
-	double w = text_w(cr, buf), h = fe.ascent + fe.descent;
-	double left = x - ax * w, top = y - ay * h;
-	if (!buf[0])
-		return 0;
-	if (halo) {
-		double pad = h * 0.15;
-		cairo_save(cr);
-		cairo_set_source_rgba(cr, 1, 1, 1, 0.85);
-		cairo_rectangle(cr, left - pad, top, w + 2 * pad, h);
-		cairo_fill(cr);
-		cairo_restore(cr);
-	}
-	cairo_move_to(cr, left, top + fe.ascent);
-	cairo_show_text(cr, buf);
-	return w;
+	return put_fitted(cr, x, y, buf, ax, ay, halo);
 }
 
 /* Widest of the strings after sanitising. */
@@ -195,6 +282,31 @@ void chart_font(struct chart *c, double size, bool bold)
 	use_font(c->cr, c->st, size, bold);
 }
 
+/* A title centred across room.w, wrapped onto two lines when one does not
+ * hold it (Pango breaks it where the language allows) and ellipsised only
+ * past that: a chart keeps most of its height for the data.  Returns the
+ * height drawn. */
+#define TITLE_MAX_LINES 2
+static double title_block(cairo_t *cr, struct rect room, const char *title)
+{
+	PangoLayout *l = cur_layout(cr);
+	PangoRectangle r;
+	text_layout_set(l, title, strlen(title));
+	pango_layout_set_width(l, (int)(room.w * PANGO_SCALE));
+	pango_layout_set_wrap(l, PANGO_WRAP_WORD_CHAR);
+	pango_layout_set_height(l, -TITLE_MAX_LINES);
+	pango_layout_set_ellipsize(l, PANGO_ELLIPSIZE_END);
+	pango_layout_set_alignment(l, PANGO_ALIGN_CENTER);
+	pango_layout_get_extents(l, NULL, &r);
+	cairo_new_path(cr);
+	cairo_move_to(cr, room.x, room.y);
+	pango_cairo_show_layout(cr, l);
+	cairo_new_path(cr);
+	pango_layout_set_height(l, -1);
+	pango_layout_set_alignment(l, PANGO_ALIGN_LEFT);
+	return (double)r.height / PANGO_SCALE;
+}
+
 /*
  * Saves cr, clips to area, paints it white and draws the title; room is
  * the area under the title, inset by a pad.  chart_finish restores cr.
@@ -219,9 +331,7 @@ void chart_start(struct chart *c, cairo_t *cr, struct rect area,
 	if (title && title[0]) {
 		chart_font(c, c->sz.title, true);
 		set_rgb(cr, ink, 1);
-		double h = font_h(cr);
-		put_text(cr, area.x + area.w / 2, c->room.y, title,
-			 c->room.w, 0.5, 0, false);
+		double h = title_block(cr, c->room, title);
 		c->room.y += h + pad;
 		c->room.h -= h + pad;
 	}

@@ -32,12 +32,19 @@ void set_rgb(cairo_t *cr, struct rgb c, double alpha);
 /* src into dst (len bytes with the NUL) as text cairo accepts (utf8.h):
  * malformed bytes and noncharacters '?'. */
 void utf8_copy(char *dst, size_t len, const char *src);
-/* Advance width of s in cr's current font. */
+/* Advance width of s in cr's current font (chart_font's choice, kept on
+ * cr; Pango lays it out). */
 double text_w(cairo_t *cr, const char *s);
 /* Height of a line of text in the current font (ascent + descent). */
 double font_h(cairo_t *cr);
 /* s as drawn: valid UTF-8 fitted to max_w (<= 0: any) in buf[TEXT_MAX]. */
 void fit_text(cairo_t *cr, const char *s, double max_w, char *buf);
+/* The same with the middle of s cut out ("128 x p5e...48xlarge") where
+ * both ends of a name matter. */
+void fit_text_middle(cairo_t *cr, const char *s, double max_w, char *buf);
+/* Draws buf as fitted, anchored as put_text; returns its width. */
+double put_fitted(cairo_t *cr, double x, double y, const char *buf,
+		  double ax, double ay, bool halo);
 /* Draws s anchored at (x, y) by (ax, ay), fitted to max_w; returns width. */
 double put_text(cairo_t *cr, double x, double y, const char *s,
 		double max_w, double ax, double ay, bool halo);

@@ -1,7 +1,7 @@
 /*
  * chart_lines.c - the line charts of chart.h: chart_lines, up to
  * CHART_MAX_LINES lines over a shared x, each on its own y axis in its
- * own colour and marker; and chart_curves, any number of curves, each
+ * own colour and marker, at most two axes a panel; and chart_curves, any number of curves, each
  * with its own points, on one x and one y axis, with reference lines and
  * the rates where curves stop.  Both put the legend across the top.
  */
@@ -101,37 +101,74 @@ static void lines_draw(struct chart *c, const struct axis *x,
 	cairo_restore(cr);
 }
 
+/* Lines [first, first + k) of a line chart in area, each on its own y
+ * axis (the first left, the second right), coloured by their index. */
+static void lines_panel(cairo_t *cr, struct rect area, const char *title,
+			struct axis *x, const double *xs, size_t n,
+			const struct line_series *lines, size_t first, size_t k,
+			const struct chart_style *st, struct rect *plot)
+{
+	struct chart c;
+	struct laid_axis lx, ly[2];
+	struct legend_item items[2];
+	struct line_series mine[CHART_MAX_LINES];
+	double lo, hi;
+	chart_start(&c, cr, area, title, st);
+	for (size_t i = 0; i < first + k; i++)	/* colours by index */
+		mine[i] = i < first ? (struct line_series){0} : lines[i];
+	for (size_t i = 0; i < k; i++)
+		items[i] = (struct legend_item){lines[first + i].name,
+						line_colour(first + i),
+						line_legend_marks[first + i]};
+	legend_rows(&c, items, k);
+	lines_x(&lx, x, xs, n);
+	for (size_t i = 0; i < k; i++) {
+		const struct line_series *l = &lines[first + i];
+		values_range(l->y, n, l->axis->log, &lo, &hi);
+		axis_prepare(&ly[i], l->axis, lo, hi);
+	}
+	layout(&c, &lx, ly, k, 0, 0);
+	if (plot->w > 0) {	/* under another panel: the same x span */
+		c.plot.x = plot->x;
+		c.plot.w = plot->w;
+	}
+	*plot = c.plot;
+	draw_grid(&c, &lx, &ly[0]);
+	lines_draw(&c, x, xs, n, mine, first + k);
+	draw_x_axis(&c, &lx);
+	for (size_t i = 0; i < k; i++)
+		draw_y_axis(&c, &ly[i], i > 0, line_text_colour(first + i));
+	chart_finish(&c);
+}
+
+/*
+ * At most two y axes a plot, one each side: a third line gets a panel of
+ * its own under the first two, a third of the height, on the same x
+ * (three axes side by side could not be read against the grid).
+ */
 void chart_lines(cairo_t *cr, struct rect area, const char *title,
 		 struct axis *x, const double *xs, size_t n,
 		 const struct line_series *lines, size_t n_lines,
 		 const struct chart_style *st)
 {
-	struct chart c;
-	struct laid_axis lx, ly[CHART_MAX_LINES];
-	struct legend_item items[CHART_MAX_LINES];
 	size_t k = n_lines < CHART_MAX_LINES ? n_lines : CHART_MAX_LINES;
-	double lo, hi;
-	chart_start(&c, cr, area, title, st);
 	if (k == 0) {
+		struct chart c;
+		chart_start(&c, cr, area, title, st);
 		chart_finish(&c);
 		return;
 	}
-	for (size_t i = 0; i < k; i++)
-		items[i] = (struct legend_item){lines[i].name, line_colour(i),
-						line_legend_marks[i]};
-	legend_rows(&c, items, k);
-	lines_x(&lx, x, xs, n);
-	for (size_t i = 0; i < k; i++) {
-		values_range(lines[i].y, n, lines[i].axis->log, &lo, &hi);
-		axis_prepare(&ly[i], lines[i].axis, lo, hi);
+	struct rect plot = {0, 0, 0, 0};
+	if (k <= 2) {
+		lines_panel(cr, area, title, x, xs, n, lines, 0, k, st, &plot);
+		return;
 	}
-	layout(&c, &lx, ly, k, 0, 0);
-	draw_grid(&c, &lx, &ly[0]);
-	lines_draw(&c, x, xs, n, lines, k);
-	draw_x_axis(&c, &lx);
-	for (size_t i = 0; i < k; i++)
-		draw_y_axis(&c, &ly[i], i > 0, line_text_colour(i));
-	chart_finish(&c);
+	double top_h = area.h * 0.6;
+	lines_panel(cr, (struct rect){area.x, area.y, area.w, top_h}, title, x,
+		    xs, n, lines, 0, 2, st, &plot);
+	lines_panel(cr, (struct rect){area.x, area.y + top_h, area.w,
+				      area.h - top_h}, NULL, x, xs, n, lines,
+		    2, 1, st, &plot);
 }
 
 /* ---- curves on shared axes ---------------------------------------------- */

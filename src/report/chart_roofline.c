@@ -171,11 +171,21 @@ static void roof_labels(struct chart *c, const struct axis *x,
 	snprintf(buf, sizeof(buf), "%s %.4g %s", u->peak, peak / u->scale,
 		 u->unit);
 	double h = font_h(cr), py = map_y(c, y, peak / u->scale) + c->sz.pad * 1.5;
-	double w = put_text(cr, p->x + p->w - c->sz.pad, py, buf, p->w * 0.5,
-			    1, 0, true);
-	taken[0] = (struct rect){p->x + p->w - c->sz.pad - w, py, w, h};
+	double ridge = peak / bw, rx0 = map_x(c, x, ridge) + c->sz.pad;
+	double w;
+	/* under the roof just right of the ridge, where compute-bound points
+	 * (a GEMM near the peak, at the plot's right) are not; at the right
+	 * end only when the ridge leaves no room */
+	if (isfinite(rx0) && rx0 + text_w(cr, buf) <= p->x + p->w - c->sz.pad) {
+		w = put_text(cr, rx0, py, buf, 0, 0, 0, true);
+		taken[0] = (struct rect){rx0, py, w, h};
+	} else {
+		w = put_text(cr, p->x + p->w - c->sz.pad, py, buf, p->w * 0.5,
+			     1, 0, true);
+		taken[0] = (struct rect){p->x + p->w - c->sz.pad - w, py, w, h};
+	}
 	/* from where the slope enters the plot to the ridge, on screen */
-	double ie = fmax(x->min, y->min * u->scale / bw), ridge = peak / bw;
+	double ie = fmax(x->min, y->min * u->scale / bw);
 	double ex = map_x(c, x, ie), ey = map_y(c, y, bw * ie / u->scale);
 	double rx = map_x(c, x, ridge), ry = map_y(c, y, peak / u->scale);
 	double len = hypot(rx - ex, ry - ey), a = atan2(ry - ey, rx - ex);

@@ -50,6 +50,15 @@ enum msg {
 	MSG_PAGE,		/* "page %d" */
 	MSG_ILLUSTRATIVE_PRICE,	/* a scatter series: "H100-SXM (illustrative price)" */
 	MSG_PREFILL, MSG_DECODE,	/* a serving roofline's phase */
+	/* the first page (page15) */
+	MSG_FP_MADE,		/* %s date, %s tool */
+	MSG_FP_NOT_RECORDED,
+	MSG_FP_ONE_OFF, MSG_FP_MONTHLY,	/* %s amount, %s low, %s high, %zu count */
+	MSG_FP_RANGE_MEASURED, MSG_FP_RANGE_ASSUMED,	/* %.0f%% %.0f%% */
+	MSG_FP_CHART_TRAIN, MSG_FP_CHART_SERVE,
+	MSG_FP_RECOMMENDED, MSG_FP_OBVIOUS,
+	MSG_FP_INPUTS, MSG_FP_PRICES, MSG_FP_ASSUMED, MSG_FP_NO_ILLUSTRATIVE,
+	MSG_FP_LIMITS, MSG_FP_LIMIT_SIZE, MSG_FP_LIMIT_H100, MSG_FP_LIMIT_CPU,
 	MSG_COUNT
 };
 

@@ -20,6 +20,7 @@
 
 #include "core/atomic_file.h"
 #include "core/xalloc.h"
+#include "first_page.h"
 #include "i18n.h"
 #include "png_out.h"
 #include "report_charts.h"
@@ -164,11 +165,18 @@ static void need(struct doc *d, double h)
 		new_page(d);
 }
 
+/* A heading wraps onto as many lines as it needs, up to a quarter of a
+ * page; past that it is cut, and stderr says so (never silently). */
 static void heading(struct doc *d, const char *text, double size)
 {
+	size_t cut = 0;
 	need(d, size * 3);
-	d->y += text_box(d->cr, d->font, (struct rect){MARGIN, d->y,
-			 PAGE_W - 2 * MARGIN, size * 2.6}, text, size, 1.25, true);
+	d->y += text_title(d->cr, d->font, (struct rect){MARGIN, d->y,
+			   PAGE_W - 2 * MARGIN, PAGE_H / 4}, text, size, true, &cut);
+	if (cut > 0)
+		fprintf(stderr, "gpuplan: report: a heading (the --title?) needs "
+			"%zu lines more than a quarter page holds: cut with "
+			"\"...\"\n", cut);
 	d->y += size * 0.6;
 }
 
@@ -340,11 +348,160 @@ static void summary_block(struct doc *d, const struct r_workload *w)
 	d->y += 6;
 }
 
+/* ---- the first page ---- */
+
+static struct chart_style page_style(const struct doc *d)
+{
+	return (struct chart_style){d->font->family, 7.5, 0.8};
+}
+
+
+/* "12,345 USD (range 9,259 USD to 15,431 USD)" as the language says it. */
+static void total_line(struct doc *d, enum msg id, const double v[3], size_t n)
+{
+	char line[600], a[64], lo[64], hi[64];
+	const char *cur = d->p->currency;
+	snprintf(line, sizeof(line), tr(d->o->lang, id),
+		 tr_money(v[1], cur, a, sizeof(a)), tr_money(v[0], cur, lo, sizeof(lo)),
+		 tr_money(v[2], cur, hi, sizeof(hi)), n);
+	paragraph(d, line, 11);
+}
+
+/* The headline chart of one kind of workload: per workload, the
+ * recommended option's cost beside the obvious choice's (the fastest GPU
+ * on offer, the plan's "obvious_alternative"); none when the obvious
+ * choice is the recommendation or the plan names none. */
+static void headline_chart(struct doc *d, bool training, double h)
+{
+	const struct r_plan *p = d->p;
+	enum report_lang lang = d->o->lang;
+	struct bar_group *g = xcalloc(p->n + 1, sizeof(*g));
+	double *v = xcalloc(2 * p->n + 2, sizeof(*v)), top = 0, low = INFINITY;
+	size_t n = 0;
+	for (size_t i = 0; i < p->n; i++) {
+		const struct r_workload *w = &p->w[i];
+		if (w->training != training || w->recommended < 0)
+			continue;
+		v[2 * n] = w->v[w->recommended].cost;
+		v[2 * n + 1] = w->obvious >= 0 ? w->v[w->obvious].cost : 0;
+		top = fmax(top, fmax(v[2 * n], v[2 * n + 1]));
+		for (int k = 0; k < 2; k++)
+			if (v[2 * n + k] > 0)
+				low = fmin(low, v[2 * n + k]);
+		g[n] = (struct bar_group){w->name, v + 2 * n, false, 0, 0, 0};
+		n++;
+	}
+	if (n > 0) {
+		char yl[96];
+		snprintf(yl, sizeof(yl), "%s (%s)",
+			 tr(lang, training ? MSG_AXIS_COST : MSG_AXIS_COST_MONTH),
+			 p->currency);
+		const char *seg[2] = {tr(lang, MSG_FP_RECOMMENDED), tr(lang, MSG_FP_OBVIOUS)};
+		struct rgb col[2] = {chart_colour(4), chart_grey()};
+		/* a 1 USD run beside a 300k USD one: log, or the small
+		 * bars vanish */
+		bool log = top > 0 && low < INFINITY && top / low > 100;
+		struct axis y = {log ? low : 0, top > 0 ? top : 1, log, yl,
+				 report_money_tick};
+		struct chart_style st = page_style(d);
+		chart_bars(d->cr, (struct rect){MARGIN, d->y, PAGE_W - 2 * MARGIN, h},
+			   tr(lang, training ? MSG_FP_CHART_TRAIN : MSG_FP_CHART_SERVE),
+			   &y, g, n, seg, col, 2, true, NULL, &st);
+		fault_chart(d->cr);
+		d->y += h + 8;
+	}
+	free(g);
+	free(v);
+}
+
+/*
+ * Page 1, what a manager decides on: the title; the plan's date and tool
+ * (as the plan records them: the report never reads the clock); the
+ * totals with their ranges and how the ranges were made; the headline
+ * charts; the illustrative inputs relied on; the model's limits.
+ */
+static void first_page(struct doc *d)
+{
+	enum report_lang lang = d->o->lang;
+	const struct r_plan *p = d->p;
+	struct fp_totals t;
+	char line[2400], list[2000];
+	new_page(d);
+	heading(d, d->o->title ? d->o->title : tr(lang, MSG_TITLE), 20);
+	if (*p->generated_date && *p->generated_tool)
+		snprintf(line, sizeof(line), tr(lang, MSG_FP_MADE), p->generated_date,
+			 p->generated_tool);
+	else
+		snprintf(line, sizeof(line), "%s", tr(lang, MSG_FP_NOT_RECORDED));
+	paragraph(d, line, BODY);
+	fp_totals(p, &t);
+	if (t.n_training)
+		total_line(d, MSG_FP_ONE_OFF, t.one_off, t.n_training);
+	if (t.n_services)
+		total_line(d, MSG_FP_MONTHLY, t.monthly, t.n_services);
+	if (t.measured)
+		paragraph(d, tr(lang, MSG_FP_RANGE_MEASURED), 8.5);
+	if (t.assumed) {
+		snprintf(line, sizeof(line), tr(lang, MSG_FP_RANGE_ASSUMED),
+			 100 * FP_TRAIN_SPREAD, 100 * FP_SERVE_SPREAD);
+		paragraph(d, line, 8.5);
+	}
+	double h = t.n_training && t.n_services ? 205 : 300;
+	headline_chart(d, true, h);
+	headline_chart(d, false, h);
+	heading(d, tr(lang, MSG_FP_INPUTS), 12);
+	if (fp_illustrative(p, list, sizeof(list)) > 0) {
+		snprintf(line, sizeof(line), tr(lang, MSG_FP_PRICES), list);
+		paragraph(d, line, 8.5);
+	} else {
+		paragraph(d, tr(lang, MSG_FP_NO_ILLUSTRATIVE), 8.5);
+	}
+	if (fp_assumed(p, list, sizeof(list)) > 0) {
+		snprintf(line, sizeof(line), tr(lang, MSG_FP_ASSUMED), list);
+		tr_trim_utf8(line);
+		paragraph(d, line, 8.5);
+	}
+	if (fp_limits(p, lang, list, sizeof(list)) > 0) {
+		snprintf(line, sizeof(line), tr(lang, MSG_FP_LIMITS), list);
+		tr_trim_utf8(line);
+		paragraph(d, line, 8.5);
+	}
+}
+
+/* Page 1's facts in one line, the PDF's Subject: a search index, or a
+ * test, reads it without a PDF text extractor (cairo keeps the document
+ * information dictionary uncompressed). */
+static void first_page_subject(const struct r_plan *p, enum report_lang lang,
+			       char *buf, size_t len)
+{
+	struct fp_totals t;
+	char a[64], lo[64], hi[64];
+	size_t k;
+	if (*p->generated_date && *p->generated_tool)
+		snprintf(buf, len, tr(lang, MSG_FP_MADE), p->generated_date,
+			 p->generated_tool);
+	else
+		snprintf(buf, len, "%s", tr(lang, MSG_FP_NOT_RECORDED));
+	fp_totals(p, &t);
+	for (int kind = 0; kind < 2; kind++) {
+		const double *v = kind ? t.monthly : t.one_off;
+		size_t n = kind ? t.n_services : t.n_training;
+		if (n == 0 || (k = strlen(buf)) + 1 >= len)
+			continue;
+		buf[k++] = ' ';
+		snprintf(buf + k, len - k, tr(lang, kind ? MSG_FP_MONTHLY : MSG_FP_ONE_OFF),
+			 tr_money(v[1], p->currency, a, sizeof(a)),
+			 tr_money(v[0], p->currency, lo, sizeof(lo)),
+			 tr_money(v[2], p->currency, hi, sizeof(hi)), n);
+	}
+	tr_trim_utf8(buf);
+}
+
 static void summary(struct doc *d)
 {
 	enum report_lang lang = d->o->lang;
+	first_page(d);
 	new_page(d);
-	heading(d, d->o->title ? d->o->title : tr(lang, MSG_TITLE), 20);
 	heading(d, tr(lang, MSG_SUMMARY), 14);
 	paragraph(d, tr(lang, MSG_SUMMARY_INTRO), BODY);
 	for (size_t i = 0; i < d->p->n; i++)
@@ -434,12 +591,10 @@ static void options_table(struct doc *d, const struct r_workload *w,
 	const char *serve_h[TABLE_COLS] = {tr(lang, MSG_COL_INSTANCE), tr(lang, MSG_COL_GPUS),
 		tr(lang, MSG_COL_REPLICAS), tr(lang, MSG_COL_P99), month_h,
 		tr(lang, MSG_COL_GPU_HOURS), tr(lang, MSG_COL_MEMORY), tr(lang, MSG_COL_STATUS)};
-	static const double train_w[TABLE_COLS] = {0.24, 0.17, 0.08, 0.08, 0.07, 0.07, 0.11, 0.18};
-	static const double serve_w[TABLE_COLS] = {0.22, 0.17, 0.10, 0.09, 0.09, 0.06, 0.10, 0.17};
 	static const double align[TABLE_COLS] = {0, 0, 1, 1, 1, 1, 1, 0};
+	/* columns sized to their content (text.h): names never split */
 	struct text_table t = {TABLE_COLS, w->training ? train_h : serve_h,
-			       w->training ? train_w : serve_w,
-			       align, ptrs, rows};
+			       NULL, align, ptrs, rows};
 	char head[640];
 	snprintf(head, sizeof(head), "%s: %s (%zu / %zu)", tr(lang, MSG_OPTIONS),
 		 w->name, rows, w->n);
@@ -466,10 +621,6 @@ static void options_table(struct doc *d, const struct r_workload *w,
 
 /* ---- charts ---- */
 
-static struct chart_style page_style(const struct doc *d)
-{
-	return (struct chart_style){d->font->family, 7.5, 0.8};
-}
 
 /* The charts of w, two a page; after each, cairo's status.  Returns 0, or
  * -1 with why naming the chart that could not be drawn. */
@@ -642,6 +793,43 @@ static int draw_document(struct doc *d, char *why, size_t len)
 	return part_drawn(d, "appendix", why, len);
 }
 
+/* Page 1 as the PDF draws it, on a white A4 image at FIRST_PAGE_SCALE
+ * pixels a point (1191 x 1684: a README's picture), staged as a PNG. */
+#define FIRST_PAGE_SCALE 2.0
+static int render_first_page_png(const struct r_plan *p,
+				 const struct report_options *o,
+				 const struct report_font *f,
+				 struct atomic_set *set, char *why, size_t len)
+{
+	cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_RGB24,
+		(int)ceil(PAGE_W * FIRST_PAGE_SCALE), (int)ceil(PAGE_H * FIRST_PAGE_SCALE));
+	cairo_t *cr = cairo_create(s);
+	cairo_set_source_rgb(cr, 1, 1, 1);
+	cairo_paint(cr);
+	cairo_scale(cr, FIRST_PAGE_SCALE, FIRST_PAGE_SCALE);
+	struct doc d = {cr, f, o, p, 0, 0, ""};
+	const char *earliest, *latest;
+	r_plan_price_dates(p, &earliest, &latest);
+	snprintf(d.footnote, sizeof(d.footnote), tr(o->lang, MSG_FOOTNOTE),
+		 earliest, latest);
+	tr_trim_utf8(d.footnote);
+	first_page(&d);
+	page_footer(&d);
+	int rc = drawn(cr, "the first page's PNG", why, len) < 0 ? REPORT_FAILED
+								  : REPORT_OK;
+	cairo_destroy(cr);
+	cairo_surface_flush(s);
+	if (rc == REPORT_OK) {
+		struct buffer b = {0};
+		b.data = png_encode(s, &b.len, why, len);
+		rc = b.data ? stage(set, o->first_page_png, &b, why, len)
+			    : REPORT_FAILED;
+		free(b.data);
+	}
+	cairo_surface_destroy(s);
+	return rc;
+}
+
 static int render_pdf(const struct r_plan *p, const struct report_options *o,
 		      const struct report_font *f, struct atomic_set *set,
 		      struct report_stats *stats, char *why, size_t len)
@@ -657,6 +845,9 @@ static int render_pdf(const struct r_plan *p, const struct report_options *o,
 	cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_CREATOR, "gpuplan");
 	cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_TITLE, title);
 	free(title);
+	char subject[1200];
+	first_page_subject(p, o->lang, subject, sizeof(subject));
+	cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_SUBJECT, subject);
 	struct doc d = {cairo_create(s), f, o, p, 0, 0, ""};
 	const char *earliest, *latest;
 	r_plan_price_dates(p, &earliest, &latest);
@@ -874,6 +1065,8 @@ int report_render(const struct r_plan *p, const struct report_options *o,
 		rc = render_charts(p, o, &f, false, set, stats, why, len);
 	if (rc == REPORT_OK && o->svg_dir)
 		rc = render_charts(p, o, &f, true, set, stats, why, len);
+	if (rc == REPORT_OK && o->first_page_png)
+		rc = render_first_page_png(p, o, &f, set, why, len);
 	report_font_free(&f);
 	return rc;
 }

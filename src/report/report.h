@@ -34,6 +34,7 @@ struct report_options {
 	const char *png_dir;	/* NULL: no PNGs */
 	const char *svg_dir;	/* NULL: no SVGs */
 	size_t table_rows;	/* options per workload in the tables */
+	const char *first_page_png;	/* NULL: none; else page 1 as a PNG */
 };
 
 struct report_stats {

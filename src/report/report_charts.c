@@ -67,6 +67,11 @@ static void fmt_money(double v, char *buf, size_t len)
 	snprintf(buf, len, "%.3g%s", v, units[u]);
 }
 
+void report_money_tick(double v, char *buf, size_t len)
+{
+	fmt_money(v, buf, len);
+}
+
 /* Whole numbers in full ("1024", never "1.02e+03"), the rest to three
  * significant digits. */
 static void fmt_plain(double v, char *buf, size_t len)

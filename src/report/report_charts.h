@@ -42,4 +42,8 @@ void report_chart_draw(cairo_t *cr, struct rect area, const struct r_plan *p,
  * the rest by cost.  Returns a new array of w->n indexes. */
 size_t *report_rank(const struct r_workload *w);
 
+/* A money axis's tick label as the charts write it: "950", "1.2k", "3.4M"
+ * (for the first page's headline chart, page15). */
+void report_money_tick(double v, char *buf, size_t len);
+
 #endif

@@ -607,6 +607,21 @@ static void read_rates(struct reader *rd, struct r_plan *p)
 	read_source(rd, &rd->sub, "exchange_rates", &p->rates_source);
 }
 
+/* "generated": the plan's date and tool version (page15); optional, as
+ * plans made before it lack it. */
+static void read_generated(struct reader *rd, struct r_plan *p)
+{
+	size_t at;
+	p->generated_date = p->generated_tool = "";
+	if (!get_container(rd, &rd->root, "generated", "", J_OBJECT, true, &at) ||
+	    !record_read(rd, &rd->sub, at, "generated"))
+		return;
+	const char *date = get_string(rd, &rd->sub, "date", "generated", true, NAME);
+	const char *tool = get_string(rd, &rd->sub, "tool", "generated", true, NAME);
+	p->generated_date = date ? date : "";
+	p->generated_tool = tool ? tool : "";
+}
+
 /* ---- workloads and options ------------------------------------------------ */
 
 /* Every entry of reason_codes is checked; the first is kept. */
@@ -1022,6 +1037,7 @@ static void read_root(struct reader *rd, size_t at, struct r_plan *p)
 	p->currency = get_string(rd, &rd->root, "currency", "", false, NAME);
 	read_assumptions(rd, p);
 	read_rates(rd, p);
+	read_generated(rd, p);
 	read_plan_sources(rd, p);
 	read_workloads(rd, p);
 	if (!rd->failed)

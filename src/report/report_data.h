@@ -172,6 +172,9 @@ struct r_plan {
 	const char *currency;
 	bool has_rates;			/* the plan converted currencies */
 	const char *rates_base, *rates_as_of;	/* "" when absent */
+	/* "generated": the day the plan was made and by which gpuplan
+	 * ("gpuplan 0.1.0"); "" when absent (an older plan) */
+	const char *generated_date, *generated_tool;
 	struct r_source rates_source;
 	struct r_assumption *assumptions;	/* in the plan's order */
 	size_t n_assumptions;

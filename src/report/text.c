@@ -1,17 +1,20 @@
 /*
- * text.c - fonts through fontconfig; text measured, wrapped, ellipsised
- * and drawn with cairo.
+ * text.c - fonts through fontconfig; text laid out, measured, wrapped,
+ * ellipsised and drawn with Pango over cairo (pangocairo).
  *
- * Every width here is cairo_text_extents' x_advance at the font and size
- * selected on the context, so what is measured is exactly what is drawn.
- * Text is handed to cairo only after being copied with invalid UTF-8 and
- * noncharacters replaced by U+FFFD (utf8.h): a string cairo refuses would
- * put the context into a permanent error state and blank the rest of the
- * report.
+ * Pango shapes the text, falls back to another font for a character the
+ * family lacks, and breaks lines where the language allows (UAX #14: at
+ * spaces, between Han characters but never before closing punctuation).
+ * Every width here is a Pango layout's logical width with the same font
+ * options as the drawing, so what is measured is exactly what is drawn.
+ * Text reaches Pango only as valid UTF-8 (each bad byte a '?', offsets
+ * kept): Pango would otherwise drop it with a warning.
  */
 #include "text.h"
 
 #include <fontconfig/fontconfig.h>
+#include <pango/pangocairo.h>
+#include <pango/pangofc-fontmap.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -138,6 +141,7 @@ static int take_match(FcPattern *m, const char *asked,
 	miss = first_missing(cs, need->sample);
 	if (miss == 0) {
 		f->family = xstrdup(asked);
+		f->lang = need == &lang_needs[LANG_ZH] ? LANG_ZH : LANG_EN;
 		f->file = xstrdup((const char *)file);
 		f->resolved_family = xstrdup((const char *)family);
 		return 0;
@@ -228,284 +232,369 @@ bool report_font_covers(const struct report_font *f, const char *utf8)
 	return ok;
 }
 
+
 void report_fonts_shutdown(void)
 {
+	/* the thread's Pango font map holds cairo fonts and fontconfig
+	 * patterns: emptied and dropped first */
+	PangoFontMap *fm = pango_cairo_font_map_get_default();
+
+	if (PANGO_IS_FC_FONT_MAP(fm))
+		pango_fc_font_map_shutdown(PANGO_FC_FONT_MAP(fm));
+	pango_cairo_font_map_set_default(NULL);
 	cairo_debug_reset_static_data();
 	FcFini();
 }
 
-void text_use_font(cairo_t *cr, const struct report_font *f, bool bold)
+/* ---- Pango layouts ---------------------------------------------------- */
+
+const char *text_lang_code(enum report_lang lang)
+{
+	return lang == LANG_ZH ? "zh-cn" : "en";
+}
+
+const char *text_family_lang(const char *family)
+{
+	for (size_t i = 0; family && i < sizeof(zh_families) / sizeof(*zh_families); i++)
+		if (strcmp(family, zh_families[i]) == 0)
+			return "zh-cn";
+	return "en";
+}
+
+/* The layout cached on a cairo context, with what it was set up for. */
+struct cached_layout {
+	PangoLayout *layout;
+};
+
+static const cairo_user_data_key_t layout_key;
+
+static void cached_free(void *p)
+{
+	struct cached_layout *c = p;
+
+	g_object_unref(c->layout);
+	free(c);
+}
+
+/*
+ * A fresh context with font options fixed here rather than taken from
+ * the surface: no hinting and unrounded glyph positions, so widths scale
+ * exactly with the size and a PDF, an SVG and a PNG lay the same text out
+ * the same way, byte for byte on every run.
+ */
+static PangoLayout *layout_create(cairo_t *cr)
+{
+	PangoContext *ctx = pango_cairo_create_context(cr);
+	cairo_font_options_t *fo = cairo_font_options_create();
+	PangoLayout *l;
+
+	cairo_font_options_set_antialias(fo, CAIRO_ANTIALIAS_GRAY);
+	cairo_font_options_set_hint_style(fo, CAIRO_HINT_STYLE_NONE);
+	cairo_font_options_set_hint_metrics(fo, CAIRO_HINT_METRICS_OFF);
+	pango_cairo_context_set_font_options(ctx, fo);
+	cairo_font_options_destroy(fo);
+	pango_context_set_round_glyph_positions(ctx, FALSE);
+	l = pango_layout_new(ctx);
+	g_object_unref(ctx);
+	return l;
+}
+
+PangoLayout *text_layout(cairo_t *cr, const char *family, const char *lang,
+			 double size, bool bold)
+{
+	struct cached_layout *c = cairo_get_user_data(cr, &layout_key);
+	PangoFontDescription *d;
+
+	if (!c) {
+		c = xcalloc(1, sizeof(*c));
+		c->layout = layout_create(cr);
+		if (cairo_set_user_data(cr, &layout_key, c, cached_free) !=
+		    CAIRO_STATUS_SUCCESS) {
+			/* a context in error: a layout of its own, leaked
+			 * with it rather than drawn into (nothing draws) */
+			return c->layout;
+		}
+	}
+	pango_cairo_update_layout(cr, c->layout);
+	pango_context_set_language(pango_layout_get_context(c->layout),
+				   pango_language_from_string(lang ? lang : "en"));
+	d = pango_font_description_new();
+	pango_font_description_set_family(d, family ? family : "sans-serif");
+	pango_font_description_set_weight(d, bold ? PANGO_WEIGHT_BOLD :
+						    PANGO_WEIGHT_NORMAL);
+	pango_font_description_set_absolute_size(d, size * PANGO_SCALE);
+	pango_layout_set_font_description(c->layout, d);
+	pango_font_description_free(d);
+	pango_layout_set_width(c->layout, -1);
+	pango_layout_set_wrap(c->layout, PANGO_WRAP_WORD_CHAR);
+	pango_layout_set_ellipsize(c->layout, PANGO_ELLIPSIZE_NONE);
+	pango_layout_set_single_paragraph_mode(c->layout, FALSE);
+	pango_layout_set_height(c->layout, -1);
+	pango_layout_set_alignment(c->layout, PANGO_ALIGN_LEFT);
+	pango_layout_set_attributes(c->layout, NULL);
+	pango_layout_set_text(c->layout, "", 0);
+	return c->layout;
+}
+
+/* s[0..len) as a malloc'd string Pango accepts, byte offsets unchanged:
+ * each malformed byte becomes '?', each noncharacter as many '?' as it
+ * has bytes (utf8.h decides which is which, as for cairo). */
+static char *clean_span(const char *s, size_t len)
+{
+	char *out = xmalloc(len + 1);
+	unsigned long cp;
+
+	for (size_t i = 0; i < len;) {
+		size_t k = utf8_next(s + i, len - i, &cp);
+		bool real_fffd = k == 3 && memcmp(s + i, "\xef\xbf\xbd", 3) == 0;
+
+		if (cp == UTF8_INVALID || (cp == 0xfffd && !real_fffd))
+			memset(out + i, '?', k);
+		else
+			memcpy(out + i, s + i, k);
+		i += k;
+	}
+	out[len] = '\0';
+	return out;
+}
+
+/*
+ * s[0..len) into l as text Pango accepts, byte offsets unchanged: each
+ * malformed byte becomes '?', each noncharacter as many '?' as it has
+ * bytes (utf8.h decides which is which, as for cairo).
+ */
+void text_layout_set(PangoLayout *l, const char *s, size_t len)
+{
+	char *buf = clean_span(s, len);
+
+	pango_layout_set_text(l, buf, (int)len);
+	free(buf);
+}
+
+double text_layout_width(PangoLayout *l)
+{
+	PangoRectangle r;
+
+	pango_layout_get_extents(l, NULL, &r);
+	return (double)r.width / PANGO_SCALE;
+}
+
+/* The layout for f (its resolved family, its language). */
+static PangoLayout *font_layout(cairo_t *cr, const struct report_font *f,
+				double size, bool bold)
 {
 	const char *family = f && f->resolved_family ? f->resolved_family :
 						       "sans-serif";
 
-	cairo_select_font_face(cr, family, CAIRO_FONT_SLANT_NORMAL,
-			       bold ? CAIRO_FONT_WEIGHT_BOLD :
-				      CAIRO_FONT_WEIGHT_NORMAL);
-}
-
-static void use_font(cairo_t *cr, const struct report_font *f, double size,
-		     bool bold)
-{
-	text_use_font(cr, f, bold);
-	cairo_set_font_size(cr, size);
+	return text_layout(cr, family, f ? text_lang_code(f->lang) : "en",
+			   size, bold);
 }
 
 /* ---- measuring -------------------------------------------------------- */
 
-/* A context with its font selected, and a scratch buffer for the
- * NUL-terminated, cleaned copies cairo needs. */
-struct meter {
-	cairo_t *cr;
-	char *buf;
-	size_t cap;
-};
-
-/* s[0..len) followed by suffix, cleaned and NUL-terminated, in m->buf
- * (valid until the next call). */
-static const char *meter_text(struct meter *m, const char *s, size_t len,
-			      const char *suffix)
+static double measure(PangoLayout *l, const char *s, size_t len,
+		      const char *suffix)
 {
-	size_t sl = strlen(suffix), o;
+	size_t sl = strlen(suffix);
+	char *t = xmalloc(len + sl + 1);
+	double w;
 
-	xgrow((void **)&m->buf, &m->cap, 3 * len + sl + 1, 1);
-	o = utf8_clean(m->buf, s, len, 0xfffd);
-	memcpy(m->buf + o, suffix, sl + 1);
-	return m->buf;
-}
-
-static double meter_width(struct meter *m, const char *s, size_t len,
-			  const char *suffix)
-{
-	cairo_text_extents_t e;
-
-	cairo_text_extents(m->cr, meter_text(m, s, len, suffix), &e);
-	return e.x_advance;
+	memcpy(t, s, len);
+	memcpy(t + len, suffix, sl + 1);
+	pango_layout_set_width(l, -1);	/* one line, however long */
+	pango_layout_set_attributes(l, NULL);
+	text_layout_set(l, t, len + sl);
+	w = text_layout_width(l);
+	free(t);
+	return w;
 }
 
 static size_t trim_spaces(const char *s, size_t len)
 {
-	while (len > 0 && s[len - 1] == ' ')
+	while (len > 0 && (s[len - 1] == ' ' || s[len - 1] == '\n'))
 		len--;
 	return len;
 }
 
 /*
- * The longest prefix of s[0..len), ending on a character boundary and
- * with at least min_chars characters, whose width with suffix appended is
- * <= width; with a suffix the prefix's trailing spaces are dropped.
- * Returns its length in bytes.  Binary search: a prefix is only ever
- * returned after it was measured to fit (or because min_chars forced it).
+ * The longest prefix of s[0..len), ending on a character boundary,
+ * whose width with suffix appended is <= width; trailing spaces dropped.
+ * Returns its length in bytes.  Binary search: a prefix is only returned
+ * after it was measured to fit.
  */
-static size_t longest_fit(struct meter *m, const char *s, size_t len,
-			  const char *suffix, double width, size_t min_chars)
+static size_t longest_fit(PangoLayout *l, const char *s, size_t len,
+			  const char *suffix, double width)
 {
 	size_t *b, k = utf8_bounds(s, len, &b);
-	size_t lo = min_chars < k ? min_chars : k, hi = k, best;
+	size_t lo = 0, hi = k, best;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo + 1) / 2;
-		size_t pl = *suffix ? trim_spaces(s, b[mid]) : b[mid];
 
-		if (meter_width(m, s, pl, suffix) <= width)
+		if (measure(l, s, trim_spaces(s, b[mid]), suffix) <= width)
 			lo = mid;
 		else
 			hi = mid - 1;
 	}
-	best = *suffix ? trim_spaces(s, b[lo]) : b[lo];
+	best = trim_spaces(s, b[lo]);
 	free(b);
 	return best;
 }
 
-/*
- * s[0..len) as a malloc'd, cleaned string no wider than width: whole when
- * it fits and !force, else its longest fitting prefix followed by "...",
- * or "" when not even "..." fits.
- */
-static char *fit_text(struct meter *m, const char *s, size_t len,
-		      double width, bool force)
+/* s[0..len) cut to its longest prefix that fits width with "..." after
+ * it, as a malloc'd clean string ("" when not even "..." fits). */
+static char *ellipsised(PangoLayout *l, const char *s, size_t len,
+			double width)
 {
 	size_t p;
+	char *out;
 
-	if (!force && meter_width(m, s, len, "") <= width)
-		return xstrdup(meter_text(m, s, len, ""));
-	if (meter_width(m, "", 0, "...") > width)
+	if (measure(l, "", 0, "...") > width)
 		return xstrdup("");
-	p = longest_fit(m, s, len, "...", width, 0);
-	return xstrdup(meter_text(m, s, p, "..."));
+	p = longest_fit(l, s, len, "...", width);
+	out = xmalloc(p + 4);
+	memcpy(out, s, p);
+	memcpy(out + p, "...", 4);
+	return out;
 }
 
 double text_width(cairo_t *cr, const struct report_font *f, const char *utf8,
 		  double size)
 {
-	struct meter m = { cr, NULL, 0 };
-	double w;
-
-	cairo_save(cr);
-	use_font(cr, f, size, false);
-	w = meter_width(&m, utf8, strlen(utf8), "");
-	cairo_restore(cr);
-	free(m.buf);
-	return w;
+	return measure(font_layout(cr, f, size, false), utf8, strlen(utf8), "");
 }
 
 /* ---- wrapping --------------------------------------------------------- */
 
-/* Han, kana, Hangul, CJK punctuation and full-width forms: scripts
- * written without spaces, where a line may break between characters. */
-static bool is_cjk(unsigned long c)
-{
-	return (c >= 0x2e80 && c <= 0x9fff) || (c >= 0xac00 && c <= 0xd7af) ||
-	       (c >= 0xf900 && c <= 0xfaff) || (c >= 0xfe30 && c <= 0xfe4f) ||
-	       (c >= 0xff00 && c <= 0xffef) ||
-	       (c >= 0x20000 && c <= 0x3ffff);
-}
+/* U+200B ZERO WIDTH SPACE: a break opportunity that draws nothing. */
+#define ZWSP "\xe2\x80\x8b"
 
-/* Is c one of the characters of the UTF-8 string set? */
-static bool in_set(const char *set, unsigned long c)
-{
-	char ch[5];
-
-	if (c == 0 || c >= UTF8_INVALID)
-		return false;
-	ch[utf8_put(c, ch)] = '\0';
-	return strstr(set, ch) != NULL;	/* UTF-8 only matches whole */
-}
-
-/* Closing punctuation never starts a line, opening never ends one (the
- * basic rule of Chinese and Japanese line breaking). */
-static bool no_break_before(unsigned long c)
-{
-	return in_set("，。、；：！？）」』】〉》”’…．｝］％,.;:!?)]}%", c);
-}
-
-static bool no_break_after(unsigned long c)
-{
-	return in_set("（「『【〈《“‘｛［([{", c);
-}
-
-/* May a line break between characters a and b (neither a space)? */
-static bool cjk_break(unsigned long a, unsigned long b)
-{
-	return (is_cjk(a) || is_cjk(b)) && !no_break_before(b) &&
-	       !no_break_after(a);
-}
-
-struct wrap {
-	struct meter *m;
-	const char *s;
-	size_t n;		/* strlen(s) */
-	double width;
+/*
+ * The text a layout wraps, and where its bytes came from: `keep_words`
+ * (table cells) keeps every space-separated word that fits the width on
+ * one line (Pango would break between any two Han characters, splitting
+ * "小时"), and lets a word that does not fit break after its '_' first
+ * (an instance name: "Standard_NC24ads_" / "A100_v4"), then anywhere.
+ */
+struct wrap_text {
+	char *s;		/* what the layout holds */
+	size_t n;
+	size_t *orig;		/* per byte of s + 1: its offset in the input */
+	PangoAttrList *attrs;	/* NULL: Pango's own breaks throughout */
 };
 
-static size_t skip_spaces(const struct wrap *w, size_t i)
+static void wrap_text_free(struct wrap_text *w)
 {
-	while (i < w->n && w->s[i] == ' ')
-		i++;
-	return i;
+	free(w->s);
+	free(w->orig);
+	if (w->attrs)
+		pango_attr_list_unref(w->attrs);
 }
 
-/*
- * Finds the first break opportunity after the character at i (which
- * belongs to the line starting at `start`): *end is where the line would
- * end there (spaces trimmed), *next where the following line starts.
- * Returns true for a forced break (a newline or the end of the text).
- */
-static bool next_break(const struct wrap *w, size_t start, size_t i,
-		       size_t *end, size_t *next)
+static void wrap_put(struct wrap_text *w, const char *b, size_t k,
+		     size_t from)
 {
-	bool forced = false;
-	unsigned long c, d;
+	for (size_t i = 0; i < k; i++) {
+		w->s[w->n] = b[i];
+		w->orig[w->n++] = from;
+	}
+}
 
-	for (;;) {
-		size_t j = i + utf8_next(w->s + i, w->n - i, &c);
+static void wrap_prepare(PangoLayout *l, const char *s, size_t len,
+			 double width, bool keep_words, struct wrap_text *w)
+{
+	w->s = xmalloc(4 * len + 1);
+	w->orig = xmalloc((4 * len + 1) * sizeof(*w->orig));
+	w->n = 0;
+	w->attrs = keep_words ? pango_attr_list_new() : NULL;
+	for (size_t i = 0; i < len;) {
+		size_t e = i, start = w->n;
 
-		if (c == '\n' || j >= w->n) {
-			forced = true;
-			*end = c == '\n' ? i : w->n;
-			*next = j;
-			break;
+		if (s[i] == ' ' || s[i] == '\n') {
+			wrap_put(w, s + i, 1, i);
+			i++;
+			continue;
 		}
-		utf8_next(w->s + j, w->n - j, &d);
-		if (d != ' ' && d != '\n' && (c == ' ' || cjk_break(c, d))) {
-			*end = j;
-			*next = j;
-			break;
+		while (e < len && s[e] != ' ' && s[e] != '\n')
+			e++;
+		bool fits = !keep_words || measure(l, s + i, e - i, "") <= width;
+		for (size_t j = i; j < e; j++) {
+			wrap_put(w, s + j, 1, j);
+			if (!fits && s[j] == '_' && j + 1 < e)
+				wrap_put(w, ZWSP, 3, j + 1);
 		}
-		i = j;
+		if (keep_words && fits && w->n - start > 1) {
+			PangoAttribute *a = pango_attr_allow_breaks_new(FALSE);
+
+			a->start_index = (guint)start;
+			a->end_index = (guint)w->n;
+			pango_attr_list_insert(w->attrs, a);
+		}
+		i = e;
 	}
-	*end = start + trim_spaces(w->s + start, *end - start);
-	return forced;
+	w->orig[w->n] = len;
+	w->s[w->n] = '\0';
 }
 
-/*
- * Lays out the line that starts at `start` (not a space): greedily takes
- * break opportunities while the text up to them fits; a first segment
- * that alone is too wide is cut between characters (at least one, so
- * layout always progresses).  Stores the line and returns where the next
- * one starts.
- */
-static size_t wrap_line(const struct wrap *w, size_t start,
-			struct text_span *line)
+/* Lays s[0..len) out in l at width (< 0: one character a line) and
+ * stores up to max lines in spans; returns how many lines there are. */
+static size_t wrap_into(PangoLayout *l, const char *s, size_t len,
+			double width, bool keep_words, struct text_span *spans,
+			size_t max)
 {
-	size_t i = start, end, next, best_end = start, best_next = 0;
+	struct wrap_text w;
+	PangoLayoutIter *it;
+	size_t count = 0;
 
-	for (;;) {
-		bool forced = next_break(w, start, i, &end, &next);
+	if (trim_spaces(s, len) == 0 && memchr(s, '\n', len) == NULL)
+		return 0;
+	wrap_prepare(l, s, len, width, keep_words, &w);
+	text_layout_set(l, w.s, w.n);
+	pango_layout_set_attributes(l, w.attrs);
+	pango_layout_set_wrap(l, PANGO_WRAP_WORD_CHAR);
+	/* a width of 0 wraps after every character */
+	pango_layout_set_width(l, width > 0 ? (int)(width * PANGO_SCALE) : 0);
+	it = pango_layout_get_iter(l);
+	do {
+		PangoLayoutLine *line = pango_layout_iter_get_line_readonly(it);
+		size_t a = (size_t)line->start_index;
+		size_t b = a + (size_t)line->length;
 
-		if (end > start &&	/* an empty line always fits */
-		    meter_width(w->m, w->s + start, end - start, "") >
-			    w->width)
-			break;
-		best_end = end;
-		best_next = next;
-		if (forced)
-			break;
-		i = next;
-	}
-	if (best_next == 0) {	/* nothing fitted: cut the segment */
-		best_end = start + longest_fit(w->m, w->s + start, end - start,
-					       "", w->width, 1);
-		best_next = best_end;
-	}
-	line->off = start;
-	line->len = best_end - start;
-	return best_next;
-}
+		if (a >= w.n && count > 0 && w.n > 0 && w.s[w.n - 1] == '\n')
+			break;	/* the empty line after a final newline */
+		if (count < max) {
+			size_t from = w.orig[a], to = w.orig[b];
 
-/* Lays out at most `limit` lines, storing the first `max`; *rest is where
- * the text not laid out starts (w->n when all was).  Returns the count. */
-static size_t wrap_lines(const struct wrap *w, struct text_span *spans,
-			 size_t max, size_t limit, size_t *rest)
-{
-	size_t count = 0, pos = skip_spaces(w, 0);
-
-	while (pos < w->n && count < limit) {
-		struct text_span sp;
-
-		pos = skip_spaces(w, wrap_line(w, pos, &sp));
-		if (count < max)
-			spans[count] = sp;
+			while (to > from && (s[to - 1] == ' ' || s[to - 1] == '\n'))
+				to--;
+			while (from < to && s[from] == ' ')
+				from++;
+			spans[count] = (struct text_span){ from, to - from };
+		}
 		count++;
-	}
-	*rest = pos;
+	} while (pango_layout_iter_next_line(it));
+	pango_layout_iter_free(it);
+	pango_layout_set_attributes(l, NULL);
+	wrap_text_free(&w);
 	return count;
+}
+
+static size_t wrap_all(PangoLayout *l, const char *utf8, double width,
+		       bool keep_words, struct text_span **spans)
+{
+	size_t len = strlen(utf8);
+	size_t n = wrap_into(l, utf8, len, width, keep_words, NULL, 0);
+
+	*spans = xcalloc(n + 1, sizeof(**spans));
+	return wrap_into(l, utf8, len, width, keep_words, *spans, n);
 }
 
 size_t text_wrap(cairo_t *cr, const struct report_font *f, const char *utf8,
 		 double size, double width, bool bold, struct text_span *spans,
 		 size_t max)
 {
-	struct meter m = { cr, NULL, 0 };
-	struct wrap w = { &m, utf8, strlen(utf8), width };
-	size_t rest, count;
-
-	cairo_save(cr);
-	use_font(cr, f, size, bold);
-	count = wrap_lines(&w, spans, max, SIZE_MAX, &rest);
-	cairo_restore(cr);
-	free(m.buf);
-	return count;
+	return wrap_into(font_layout(cr, f, size, bold), utf8, strlen(utf8),
+			 width, false, spans, max);
 }
 
 /* How many lines of pitch `pitch` fit a height h (a hair of rounding
@@ -517,47 +606,45 @@ static size_t lines_in(double h, double pitch)
 	return (size_t)floor(h / pitch + 1e-9);
 }
 
-/* The last shown line when text was dropped: its text runs on to the end
- * of its paragraph and is cut with "..." inside the width. */
-static char *last_line(const struct wrap *w, struct text_span sp)
+static size_t box_layout(cairo_t *cr, const struct report_font *f,
+			 struct rect box, const char *utf8, double size,
+			 double line_height, bool bold, bool keep_words,
+			 char ***lines)
 {
-	const char *nl = memchr(w->s + sp.off + sp.len, '\n',
-				w->n - sp.off - sp.len);
-	size_t end = nl ? (size_t)(nl - w->s) : w->n;
+	size_t fit = lines_in(box.h, size * line_height), n, shown;
+	PangoLayout *l;
+	struct text_span *spans;
 
-	return fit_text(w->m, w->s + sp.off, end - sp.off, w->width, true);
+	*lines = NULL;
+	if (fit == 0 || !(box.w > 0) || !*utf8)
+		return 0;
+	l = font_layout(cr, f, size, bold);
+	n = wrap_all(l, utf8, box.w, keep_words, &spans);
+	shown = n < fit ? n : fit;
+	*lines = xcalloc(shown ? shown : 1, sizeof(**lines));
+	for (size_t i = 0; i < shown; i++)
+		(*lines)[i] = clean_span(utf8 + spans[i].off, spans[i].len);
+	if (shown > 0 && n > shown) {
+		/* text was dropped: the last line runs on to the end of
+		 * its paragraph and is cut with "..." inside the width */
+		struct text_span sp = spans[shown - 1];
+		size_t end = sp.off + strcspn(utf8 + sp.off, "\n");
+		char *c = clean_span(utf8 + sp.off, end - sp.off);
+
+		free((*lines)[shown - 1]);
+		(*lines)[shown - 1] = ellipsised(l, c, strlen(c), box.w);
+		free(c);
+	}
+	free(spans);
+	return shown;
 }
 
 size_t text_box_layout(cairo_t *cr, const struct report_font *f,
 		       struct rect box, const char *utf8, double size,
 		       double line_height, bool bold, char ***lines)
 {
-	struct meter m = { cr, NULL, 0 };
-	struct wrap w = { &m, utf8, strlen(utf8), box.w };
-	size_t fit = lines_in(box.h, size * line_height), n, rest;
-	struct text_span *spans;
-
-	*lines = NULL;
-	if (fit == 0 || !(box.w > 0) || w.n == 0)
-		return 0;
-	if (fit > w.n)	/* every line holds a byte or ends at a newline */
-		fit = w.n;
-	cairo_save(cr);
-	use_font(cr, f, size, bold);
-	spans = xcalloc(fit, sizeof(*spans));
-	n = wrap_lines(&w, spans, fit, fit, &rest);
-	*lines = xcalloc(n ? n : 1, sizeof(**lines));
-	for (size_t i = 0; i < n; i++)
-		(*lines)[i] = xstrdup(meter_text(&m, utf8 + spans[i].off,
-						 spans[i].len, ""));
-	if (n > 0 && rest < w.n) {
-		free((*lines)[n - 1]);
-		(*lines)[n - 1] = last_line(&w, spans[n - 1]);
-	}
-	cairo_restore(cr);
-	free(spans);
-	free(m.buf);
-	return n;
+	return box_layout(cr, f, box, utf8, size, line_height, bold, false,
+			  lines);
 }
 
 void text_lines_free(char **lines, size_t n)
@@ -569,24 +656,29 @@ void text_lines_free(char **lines, size_t n)
 
 /* ---- drawing ---------------------------------------------------------- */
 
-/* Shows clean text with its baseline's left end at (x, y); leaves no
- * current path behind. */
-static void show_at(cairo_t *cr, double x, double y, const char *clean)
+/* Offset from the top of a slot of height `slot` to the baseline that
+ * centres a line of l's font in it. */
+static double baseline_in(PangoLayout *l, double slot)
 {
-	cairo_new_path(cr);
-	cairo_move_to(cr, x, y);
-	cairo_show_text(cr, clean);
-	cairo_new_path(cr);
+	PangoRectangle r;
+	double base;
+
+	pango_layout_set_text(l, "Ag", 2);
+	pango_layout_get_extents(l, NULL, &r);
+	base = (double)pango_layout_get_baseline(l) / PANGO_SCALE;
+	return (slot - (double)r.height / PANGO_SCALE) / 2 + base;
 }
 
-/* Offset from the top of a slot of height `slot` to the baseline that
- * centres the font's ascent + descent in it (font already selected). */
-static double baseline_in(cairo_t *cr, double slot)
+/* Shows what l holds with its first baseline's left end at (x, y);
+ * leaves no current path behind. */
+static void show_layout_at(cairo_t *cr, PangoLayout *l, double x, double y)
 {
-	cairo_font_extents_t fe;
+	double base = (double)pango_layout_get_baseline(l) / PANGO_SCALE;
 
-	cairo_font_extents(cr, &fe);
-	return (slot - (fe.ascent + fe.descent)) / 2 + fe.ascent;
+	cairo_new_path(cr);
+	cairo_move_to(cr, x, y - base);
+	pango_cairo_show_layout(cr, l);
+	cairo_new_path(cr);
 }
 
 double text_box(cairo_t *cr, const struct report_font *f, struct rect box,
@@ -595,33 +687,51 @@ double text_box(cairo_t *cr, const struct report_font *f, struct rect box,
 	char **lines;
 	size_t n = text_box_layout(cr, f, box, utf8, size, line_height, bold,
 				   &lines);
-	double pitch = size * line_height, lead;
+	double pitch = size * line_height;
+	PangoLayout *l = font_layout(cr, f, size, bold);
+	double lead = baseline_in(l, pitch);
 
-	cairo_save(cr);
-	use_font(cr, f, size, bold);
-	lead = baseline_in(cr, pitch);
-	for (size_t i = 0; i < n; i++)
-		show_at(cr, box.x, box.y + (double)i * pitch + lead, lines[i]);
-	cairo_restore(cr);
+	for (size_t i = 0; i < n; i++) {
+		text_layout_set(l, lines[i], strlen(lines[i]));
+		show_layout_at(cr, l, box.x, box.y + (double)i * pitch + lead);
+	}
 	text_lines_free(lines, n);
 	return (double)n * pitch;
 }
 
-/* Only the first line of utf8 is drawn: a newline is layout, not text. */
+/* Only the first line of utf8 is drawn: a newline is layout, not text.
+ * Pango ellipsises it at the end when it is wider than max_width. */
 void text_line(cairo_t *cr, const struct report_font *f, double x, double y,
 	       double max_width, const char *utf8, double size, double align,
 	       bool bold)
 {
-	struct meter m = { cr, NULL, 0 };
-	char *t;
+	PangoLayout *l = font_layout(cr, f, size, bold);
+	size_t len = strcspn(utf8, "\n");
 
-	cairo_save(cr);
-	use_font(cr, f, size, bold);
-	t = fit_text(&m, utf8, strcspn(utf8, "\n"), max_width, false);
-	show_at(cr, x - align * meter_width(&m, t, strlen(t), ""), y, t);
-	cairo_restore(cr);
-	free(t);
-	free(m.buf);
+	text_layout_set(l, utf8, len);
+	if (text_layout_width(l) > max_width) {
+		if (!(max_width > 0))
+			return;
+		pango_layout_set_width(l, (int)(max_width * PANGO_SCALE));
+		pango_layout_set_ellipsize(l, PANGO_ELLIPSIZE_END);
+	}
+	show_layout_at(cr, l, x - align * text_layout_width(l), y);
+}
+
+double text_title(cairo_t *cr, const struct report_font *f, struct rect box,
+		  const char *utf8, double size, bool bold, size_t *cut)
+{
+	PangoLayout *l = font_layout(cr, f, size, bold);
+	struct text_span *spans;
+	size_t n = wrap_all(l, utf8, box.w, false, &spans);
+	size_t fit = lines_in(box.h, size * 1.25);
+	struct rect b = box;
+
+	b.h = (double)(n < fit ? n : fit) * size * 1.25;
+	if (cut)
+		*cut = n > fit ? n - fit : 0;
+	free(spans);
+	return text_box(cr, f, b, utf8, size, 1.25, bold);
 }
 
 /* ---- tables ----------------------------------------------------------- */
@@ -632,18 +742,130 @@ double text_table_row_height(double size)
 	return 1.7 * size;
 }
 
-static double col_frac(const struct text_table *t, size_t c)
-{
-	return t->widths ? t->widths[c] : 1.0 / (double)t->ncols;
-}
-
 /* A cell wraps onto at most this many lines, the last ellipsised: an
  * instance name or a reason stays readable, a row never becomes a page. */
 #define CELL_MAX_LINES 3
 #define CELL_PITCH 1.2		/* line pitch inside a cell, in em */
+#define CELL_PAD 0.4		/* inside each side of a column, in em */
 
-/* One row laid out: each cell's lines (text_box_layout) and the most
- * lines any cell needs. */
+/* The widest space-separated word of s. */
+static double widest_word(PangoLayout *l, const char *s)
+{
+	double w = 0;
+
+	for (size_t i = 0; s[i];) {
+		size_t e = i + strcspn(s + i, " \n");
+
+		if (e > i)
+			w = fmax(w, measure(l, s + i, e - i, ""));
+		i = e + (s[e] != '\0');
+	}
+	return w;
+}
+
+/* Column c's natural width (its longest cell on one line) and its
+ * narrowest (its widest word), header included. */
+static void column_needs(cairo_t *cr, const struct report_font *f,
+			 const struct text_table *t, size_t c, double size,
+			 double *nat, double *min)
+{
+	*nat = *min = 0;
+	for (size_t r = 0; r <= t->nrows; r++) {
+		const char *s = r == 0 ? (t->header ? t->header[c] : NULL) :
+					 t->cells[(r - 1) * t->ncols + c];
+		PangoLayout *l = font_layout(cr, f, size, r == 0);
+
+		if (!s || !*s)
+			continue;
+		*nat = fmax(*nat, measure(l, s, strcspn(s, "\n"), ""));
+		*min = fmax(*min, widest_word(l, s));
+	}
+}
+
+/*
+ * Widths for columns that cannot all have their natural width: a column
+ * that needs no more than an equal share of what is left gets all it
+ * needs (repeatedly: what it leaves raises the share); the others split
+ * the rest, each at least its widest word, the excess in proportion to
+ * how much longer than that word their text runs.  False when even the
+ * words do not fit.
+ */
+static bool water_fill(const double *nat, const double *min, size_t n,
+		       double room, double *w)
+{
+	bool *done = xcalloc(n, sizeof(*done)), changed = true;
+	size_t left = n;
+	double smin = 0, sext = 0;
+
+	while (changed && left > 0) {
+		double share = room / (double)left;
+
+		changed = false;
+		for (size_t c = 0; c < n; c++)
+			if (!done[c] && nat[c] <= share) {
+				w[c] = nat[c];
+				room -= nat[c];
+				done[c] = changed = true;
+				left--;
+			}
+	}
+	for (size_t c = 0; c < n; c++)
+		if (!done[c]) {
+			smin += min[c];
+			sext += nat[c] - min[c];
+		}
+	for (size_t c = 0; c < n && smin <= room; c++)
+		if (!done[c])
+			w[c] = min[c] + (sext > 0 ? (room - smin) *
+					 (nat[c] - min[c]) / sext : 0);
+	free(done);
+	return smin <= room;
+}
+
+void text_table_widths(cairo_t *cr, const struct report_font *f,
+		       const struct text_table *t, double width, double size,
+		       double *out)
+{
+	double pad = 2 * CELL_PAD * size, room = width - pad * (double)t->ncols;
+	double *nat = xcalloc(t->ncols, sizeof(*nat));
+	double *min = xcalloc(t->ncols, sizeof(*min));
+	double *w = xcalloc(t->ncols, sizeof(*w));
+	double snat = 0, smin = 0;
+
+	for (size_t c = 0; c < t->ncols; c++) {
+		column_needs(cr, f, t, c, size, &nat[c], &min[c]);
+		snat += nat[c];
+		smin += min[c];
+	}
+	for (size_t c = 0; c < t->ncols; c++) {
+		if (!(room > 0) || snat <= 0)
+			w[c] = room / (double)t->ncols;
+		else if (snat <= room)	/* all on one line; spread the rest */
+			w[c] = nat[c] + (room - snat) * nat[c] / snat;
+	}
+	if (room > 0 && snat > room &&
+	    !water_fill(nat, min, t->ncols, room, w))
+		for (size_t c = 0; c < t->ncols; c++)	/* shares of the words */
+			w[c] = room * (smin > 0 ? min[c] / smin :
+					1.0 / (double)t->ncols);
+	for (size_t c = 0; c < t->ncols; c++)
+		out[c] = (w[c] + pad) / width;
+	free(nat);
+	free(min);
+	free(w);
+}
+
+size_t text_cell_layout(cairo_t *cr, const struct report_font *f,
+			const char *utf8, double size, double width, bool bold,
+			char ***lines)
+{
+	struct rect cell = { 0, 0, width, CELL_MAX_LINES * CELL_PITCH * size };
+
+	return box_layout(cr, f, cell, utf8, size, CELL_PITCH, bold, true,
+			  lines);
+}
+
+/* One row laid out: each cell's lines and the most lines any cell needs. */
 struct row_layout {
 	char ***lines;
 	size_t *n;
@@ -652,20 +874,21 @@ struct row_layout {
 
 static void row_layout(cairo_t *cr, const struct report_font *f,
 		       struct rect box, const struct text_table *t,
-		       const char *const *cells, double size, bool bold,
-		       struct row_layout *l)
+		       const double *frac, const char *const *cells,
+		       double size, bool bold, struct row_layout *l)
 {
-	double pad = 0.4 * size;
+	double pad = CELL_PAD * size;
+
 	l->lines = xcalloc(t->ncols, sizeof(*l->lines));
 	l->n = xcalloc(t->ncols, sizeof(*l->n));
 	l->most = 1;
 	for (size_t c = 0; c < t->ncols; c++) {
-		double room = box.w * col_frac(t, c) - 2 * pad;
+		double room = box.w * frac[c] - 2 * pad;
+
 		if (!(room > 0) || !cells[c] || !*cells[c])
 			continue;
-		struct rect cell = {0, 0, room, CELL_MAX_LINES * CELL_PITCH * size};
-		l->n[c] = text_box_layout(cr, f, cell, cells[c], size, CELL_PITCH,
-					  bold, &l->lines[c]);
+		l->n[c] = text_cell_layout(cr, f, cells[c], size, room, bold,
+					   &l->lines[c]);
 		if (l->n[c] > l->most)
 			l->most = l->n[c];
 	}
@@ -686,20 +909,18 @@ static double row_height(double size, size_t lines)
 }
 
 /* Draws a laid-out row at the top y, each cell left or right aligned
- * inside its column less 0.4 em of padding on either side. */
+ * inside its column less CELL_PAD em of padding on either side. */
 static void table_row(cairo_t *cr, const struct report_font *f,
 		      struct rect box, const struct text_table *t,
-		      const struct row_layout *l, double y, double size,
-		      bool bold)
+		      const double *frac, const struct row_layout *l, double y,
+		      double size, bool bold)
 {
-	double pad = 0.4 * size, x = box.x, base;
+	double pad = CELL_PAD * size, x = box.x;
+	double base = y + baseline_in(font_layout(cr, f, size, bold),
+				      text_table_row_height(size));
 
-	cairo_save(cr);
-	use_font(cr, f, size, bold);
-	base = y + baseline_in(cr, text_table_row_height(size));
-	cairo_restore(cr);
 	for (size_t c = 0; c < t->ncols; c++) {
-		double cw = box.w * col_frac(t, c), room = cw - 2 * pad;
+		double cw = box.w * frac[c], room = cw - 2 * pad;
 		double a = t->align ? t->align[c] : 0;
 
 		for (size_t k = 0; k < l->n[c]; k++)
@@ -724,13 +945,15 @@ static void shade(cairo_t *cr, cairo_pattern_t *ink, struct rect r)
  * Header (bold, with a rule under it), then rows from `first` while they
  * fit; odd rows (counted over the whole table, so stripes continue across
  * pages) are shaded.  A box that holds the header and one single-line row
- * always gets a row, so callers looping over pages progress.
+ * always gets a row, so callers looping over pages progress.  Columns
+ * without given widths are sized from the whole table, so they stay the
+ * same from page to page.
  */
 size_t text_table_draw(cairo_t *cr, const struct report_font *f,
 		       struct rect box, const struct text_table *t, size_t first,
 		       double size)
 {
-	double y = box.y, bottom = box.y + box.h;
+	double y = box.y, bottom = box.y + box.h, *frac;
 	size_t fit = lines_in(box.h, text_table_row_height(size)), last = first;
 	cairo_pattern_t *ink;
 	struct row_layout l;
@@ -741,11 +964,16 @@ size_t text_table_draw(cairo_t *cr, const struct report_font *f,
 		fit--;
 	if (fit == 0 || t->ncols == 0)
 		return first;
+	frac = xcalloc(t->ncols, sizeof(*frac));
+	if (t->widths)
+		memcpy(frac, t->widths, t->ncols * sizeof(*frac));
+	else
+		text_table_widths(cr, f, t, box.w, size, frac);
 	cairo_save(cr);
 	ink = cairo_pattern_reference(cairo_get_source(cr));
 	if (t->header) {
-		row_layout(cr, f, box, t, t->header, size, true, &l);
-		table_row(cr, f, box, t, &l, y, size, true);
+		row_layout(cr, f, box, t, frac, t->header, size, true, &l);
+		table_row(cr, f, box, t, frac, &l, y, size, true);
 		y += row_height(size, l.most);
 		row_layout_free(t, &l);
 		cairo_set_line_width(cr, fmax(0.5, size / 14));
@@ -754,13 +982,15 @@ size_t text_table_draw(cairo_t *cr, const struct report_font *f,
 		cairo_stroke(cr);
 	}
 	for (size_t r = first; r < t->nrows; r++) {
-		row_layout(cr, f, box, t, t->cells + r * t->ncols, size, false, &l);
+		row_layout(cr, f, box, t, frac, t->cells + r * t->ncols, size,
+			   false, &l);
 		double h = row_height(size, l.most);
 		bool fits = y + h <= bottom + 1e-9;
+
 		if (fits || r == first) {
 			if (r % 2)
 				shade(cr, ink, (struct rect){ box.x, y, box.w, h });
-			table_row(cr, f, box, t, &l, y, size, false);
+			table_row(cr, f, box, t, frac, &l, y, size, false);
 			y += h;
 			last = r + 1;
 		}
@@ -770,5 +1000,6 @@ size_t text_table_draw(cairo_t *cr, const struct report_font *f,
 	}
 	cairo_pattern_destroy(ink);
 	cairo_restore(cr);
+	free(frac);
 	return last;
 }

@@ -965,11 +965,12 @@ static void colour_columns(cairo_surface_t *s, struct rgb c, int *lo, int *hi)
 }
 
 /*
- * The line chart's three axes keep apart: each axis's tick labels and
- * title are in its line's colour (chart_lines' palette 0, 1 and 4, a
- * quarter darker for text), so the columns each colour's text covers
- * must be time, then cost, then efficiency, left to right, none
- * overlapping the next, all inside the rect.  Only where text is at
+ * The line chart keeps at most two y axes a plot: each axis's tick labels
+ * and title are in its line's colour (chart_lines' palette 0, 1 and 4, a
+ * quarter darker for text); time's (left) and cost's (right) columns do
+ * not overlap, and the third line's axis is on the left again, in a panel
+ * of its own under the first (never a third column right of cost), all
+ * inside the rect.  Only where text is at
  * least 15 pixels high: smaller glyphs have no pixel of the full colour.
  */
 static void lines_axes_apart(void)
@@ -991,8 +992,9 @@ static void lines_axes_apart(void)
 			CHECK(lo[i] <= hi[i]);
 			CHECK(lo[i] >= px.x && hi[i] < px.x + px.w);
 		}
-		CHECK(hi[0] < lo[1] && hi[1] < lo[2]);
-		if (!(hi[0] < lo[1] && hi[1] < lo[2]))
+		bool apart = hi[0] < lo[1] && hi[2] < lo[1] && lo[2] < hi[0];
+		CHECK(apart);
+		if (!apart)
 			fprintf(stderr, "  lines/%s: axis text at %d-%d, %d-%d, %d-%d\n",
 				cv->size, lo[0], hi[0], lo[1], hi[1], lo[2], hi[2]);
 		cairo_destroy(cr);

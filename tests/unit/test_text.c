@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "report/chart_frame.h"
 #include "report/text.h"
 #include "core/utf8.h"
 
@@ -384,6 +385,122 @@ static void cleaning(cairo_t *cr, const struct report_font *f)
 	cairo_destroy(c3);
 }
 
+/* Table cells keep a word whole when it fits (Pango alone breaks "小时"
+ * between its characters, and once broke names mid-word); a name wider
+ * than the column breaks after a '_'. */
+static void cell_words(cairo_t *cr, const struct report_font *en,
+		       const struct report_font *zh)
+{
+	char **l;
+	size_t n;
+	double wname = text_width(cr, en, "Standard_NC24ads_A100_v4", 10);
+	double wpart = text_width(cr, en, "Standard_NC24ads_A100_", 10);
+
+	n = text_cell_layout(cr, en, "1 x Standard_NC24ads_A100_v4", 10,
+			     wname + 1, false, &l);
+	CHECK(n == 2);
+	if (n == 2) {
+		CHECK_STR(l[0], "1 x");
+		CHECK_STR(l[1], "Standard_NC24ads_A100_v4");
+	}
+	text_lines_free(l, n);
+	n = text_cell_layout(cr, en, "Standard_NC24ads_A100_v4", 10, wpart + 1,
+			     false, &l);
+	CHECK(n == 2);
+	if (n == 2) {
+		CHECK_STR(l[0], "Standard_NC24ads_A100_");
+		CHECK_STR(l[1], "v4");
+	}
+	text_lines_free(l, n);
+	if (!zh->file)
+		return;
+	double w = text_width(cr, zh, "GPU 小", 10) + 0.5;
+	CHECK(w < text_width(cr, zh, "GPU 小时", 10));
+	n = text_cell_layout(cr, zh, "GPU 小时", 10, w, true, &l);
+	CHECK(n == 2);
+	if (n == 2) {
+		CHECK_STR(l[0], "GPU");
+		CHECK_STR(l[1], "小时");
+	}
+	text_lines_free(l, n);
+}
+
+/* Chinese breaks: between Han characters, never after an opening or
+ * before a closing bracket. */
+static void cjk_breaks(cairo_t *cr, const struct report_font *zh)
+{
+	static const char t[] = "按需价格（美元每小时）为一二三四五六七八九十";
+	struct text_span sp[40];
+	double w = text_width(cr, zh, "按需价格（", 10) + 0.5;
+	size_t n = text_wrap(cr, zh, t, 10, w, false, sp, 40);
+
+	CHECK(n > 2 && n <= 40);
+	for (size_t i = 0; i < n && i < 40; i++) {
+		const char *s = t + sp[i].off;
+
+		CHECK(sp[i].len >= 3 && sp[i].len % 3 == 0);	/* whole Han */
+		CHECK(strncmp(s + sp[i].len - 3, "（", 3) != 0);
+		CHECK(strncmp(s, "）", 3) != 0);
+		CHECK(span_width(cr, zh, t, sp[i], 10) <= w);
+	}
+	/* "按需价格（美" is wider than w: the first line ends before "（" */
+	CHECK(sp[0].len == strlen("按需价格"));
+}
+
+/* An ellipsis only where text was dropped: a box that holds every line
+ * shows them all as they are. */
+static void ellipsis_when_needed(cairo_t *cr, const struct report_font *f)
+{
+	struct text_span sp[64];
+	size_t need = text_wrap(cr, f, en_para, 10, 180, false, sp, 64);
+	char **l;
+	struct rect box = { 0, 0, 180, (double)need * 12 };
+	size_t n = text_box_layout(cr, f, box, en_para, 10, 1.2, false, &l);
+
+	CHECK(need > 2 && n == need);
+	for (size_t i = 0; i < n; i++)
+		CHECK(strstr(l[i], "...") == NULL);
+	text_lines_free(l, n);
+	box.h -= 12;
+	n = text_box_layout(cr, f, box, en_para, 10, 1.2, false, &l);
+	CHECK(n == need - 1);
+	if (n > 0)
+		CHECK(strstr(l[n - 1], "...") != NULL);
+	text_lines_free(l, n);
+}
+
+/* A title one line cannot hold takes two; cut only past the box. */
+static void title_lines(cairo_t *cr, const struct report_font *f)
+{
+	static const char t[] = "GPU rental plan for the research group's "
+				"2027 training and serving budget review";
+	double one = text_width(cr, f, t, 20) * 0.6, h;
+	size_t cut = 99;
+
+	h = text_title(cr, f, (struct rect){ 0, 0, one, 400 }, t, 20, true, &cut);
+	CHECK_NEAR(h, 2 * 1.25 * 20, 1e-9);
+	CHECK(cut == 0);
+	h = text_title(cr, f, (struct rect){ 0, 0, one, 30 }, t, 20, true, &cut);
+	CHECK_NEAR(h, 1.25 * 20, 1e-9);
+	CHECK(cut == 1);
+}
+
+/* A bar label beyond its room loses its middle, keeping the count and
+ * the instance type's size. */
+static void middle_ellipsis(cairo_t *cr)
+{
+	char buf[TEXT_MAX];
+	double w = text_w(cr, "128 x p5en.48xlarge");
+
+	fit_text_middle(cr, "128 x p5en.48xlarge", w, buf);
+	CHECK_STR(buf, "128 x p5en.48xlarge");
+	fit_text_middle(cr, "128 x p5en.48xlarge", w * 0.75, buf);
+	CHECK(strstr(buf, "...") != NULL);
+	CHECK(strncmp(buf, "128", 3) == 0);
+	CHECK(strlen(buf) > 6 && strcmp(buf + strlen(buf) - 6, "xlarge") == 0);
+	CHECK(text_w(cr, buf) <= w * 0.75);
+}
+
 int main(void)
 {
 	struct report_font en, zh = { 0 };
@@ -394,6 +511,10 @@ int main(void)
 
 	fonts(&en, &zh);
 	cleaning(cr, &en);
+	cell_words(cr, &en, &zh);
+	ellipsis_when_needed(cr, &en);
+	title_lines(cr, &en);
+	middle_ellipsis(cr);
 	wrap_case(cr, &en, en_para, true);
 	hard_break(cr, &en, "Supercalifragilisticexpialidocious", 60);
 	truncation(cr, &en, en_para);
@@ -403,6 +524,7 @@ int main(void)
 		    keep ? "/tmp/gpuplan-text-en.png" : NULL);
 	if (zh.file) {
 		wrap_case(cr, &zh, zh_para, false);
+		cjk_breaks(cr, &zh);
 		hard_break(cr, &zh, "推荐实例成本时间每月训练推理", 45);
 		truncation(cr, &zh, zh_para);
 		table_pages(cr, &zh);

@@ -1,0 +1,131 @@
+/*
+ * first_page.c - the plan-wide figures of the report's first page; see
+ * first_page.h.
+ */
+#include "first_page.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "i18n.h"
+
+/* Appends s to buf as the next item of a comma-separated list. */
+static void list_add(char *buf, size_t len, const char *s)
+{
+	size_t k = strlen(buf);
+	if (k + 1 < len)
+		snprintf(buf + k, len - k, "%s%s", k ? ", " : "", s);
+}
+
+/* Does s contain "cpu" in any case? */
+static bool mentions_cpu(const char *s)
+{
+	for (; s && *s; s++)
+		if (strncasecmp(s, "cpu", 3) == 0)
+			return true;
+	return false;
+}
+
+void fp_totals(const struct r_plan *p, struct fp_totals *t)
+{
+	memset(t, 0, sizeof(*t));
+	for (size_t i = 0; i < p->n; i++) {
+		const struct r_workload *w = &p->w[i];
+		if (w->recommended < 0)
+			continue;
+		const struct r_option *o = &w->v[w->recommended];
+		double *sum = w->training ? t->one_off : t->monthly;
+		double spread = w->training ? FP_TRAIN_SPREAD : FP_SERVE_SPREAD;
+		double lo = o->cost * (1 - spread), hi = o->cost * (1 + spread);
+		if (o->cost_range[0] > 0 && o->cost_range[1] >= o->cost_range[0]) {
+			lo = o->cost_range[0];	/* measured: calibrate.h */
+			hi = o->cost_range[1];
+			t->measured = true;
+		} else {
+			t->assumed = true;
+		}
+		sum[0] += lo;
+		sum[1] += o->cost;
+		sum[2] += hi;
+		if (w->training)
+			t->n_training++;
+		else
+			t->n_services++;
+	}
+}
+
+size_t fp_illustrative(const struct r_plan *p, char *buf, size_t len)
+{
+	size_t n = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < p->n; i++) {
+		const struct r_workload *w = &p->w[i];
+		if (w->recommended < 0 || !w->v[w->recommended].illustrative)
+			continue;
+		const char *name = w->v[w->recommended].instance;
+		bool seen = false;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = p->w[j].recommended >= 0 &&
+			       p->w[j].v[p->w[j].recommended].illustrative &&
+			       !strcmp(p->w[j].v[p->w[j].recommended].instance, name);
+		if (!seen) {
+			list_add(buf, len, name);
+			n++;
+		}
+	}
+	return n;
+}
+
+size_t fp_assumed(const struct r_plan *p, char *buf, size_t len)
+{
+	size_t n = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < p->n_assumptions; i++) {
+		const struct r_assumption *a = &p->assumptions[i];
+		char item[200];
+		if (strncasecmp(a->from, "assumption", 10) != 0 || !a->has_value)
+			continue;
+		snprintf(item, sizeof(item), "%s %.3g", a->key, a->value);
+		list_add(buf, len, item);
+		n++;
+	}
+	return n;
+}
+
+size_t fp_limits(const struct r_plan *p, enum report_lang lang, char *buf,
+		 size_t len)
+{
+	long most = 0;
+	bool h100 = false, cpu = false;
+	size_t n = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < p->n; i++) {
+		const struct r_workload *w = &p->w[i];
+		if (mentions_cpu(w->sample_device))
+			cpu = true;
+		if (w->recommended < 0 || !w->training)
+			continue;
+		const struct r_option *o = &w->v[w->recommended];
+		if (o->gpus > most)
+			most = o->gpus;
+		if (o->accelerator && strstr(o->accelerator, "H100"))
+			h100 = true;
+	}
+	if (most > FP_BACKTEST_MAX_GPUS) {
+		char item[300];
+		snprintf(item, sizeof(item), tr(lang, MSG_FP_LIMIT_SIZE), most,
+			 FP_BACKTEST_MAX_GPUS);
+		list_add(buf, len, item);
+		n++;
+	}
+	if (h100) {
+		list_add(buf, len, tr(lang, MSG_FP_LIMIT_H100));
+		n++;
+	}
+	if (cpu) {
+		list_add(buf, len, tr(lang, MSG_FP_LIMIT_CPU));
+		n++;
+	}
+	return n;
+}

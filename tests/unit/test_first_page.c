@@ -1,0 +1,89 @@
+/*
+ * The first page's plan-wide figures (report/first_page.h) on a plan
+ * built by hand: totals and their ranges computed on paper.
+ */
+#include <string.h>
+
+#include "check.h"
+#include "report/first_page.h"
+
+static struct r_option opt(const char *inst, const char *acc, long gpus,
+			   double cost, bool illustrative)
+{
+	struct r_option o;
+	memset(&o, 0, sizeof(o));
+	o.instance = inst;
+	o.accelerator = acc;
+	o.gpus = gpus;
+	o.cost = cost;
+	o.illustrative = illustrative;
+	return o;
+}
+
+int main(void)
+{
+	struct r_option train_a[] = { opt("a.small", "L4", 1, 100, true) };
+	struct r_option train_b[] = {
+		opt("b.big", "H100-SXM", 4096, 50, false),
+		opt("b.small", "A100", 8, 80, false),
+	};
+	struct r_option serve[] = { opt("a.small", "L4", 1, 1000, true) };
+	struct r_option none[] = { opt("c", "T4", 1, 7, false) };
+	train_b[0].cost_range[0] = 40;	/* measured */
+	train_b[0].cost_range[1] = 70;
+	struct r_workload w[4];
+	memset(w, 0, sizeof(w));
+	w[0] = (struct r_workload){ .name = "t1", .training = true, .v = train_a,
+				    .n = 1, .recommended = 0, .obvious = -1 };
+	w[1] = (struct r_workload){ .name = "t2", .training = true, .v = train_b,
+				    .n = 2, .recommended = 0, .obvious = 1 };
+	w[2] = (struct r_workload){ .name = "s", .training = false, .v = serve,
+				    .n = 1, .recommended = 0, .obvious = 0,
+				    .sample_device = "CPU (x86-64, 16 threads)" };
+	w[3] = (struct r_workload){ .name = "x", .training = true, .v = none,
+				    .n = 1, .recommended = -1, .obvious = -1 };
+	struct r_assumption as[] = {
+		{ "memory_efficiency", "assumption: 80% of datasheet bandwidth", 0.8, true },
+		{ "kernel_gap_graph_s", "measured: NVIDIA (2019)", 5e-7, true },
+		{ "spot_overhead", "Assumption: spot runs take 10% longer", 0.1, true },
+	};
+	struct r_plan p;
+	memset(&p, 0, sizeof(p));
+	p.currency = "USD";
+	p.w = w;
+	p.n = 4;
+	p.assumptions = as;
+	p.n_assumptions = 3;
+
+	struct fp_totals t;
+	fp_totals(&p, &t);
+	/* training: 100 -/+ 25% = [75, 125]; 50 measured [40, 70] */
+	CHECK(t.n_training == 2 && t.n_services == 1);
+	CHECK_NEAR(t.one_off[0], 115, 1e-9);
+	CHECK_NEAR(t.one_off[1], 150, 1e-9);
+	CHECK_NEAR(t.one_off[2], 195, 1e-9);
+	/* services: 1000 -/+ 30% */
+	CHECK_NEAR(t.monthly[0], 700, 1e-9);
+	CHECK_NEAR(t.monthly[1], 1000, 1e-9);
+	CHECK_NEAR(t.monthly[2], 1300, 1e-9);
+	CHECK(t.measured && t.assumed);
+
+	char buf[600];
+	CHECK(fp_illustrative(&p, buf, sizeof(buf)) == 1);	/* once */
+	CHECK_STR(buf, "a.small");
+	CHECK(fp_assumed(&p, buf, sizeof(buf)) == 2);
+	CHECK_STR(buf, "memory_efficiency 0.8, spot_overhead 0.1");
+	CHECK(fp_limits(&p, LANG_EN, buf, sizeof(buf)) == 3);
+	CHECK(strstr(buf, "4096 GPUs is beyond the largest run the backtest covers (2240 GPUs)") != NULL);
+	CHECK(strstr(buf, "H100") != NULL && strstr(buf, "CPU") != NULL);
+	CHECK(fp_limits(&p, LANG_ZH, buf, sizeof(buf)) == 3);
+	CHECK(strstr(buf, "4096 个 GPU") != NULL);
+
+	/* nothing beyond what the model was checked against: no line */
+	train_b[0].gpus = 64;
+	train_b[0].accelerator = "A100";
+	w[2].sample_device = NULL;
+	CHECK(fp_limits(&p, LANG_EN, buf, sizeof(buf)) == 0);
+	CHECK_STR(buf, "");
+	return check_summary("first_page");
+}
