@@ -168,7 +168,8 @@ int report_commit(struct report_run *run)
 	stale_files_remove(&run->stale);	/* the new set is in place */
 	out_dirs_release(&run->dirs, false);
 	if (o->pdf)
-		fprintf(stderr, "report: %s (%d pages)\n", o->pdf, run->stats.pdf_pages);
+		fprintf(stderr, "report: %s (%d pages)\n",
+			o->pdf_shown ? o->pdf_shown : o->pdf, run->stats.pdf_pages);
 	if (o->png_dir)
 		fprintf(stderr, "charts: %zu PNG files in %s/\n", run->stats.png_files,
 			o->png_dir);
@@ -254,6 +255,7 @@ int cmd_report(int argc, char **argv)
 		if ((rc = cli_stdout_stage(&report_spec, "-o", "plan.pdf", &to_stdout)))
 			goto out;
 		o.pdf = to_stdout;
+		o.pdf_shown = "standard output";
 	}
 	char why[600];
 	if (r_plan_load(&plan, p.args[0], why, sizeof(why)) < 0) {

@@ -35,6 +35,7 @@ struct report_options {
 	const char *svg_dir;	/* NULL: no SVGs */
 	size_t table_rows;	/* options per workload in the tables */
 	const char *first_page_png;	/* NULL: none; else page 1 as a PNG */
+	const char *pdf_shown;	/* what messages call the PDF; NULL: pdf */
 };
 
 struct report_stats {

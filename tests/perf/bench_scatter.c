@@ -34,7 +34,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bench_scatter: %s\n", why);
 		return 1;
 	}
-	struct report_options o = {LANG_EN, NULL, NULL, argv[2], NULL, 40, NULL};
+	struct report_options o = {LANG_EN, NULL, NULL, argv[2], NULL, 40, NULL, NULL};
 	const struct r_workload *w = &p.w[0];
 	size_t *ranked = report_rank(w);
 	double best = -1;

@@ -154,7 +154,7 @@ static void render(const struct plan *p, json_t *doc, enum report_lang lang,
 	snprintf(svg, sizeof(svg), "%s/svg", dir);
 	mkdir(png, 0777);
 	mkdir(svg, 0777);
-	struct report_options o = {lang, NULL, pdf, png, svg, 40, NULL};
+	struct report_options o = {lang, NULL, pdf, png, svg, 40, NULL, NULL};
 	struct report_stats st;
 	struct atomic_set set;
 	atomic_set_init(&set);
@@ -223,7 +223,7 @@ static void staged_then_aborted(json_t *doc, const char *dir)
 	snprintf(pdf, sizeof(pdf), "%s/plan.pdf", dir);
 	snprintf(png, sizeof(png), "%s/png", dir);
 	mkdir(png, 0777);
-	struct report_options o = {LANG_EN, NULL, pdf, png, NULL, 40, NULL};
+	struct report_options o = {LANG_EN, NULL, pdf, png, NULL, 40, NULL, NULL};
 	struct report_stats st;
 	struct atomic_set set;
 	atomic_set_init(&set);
