@@ -253,12 +253,18 @@ static void sentence(const struct r_plan *p, const struct r_workload *w,
 		const struct r_option *u = &w->v[w->runner_up];
 		rig(u, r, sizeof(r));
 		double oc = spot ? o->cost_spot : o->cost;
-		double uc = w->spot_acceptable && u->has_spot ? u->cost_spot : u->cost;
+		bool uspot = w->spot_acceptable && u->has_spot;
+		double uc = uspot ? u->cost_spot : u->cost;
 		tr_money(uc, p->currency, c, sizeof(c));
 		double dc = oc > 0 ? 100 * (uc - oc) / oc : 0;
+		/* the price kind is named: under the spot rule an option
+		 * without a spot price is compared on demand */
 		snprintf(buf + k, len - (size_t)k,
-			 zh ? "次优方案：%s，费用 %s（%+.0f%%）。"
-			    : " Runner-up: %s at %s (%+.0f%%).", r, c, dc);
+			 zh ? (uspot ? "次优方案：%s，竞价费用 %s（%+.0f%%）。"
+				     : "次优方案：%s，按需费用 %s（%+.0f%%）。")
+			    : (uspot ? " Runner-up: %s at %s on spot (%+.0f%% cost)."
+				     : " Runner-up: %s at %s on demand (%+.0f%% cost)."),
+			 r, c, dc);
 	}
 }
 
