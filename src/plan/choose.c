@@ -54,8 +54,10 @@ const char *plan_slower_text(double slow, double fast, char *buf, size_t len)
 		snprintf(buf, len, "%.3gx the time", ratio);
 	else if (ratio >= 1)
 		snprintf(buf, len, "%.0f%% slower", 100 * (ratio - 1));
-	else
+	else if (ratio > 0.5)
 		snprintf(buf, len, "%.0f%% faster", 100 * (1 - ratio));
+	else	/* "96% faster" would hide that it is 22 times as fast */
+		snprintf(buf, len, "%.3gx as fast", 1 / ratio);
 	return buf;
 }
 

@@ -476,8 +476,9 @@ const char *plan_gpu_hours_text(double h, char *buf, size_t len);
  * family every need-against-capacity comparison uses, since the catalog
  * states GPU memory in GB as the datasheets do. */
 const char *plan_gb_text(double bytes, char *buf, size_t len);
-/* How much longer `slow` takes than `fast`, one rule: below 2x as
- * "38% slower", from 2x as "4.95x the time". */
+/* How `slow`'s time compares with `fast`'s, one rule: from 2x as
+ * "4.95x the time", below it "38% slower" or "3% faster", and from twice
+ * as fast as "22.2x as fast". */
 const char *plan_slower_text(double slow, double fast, char *buf, size_t len);
 
 #endif

@@ -78,6 +78,9 @@ static void wording(void)
 	CHECK_STR(plan_slower_text(2, 1, b, sizeof(b)), "2x the time");
 	CHECK_STR(plan_slower_text(1.38, 1, b, sizeof(b)), "38% slower");
 	CHECK_STR(plan_slower_text(0.97, 1, b, sizeof(b)), "3% faster");
+	/* 7.5 min against 2.78 h: 22.2 times as fast, not "96% faster" */
+	CHECK_STR(plan_slower_text(7.5, 166.8, b, sizeof(b)), "22.2x as fast");
+	CHECK_STR(plan_slower_text(1, 2, b, sizeof(b)), "2x as fast");
 	/* 78.12 GiB is 83.9 GB: it does not fit a GPU of 80 GB */
 	CHECK_STR(plan_gb_text(78.12 * 1073741824.0, b, sizeof(b)), "83.9 GB");
 	CHECK_STR(plan_gb_text(80e9, b, sizeof(b)), "80 GB");
