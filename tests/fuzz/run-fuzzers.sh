@@ -100,11 +100,13 @@ fuzz() {
 	rm -rf "$out/prep-$name"
 	# the standard input is empty: a loader told to read /dev/stdin
 	# must not wait on the terminal
-	local rc=0
+	local rc=0 dict=""
+	# libFuzzer stops with exit 1 on an empty dictionary
+	grep -q '^"' "$out/$name.dict" && dict=-dict=$out/$name.dict
 	# shellcheck disable=SC2086
 	TMPDIR=$out/tmp "$program" -max_total_time="$seconds" \
 		-timeout="${FUZZ_TIMEOUT:-$timeout}" -rss_limit_mb="$rss" -max_len="$max_len" \
-		-dict="$out/$name.dict" -artifact_prefix="$out/findings/$name-" \
+		$dict -artifact_prefix="$out/findings/$name-" \
 		-print_final_stats=1 ${FUZZ_FLAGS:-} \
 		"$out/corpus/$name" "$out/seeds/$name" </dev/null >>"$out/$name.log" 2>&1 || rc=$?
 	local stats
