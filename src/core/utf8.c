@@ -189,3 +189,15 @@ bool utf8_drawable(const char *s)
 	}
 	return true;
 }
+
+size_t utf8_bounds(const char *s, size_t n, size_t *bounds)
+{
+	size_t k = 0;
+	unsigned long cp;
+	bounds[0] = 0;
+	for (size_t i = 0; i < n;) {
+		i += utf8_next(s + i, n - i, &cp);
+		bounds[++k] = i;
+	}
+	return k;
+}

@@ -36,6 +36,11 @@ bool utf8_noncharacter(unsigned long cp);
  */
 size_t utf8_next(const char *s, size_t n, unsigned long *cp);
 
+/* The byte offsets of the character boundaries of s[0..n) as utf8_next
+ * steps through them: bounds[0] = 0, ..., bounds[k] = n, with room for
+ * n + 1 in bounds; returns k, the number of characters. */
+size_t utf8_bounds(const char *s, size_t n, size_t *bounds);
+
 /* Cuts s before a last character that a fixed buffer cut short (snprintf
  * truncates bytes, not characters), so the text stays UTF-8. */
 void utf8_trim_partial(char *s);

@@ -143,20 +143,6 @@ static void ellipsise(cairo_t *cr, char *buf, double max_w)
 	buf[0] = '\0';
 }
 
-/* Byte offsets of buf's character boundaries: bounds[0] = 0 ... bounds[k]
- * = strlen(buf); returns k (buf holds at most TEXT_MAX bytes). */
-static size_t char_bounds(const char *buf, size_t *bounds)
-{
-	size_t k = 0, n = strlen(buf);
-	unsigned long cp;
-	bounds[0] = 0;
-	for (size_t i = 0; i < n;) {
-		i += utf8_next(buf + i, n - i, &cp);
-		bounds[++k] = i;
-	}
-	return k;
-}
-
 void fit_text_middle(cairo_t *cr, const char *s, double max_w, char *buf)
 {
 	char out[TEXT_MAX];
@@ -164,7 +150,7 @@ void fit_text_middle(cairo_t *cr, const char *s, double max_w, char *buf)
 	utf8_copy(buf, TEXT_MAX - 4, s);
 	if (!(max_w > 0) || text_w(cr, buf) <= max_w)
 		return;
-	k = char_bounds(buf, b);
+	k = utf8_bounds(buf, strlen(buf), b);
 	/* keep the head and the tail, dropping ever more in between */
 	for (size_t keep = k; keep-- > 0;) {
 		size_t head = (keep + 1) / 2, tail = k - keep / 2;

@@ -35,6 +35,20 @@ static double compared_cost(const struct r_workload *w, const struct r_option *o
 	return w->spot_acceptable && o->has_spot ? o->cost_spot : o->cost;
 }
 
+/* A cost axis's title says which price it is: spot where the spot rule
+ * compares on spot, else on demand; a service's cost is per month. */
+static void cost_axis_title(const struct r_plan *p, const struct r_workload *w,
+			    enum report_lang lang, char *buf, size_t len)
+{
+	if (w->spot_acceptable)
+		snprintf(buf, len, "%s (%s, %s)", tr(lang, MSG_AXIS_COST),
+			 p->currency, tr(lang, MSG_SPOT));
+	else
+		snprintf(buf, len, "%s (%s)",
+			 tr(lang, w->training ? MSG_AXIS_COST : MSG_AXIS_COST_MONTH),
+			 p->currency);
+}
+
 size_t *report_rank(const struct r_workload *w)
 {
 	struct rank_key *k = xcalloc(w->n + 1, sizeof(*k));
@@ -330,12 +344,7 @@ static void time_cost(cairo_t *cr, struct rect area, const struct r_plan *p,
 	for (size_t k = 0; k < nr; k++)
 		if (refs[k].vertical)
 			refs[k].at /= unit;
-	if (w->spot_acceptable)	/* the axis says which price it is */
-		snprintf(yl, sizeof(yl), "%s (%s, %s)", tr(lang, MSG_AXIS_COST),
-			 p->currency, tr(lang, MSG_SPOT));
-	else
-		snprintf(yl, sizeof(yl), "%s (%s)", tr(lang, w->training ? MSG_AXIS_COST : MSG_AXIS_COST_MONTH),
-			 p->currency);
+	cost_axis_title(p, w, lang, yl, sizeof(yl));
 	if (na == 0)
 		xmin = xmax = ymin = ymax = 1;
 	for (size_t k = 0; k < nr; k++) {
@@ -586,12 +595,7 @@ static void cost_bars(cairo_t *cr, struct rect area, const struct r_plan *p,
 	const char *seg[] = {tr(lang, MSG_ON_DEMAND), tr(lang, MSG_SPOT)};
 	struct rgb col[] = {chart_colour(0), chart_colour(1)};
 	char yl[96];
-	if (w->spot_acceptable)	/* the axis says which price it is */
-		snprintf(yl, sizeof(yl), "%s (%s, %s)", tr(lang, MSG_AXIS_COST),
-			 p->currency, tr(lang, MSG_SPOT));
-	else
-		snprintf(yl, sizeof(yl), "%s (%s)", tr(lang, w->training ? MSG_AXIS_COST : MSG_AXIS_COST_MONTH),
-			 p->currency);
+	cost_axis_title(p, w, lang, yl, sizeof(yl));
 	struct axis y = {0, ymax > 0 ? ymax : 1, false, yl, fmt_money};
 	char title[200];
 	snprintf(title, sizeof(title), "%s%s%s%s", tr(lang, MSG_CHART_COST),

@@ -24,25 +24,6 @@
 #include "core/xalloc.h"
 #include "core/utf8.h"
 
-/* ---- UTF-8 ------------------------------------------------------------ */
-
-/* Byte offsets of the character boundaries of s[0..len) in *bounds
- * (malloc'd): bounds[0] = 0, ..., bounds[k] = len; returns k. */
-static size_t utf8_bounds(const char *s, size_t len, size_t **bounds)
-{
-	size_t *b = xmalloc((len + 1) * sizeof(*b));
-	size_t k = 0;
-	unsigned long cp;
-
-	b[0] = 0;
-	for (size_t i = 0; i < len;) {
-		i += utf8_next(s + i, len - i, &cp);
-		b[++k] = i;
-	}
-	*bounds = b;
-	return k;
-}
-
 /* ---- fonts ------------------------------------------------------------ */
 
 /* What each language asks of fontconfig and what the resolved font must
@@ -425,7 +406,7 @@ static size_t trim_spaces(const char *s, size_t len)
 static size_t longest_fit(PangoLayout *l, const char *s, size_t len,
 			  const char *suffix, double width)
 {
-	size_t *b, k = utf8_bounds(s, len, &b);
+	size_t *b = xmalloc((len + 1) * sizeof(*b)), k = utf8_bounds(s, len, b);
 	size_t lo = 0, hi = k, best;
 
 	while (lo < hi) {
