@@ -83,9 +83,135 @@ static bool valid_name(const char *s, size_t n)
 	return true;
 }
 
+/*
+ * How many pieces glibc's regcomp builds for an ERE once every bounded
+ * repetition is written out: it copies a repeated piece once per count
+ * ("(a{200}){200}" is 40,000 copies, and a pattern a little deeper takes
+ * gigabytes), so a record's pattern is measured before it is compiled.
+ * Counted saturating at REGEX_PIECES_MAX + 1.  Brackets, escapes and
+ * anchors are one piece each; '+' copies its piece once, '*' and '?' not.
+ */
+#define REGEX_PIECES_MAX 2000
+#define REGEX_DEPTH_MAX 32
+
+static size_t sat_mul(size_t a, size_t b)
+{
+	return a && b > (REGEX_PIECES_MAX + 1) / a ? REGEX_PIECES_MAX + 1 : a * b;
+}
+
+static size_t sat_add(size_t a, size_t b)
+{
+	return a + b > REGEX_PIECES_MAX ? REGEX_PIECES_MAX + 1 : a + b;
+}
+
+/* The end of a bracket expression starting at p ('['), or NULL. */
+static const char *bracket_end(const char *p)
+{
+	p++;
+	if (*p == '^')
+		p++;
+	if (*p == ']')
+		p++;
+	for (; *p && *p != ']'; p++)
+		if (p[0] == '[' && strchr(":=.", p[1])) {
+			const char *close = p + 2;
+			while (*close && !(close[0] == p[1] && close[1] == ']'))
+				close++;
+			if (!*close)
+				return NULL;
+			p = close + 1;
+		}
+	return *p ? p : NULL;
+}
+
+/* The largest count of an interval "{m}", "{m,}" or "{m,n}" at p, with
+ * *end after it; 0 when p holds no interval. */
+static size_t interval_count(const char *p, const char **end)
+{
+	char *e;
+	if (!isdigit((unsigned char)p[1]))
+		return 0;
+	unsigned long lo = strtoul(p + 1, &e, 10), hi = lo;
+	if (*e == ',' && isdigit((unsigned char)e[1]))
+		hi = strtoul(e + 1, &e, 10);
+	else if (*e == ',') {	/* "{m,}": m copies and a star */
+		hi = lo + 1;
+		e++;
+	}
+	if (*e != '}')
+		return 0;
+	*end = e + 1;
+	unsigned long k = hi > lo ? hi : lo;
+	return k > REGEX_PIECES_MAX ? REGEX_PIECES_MAX + 1 : (k ? k : 1);
+}
+
+static size_t regex_pieces(const char *re)
+{
+	size_t total[REGEX_DEPTH_MAX] = {0}, last[REGEX_DEPTH_MAX] = {0};
+	int d = 0;
+	for (const char *p = re; *p; p++) {
+		size_t atom = 1, k = 0;
+		const char *after = p;
+		switch (*p) {
+		case '(':
+			if (++d == REGEX_DEPTH_MAX)
+				return REGEX_PIECES_MAX + 1;
+			total[d] = last[d] = 0;
+			continue;
+		case ')':
+			if (d == 0)
+				break;
+			atom = total[d--];
+			break;
+		case '|':
+			last[d] = 0;
+			continue;
+		case '+':
+			k = 2;
+			break;
+		case '*':
+		case '?':
+			continue;
+		case '{':
+			k = interval_count(p, &after);
+			if (k)
+				p = after - 1;
+			break;
+		case '[': {
+			const char *e = bracket_end(p);
+			p = e ? e : p + strlen(p) - 1;
+			break;
+		}
+		case '\\':
+			if (p[1])
+				p++;
+			break;
+		}
+		if (k) {	/* repeats the last piece k times in all */
+			total[d] = sat_add(total[d], sat_mul(last[d], k - 1));
+			last[d] = sat_mul(last[d], k);
+		} else {
+			total[d] = sat_add(total[d], atom);
+			last[d] = atom;
+		}
+		if (total[d] > REGEX_PIECES_MAX)
+			return REGEX_PIECES_MAX + 1;
+	}
+	size_t all = 0;
+	for (int i = 0; i <= d; i++)
+		all = sat_add(all, total[i]);
+	return all;
+}
+
 int metric_compile(struct metric *m, const char *regex, char *why,
 		   size_t len)
 {
+	if (regex_pieces(regex) > REGEX_PIECES_MAX) {
+		snprintf(why, len,
+			 "metric '%s': the regular expression '%.80s' is over %d pieces once its repetition counts are written out; a figure's pattern needs far fewer",
+			 m->name, regex, REGEX_PIECES_MAX);
+		return -1;
+	}
 	int rc = regcomp(&m->re, regex, REG_EXTENDED | REG_NEWLINE);
 	if (rc) {
 		char msg[160];

@@ -56,6 +56,29 @@ static void parse(void)
 	CHECK(metric_parse("wall_time_s:lower=(1)", &m, why, sizeof(why)) < 0);
 }
 
+/* Nested bounded repeats are refused before regcomp copies them out: the
+ * fuzzer found "((a{255}){255}){255}"-like patterns costing gigabytes. */
+static void regex_size(void)
+{
+	struct metric m;
+	char why[400];
+	CHECK(metric_parse("t:lower=t=([0-9]{1,6}[.][0-9]{0,9})", &m, why, sizeof(why)) == 0);
+	metric_free(&m);
+	/* 40 x 50 = 2,000 pieces: the limit itself is allowed */
+	CHECK(metric_parse("t:lower=((a{40}){50})", &m, why, sizeof(why)) == 0);
+	metric_free(&m);
+	CHECK(metric_parse("t:lower=((a{41}){50})", &m, why, sizeof(why)) < 0);
+	CHECK_HAS(why, "over 2000 pieces");
+	CHECK(metric_parse("t:lower=(((a{255}){255}){255})", &m, why, sizeof(why)) < 0);
+	CHECK(metric_parse("t:lower=((ab+){1000})", &m, why, sizeof(why)) < 0);
+	CHECK(metric_parse("t:lower=((x){2001,})", &m, why, sizeof(why)) < 0);
+	/* a bracket's '{' and an escaped one are no repeat counts */
+	CHECK(metric_parse("t:lower=([{]9999})", &m, why, sizeof(why)) == 0);
+	metric_free(&m);
+	CHECK(metric_parse("t:lower=(\\{9999})", &m, why, sizeof(why)) == 0);
+	metric_free(&m);
+}
+
 static void capture(void)
 {
 	struct metric m;
@@ -249,6 +272,7 @@ int main(void)
 {
 	infer();
 	parse();
+	regex_size();
 	capture();
 	exec_cases();
 	round_trip();
