@@ -1002,6 +1002,57 @@ static void lines_axes_apart(void)
 	}
 }
 
+/* The leftmost column of the first segment's colour in a ten-bar chart
+ * whose first label is `first` (labels at 45 degrees: too many to stand
+ * level). */
+static int bars_first_column(const struct canvas *cv, const char *first)
+{
+	static const char *rest[] = {"p4d.24xlarge", "p4de.24xlarge",
+				     "a3-highgpu-8g", "ND H100 v5",
+				     "g6e.48xlarge", "ecs.gn8is", "g5.12xlarge",
+				     "g6.48xlarge", "p5.48xlarge"};
+	static const double v[10] = {9, 8, 7, 6, 5, 4, 3, 2, 1, 5};
+	static const char *segs[] = {"cost"};
+	struct bar_group g[10];
+	for (size_t i = 0; i < 10; i++)
+		g[i] = (struct bar_group){i ? rest[i - 1] : first, &v[i], false,
+					  0, 0, 0};
+	cairo_t *cr;
+	cairo_surface_t *s = page(cv, &cr);
+	struct axis y = {0, 0, false, "cost (USD)", NULL};
+	chart_bars(cr, cv->area, "Cost by instance", &y, g, 10, segs, NULL, 1,
+		   false, NULL, &cv->st);
+	CHECK(cairo_status(cr) == CAIRO_STATUS_SUCCESS);
+	long outside;
+	CHECK(count_ink(s, scaled(cv), &outside) > 0);
+	CHECK(outside == 0);
+	int lo, hi;
+	colour_columns(s, chart_colour(0), &lo, &hi);
+	CHECK(lo <= hi);
+	cairo_destroy(cr);
+	cairo_surface_destroy(s);
+	return lo;
+}
+
+/*
+ * A 45-degree category label runs left of its bar: a long first label
+ * moves the plot right to stand whole (ca385a3) rather than being cut at
+ * the chart's left edge, and stays inside the rect.  The plot of a short
+ * first label starts where the y axis leaves it.
+ */
+static void bars_first_label_room(void)
+{
+	for (size_t k = 0; k < N_CANVASES; k++) {
+		const struct canvas *cv = &canvases[k];
+		int short_lo = bars_first_column(cv, "g5.xlarge");
+		int long_lo = bars_first_column(cv, "128 x us-east-1/p5e.48xlarge (8 x H200)");
+		CHECK(long_lo > short_lo);
+		if (long_lo <= short_lo)
+			fprintf(stderr, "  bars/%s: first bar at %d with a short label, %d with a long one\n",
+				cv->size, short_lo, long_lo);
+	}
+}
+
 /* Every y axis of the line chart comes back widened over its own data,
  * and the GPU axis to powers of two. */
 static void lines_axes_written_back(void)
@@ -1088,6 +1139,7 @@ int main(void)
 	render_all();
 	render_hostile();
 	lines_axes_apart();
+	bars_first_label_room();
 	lines_awkward();
 	scatter_speed();
 	report_fonts_shutdown();	/* cairo's and fontconfig's caches: no leaks */
