@@ -177,9 +177,10 @@ size_t text_cell_layout(cairo_t *cr, const struct report_font *f,
 double text_table_row_height(double size);
 
 /*
- * Releases the process-wide font caches of Pango, cairo and fontconfig.  Only
- * leak checkers care: call it at most once, at exit, after every cairo
- * context, surface and report_font is gone.
+ * Releases the process-wide font caches of Pango and cairo (fontconfig's
+ * are left to the exit: text.c says why).  Only leak checkers care: call it
+ * at most once, at exit, after every cairo context, surface and
+ * report_font is gone.
  */
 void report_fonts_shutdown(void);
 
