@@ -6,6 +6,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,11 +89,13 @@ static bool valid_name(const char *s, size_t n)
  * repetition is written out: it copies a repeated piece once per count
  * ("(a{200}){200}" is 40,000 copies, and a pattern a little deeper takes
  * gigabytes), so a record's pattern is measured before it is compiled.
- * Counted saturating at REGEX_PIECES_MAX + 1.  Brackets, escapes and
- * anchors are one piece each; '+' copies its piece once, '*' and '?' not.
+ * Counted saturating at REGEX_PIECES_MAX + 1; REGEX_TOO_DEEP for groups
+ * nested REGEX_DEPTH_MAX deep.  Brackets, escapes and anchors are one
+ * piece each; '+' copies its piece once, '*' and '?' not.
  */
 #define REGEX_PIECES_MAX 2000
 #define REGEX_DEPTH_MAX 32
+#define REGEX_TOO_DEEP SIZE_MAX
 
 static size_t sat_mul(size_t a, size_t b)
 {
@@ -155,7 +158,7 @@ static size_t regex_pieces(const char *re)
 		switch (*p) {
 		case '(':
 			if (++d == REGEX_DEPTH_MAX)
-				return REGEX_PIECES_MAX + 1;
+				return REGEX_TOO_DEEP;
 			total[d] = last[d] = 0;
 			continue;
 		case ')':
@@ -206,7 +209,14 @@ static size_t regex_pieces(const char *re)
 int metric_compile(struct metric *m, const char *regex, char *why,
 		   size_t len)
 {
-	if (regex_pieces(regex) > REGEX_PIECES_MAX) {
+	size_t pieces = regex_pieces(regex);
+	if (pieces == REGEX_TOO_DEEP) {
+		snprintf(why, len,
+			 "metric '%s': the regular expression '%.80s' nests groups %d deep; a figure's pattern needs far fewer",
+			 m->name, regex, REGEX_DEPTH_MAX);
+		return -1;
+	}
+	if (pieces > REGEX_PIECES_MAX) {
 		snprintf(why, len,
 			 "metric '%s': the regular expression '%.80s' is over %d pieces once its repetition counts are written out; a figure's pattern needs far fewer",
 			 m->name, regex, REGEX_PIECES_MAX);

@@ -72,6 +72,16 @@ static void regex_size(void)
 	CHECK(metric_parse("t:lower=(((a{255}){255}){255})", &m, why, sizeof(why)) < 0);
 	CHECK(metric_parse("t:lower=((ab+){1000})", &m, why, sizeof(why)) < 0);
 	CHECK(metric_parse("t:lower=((x){2001,})", &m, why, sizeof(why)) < 0);
+	/* groups 31 deep are taken, 32 deep refused */
+	char deep[200];
+	snprintf(deep, sizeof(deep), "t:lower=%.31s1%.31s",
+		 "(((((((((((((((((((((((((((((((((((", "))))))))))))))))))))))))))))))))))");
+	CHECK(metric_parse(deep, &m, why, sizeof(why)) == 0);
+	metric_free(&m);
+	snprintf(deep, sizeof(deep), "t:lower=%.32s1%.32s",
+		 "(((((((((((((((((((((((((((((((((((", "))))))))))))))))))))))))))))))))))");
+	CHECK(metric_parse(deep, &m, why, sizeof(why)) < 0);
+	CHECK_HAS(why, "32 deep");
 	/* a bracket's '{' and an escaped one are no repeat counts */
 	CHECK(metric_parse("t:lower=([{]9999})", &m, why, sizeof(why)) == 0);
 	metric_free(&m);

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "catalog/instance_key.h"
 #include "check.h"
 #include "plan/roofline.h"
 #include "plan/serve.h"
@@ -680,14 +681,14 @@ static void kept_matches_fresh(const struct fixture *f,
 	serve_prep_free(sp);
 }
 
-/* Whether an earlier instance of the catalog has the same name: the same
- * shape sold in another region, the same hardware at another price. */
+/* Whether an earlier instance of the catalog has the same name (as
+ * instance_key.h matches names): the same shape sold in another region,
+ * the same hardware at another price. */
 static bool shape_seen(const struct catalog *cat, size_t i)
 {
-	for (size_t j = 0; j < i; j++)
-		if (strcmp(cat->inst[j].name, cat->inst[i].name) == 0)
-			return true;
-	return false;
+	const struct instance *first = NULL;
+	catalog_count_matches(cat, cat->inst[i].name, &first);
+	return first != &cat->inst[i];
 }
 
 /*
