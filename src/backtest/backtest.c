@@ -12,7 +12,8 @@
 
 #include "core/output.h"
 #include "core/xalloc.h"
-#include "plan/serve_llm.h"
+#include "serve/serve.h"
+#include "serve/serve_llm.h"
 
 /* ---- FLOP counts ---- */
 

@@ -29,6 +29,8 @@
 #include <stddef.h>
 
 #include "outcome.h"
+#include "option/reason.h"
+#include "train/train.h"
 #include "plan/plan.h"
 
 /* The planner's choice for a record: its layout and figures. */

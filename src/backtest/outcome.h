@@ -25,8 +25,8 @@
 #include <stddef.h>
 
 #include "catalog/catalog.h"
-#include "plan/cbatch.h"
-#include "plan/dbatch.h"
+#include "serve/cbatch.h"
+#include "serve/dbatch.h"
 #include "core/error.h"
 #include "core/provenance.h"
 #include "workload/workload.h"

@@ -19,6 +19,8 @@
 #include "workload/trace.h"
 #include "core/units.h"
 #include "core/xalloc.h"
+#include "option/reason.h"
+#include "option/wording.h"
 #include "plan/plan_json.h"
 #include "plan/plan_prom.h"
 #include "plan/rank.h"

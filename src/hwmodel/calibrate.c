@@ -2,7 +2,7 @@
  * calibrate.c - measured fractions of the sample device's datasheet,
  * carried to the catalog; see calibrate.h.
  */
-#include "calibrate.h"
+#include "hwmodel/calibrate.h"
 
 #include "catalog/device_match.h"
 

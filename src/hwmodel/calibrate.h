@@ -45,7 +45,7 @@
 #include <stdbool.h>
 
 #include "catalog/catalog.h"
-#include "efficiency.h"
+#include "hwmodel/efficiency.h"
 #include "fit/calibration.h"
 
 struct carried {

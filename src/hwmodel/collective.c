@@ -27,7 +27,7 @@
  * sends a GPU's traffic through the NIC nearest it; on p4d two GPUs share
  * one of four NICs, on p5 each GPU has four of 32).
  */
-#include "collective.h"
+#include "hwmodel/collective.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -26,7 +26,7 @@
 #include <stddef.h>
 
 #include "catalog/catalog.h"
-#include "efficiency.h"
+#include "hwmodel/efficiency.h"
 
 enum coll_op {
 	COLL_ALL_REDUCE,

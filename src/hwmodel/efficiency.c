@@ -1,4 +1,4 @@
-#include "efficiency.h"
+#include "hwmodel/efficiency.h"
 
 /*
  * compute 0.80, the large-GEMM ceiling: the fraction of the dense BF16

@@ -9,7 +9,7 @@
 #ifndef GPUPLAN_PLAN_EFFICIENCY_H
 #define GPUPLAN_PLAN_EFFICIENCY_H
 
-#include "matrix_eff.h"
+#include "hwmodel/matrix_eff.h"
 
 struct efficiency {
 	/* The large-GEMM ceiling: the fraction of the dense tensor peak that

@@ -1,4 +1,4 @@
-#include "matrix_eff.h"
+#include "hwmodel/matrix_eff.h"
 
 #include <math.h>
 

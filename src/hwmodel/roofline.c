@@ -1,4 +1,4 @@
-#include "roofline.h"
+#include "hwmodel/roofline.h"
 
 #include <limits.h>
 #include <stdbool.h>

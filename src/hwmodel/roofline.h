@@ -13,7 +13,7 @@
 #define GPUPLAN_PLAN_ROOFLINE_H
 
 #include "catalog/catalog.h"
-#include "efficiency.h"
+#include "hwmodel/efficiency.h"
 #include "model/graph.h"
 
 struct roofline {

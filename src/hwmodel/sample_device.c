@@ -2,15 +2,15 @@
  * sample_device.c - a workload's figures on the measured device, with
  * their ranges; see sample_device.h.
  */
-#include "sample_device.h"
+#include "hwmodel/sample_device.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "efficiency.h"
+#include "hwmodel/efficiency.h"
 #include "model/graph.h"
-#include "roofline.h"
+#include "hwmodel/roofline.h"
 
 /* The parameters of one draw of every curve the estimate uses. */
 struct draw {

@@ -1,59 +1,33 @@
 /*
- * plan.h - every workload against every instance: what each option takes
- * (time, memory, money) and which one to rent.
+ * option.h - what one option is and what the estimators found for it: an
+ * instance type, how many, how the work is split over them, its time,
+ * memory and money, and why it cannot run (coded reasons, worded by
+ * reason.h); and the result that holds one workload's options, which the
+ * planner then chooses from (plan/choose.h).
  *
- * For each workload the planner builds options (an instance type, how many,
- * and how the work is split over them), estimates each with the roofline in
- * roofline.h, marks what is infeasible and why, and then chooses
- * (choose.c): the Pareto front of time against cost, the cheapest option
- * that meets the deadline, the fastest within budget, and a recommendation
- * with the sentence that justifies it.
+ * The estimators (train/, serve/) append options to a result and the
+ * planner (plan/) ranks them and fills in the choice: the types live here,
+ * below both, so that neither reaches up for them.
  *
- * Every figure names where it came from: datasheet peaks and bandwidths
- * from the catalog, efficiencies from efficiency.h (documented assumptions
- * with their sources), prices from the catalog with their date, exchange
- * rates from the dated rates file.
- *
- * Ownership: a struct plan owns its results and options; it points at (and
- * does not own) the catalog and the workload file, which must outlive it.
+ * Ownership: a struct plan_result owns its options, its reasons and their
+ * text pool, its layouts, its splits and its `why` (plan_result_free());
+ * it points at (and does not own) its workload, and each option at its
+ * instance in the catalog, which must outlive the result.
  */
-#ifndef GPUPLAN_PLAN_PLAN_H
-#define GPUPLAN_PLAN_PLAN_H
+#ifndef GPUPLAN_OPTION_OPTION_H
+#define GPUPLAN_OPTION_OPTION_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
 #include "catalog/catalog.h"
-#include "calibrate.h"
-#include "efficiency.h"
+#include "hwmodel/sample_device.h"
 #include "model/memory.h"
-#include "sample_device.h"
 #include "workload/workload.h"
-#include "catalog/instance_key.h"
 
 #define PLAN_MAX_REASONS 4
-#define PLAN_REASON_LEN 1400	/* longest reason, formatted: room for two
-				 * names of YR_NAME_MAX bytes and their words */
 #define PLAN_MAX_NODES 512	/* largest cluster considered: 4096 8-GPU nodes is
 				 * past any deadline's need for the shipped jobs */
-
-struct plan_settings {
-	char currency[4];	/* every cost is converted to this ("USD") */
-	bool spot;		/* --spot: rank by spot price where the workload allows */
-	long top;		/* options per workload in the table view */
-	struct efficiency eff;	/* defaults, see efficiency.h */
-	/* --instance: plan only these instance types (names as given,
-	 * compared case-blind); n_only 0: every instance.  Checked against
-	 * the catalog first (plan_check_instances()).  Not owned. */
-	const char *const *only;
-	size_t n_only;
-	/* --region, --provider: plan only instances these keep
-	 * (instance_key.h); empty lists keep all.  Not owned. */
-	struct instance_filter where;
-	/* --profile: the calibration and what it carried to the catalog
-	 * (calibrate.h); NULL: none.  Not owned. */
-	const struct carried *carried;
-};
 
 /* Seconds per training step (or per inference batch), split by what
  * bounds them; the parts add up to the step time. */
@@ -116,13 +90,6 @@ struct plan_reason {
 	size_t text;		/* REASON_TEXT: offset in the result's pool */
 	long next;		/* the option's next reason; -1: the last */
 };
-
-/* The reason's first and second words as plan_reason_format() and the
- * JSON's "s1"/"s2" give them: a name, a currency code, or NULL. */
-const char *plan_reason_s1(const struct plan_reason *r);
-const char *plan_reason_s2(const struct plan_reason *r);
-/* Copies a currency code into r->currency[i]. */
-void plan_reason_currency(struct plan_reason *r, int i, const char *code);
 
 struct plan_result;
 
@@ -207,11 +174,6 @@ struct plan_layout {
 	double compute, bubble, tp_comm, pp_comm, dp_comm, optimizer, input;
 };
 
-/* Why l lost to `chosen` (the first of the list), as a sentence
- * fragment; "chosen" for the chosen one. */
-void plan_layout_why(const struct plan_layout *l, const struct plan_layout *chosen,
-		     double capacity, char *buf, size_t len);
-
 /*
  * A split of an LLM replica (tensor parallel x pipeline stages) the search
  * weighed on the recommended option's instance (serve.c), so a reader sees
@@ -226,11 +188,6 @@ struct plan_split {
 	double p99, ttft_p99, tpot_p99;	/* s, valid when fits */
 	double memory_per_gpu;	/* bytes at the busiest moment */
 };
-
-/* Why s lost to `chosen` (the first of the list), as a sentence fragment;
- * "chosen" for the chosen one. */
-void plan_split_why(const struct plan_split *s, const struct plan_split *chosen,
-		    char *buf, size_t len);
 
 /*
  * A chosen service's latency against load: the same deployment (replicas,
@@ -315,67 +272,19 @@ struct plan_result {
 	size_t n_reasons, cap_reasons;
 };
 
-struct prep_cache;
-
-struct plan {
-	struct prep_cache *preps;	/* prep_cache.h, during a run */
-	const struct catalog *catalog;
-	const struct workload_file *workloads;
-	struct plan_settings settings;
-	struct plan_result *results;	/* one per workload, in file order */
-	size_t n;
-};
-
-void plan_settings_default(struct plan_settings *s);
-
-/* The settings for one workload: its own efficiencies (`efficiency:`),
- * if it gives them, replace base's (a team that has measured its
- * kernels). */
-struct plan_settings plan_settings_for(const struct plan_settings *base,
-				       const struct workload *w);
-
-/*
- * Every instance name the planning will filter by, against catalog c:
- * each of `only` (--instance; an unknown one is a problem without a file,
- * with a did-you-mean) and each training workload's `instance:` (reported
- * at its instance_at, with a did-you-mean; one that `only` leaves out is a
- * problem too: nothing would be planned for it).  Returns the number of
- * problems added to errs.
- */
-int plan_check_instances(const struct catalog *c,
-			 const struct workload_file *wf,
-			 const char *const *only, size_t n_only,
-			 struct gp_errors *errs);
-
-/* Whether in is planned for w under s: within s->only, and w's own
- * `instance:` when it names one (both case-blind). */
-bool plan_instance_wanted(const struct plan_settings *s,
-			  const struct workload *w, const struct instance *in);
-
-/*
- * Plans every workload against every instance of the catalog.  Returns 0,
- * or -1 with a reason (an exchange rate missing for the plan currency).
- */
-int plan_run(struct plan *p, const struct catalog *c,
-	     const struct workload_file *wf, const struct plan_settings *s,
-	     char *why, size_t whylen);
-void plan_free(struct plan *p);
-void plan_result_free(struct plan_result *r);
-
-/*
- * The same, handing each workload's result to emit as soon as it is
- * chosen and freeing it afterwards, so a plan of thousands of instances
- * and hundreds of workloads holds one workload's options at a time.
- * emit returns 0 to go on.  p->results stays empty.
- */
-int plan_run_each(struct plan *p, const struct catalog *c,
-		  const struct workload_file *wf, const struct plan_settings *s,
-		  int (*emit)(void *ctx, const struct plan *p,
-			      const struct plan_result *r),
-		  void *ctx, char *why, size_t whylen);
-
 /* Appends a zeroed option to r and returns it. */
 struct plan_option *plan_result_add(struct plan_result *r);
+void plan_result_free(struct plan_result *r);
+
+/* Records a free-text reason on o (infeasible ones say why; feasible ones
+ * may carry notes).  Prefer plan_option_code() where a code fits. */
+void plan_option_reason(struct plan_option *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Records a coded reason (formatted only when printed: reason.h). */
+void plan_option_code(struct plan_option *o, const struct plan_reason *r);
+/* Reason i (0 <= i < o->n_reasons) of o. */
+const struct plan_reason *plan_option_reason_at(const struct plan_option *o,
+						int i);
 
 /*
  * A token-generating option's month over its month of tokens, per
@@ -386,99 +295,5 @@ struct plan_option *plan_result_add(struct plan_result *r);
  */
 bool plan_token_costs(const struct plan_option *o, double *per_m_input,
 		      double *per_m_output, double *per_m_all);
-
-/* Records a free-text reason on o (infeasible ones say why; feasible ones
- * may carry notes).  Prefer plan_option_code() where a code fits. */
-void plan_option_reason(struct plan_option *o, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-/* Records a coded reason (formatted only when printed). */
-void plan_option_code(struct plan_option *o, const struct plan_reason *r);
-/* Reason i (0 <= i < o->n_reasons) of o. */
-const struct plan_reason *plan_option_reason_at(const struct plan_option *o,
-						int i);
-/* "deadline", "memory", ...: the code's stable name in JSON. */
-const char *plan_reason_code_name(enum reason_code c);
-/* Reason i of o as a sentence fragment, lowercase, no full stop. */
-void plan_reason_format(const struct plan_option *o, int i, char *buf,
-			size_t len);
-
-/*
- * The training estimator: every sensible option of one workload on one
- * instance type, appended to r.  Prices are converted to s->currency
- * through c.  What does not depend on the instance (the built model, its
- * memory accounting, roofline results per accelerator) is prepared once
- * per workload.
- */
-struct train_prep;
-struct train_prep *train_prepare(const struct catalog *c,
-				 const struct workload *w,
-				 struct gp_errors *errs);
-void train_prep_free(struct train_prep *p);
-/* Points p at w, a workload with the same step as the one p was made for
- * (prep_cache.c says which fields): its run length, deadline, budget and
- * limits are w's from now on. */
-void train_prep_rebind(struct train_prep *p, const struct workload *w);
-const struct model_graph *train_prep_graph(const struct train_prep *p);
-/* FLOPs of one forward pass of one sample (the graph's sum). */
-double train_prep_forward_flops(const struct train_prep *p);
-/*
- * The estimate on exactly `nodes` instances like `in` (the backtest's
- * question, and a workload that fixes its cluster): the workload's layout
- * where it fixes one, the fastest layout that fits otherwise.  Appends one
- * option to r and returns it (infeasible, with its reasons, when nothing
- * fits), or NULL with a reason in why when no layout can use that many
- * GPUs (more data-parallel ranks than samples, a fixed layout that does
- * not divide the GPUs).
- */
-struct plan_option *plan_training_at(struct train_prep *p,
-				     const struct instance *in, long nodes,
-				     const struct plan_settings *s,
-				     struct plan_result *r, char *why,
-				     size_t whylen);
-void plan_training(struct train_prep *p, const struct instance *in,
-		   const struct plan_settings *s, struct plan_result *r);
-/* Fills r->layouts for r's recommended option (nothing when there is
- * none). */
-void plan_training_layouts(struct train_prep *p, const struct plan_settings *s,
-			   struct plan_result *r);
-/* The inference estimator is in serve.h (plan_inference()). */
-
-/* Pareto front, the cheapest within the deadline, the fastest within the
- * budget and the recommendation (choose.c). */
-void plan_choose(struct plan_result *r, const struct plan_settings *s);
-
-/*
- * The spot rule, the one place it is decided (choose.c): spot prices are
- * acceptable for a training workload when --spot is given or the workload
- * says `spot: true`; serving always runs on demand (a reclaimed instance
- * drops requests mid-flight).  When acceptable, the front, the
- * recommendation, the runner-up, the budget check and the savings all
- * compare spot prices (an option without one at its on-demand price).
- */
-bool plan_spot_acceptable(const struct plan_settings *s, const struct workload *w);
-/* The cost o is compared by under that rule, plan currency. */
-double plan_compared_cost(const struct plan_settings *s, const struct workload *w,
-			  const struct plan_option *o);
-/* Why a user cannot act on o: "owned machine" (a team owns a given
- * number; nothing to rent), "illustrative price" (nobody published it);
- * NULL for a rental at a sourced price. */
-const char *plan_option_not_actionable(const struct plan_option *o);
-
-/* "8 x H200-SXM", or with MIG "8 x H200-SXM as 15 x 3g.71gb": the GPUs
- * an option uses, physical GPUs first. */
-void plan_gpus_text(const struct plan_option *o, char *buf, size_t len);
-
-/* Wording shared by the sentences, the table and the report. */
-/* GPU-hours with three significant digits below 100 ("0.46"), whole
- * above ("39928"); never "0" for a non-zero figure. */
-const char *plan_gpu_hours_text(double h, char *buf, size_t len);
-/* Bytes in decimal GB, three significant digits ("83.9 GB"): the unit
- * family every need-against-capacity comparison uses, since the catalog
- * states GPU memory in GB as the datasheets do. */
-const char *plan_gb_text(double bytes, char *buf, size_t len);
-/* How `slow`'s time compares with `fast`'s, one rule: from 2x as
- * "4.95x the time", below it "38% slower" or "3% faster", and from twice
- * as fast as "22.2x as fast". */
-const char *plan_slower_text(double slow, double fast, char *buf, size_t len);
 
 #endif

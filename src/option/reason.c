@@ -5,7 +5,8 @@
 
 #include "core/units.h"
 #include "core/utf8.h"
-#include "plan.h"
+#include "option/reason.h"
+#include "option/wording.h"
 
 void plan_reason_currency(struct plan_reason *r, int i, const char *code)
 {
@@ -24,15 +25,6 @@ const char *plan_reason_s2(const struct plan_reason *r)
 	if (r->code == REASON_NO_RATE)
 		return r->currency[1];
 	return r->s2;
-}
-
-const char *plan_gb_text(double bytes, char *buf, size_t len)
-{
-	if (bytes >= 1e12)
-		snprintf(buf, len, "%.3g TB", bytes / 1e12);
-	else
-		snprintf(buf, len, "%.3g GB", bytes / 1e9);
-	return buf;
 }
 
 /* An amount of money as a sentence wants it: whole units from 100 up,

@@ -12,53 +12,14 @@
 
 #include "core/units.h"
 #include "core/xalloc.h"
-#include "plan.h"
-#include "roofline.h"
-
-bool plan_spot_acceptable(const struct plan_settings *s, const struct workload *w)
-{
-	return w->kind == WORKLOAD_TRAINING && (s->spot || w->train.spot);
-}
-
-double plan_compared_cost(const struct plan_settings *s, const struct workload *w,
-			  const struct plan_option *o)
-{
-	return plan_spot_acceptable(s, w) && o->has_spot ? o->cost_spot : o->cost;
-}
+#include "option/wording.h"
+#include "plan/choose.h"
+#include "hwmodel/roofline.h"
 
 const char *plan_option_not_actionable(const struct plan_option *o)
 {
 	return o->inst->owned ? "owned machine"
 	       : o->inst->illustrative ? "illustrative price" : NULL;
-}
-
-void plan_gpus_text(const struct plan_option *o, char *buf, size_t len)
-{
-	if (o->slices > 0 && o->sharing[0])
-		snprintf(buf, len, "%ld x %s as %ld x %s", o->gpus,
-			 o->inst->acc->name, o->slices, o->sharing);
-	else
-		snprintf(buf, len, "%ld x %s", o->gpus, o->inst->acc->name);
-}
-
-const char *plan_gpu_hours_text(double h, char *buf, size_t len)
-{
-	snprintf(buf, len, h >= 1e15 ? "%.3g" : h >= 100 ? "%.0f" : "%.3g", h);
-	return buf;
-}
-
-const char *plan_slower_text(double slow, double fast, char *buf, size_t len)
-{
-	double ratio = fast > 0 ? slow / fast : 1;
-	if (ratio >= 2)
-		snprintf(buf, len, "%.3gx the time", ratio);
-	else if (ratio >= 1)
-		snprintf(buf, len, "%.0f%% slower", 100 * (ratio - 1));
-	else if (ratio > 0.5)
-		snprintf(buf, len, "%.0f%% faster", 100 * (1 - ratio));
-	else	/* "96% faster" would hide that it is 22 times as fast */
-		snprintf(buf, len, "%.3gx as fast", 1 / ratio);
-	return buf;
 }
 
 static double ranked_cost(const struct plan_result *r, const struct plan_option *o,

@@ -10,17 +10,11 @@
 
 #include "core/suggest.h"
 #include "core/xalloc.h"
-#include "plan.h"
-#include "prep_cache.h"
-#include "serve.h"
-
-void plan_settings_default(struct plan_settings *s)
-{
-	memset(s, 0, sizeof(*s));
-	memcpy(s->currency, "USD", 4);
-	s->top = 5;
-	efficiency_default(&s->eff);
-}
+#include "plan/choose.h"
+#include "plan/plan.h"
+#include "train/train.h"
+#include "plan/prep_cache.h"
+#include "serve/serve.h"
 
 /* ---- which instances ---- */
 
@@ -91,62 +85,6 @@ int plan_check_instances(const struct catalog *c,
 	return (int)(gp_errors_count(errs) - before);
 }
 
-struct plan_option *plan_result_add(struct plan_result *r)
-{
-	xgrow((void **)&r->v, &r->cap, r->n + 1, sizeof(*r->v));
-	struct plan_option *o = &r->v[r->n++];
-	memset(o, 0, sizeof(*o));
-	o->owner = r;
-	return o;
-}
-
-void plan_option_code(struct plan_option *o, const struct plan_reason *r)
-{
-	struct plan_result *res = o->owner;
-	if (o->n_reasons == PLAN_MAX_REASONS)
-		return;
-	xgrow((void **)&res->reasons, &res->cap_reasons, res->n_reasons + 1,
-	      sizeof(*res->reasons));
-	long at = (long)res->n_reasons++;
-	res->reasons[at] = *r;
-	res->reasons[at].next = -1;
-	if (o->n_reasons++ == 0) {
-		o->first_reason = at;
-		return;
-	}
-	long last = o->first_reason;
-	while (res->reasons[last].next >= 0)
-		last = res->reasons[last].next;
-	res->reasons[last].next = at;
-}
-
-const struct plan_reason *plan_option_reason_at(const struct plan_option *o,
-						int i)
-{
-	const struct plan_reason *r = &o->owner->reasons[o->first_reason];
-	while (i-- > 0)
-		r = &o->owner->reasons[r->next];
-	return r;
-}
-
-void plan_option_reason(struct plan_option *o, const char *fmt, ...)
-{
-	struct plan_result *r = o->owner;
-	if (o->n_reasons == PLAN_MAX_REASONS)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	char *text = xvasprintf(fmt, ap);
-	va_end(ap);
-	size_t len = strlen(text) + 1;
-	xgrow((void **)&r->text, &r->text_cap, r->text_len + len, 1);
-	memcpy(r->text + r->text_len, text, len);
-	free(text);
-	struct plan_reason code = {.code = REASON_TEXT, .text = r->text_len};
-	r->text_len += len;
-	plan_option_code(o, &code);
-}
-
 /* The workload's budget in the plan currency (0 without one). */
 static int convert_budget(const struct catalog *c, const struct workload *w,
 			  const struct plan_settings *s, struct plan_result *r,
@@ -162,21 +100,6 @@ static int convert_budget(const struct catalog *c, const struct workload *w,
 		return -1;
 	r->budget = b.amount;
 	return 0;
-}
-
-struct plan_settings plan_settings_for(const struct plan_settings *base,
-				       const struct workload *w)
-{
-	struct plan_settings s = *base;
-	if (w->efficiency_compute > 0) {
-		s.eff.compute = w->efficiency_compute;
-		s.eff.compute_from = "the workload's own efficiency: compute";
-	}
-	if (w->efficiency_memory > 0) {
-		s.eff.memory = w->efficiency_memory;
-		s.eff.memory_from = "the workload's own efficiency: memory";
-	}
-	return s;
 }
 
 /* The model's work per sample by op class (for rooflines in reports). */
@@ -478,17 +401,6 @@ int plan_run(struct plan *p, const struct catalog *c,
 	return rc;
 }
 
-void plan_result_free(struct plan_result *r)
-{
-	free(r->why);
-	free(r->layouts);
-	free(r->splits);
-	free(r->v);
-	free(r->text);
-	free(r->reasons);
-	memset(r, 0, sizeof(*r));
-}
-
 void plan_free(struct plan *p)
 {
 	for (size_t i = 0; i < p->n; i++)
@@ -544,20 +456,4 @@ int plan_run_each(struct plan *p, const struct catalog *c,
 	prep_cache_free(p->preps);
 	p->preps = NULL;
 	return rc < 0 ? -1 : 0;
-}
-
-bool plan_token_costs(const struct plan_option *o, double *per_m_input,
-		      double *per_m_output, double *per_m_all)
-{
-	const struct inference *in = &o->owner->w->infer;
-	double requests = in->request_rate * in->serving_per_month;
-	double input = requests * (double)in->prompt_tokens;
-	double output = requests * (double)in->output_tokens;
-	double share = o->llm.prefill_share;
-	if (!o->has_llm || share < 0 || !(input > 0 && output > 0))
-		return false;
-	*per_m_input = o->cost * share / input * 1e6;
-	*per_m_output = o->cost * (1 - share) / output * 1e6;
-	*per_m_all = o->cost / (input + output) * 1e6;
-	return true;
 }

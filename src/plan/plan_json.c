@@ -1,4 +1,4 @@
-#include "plan_json.h"
+#include "plan/plan_json.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -9,6 +9,10 @@
 #include "catalog/catalog_json.h"
 #include "core/output.h"
 #include "core/xalloc.h"
+#include "option/reason.h"
+#include "option/wording.h"
+#include "serve/serve.h"
+#include "plan/choose.h"
 
 /*
  * Numbers through these, never jansson's directly: json_real() of an

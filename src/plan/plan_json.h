@@ -10,7 +10,7 @@
 
 #include <jansson.h>
 
-#include "plan.h"
+#include "plan/plan.h"
 
 /* The document without its workloads (an empty "workloads" array). */
 json_t *plan_header_json(const struct plan *p);

@@ -31,7 +31,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "plan.h"
+#include "plan/plan.h"
 
 struct plan_prom_row;
 

@@ -1,11 +1,11 @@
-#include "prep_cache.h"
+#include "plan/prep_cache.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/xalloc.h"
-#include "plan.h"
+#include "train/train.h"
 
 #define KEPT 8		/* preparations of each kind kept */
 

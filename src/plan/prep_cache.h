@@ -17,7 +17,7 @@
 
 #include "catalog/catalog.h"
 #include "core/error.h"
-#include "serve.h"
+#include "serve/serve.h"
 #include "workload/workload.h"
 
 struct train_prep;

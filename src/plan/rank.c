@@ -1,4 +1,4 @@
-#include "rank.h"
+#include "plan/rank.h"
 
 int rank_tier(bool recommended, bool feasible, bool owned_or_illustrative,
 	      bool runnable)

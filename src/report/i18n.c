@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "core/units.h"
-#include "plan/plan.h"
+#include "option/wording.h"
 
 static const char *const words[MSG_COUNT][2] = {
 	[MSG_TITLE] = {"GPU rental plan", "GPU 租用方案"},

@@ -11,7 +11,7 @@
 #include "core/xalloc.h"
 #include "plan/rank.h"
 #include "chart_frame.h"
-#include "plan/roofline.h"
+#include "hwmodel/roofline.h"
 #include "i18n.h"
 
 #define BARS 10		/* options shown in the bar charts */

@@ -1,4 +1,4 @@
-#include "cbatch.h"
+#include "serve/cbatch.h"
 
 #include <limits.h>
 #include <math.h>
@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "core/xalloc.h"
-#include "sim_stats.h"
+#include "serve/sim_stats.h"
 
 /*
  * A live (or preempted) sequence: its request, the prompt it must run

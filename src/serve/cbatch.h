@@ -31,7 +31,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "sim_stats.h"
+#include "serve/sim_stats.h"
 
 /* The engine's limits. */
 struct cb_engine {

@@ -1,4 +1,4 @@
-#include "dbatch.h"
+#include "serve/dbatch.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -32,7 +32,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "sim_stats.h"
+#include "serve/sim_stats.h"
 
 struct dbatch_config {
 	long max_batch;		/* max_batch_size, >= 1 */

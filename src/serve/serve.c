@@ -19,7 +19,7 @@
  * (price_option()).  10,000 instances that repeat 29 machines cost 29
  * sizings.
  */
-#include "serve_prep.h"
+#include "serve/serve.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -27,9 +27,10 @@
 #include <string.h>
 
 #include "core/xalloc.h"
-#include "dbatch.h"
-#include "roofline.h"
-#include "serve_llm.h"
+#include "serve/dbatch.h"
+#include "hwmodel/roofline.h"
+#include "option/reason.h"
+#include "serve/serve_llm.h"
 
 /*
  * What every option of one workload on one hardware signature shares.

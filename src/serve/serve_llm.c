@@ -46,12 +46,12 @@
  * wins, then the lower end-to-end p99; the instances it rents then serve
  * with every replica they hold.
  */
-#include "serve_llm.h"
+#include "serve/serve_llm.h"
 
 #include <math.h>
 #include <string.h>
 
-#include "matrix_eff.h"
+#include "hwmodel/matrix_eff.h"
 
 /* ---- the iteration cost ---- */
 

@@ -13,8 +13,8 @@
 
 #include <stdbool.h>
 
-#include "cbatch.h"
-#include "serve_prep.h"
+#include "serve/cbatch.h"
+#include "serve/serve_prep.h"
 
 /*
  * Assumption, from the engines' own defaults: the share of GPU memory an

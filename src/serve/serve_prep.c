@@ -17,7 +17,7 @@
  * an open-addressing table keyed by a hash of the signature, compared
  * field by field, so a repeated machine is looked up in O(1).
  */
-#include "serve_prep.h"
+#include "serve/serve_prep.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -26,7 +26,7 @@
 #include <string.h>
 
 #include "core/xalloc.h"
-#include "roofline.h"
+#include "hwmodel/roofline.h"
 #include "workload/trace.h"
 
 /* ---- ops sorted by intensity ---- */

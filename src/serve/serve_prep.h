@@ -1,17 +1,101 @@
 /*
- * serve_prep.h - the inside of struct serve_prep, shared by serve_prep.c
- * (which fills it) and serve.c (which reads it).  Not for other callers:
- * serve.h is the interface.
+ * serve_prep.h - what the serving estimator prepares once per workload
+ * and then asks per device: the model's passes as curves of ops sorted by
+ * arithmetic intensity, the memory table, one accelerator (or a share of
+ * it) as the service time model sees it, and S(b), the time one batch
+ * takes on one replica.  serve.c searches deployments with it, serve_llm.c
+ * sizes token services with it; the struct's inside is here because both
+ * read it (serve_prep.c fills it).
+ *
+ * Ownership: serve_prepare() returns a struct the caller frees with
+ * serve_prep_free(); it points at (and does not own) the workload, which
+ * must outlive it, and at the accelerators of the catalog the estimator is
+ * given, which must outlive it too.
  */
-#ifndef GPUPLAN_PLAN_SERVE_PREP_H
-#define GPUPLAN_PLAN_SERVE_PREP_H
+#ifndef GPUPLAN_SERVE_SERVE_PREP_H
+#define GPUPLAN_SERVE_SERVE_PREP_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
+#include "catalog/catalog.h"
+#include "hwmodel/efficiency.h"
+#include "hwmodel/matrix_eff.h"
 #include "model/memory.h"
-#include "serve.h"
-#include "sim_stats.h"
+#include "option/option.h"
+#include "serve/sim_stats.h"
+#include "workload/workload.h"
+
+#define SERVE_BATCHES 9		/* batch sizes 1, 2, 4, ..., 256 */
+#define SERVE_TOKENS 14		/* a pass's curves: 1, 2, ..., 8192 samples
+				 * (tokens of an LLM iteration) */
+#define SERVE_TPS 7		/* tensor-parallel degrees 1, 2, ..., 64 */
+
+struct serve_prep;
+
+/*
+ * Builds what plan_inference() needs for one inference workload: the
+ * prefill and decode graphs (token-generating decoders) or the one forward
+ * graph, each op's FLOPs and elements per batch size sorted by arithmetic
+ * intensity, and memory per GPU per batch size and tensor-parallel degree.
+ * Returns NULL with a reason in why when the model cannot be built.
+ */
+struct serve_prep *serve_prepare(const struct workload *w, char *why,
+				 size_t whylen);
+void serve_prep_free(struct serve_prep *sp);
+/* Points sp at w, a workload with the same model, precisions and token
+ * counts as the one sp was made for (prep_cache.c). */
+void serve_prep_rebind(struct serve_prep *sp, const struct workload *w);
+
+/* One accelerator (or a share of it) as the service time model sees it. */
+struct serve_device {
+	const struct accelerator *acc;
+	enum precision used;	/* the peak used, see roofline_matrix_peak() */
+	int elem;		/* bytes per weight or activation element */
+	double matrix, vector;	/* FLOP/s after the ceiling and fraction */
+	long sms;		/* SMs of the fraction, for the shape factor */
+	const struct matrix_eff *shape;	/* the efficiency's curve */
+	double bandwidth;	/* B/s after efficiency and fraction */
+	long tp;		/* tensor-parallel degree */
+	long pp;		/* pipeline stages of an LLM replica (1 unless
+				 * set after serve_device_init()) */
+	double link;		/* B/s one way between GPUs, after efficiency */
+	double graph_gap, stream_gap, stream_floor;	/* s per kernel */
+	double iteration_host;	/* s an LLM iteration waits for the host */
+};
+
+/*
+ * compute_fraction and bandwidth_fraction: 1 for a whole GPU, a MIG slice's
+ * shares otherwise; intra: the instance's GPU-to-GPU link (used when
+ * tp > 1; may be NULL for tp 1).
+ */
+void serve_device_init(struct serve_device *d, const struct accelerator *a,
+		       enum precision want, const struct efficiency *e,
+		       long tp, double compute_fraction,
+		       double bandwidth_fraction, const struct link *intra);
+
+/* Seconds one batch of requests takes on one replica: S(b). */
+struct serve_time {
+	double prefill;		/* the prompt's forward pass (or the one pass) */
+	double decode_step;	/* one generated token, KV reads included */
+	double kv_read;		/* of which reading the KV cache */
+	double comm;		/* tensor-parallel all-reduces, whole request */
+	double total;		/* S(b) = prefill + output x decode_step + comm */
+	struct time_breakdown split;	/* compute, memory, communication of S(b) */
+};
+
+/* S(b) for batch 2^batch_index; batch_index < SERVE_BATCHES. */
+void serve_batch_time(const struct serve_prep *sp, const struct serve_device *d,
+		      int batch_index, struct serve_time *out);
+
+/*
+ * Bytes per GPU to serve batch 2^batch_index with tensor-parallel degree
+ * 2^tp_index and elem-byte weights and activations: memory_serving()'s
+ * total, from the table serve_prepare() filled.
+ */
+double serve_memory(const struct serve_prep *sp, int tp_index,
+		    int batch_index, int elem);
 
 /*
  * Assumption, not a measurement: the fixed start-up time of one

@@ -1,4 +1,4 @@
-#include "sim_stats.h"
+#include "serve/sim_stats.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -14,14 +14,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "collective.h"
+#include "hwmodel/collective.h"
 #include "core/units.h"
 #include "core/xalloc.h"
 #include "model/memory.h"
-#include "plan.h"
-#include "roofline.h"
-#include "train_layout.h"
-#include "train_step.h"
+#include "option/reason.h"
+#include "option/settings.h"
+#include "train/train.h"
+#include "hwmodel/roofline.h"
+#include "train/train_layout.h"
+#include "train/train_step.h"
 
 #define LOG_MICRO_SLOTS 16	/* micro-batches 1 .. 32768 */
 #define LOG_TP_SLOTS 11		/* tensor parallelism 1 .. 1024 */

@@ -1,4 +1,4 @@
-#include "train_layout.h"
+#include "train/train_layout.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -21,7 +21,7 @@
 #include <stdbool.h>
 
 #include "model/memory.h"
-#include "train_step.h"
+#include "train/train_step.h"
 
 /* One layout the search looked at. */
 struct layout_try {

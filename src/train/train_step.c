@@ -1,4 +1,4 @@
-#include "train_step.h"
+#include "train/train_step.h"
 
 #include <string.h>
 

@@ -24,10 +24,10 @@
 #include <stdbool.h>
 
 #include "catalog/catalog.h"
-#include "collective.h"
-#include "efficiency.h"
+#include "hwmodel/collective.h"
+#include "hwmodel/efficiency.h"
 #include "model/memory.h"
-#include "roofline.h"
+#include "hwmodel/roofline.h"
 #include "workload/workload.h"
 
 /* How the work is split: one point of the layout search. */

@@ -24,6 +24,7 @@
 #include "core/output.h"
 #include "core/term_safe.h"
 #include "fuzz.h"
+#include "option/reason.h"
 #include "plan/plan.h"
 #include "plan/plan_json.h"
 #include "report/report_data.h"

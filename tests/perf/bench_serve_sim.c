@@ -15,7 +15,7 @@
 #include <time.h>
 
 #include "catalog/catalog.h"
-#include "plan/serve_llm.h"
+#include "serve/serve_llm.h"
 #include "workload/workload.h"
 
 static double now_s(void)

@@ -6,7 +6,7 @@
 #include <math.h>
 
 #include "check.h"
-#include "plan/cbatch.h"
+#include "serve/cbatch.h"
 
 struct linear_cost {
 	double a, b, c;

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "plan/collective.h"
+#include "hwmodel/collective.h"
 
 #define GIB 1073741824.0
 #define MIB 1048576.0

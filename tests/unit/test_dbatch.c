@@ -6,7 +6,7 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "plan/dbatch.h"
+#include "serve/dbatch.h"
 
 /* S(b) = a + c b: a fixed part of the pass and a part per request. */
 struct affine {

@@ -5,8 +5,8 @@
  * proportion (reuse mt nt / (mt + nt), 32 for 64x64), k / (k + 64).
  */
 #include "check.h"
-#include "plan/efficiency.h"
-#include "plan/matrix_eff.h"
+#include "hwmodel/efficiency.h"
+#include "hwmodel/matrix_eff.h"
 
 static struct matrix_eff def;
 

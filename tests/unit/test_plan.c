@@ -8,6 +8,9 @@
 #include <string.h>
 
 #include "check.h"
+#include "option/reason.h"
+#include "option/wording.h"
+#include "plan/choose.h"
 #include "plan/plan.h"
 #include "plan/plan_json.h"
 

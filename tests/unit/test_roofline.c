@@ -12,8 +12,8 @@
 #include "check.h"
 #include "core/precision.h"
 #include "model_fixture.h"
-#include "plan/efficiency.h"
-#include "plan/roofline.h"
+#include "hwmodel/efficiency.h"
+#include "hwmodel/roofline.h"
 
 #define SEQ 2048
 #define LAYERS 32

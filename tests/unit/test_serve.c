@@ -14,10 +14,11 @@
 
 #include "catalog/instance_key.h"
 #include "check.h"
-#include "plan/roofline.h"
-#include "plan/serve.h"
-#include "plan/serve_llm.h"
-#include "plan/serve_prep.h"
+#include "hwmodel/roofline.h"
+#include "option/reason.h"
+#include "serve/serve.h"
+#include "serve/serve_llm.h"
+#include "serve/serve_prep.h"
 
 /* ---- fixtures ---- */
 

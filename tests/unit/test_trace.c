@@ -10,8 +10,8 @@
 
 #include "check.h"
 #include "core/error.h"
-#include "plan/dbatch.h"
-#include "plan/sim_stats.h"
+#include "serve/dbatch.h"
+#include "serve/sim_stats.h"
 #include "workload/trace.h"
 
 static char dir[] = "/tmp/gpuplan-trace.XXXXXX";
