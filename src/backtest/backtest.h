@@ -43,8 +43,8 @@ struct backtest_plan {
 	double time_s;			/* s, the whole run (0: no run length) */
 	double gpu_hours;		/* the whole run (0: no run length) */
 	double mfu;			/* a fraction */
-	/* serving records: the simulated traffic (plan/cbatch.h), or for a
-	 * model batched whole the batcher's (plan/dbatch.h) */
+	/* serving records: the simulated traffic (serve/cbatch.h), or for a
+	 * model batched whole the batcher's (serve/dbatch.h) */
 	struct cb_result sim;
 	double kv_tokens;		/* the cache one GPU holds */
 	struct dbatch_result batch;

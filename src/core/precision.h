@@ -32,7 +32,7 @@ bool precision_is_integer(enum precision p);
 int precision_bytes(enum precision p);
 /* Bytes per activation element of a training run at p: FP8 training keeps
  * activations at 16 bits and runs only its linear layers' products in FP8
- * (src/plan/roofline.c says whose practice that is); an upper bound, as
+ * (src/hwmodel/roofline.c says whose practice that is); an upper bound, as
  * the FP8 copies of linear inputs kept for the backward pass are smaller. */
 int precision_training_activation_bytes(enum precision p);
 

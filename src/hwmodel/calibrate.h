@@ -39,8 +39,8 @@
  * Ownership: struct carried holds its strings; the settings point at it,
  * so it must outlive the plan.
  */
-#ifndef GPUPLAN_PLAN_CALIBRATE_H
-#define GPUPLAN_PLAN_CALIBRATE_H
+#ifndef GPUPLAN_HWMODEL_CALIBRATE_H
+#define GPUPLAN_HWMODEL_CALIBRATE_H
 
 #include <stdbool.h>
 

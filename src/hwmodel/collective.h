@@ -19,8 +19,8 @@
  * Ownership: plain values; a fabric points at nothing it does not own
  * except `from`, a static string.
  */
-#ifndef GPUPLAN_PLAN_COLLECTIVE_H
-#define GPUPLAN_PLAN_COLLECTIVE_H
+#ifndef GPUPLAN_HWMODEL_COLLECTIVE_H
+#define GPUPLAN_HWMODEL_COLLECTIVE_H
 
 #include <stdbool.h>
 #include <stddef.h>

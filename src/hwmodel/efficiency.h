@@ -6,8 +6,8 @@
  * and each is replaced by a measurement when `gpuplan bench` has one.  The
  * planner reports every option's figures with these provenance strings.
  */
-#ifndef GPUPLAN_PLAN_EFFICIENCY_H
-#define GPUPLAN_PLAN_EFFICIENCY_H
+#ifndef GPUPLAN_HWMODEL_EFFICIENCY_H
+#define GPUPLAN_HWMODEL_EFFICIENCY_H
 
 #include "hwmodel/matrix_eff.h"
 

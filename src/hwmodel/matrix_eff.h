@@ -31,8 +31,8 @@
  * measured GEMMs) can replace the defaults: struct efficiency carries one,
  * and everything that times matrix work reads it from there.
  */
-#ifndef GPUPLAN_PLAN_MATRIX_EFF_H
-#define GPUPLAN_PLAN_MATRIX_EFF_H
+#ifndef GPUPLAN_HWMODEL_MATRIX_EFF_H
+#define GPUPLAN_HWMODEL_MATRIX_EFF_H
 
 #include <stdbool.h>
 

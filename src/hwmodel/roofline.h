@@ -9,8 +9,8 @@
  * of their GEMMs (matrix_eff.h); the rest run at the fp32 (CUDA core)
  * peak.
  */
-#ifndef GPUPLAN_PLAN_ROOFLINE_H
-#define GPUPLAN_PLAN_ROOFLINE_H
+#ifndef GPUPLAN_HWMODEL_ROOFLINE_H
+#define GPUPLAN_HWMODEL_ROOFLINE_H
 
 #include "catalog/catalog.h"
 #include "hwmodel/efficiency.h"

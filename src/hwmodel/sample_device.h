@@ -28,8 +28,8 @@
  * (calibration.h); low, median and high are their 2.5th, 50th and 97.5th
  * percentiles.
  */
-#ifndef GPUPLAN_PLAN_SAMPLE_DEVICE_H
-#define GPUPLAN_PLAN_SAMPLE_DEVICE_H
+#ifndef GPUPLAN_HWMODEL_SAMPLE_DEVICE_H
+#define GPUPLAN_HWMODEL_SAMPLE_DEVICE_H
 
 #include <stdbool.h>
 

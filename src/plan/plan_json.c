@@ -494,7 +494,7 @@ static json_t *layouts_json(const struct plan_result *r)
 	return a;
 }
 
-/* Nothing feasible: the closest option and what to relax (plan.h). */
+/* Nothing feasible: the closest option and what to relax (option/option.h). */
 static json_t *shortfall_json(const struct plan_result *r)
 {
 	const struct plan_shortfall *f = &r->shortfall;

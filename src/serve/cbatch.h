@@ -25,8 +25,8 @@
  *
  * Ownership: plain values; cb_simulate() allocates and frees its own.
  */
-#ifndef GPUPLAN_PLAN_CBATCH_H
-#define GPUPLAN_PLAN_CBATCH_H
+#ifndef GPUPLAN_SERVE_CBATCH_H
+#define GPUPLAN_SERVE_CBATCH_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -26,8 +26,8 @@
  *
  * Ownership: plain values; dbatch_simulate() allocates and frees its own.
  */
-#ifndef GPUPLAN_PLAN_DBATCH_H
-#define GPUPLAN_PLAN_DBATCH_H
+#ifndef GPUPLAN_SERVE_DBATCH_H
+#define GPUPLAN_SERVE_DBATCH_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -8,8 +8,8 @@
  *
  * Internal to the serving planner (serve.c); serve_prep.h is its input.
  */
-#ifndef GPUPLAN_PLAN_SERVE_LLM_H
-#define GPUPLAN_PLAN_SERVE_LLM_H
+#ifndef GPUPLAN_SERVE_SERVE_LLM_H
+#define GPUPLAN_SERVE_SERVE_LLM_H
 
 #include <stdbool.h>
 

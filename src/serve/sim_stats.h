@@ -6,8 +6,8 @@
  * on every machine; cbatch.c (continuous batching) and dbatch.c (Triton's
  * dynamic batcher) draw from it and summarise with sim_quantiles().
  */
-#ifndef GPUPLAN_PLAN_SIM_STATS_H
-#define GPUPLAN_PLAN_SIM_STATS_H
+#ifndef GPUPLAN_SERVE_SIM_STATS_H
+#define GPUPLAN_SERVE_SIM_STATS_H
 
 #include <stdint.h>
 

@@ -15,8 +15,8 @@
  * Ownership: the caller's context (workload, memory model, forward
  * rooflines) must outlive the call; results are plain values.
  */
-#ifndef GPUPLAN_PLAN_TRAIN_LAYOUT_H
-#define GPUPLAN_PLAN_TRAIN_LAYOUT_H
+#ifndef GPUPLAN_TRAIN_TRAIN_LAYOUT_H
+#define GPUPLAN_TRAIN_TRAIN_LAYOUT_H
 
 #include <stdbool.h>
 

@@ -18,8 +18,8 @@
  * Every collective is priced by collective.h on the instance's topology.
  * Ownership: plain values.
  */
-#ifndef GPUPLAN_PLAN_TRAIN_STEP_H
-#define GPUPLAN_PLAN_TRAIN_STEP_H
+#ifndef GPUPLAN_TRAIN_TRAIN_STEP_H
+#define GPUPLAN_TRAIN_TRAIN_STEP_H
 
 #include <stdbool.h>
 

@@ -1,5 +1,5 @@
 /*
- * test_cbatch.c - the continuous-batching simulation (src/plan/cbatch.h)
+ * test_cbatch.c - the continuous-batching simulation (src/serve/cbatch.h)
  * against cases worked by hand with a linear iteration cost: a fixed
  * a seconds, plus b per prompt token, plus c per decode.
  */

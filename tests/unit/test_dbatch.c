@@ -1,5 +1,5 @@
 /*
- * test_dbatch.c - Triton's dynamic batcher as simulated (src/plan/dbatch.h)
+ * test_dbatch.c - Triton's dynamic batcher as simulated (src/serve/dbatch.h)
  * against cases worked by hand and against queueing theory.
  */
 #include <math.h>

@@ -1,5 +1,5 @@
 /*
- * test_matrix_eff.c - the shape factor of matrix ops (src/plan/matrix_eff.h)
+ * test_matrix_eff.c - the shape factor of matrix ops (src/hwmodel/matrix_eff.h)
  * against cases worked by hand with the default curve: candidate tiles
  * 16..256 a side, at most 256 x 128, thinner than 64x64's reuse slowed in
  * proportion (reuse mt nt / (mt + nt), 32 for 64x64), k / (k + 64).

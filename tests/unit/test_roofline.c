@@ -1,5 +1,5 @@
 /*
- * test_roofline.c - the formats a forward pass runs in (src/plan/roofline.c):
+ * test_roofline.c - the formats a forward pass runs in (src/hwmodel/roofline.c):
  * FP8 training as Transformer Engine runs it (linear layers of the
  * repeated blocks in FP8, attention, norms and activations at 16 bits, a
  * quantisation pass for each FP8 input no norm wrote) against FP8 serving,

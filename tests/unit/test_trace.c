@@ -2,7 +2,7 @@
  * test_trace.c - recorded request traces (src/workload/trace.h): our
  * columns, BurstGPT's and Azure's, date-times worked by hand, every
  * refusal with its place; and a trace as the simulations replay it
- * (src/plan/sim_stats.h, src/plan/dbatch.h).
+ * (src/serve/sim_stats.h, src/serve/dbatch.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
