@@ -13,7 +13,6 @@
 #include "help_gen.h"
 #include "core/io_guard.h"
 #include "core/paths.h"
-#include "core/suggest.h"
 #include "core/term_safe.h"
 #include "core/xalloc.h"
 
@@ -39,12 +38,6 @@ static const struct command commands[] = {
 	{"help", cmd_help, "show help for a command: gpuplan help catalog list"},
 	{NULL, NULL, NULL},
 };
-
-void print_command_table(const struct command *table, FILE *out)
-{
-	for (const struct command *c = table; c->name; c++)
-		fprintf(out, "  %-12s %s\n", c->name, c->help);
-}
 
 /* The top-level help: the command table, then what this build has (the
  * plugin and the data, probed now), so no line can go stale. */
@@ -73,60 +66,6 @@ static void print_overview(FILE *out)
 	free(data);
 	fprintf(out, "  data search order: %s\n", data_dir_order());
 	fprintf(out, "\nRun 'gpuplan COMMAND --help' for a command's options.\n");
-}
-
-static const struct command *find(const struct command *table,
-				  const char *name)
-{
-	for (const struct command *c = table; c->name; c++)
-		if (strcmp(c->name, name) == 0)
-			return c;
-	return NULL;
-}
-
-static int unknown_command(const char *parent, const struct command *table,
-			   const char *name)
-{
-	const char *names[32];
-	size_t n = 0;
-	for (const struct command *c = table; c->name && n < 32; c++)
-		names[n++] = c->name;
-	char hint[96];
-	const char *h = suggest_hint(name, names, n, hint, sizeof(hint));
-	fprintf(stderr, "gpuplan: unknown command '%s%s%s'%s%s%s\n",
-		parent ? parent : "", parent ? " " : "", name, h ? " (" : "",
-		h ? h : "", h ? ")" : "");
-	fprintf(stderr, "Try 'gpuplan %s%s--help'.\n", parent ? parent : "",
-		parent ? " " : "");
-	return 2;
-}
-
-int run_subcommand(const char *parent, const struct command *table, int argc,
-		   char **argv)
-{
-	/* help_gen.h gathering the tables: every subcommand's */
-	if (opts_collecting()) {
-		for (const struct command *c = table; c->name; c++) {
-			char *args[] = {(char *)c->name, "--help", NULL};
-			c->run(2, args);
-		}
-		return 0;
-	}
-	bool help = argc >= 2 && (strcmp(argv[1], "--help") == 0 ||
-				  strcmp(argv[1], "-h") == 0);
-	if (argc < 2 || help) {
-		FILE *out = help ? stdout : stderr;
-		fprintf(out, "usage: gpuplan %s COMMAND [options]\n\ncommands:\n",
-			parent);
-		print_command_table(table, out);
-		fprintf(out, "\nRun 'gpuplan %s COMMAND --help' for its options.\n",
-			parent);
-		return help ? 0 : 2;
-	}
-	const struct command *c = find(table, argv[1]);
-	if (!c)
-		return unknown_command(parent, table, argv[1]);
-	return c->run(argc - 1, argv + 1);
 }
 
 static const struct opt_spec help_opts[] = {
@@ -185,9 +124,9 @@ static int cmd_help(int argc, char **argv)
 		print_overview(stdout);
 		goto out;
 	}
-	const struct command *c = find(commands, p.args[0]);
+	const struct command *c = command_find(commands, p.args[0]);
 	if (!c) {
-		rc = unknown_command(NULL, commands, p.args[0]);
+		rc = command_unknown(NULL, commands, p.args[0]);
 		goto out;
 	}
 	if (c->run == cmd_help) {
@@ -266,8 +205,8 @@ int main(int argc, char **argv)
 			argv[1]);
 		return 2;
 	}
-	const struct command *c = find(commands, argv[1]);
+	const struct command *c = command_find(commands, argv[1]);
 	if (!c)
-		return unknown_command(NULL, commands, argv[1]);
+		return command_unknown(NULL, commands, argv[1]);
 	return finish(c->run(argc - 1, argv + 1));
 }
