@@ -26,6 +26,7 @@
 #include "fuzz.h"
 #include "plan/plan.h"
 #include "plan/plan_json.h"
+#include "report/plan_load.h"
 #include "report/report_data.h"
 #include "workload/workload.h"
 
