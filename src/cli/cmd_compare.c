@@ -24,6 +24,7 @@
 #include "core/yaml_tree.h"
 #include "profile/profile.h"
 #include "report/compare_chart.h"
+#include "report/plan_load.h"
 #include "report/report.h"
 #include "report/report_data.h"
 #include "report/text.h"

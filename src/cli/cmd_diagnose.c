@@ -25,6 +25,7 @@
 #include "diagnose/findings.h"
 #include "diagnose/live.h"
 #include "diagnose/smi_log.h"
+#include "report/plan_load.h"
 #include "report/report_data.h"
 
 static const struct opt_spec diagnose_opts[] = {

@@ -24,6 +24,7 @@
 #include "plan/plan_json.h"
 #include "plan/plan_prom.h"
 #include "plan/rank.h"
+#include "report/plan_load.h"
 #include "report_cli.h"
 
 static const struct opt_spec plan_opts[] = {

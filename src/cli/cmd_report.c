@@ -18,6 +18,7 @@
 #include "core/term_safe.h"
 #include "core/io_guard.h"
 #include "core/xalloc.h"
+#include "report/plan_load.h"
 #include "report/report.h"
 #include "report/report_charts.h"
 #include "report/text.h"

@@ -1,5 +1,5 @@
 /*
- * compare_plans.h - two plans (gpuplan/plan/v1, read by report_data.h)
+ * compare_plans.h - two plans (gpuplan/plan/v1, read by plan_load.h)
  * compared as Infracost shows a cost diff: per workload, the
  * recommendation before and after (instance, GPUs, time, cost, the
  * planner's reason) and every option present in both (before, after,

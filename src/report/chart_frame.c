@@ -29,6 +29,7 @@
 
 #include "core/utf8.h"
 #include "core/xalloc.h"
+#include "chart_ticks.h"
 #include "text.h"
 
 /* ---- colours ---------------------------------------------------------------- */

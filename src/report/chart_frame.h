@@ -1,7 +1,8 @@
 /*
  * chart_frame.h - what the chart kinds share, inside src/report/chart_*.c
  * only (everyone else uses chart.h): colours, text, the chart frame and
- * its axes, legends, and the power-of-two ticks.
+ * its axes, and legends.  The ticks it lays out are below it:
+ * chart_ticks.h (powers of two) and chart.h (axis_ticks).
  *
  * Each chart kind (chart_scatter.c, chart_bars.c, chart_lines.c,
  * chart_roofline.c) takes the same steps: chart_start, axis_prepare for
@@ -107,8 +108,6 @@ void axis_prepare(struct laid_axis *l, struct axis *a, double dlo,
 /* Places c->plot in c->room; fits x's (may be NULL) and y[0..n_y)'s ticks. */
 void layout(struct chart *c, struct laid_axis *x, struct laid_axis *y,
 	    size_t n_y, double bottom, double right_extra);
-/* Powers of two covering [min, max] (GPU counts), in chart_ticks.c. */
-size_t pow2_ticks(double *min, double *max, double *t, size_t max_ticks);
 
 /* Strokes the segment from (x0, y0) to (x1, y1) with cr's current pen. */
 void stroke_line(cairo_t *cr, double x0, double y0, double x1,

@@ -2,7 +2,7 @@
  * chart_ticks.c - where an axis puts its ticks: 1-2-5 steps on a linear
  * axis, decades (with 2 and 5 between when few) on a log axis, powers of
  * two for GPU counts; see chart.h (axis_ticks, axis_wants_log) and
- * chart_frame.h (pow2_ticks).
+ * chart_ticks.h (pow2_ticks).
  *
  * Pure arithmetic, no cairo: every function widens [min, max] to the
  * outer ticks it returns, and returns 0 (leaving min and max as they
@@ -15,10 +15,12 @@
  * max_ticks) before it is returned, so a caller's buffer of max_ticks
  * values is never overrun and never holds an infinity or a NaN.
  */
-#include "chart_frame.h"
+#include "chart_ticks.h"
 
 #include <float.h>
 #include <math.h>
+
+#include "chart.h"
 
 /*
  * A linear span narrower than this is widened before ticks are put on it:

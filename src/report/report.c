@@ -22,6 +22,7 @@
 #include "core/xalloc.h"
 #include "first_page.h"
 #include "i18n.h"
+#include "plan_words.h"
 #include "png_out.h"
 #include "report_charts.h"
 #include "core/utf8.h"

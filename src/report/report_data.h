@@ -1,14 +1,11 @@
 /*
  * report_data.h - a plan (gpuplan/plan/v1 JSON) as the report needs it.
  *
- * The loader checks every field it uses and says where a bad one is, by
- * file, line, column and JSON path ("plan.json:12:7:
- * workloads[0].options[3].cost: expected a number, found a string"): the
- * report never draws from a half-read plan.  It copies what the report
- * draws into the compact structs below (names interned, one copy each)
- * and keeps nothing of the JSON text, so a loaded plan costs a fraction
- * of its file; the text itself (json_read.h) is read in place and freed
- * when loading ends.
+ * A loaded plan (plan_load.h) holds what the report draws in the compact
+ * structs below, names interned (plan_strings.h, one copy each), and
+ * nothing of the JSON text, so it costs a fraction of its file.  This
+ * module owns those structs: their limits, their lookups and their
+ * freeing.
  *
  * What a plan may hold (every value outside is refused at load, with its
  * file:line:column and JSON path):
@@ -37,7 +34,6 @@
 #ifndef GPUPLAN_REPORT_REPORT_DATA_H
 #define GPUPLAN_REPORT_REPORT_DATA_H
 
-#include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -187,23 +183,7 @@ struct r_plan {
 	struct r_strings *strings;	/* every string above */
 };
 
-/* Reads `path` (at most PLAN_MAX_BYTES); 0, or -1 with why. */
-int r_plan_load(struct r_plan *p, const char *path, char *why, size_t len);
-
-/*
- * The same from text in memory: text[len] must be '\0'.  `name` starts
- * every message; with `positions`, messages give the line and column in
- * text.  This is the plan JSON reader's whole input surface (its fuzz
- * harness calls it).
- */
-int r_plan_parse(struct r_plan *p, const char *text, size_t len,
-		 const char *name, bool positions, char *why, size_t whylen);
-
-/* The same from a document gpuplan built (`gpuplan plan --report`): the
- * document as json_write prints it, so positions match a plan written
- * with -o.  name is used in messages. */
-int r_plan_from_json(struct r_plan *p, const json_t *root, const char *name,
-		     char *why, size_t len);
+/* Frees everything p holds, and zeroes p. */
 void r_plan_free(struct r_plan *p);
 
 /* The accelerator's datasheet figures from the plan's sources; NULL when
@@ -227,15 +207,9 @@ double r_plan_assumption(const struct r_plan *p, const char *key, double dflt);
 void r_plan_price_dates(const struct r_plan *p, const char **earliest,
 			const char **latest);
 
-/* The sentence for a workload with nothing feasible, in lang: the
- * closest option and what to relax, with the plan's figures ("No option
- * meets the limits; the closest, ..., takes 45.1 min for 41.37 USD:
- * allow 15.1 min more, or raise the budget by 11.37 USD."). */
-void r_shortfall_sentence(const struct r_plan *p, const struct r_workload *w,
-			  enum report_lang lang, char *buf, size_t len);
-
-/* "8 x H200-SXM", or with MIG "8 x H200-SXM as 15 x 3g.71gb": the
- * option's GPUs as the plan's table words them (plan_gpus_text()). */
-void r_gpus_text(const struct r_option *o, char *buf, size_t len);
+/* Orders r_instance (r_accelerator) entries by name, strcmp's order:
+ * the plan's sources are sorted with these, and searched. */
+int by_instance_name(const void *a, const void *b);
+int by_accelerator_name(const void *a, const void *b);
 
 #endif

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "fuzz.h"
+#include "report/plan_load.h"
 #include "report/report_data.h"
 
 /* Touches every figure the report reads, and looks each name up as the

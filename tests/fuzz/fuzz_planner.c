@@ -27,6 +27,7 @@
 #include "option/reason.h"
 #include "plan/plan.h"
 #include "plan/plan_json.h"
+#include "report/plan_load.h"
 #include "report/report_data.h"
 #include "workload/workload.h"
 

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "report/plan_load.h"
 #include "report/report.h"
 
 static double now_ms(void)

@@ -18,6 +18,7 @@
 #include "check.h"
 #include "report/chart.h"
 #include "report/chart_frame.h"
+#include "report/chart_ticks.h"
 #include "report/text.h"
 
 /* ---- ticks ---- */

@@ -14,6 +14,7 @@
 #include "plan/plan.h"
 #include "report/chart.h"
 #include "report/i18n.h"
+#include "report/plan_words.h"
 #include "report/ref_labels.h"
 #include "report/report_data.h"
 

@@ -1,5 +1,5 @@
 /*
- * The plan JSON reader (report/report_data.h, report/json_read.h): a
+ * The plan JSON reader (report/plan_load.h, report/json_read.h): a
  * table of small plans, each with the exact message it must give, its
  * line and column worked by hand, or NULL when it must load.  Then the
  * figures of a plan that loads, a plan that outlives its text (nothing
@@ -23,6 +23,7 @@
 #include "check.h"
 #include "core/xalloc.h"
 #include "report/json_read.h"
+#include "report/plan_load.h"
 #include "report/report_data.h"
 
 #define L1 "{\"schema\": \"gpuplan/plan/v1\", \"currency\": \"USD\", \"workloads\": [\n"

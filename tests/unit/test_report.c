@@ -15,6 +15,7 @@
 #include "plan/plan.h"
 #include "plan/plan_json.h"
 #include "report/i18n.h"
+#include "report/plan_load.h"
 #include "report/report.h"
 
 static char *slurp(const char *path, size_t *len)
