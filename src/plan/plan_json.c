@@ -9,6 +9,7 @@
 #include "catalog/catalog_json.h"
 #include "core/output.h"
 #include "core/xalloc.h"
+#include "workload/workload_json.h"
 
 /*
  * Numbers through these, never jansson's directly: json_real() of an

@@ -10,6 +10,7 @@
 #include "check.h"
 #include "plan/plan.h"
 #include "plan/plan_json.h"
+#include "workload/workload_file.h"
 
 struct fixture {
 	struct catalog c;

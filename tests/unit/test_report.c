@@ -16,6 +16,7 @@
 #include "plan/plan_json.h"
 #include "report/i18n.h"
 #include "report/report.h"
+#include "workload/workload_file.h"
 
 static char *slurp(const char *path, size_t *len)
 {

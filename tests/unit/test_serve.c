@@ -18,6 +18,7 @@
 #include "plan/serve.h"
 #include "plan/serve_llm.h"
 #include "plan/serve_prep.h"
+#include "workload/workload_file.h"
 
 /* ---- fixtures ---- */
 
