@@ -19,6 +19,9 @@
 #include "core/term_safe.h"
 #include "core/xalloc.h"
 #include "core/yaml_read.h"
+#include "workload/layout.h"
+#include "workload/workload_file.h"
+#include "workload/workload_reader.h"
 
 struct oc_ctx {
 	struct yread r;
@@ -974,7 +977,7 @@ static int read_list(struct oc_ctx *cx, const struct ynode *list,
 		int rc = read_record(cx, list->items[i], i, o);
 		bad |= rc < 0;
 		/* once problems are only counted, a record with problems is
-		 * dropped as soon as it is read (as workload.c does) */
+		 * dropped as soon as it is read (as workload_file.c does) */
 		if (rc < 0 && gp_errors_full(r->errs)) {
 			free_record(o);
 			memset(o, 0, sizeof(*o));

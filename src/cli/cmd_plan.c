@@ -17,6 +17,7 @@
 #include "core/paths.h"
 #include "core/table.h"
 #include "workload/trace.h"
+#include "workload/workload_file.h"
 #include "core/units.h"
 #include "core/xalloc.h"
 #include "option/reason.h"

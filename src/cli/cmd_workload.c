@@ -14,6 +14,8 @@
 #include "core/table.h"
 #include "core/xalloc.h"
 #include "workload/workload.h"
+#include "workload/workload_file.h"
+#include "workload/workload_json.h"
 
 /* "2T", "1.28M", "20K", "64": counts as they are written in files. */
 static char *count_text(double v, char *buf, size_t len)

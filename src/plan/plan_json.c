@@ -11,8 +11,9 @@
 #include "core/xalloc.h"
 #include "option/reason.h"
 #include "option/wording.h"
-#include "serve/serve.h"
 #include "plan/choose.h"
+#include "serve/serve.h"
+#include "workload/workload_json.h"
 
 /*
  * Numbers through these, never jansson's directly: json_real() of an

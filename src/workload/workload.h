@@ -1,13 +1,11 @@
 /*
  * workload.h - what the planner plans: training runs and inference
  * services, as written in profiles/workloads/ (see the README there).
- *
- * A workload file (`schema: gpuplan/workload/v1`) holds a `workloads:`
- * list.  Each workload names a model file, relative to the workload file's
- * folder, and that model is loaded with it: a loaded workload always has a
- * model, and its sequence lengths are checked against that model.  Loading
- * is strict: every problem in the file, and in the model files it names,
- * is reported with its file:line:column, and the load fails.
+ * This header is the types' home, with the names of the kinds and of the
+ * latency targets; the modules beside it read and show them:
+ * workload_file.h (a workload file, loaded strictly, with the model files
+ * it names), workload_reader.h (workload items inside outcome records),
+ * layout.h (a training `layout:`) and workload_json.h (the JSON form).
  *
  * Units, as everywhere in gpuplan: durations in seconds, sizes in bytes,
  * rates per second; counts (tokens, samples) are plain numbers; money keeps
@@ -16,7 +14,8 @@
  *
  * Ownership: a struct workload_file owns its workloads, their strings and
  * the models they point at; a model file named by several workloads is
- * loaded once.  Free with workload_file_free(), also after a failed load.
+ * loaded once.  Free with workload_file_free() (workload_file.h), also
+ * after a failed load.
  */
 #ifndef GPUPLAN_WORKLOAD_WORKLOAD_H
 #define GPUPLAN_WORKLOAD_WORKLOAD_H
@@ -33,7 +32,6 @@
 #include "model/memory.h"
 #include "model/model.h"
 
-#define WORKLOAD_SCHEMA "gpuplan/workload/v1"
 #define WORKLOAD_DEFAULT_HOURS_PER_MONTH (730 * 3600.0)	/* s: 8760 h / 12 */
 #define WORKLOAD_MAX_HOURS_PER_MONTH (744 * 3600.0)	/* s: a 31-day month */
 
@@ -170,8 +168,8 @@ struct workload {
 	double efficiency_compute, efficiency_memory;
 };
 
-struct workload_model;			/* one loaded model file */
-struct workload_trace;			/* one loaded trace file */
+struct workload_model;			/* one loaded model file (named_files.h) */
+struct workload_trace;			/* one loaded trace file (named_files.h) */
 
 struct workload_file {
 	char *file;			/* as shown in messages */
@@ -181,93 +179,5 @@ struct workload_file {
 	size_t n_models;
 	struct workload_trace *traces;
 };
-
-/*
- * Loads path and every model it names.  Every problem is added to errs;
- * returns 0 when there were none, else -1 (wf must then only be freed).
- */
-int workload_file_load(struct workload_file *wf, const char *path,
-		       struct gp_errors *errs);
-
-/* The same, naming the file `shown` in messages and output (a shipped
- * file as "profiles/workloads/default.yaml" wherever gpuplan is
- * installed); model files are shown relative to it too. */
-int workload_file_load_as(struct workload_file *wf, const char *path,
-			  const char *shown, struct gp_errors *errs);
-
-void workload_file_free(struct workload_file *wf);
-
-/* Case-blind lookup by name, or NULL. */
-const struct workload *workload_find(const struct workload_file *wf,
-				     const char *name);
-
-/*
- * Training workloads inside another kind of file: an outcome record's
- * `training:` (src/backtest/outcome.h).  Such a map holds a training
- * workload's keys less `name` and `kind`, and less what the outer file
- * says itself: `instance`, `gpus`, `nodes` and `layout` are refused there
- * with a pointer to the record's `hardware:` and `layout:`.  `tokens` and
- * `samples` are optional (neither: the run's totals and steps are 0).
- * `model:` paths are relative to the folder of `path`; a model file named
- * by several items is loaded once.
- *
- * workload_reader_open() empties wf and names it `shown` (wf->file is
- * then the string every origin of the outer file may point at too); it
- * holds room for `most` items, so the pointers workload_reader_training()
- * hands out stay valid.  Each call appends one workload named `name`
- * (described as `what` in messages) and returns 0, or -1 after adding its
- * problems to errs (the workload is kept, partly filled: free it with wf).
- * Close the reader when done; wf stays the caller's to free.
- */
-struct workload_reader;
-struct workload_reader *workload_reader_open(struct workload_file *wf,
-					     const char *path,
-					     const char *shown, size_t most,
-					     struct gp_errors *errs);
-int workload_reader_training(struct workload_reader *wr,
-			     const struct ynode *map, const char *name,
-			     const char *what, struct workload **out);
-/* The same for an outcome's `serving:`: an inference workload of model,
- * precision, prompt_tokens, output_tokens (and kv_precision), without
- * traffic or targets (the record's `load:` says the traffic). */
-int workload_reader_serving(struct workload_reader *wr,
-			    const struct ynode *map, const char *name,
-			    const char *what, struct workload **out);
-void workload_reader_close(struct workload_reader *wr);
-
-/*
- * A `layout:` map (n) into l; owner names it in messages.  Each degree is
- * optional and read in its range (tp, pp, interleave 1..1024; dp
- * 1..1,000,000; micro_batch 1..1e9); interleave > 1 needs pp > 1.
- * Returns 0, or -1 after recording problems.
- */
-int workload_read_layout(struct yread *r, const struct ynode *n,
-			 const char *owner, struct train_layout *l);
-/*
- * What is certain about w's layout (read from map n; NULL: nothing to
- * check) before any catalog is known: micro_batch and dp within the global
- * batch, which divides evenly among dp x micro_batch; the degrees within
- * `parallelism:`; tp x pp x dp equal to `gpus` (when all three and gpus >
- * 0 are given; gpus_what names it in messages, "'gpus'") and dividing it
- * otherwise; tp at most the model's heads and pp x interleave at most its
- * layers (transformers).  Returns 0, or -1 after recording the first
- * problem.
- */
-int workload_check_layout(struct yread *r, const struct ynode *n,
-			  const struct workload *w, long gpus,
-			  const char *gpus_what);
-
-/* A layout's degrees (null where left to the planner) and flags (null
- * when unset).  A new reference. */
-json_t *workload_layout_json(const struct train_layout *l);
-
-/* Every field, SI units named in the keys (deadline_s, p99_latency_s,
- * request_rate_per_s, ...); absent optional fields are null.  A new
- * reference. */
-/* A service's trace as JSON (file, requests, columns, own rate, the
- * factor its gaps are stretched by), or null without one. */
-json_t *workload_trace_json(const struct inference *in);
-
-json_t *workload_to_json(const struct workload *w);
 
 #endif

@@ -30,6 +30,7 @@
 #include "report/plan_load.h"
 #include "report/report_data.h"
 #include "workload/workload.h"
+#include "workload/workload_file.h"
 
 static void check_figure(const struct plan_option *o, const char *what,
 			 double v)

@@ -5,6 +5,7 @@
  */
 #include "fuzz.h"
 #include "workload/workload.h"
+#include "workload/workload_file.h"
 
 static int load(const struct fuzz_files *f, struct gp_errors *errs)
 {

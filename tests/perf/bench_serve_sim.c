@@ -17,6 +17,7 @@
 #include "catalog/catalog.h"
 #include "serve/serve_llm.h"
 #include "workload/workload.h"
+#include "workload/workload_file.h"
 
 static double now_s(void)
 {

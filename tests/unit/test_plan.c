@@ -13,6 +13,7 @@
 #include "plan/choose.h"
 #include "plan/plan.h"
 #include "plan/plan_json.h"
+#include "workload/workload_file.h"
 
 struct fixture {
 	struct catalog c;

@@ -17,6 +17,7 @@
 #include "report/i18n.h"
 #include "report/plan_load.h"
 #include "report/report.h"
+#include "workload/workload_file.h"
 
 static char *slurp(const char *path, size_t *len)
 {

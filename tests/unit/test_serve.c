@@ -19,6 +19,7 @@
 #include "serve/serve.h"
 #include "serve/serve_llm.h"
 #include "serve/serve_prep.h"
+#include "workload/workload_file.h"
 
 /* ---- fixtures ---- */
 

@@ -11,6 +11,8 @@
 
 #include "check.h"
 #include "workload/workload.h"
+#include "workload/workload_file.h"
+#include "workload/workload_json.h"
 
 static void write_file(const char *path, const char *text)
 {

@@ -1,0 +1,244 @@
+/*
+ * training.c - a training workload's fields (the run's length, batch,
+ * optimizer, ZeRO, recomputation, limits, cluster, deadline, budget,
+ * input pipeline) and the checks that need its model.
+ */
+#include "training.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "layout.h"
+#include "read_common.h"
+
+/* ---- training ---- */
+
+static const struct yfield parallelism_fields[] = {
+	{"max_gpus", false}, {"max_tp", false}, {"max_pp", false},
+	{NULL, false},
+};
+
+static int read_parallelism(struct yread *r, const struct ynode *map,
+			    const char *owner, struct training *t)
+{
+	const struct ynode *n = ymap_get(map, "parallelism");
+	if (!n)
+		return 0;
+	char what[160];
+	snprintf(what, sizeof(what), "'parallelism' of %s", owner);
+	if (!yr_expect_map(r, n, what))
+		return -1;
+	int bad = yr_check_keys(r, n, what, parallelism_fields) > 0;
+	bad |= yr_int(r, n, "max_gpus", 1, 1000000, &t->max_gpus) < 0;
+	bad |= yr_int(r, n, "max_tp", 1, 1024, &t->max_tp) < 0;
+	bad |= yr_int(r, n, "max_pp", 1, 1024, &t->max_pp) < 0;
+	const char *keys[] = {"max_tp", "max_pp"};
+	long vals[] = {t->max_tp, t->max_pp};
+	for (int i = 0; i < 2 && !bad; i++)
+		if (t->max_gpus && vals[i] > t->max_gpus) {
+			yr_error(r, ymap_get(n, keys[i]), NULL,
+				 "'%s' is %ld but 'max_gpus' is %ld", keys[i],
+				 vals[i], t->max_gpus);
+			bad = 1;
+		}
+	return bad ? -1 : 0;
+}
+
+static const struct yfield input_fields[] = {
+	{"decode_time_per_sample", true}, {"bytes_per_sample", true},
+	{NULL, false},
+};
+
+static int read_input(struct yread *r, const struct ynode *map,
+		      const char *owner, struct training *t)
+{
+	const struct ynode *n = ymap_get(map, "input");
+	if (!n)
+		return 0;
+	char what[160];
+	snprintf(what, sizeof(what), "'input' of %s", owner);
+	if (!yr_expect_map(r, n, what))
+		return -1;
+	int bad = yr_check_keys(r, n, what, input_fields) > 0;
+	bad |= yr_quantity_in(r, n, "decode_time_per_sample", Q_DECODE_TIME,
+			      &t->decode_time_per_sample, NULL) < 0;
+	bad |= yr_quantity_in(r, n, "bytes_per_sample", Q_SAMPLE_BYTES,
+			      &t->bytes_per_sample, NULL) < 0;
+	t->has_input = !bad;
+	return bad ? -1 : 0;
+}
+
+/* tokens or samples (x epochs), one of them, and a batch that fits. */
+static int read_amount(struct yread *r, const struct ynode *map,
+		       const char *what, bool optional, struct training *t)
+{
+	int has_tokens = read_whole_count(r, map, "tokens", Q_TOKENS,
+					  &t->tokens);
+	int has_samples = read_whole_count(r, map, "samples", Q_SAMPLES,
+					   &t->samples);
+	int has_epochs = yr_int(r, map, "epochs", 1, 100000, &t->epochs);
+	int has_batch = yr_int(r, map, "global_batch", 1, 1000000000,
+			       &t->global_batch);
+	int bad = has_tokens < 0 || has_samples < 0 || has_epochs < 0 ||
+		  has_batch < 0;
+	t->by_tokens = ymap_get(map, "tokens") != NULL;
+	if (ymap_get(map, "tokens") && ymap_get(map, "samples")) {
+		yr_error(r, ymap_get(map, "samples"), NULL,
+			 "%s gives both 'tokens' and 'samples': give one", what);
+		bad = 1;
+	} else if (!ymap_get(map, "tokens") && !ymap_get(map, "samples") &&
+		   !optional) {
+		yr_error(r, map, NULL,
+			 "%s needs 'tokens' (sequence models) or 'samples' (with 'epochs')",
+			 what);
+		bad = 1;
+	}
+	if (t->by_tokens && ymap_get(map, "epochs")) {
+		yr_error(r, ymap_get(map, "epochs"), NULL,
+			 "'epochs' goes with 'samples': with 'tokens' the count is the whole run");
+		bad = 1;
+	}
+	if (has_epochs == 0)
+		t->epochs = 1;
+	return bad ? -1 : 0;
+}
+
+/* `zero:` a ZeRO stage 0 to 3, or `auto` (the planner chooses). */
+static int read_zero(struct yread *r, const struct ynode *map,
+		     struct training *t)
+{
+	const struct ynode *n = ymap_get(map, "zero");
+	if (n && n->kind == YNODE_SCALAR && !n->quoted &&
+	    strcmp(n->text, "auto") == 0) {
+		t->zero_auto = true;
+		return 1;
+	}
+	if (n && n->kind == YNODE_SCALAR &&
+	    strspn(n->text, "0123456789") != strlen(n->text)) {
+		yr_error(r, n, NULL,
+			 "'zero' is a ZeRO stage: expected 0, 1, 2, 3 or auto, found '%.60s'",
+			 n->text);
+		return -1;
+	}
+	long zero = 0;
+	int rc = yr_int(r, map, "zero", 0, 3, &zero);
+	t->zero = (int)zero;
+	return rc;
+}
+
+/* `instance:`, and `gpus:` or `nodes:` (not both): the cluster a team
+ * already has.  Whether the instance exists is checked with the catalog
+ * (plan_check_instances()). */
+static int read_cluster(struct yread *r, const struct ynode *map,
+			const char *what, struct training *t)
+{
+	int bad = yr_name(r, map, "instance", &t->instance) < 0;
+	const struct ynode *n = ymap_get(map, "instance");
+	if (n)
+		t->instance_at = (struct origin){r->file, n->line, n->col};
+	int gpus = yr_int(r, map, "gpus", 1, 1000000, &t->fixed_gpus);
+	int nodes = yr_int(r, map, "nodes", 1, 1000000, &t->fixed_nodes);
+	bad |= gpus < 0 || nodes < 0;
+	if (ymap_get(map, "gpus") && ymap_get(map, "nodes")) {
+		yr_error(r, ymap_get(map, "nodes"), NULL,
+			 "%s gives both 'gpus' and 'nodes': give one", what);
+		bad = 1;
+	}
+	if (gpus == 1 && t->max_gpus && t->fixed_gpus > t->max_gpus) {
+		yr_error(r, ymap_get(map, "gpus"), NULL,
+			 "'gpus' is %ld but 'parallelism' allows at most %ld (max_gpus)",
+			 t->fixed_gpus, t->max_gpus);
+		bad = 1;
+	}
+	n = ymap_get(map, "layout");
+	if (n) {
+		char owner[160];
+		snprintf(owner, sizeof(owner), "'layout' of %s", what);
+		bad |= workload_read_layout(r, n, owner, &t->layout) < 0;
+	}
+	return bad ? -1 : 0;
+}
+
+int read_training(struct yread *r, const struct ynode *map,
+		  const char *what, bool embedded, struct training *t)
+{
+	const char *optimizer_names[] = {optimizer_name(OPTIMIZER_ADAMW),
+					 optimizer_name(OPTIMIZER_ADAM),
+					 optimizer_name(OPTIMIZER_SGD)};
+	const char *recompute_names[] = {recompute_name(RECOMPUTE_NONE),
+					 recompute_name(RECOMPUTE_SELECTIVE),
+					 recompute_name(RECOMPUTE_FULL), "auto"};
+	int opt = OPTIMIZER_ADAMW, rec = RECOMPUTE_NONE;
+	int bad = read_amount(r, map, what, embedded, t) < 0;
+	bad |= yr_int(r, map, "seq", 1, 100000000, &t->seq) < 0;
+	bad |= read_choice(r, map, "optimizer", optimizer_names, 3,
+			   "adamw, adam or sgd", &opt) < 0;
+	bad |= read_zero(r, map, t) < 0;
+	bad |= read_choice(r, map, "recompute", recompute_names, 4,
+			   "none, selective, full or auto", &rec) < 0;
+	t->recompute_auto = rec == 3;
+	if (t->recompute_auto)
+		rec = RECOMPUTE_NONE;
+	bad |= read_parallelism(r, map, what, t) < 0;
+	if (!embedded)
+		bad |= read_cluster(r, map, what, t) < 0;
+	bad |= yr_quantity_in(r, map, "deadline", Q_DEADLINE, &t->deadline,
+			      NULL) < 0;
+	int budget = yr_money_in(r, map, "budget", MONEY_TOTAL, Q_BUDGET,
+				 &t->budget);
+	bad |= budget < 0;
+	t->has_budget = budget == 1;
+	const struct ynode *b = ymap_get(map, "budget");
+	if (b)
+		t->budget_at = (struct origin){r->file, b->line, b->col};
+	bad |= yr_bool(r, map, "spot", &t->spot) < 0;
+	t->fused_attention = true;
+	bad |= yr_bool(r, map, "fused_attention", &t->fused_attention) < 0;
+	bad |= read_input(r, map, what, t) < 0;
+	t->optimizer = (enum optimizer)opt;
+	t->recompute = (enum recompute)rec;
+	return bad ? -1 : 0;
+}
+
+/* The checks that need the model: tokens and seq on sequence models only,
+ * seq within the model's limit; then the run's totals. */
+int check_training(struct yread *r, const struct ynode *map,
+		   const char *what, const struct model *m,
+		   bool fields_ok, struct training *t)
+{
+	long limit = seq_limit(m);
+	int bad = 0;
+	if (!model_is_sequence(m)) {
+		const char *keys[] = {"tokens", "seq"};
+		for (int i = 0; i < 2; i++)
+			if (ymap_get(map, keys[i])) {
+				yr_error(r, ymap_get(map, keys[i]), NULL,
+					 "'%s' needs a sequence model, but model '%s' of %s takes images: count 'samples'",
+					 keys[i], model_label(m), what);
+				bad = 1;
+			}
+		t->seq = 0;
+	} else if (t->seq > limit) {
+		yr_error(r, ymap_get(map, "seq"), NULL,
+			 "'seq' is %ld tokens but model '%s' takes at most %ld",
+			 t->seq, model_label(m), limit);
+		bad = 1;
+	} else if (t->seq == 0)
+		t->seq = limit;
+	if (bad || !fields_ok)
+		return bad ? -1 : 0;
+	if (t->tokens == 0 && t->samples == 0)
+		return 0;	/* an outcome's run of unstated length */
+	t->total_samples = t->by_tokens ? t->tokens / (double)t->seq
+					: t->samples * (double)t->epochs;
+	t->total_tokens = t->total_samples * (double)t->seq;
+	t->steps = ceil(t->total_samples / (double)t->global_batch);
+	if ((double)t->global_batch > t->total_samples) {
+		yr_error(r, ymap_get(map, "global_batch"), NULL,
+			 "'global_batch' of %ld samples is more than the whole run (%.15g samples)",
+			 t->global_batch, t->total_samples);
+		return -1;
+	}
+	return 0;
+}
