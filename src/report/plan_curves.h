@@ -18,7 +18,7 @@
 /* The "load_curve" of option `index` when it has one (rd->option holds
  * the option, just read), appended to rw's curves once every point is
  * read; cap is the curves' allocation. */
-void read_load_curve(struct reader *rd, const char *path,
-		     struct r_workload *rw, size_t index, size_t *cap);
+void r_read_load_curve(struct reader *rd, const char *path,
+		       struct r_workload *rw, size_t index, size_t *cap);
 
 #endif

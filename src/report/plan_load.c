@@ -35,7 +35,7 @@ static void resolve_instances(struct r_plan *p)
 /* The root's "schema" is a plan's; else a failure saying what it is. */
 static bool schema_ok(struct reader *rd, size_t root)
 {
-	const struct field *f = field_get(&rd->root, "schema");
+	const struct field *f = rd_field(&rd->root, "schema");
 	const char *found = "nothing (the key is missing)", *q = "";
 	if (f && jtype_at(&rd->d, f->at) == J_STRING) {
 		found = jstring(&rd->d, f->at, &rd->buf);
@@ -45,8 +45,8 @@ static bool schema_ok(struct reader *rd, size_t root)
 	} else if (f) {
 		found = jtype_name(jtype_at(&rd->d, f->at));
 	}
-	fail_at(rd, f ? f->at : root,
-		"schema: expected \"gpuplan/plan/v1\" (a file written by "
+	rd_fail_at(rd, f ? f->at : root,
+		   "schema: expected \"gpuplan/plan/v1\" (a file written by "
 		"'gpuplan plan --format json'), found %s%.200s%s", q, found, q);
 	return false;
 }
@@ -54,20 +54,20 @@ static bool schema_ok(struct reader *rd, size_t root)
 static void read_root(struct reader *rd, size_t at, struct r_plan *p)
 {
 	if (jtype_at(&rd->d, at) != J_OBJECT) {
-		fail_at(rd, at, "not a plan: expected an object ({...}), found %s",
-			jtype_name(jtype_at(&rd->d, at)));
+		rd_fail_at(rd, at, "not a plan: expected an object ({...}), found %s",
+			   jtype_name(jtype_at(&rd->d, at)));
 		return;
 	}
-	if (!record_read(rd, &rd->root, at, ""))
+	if (!rd_record_read(rd, &rd->root, at, ""))
 		return;
 	if (!schema_ok(rd, at))
 		return;
-	p->currency = get_string(rd, &rd->root, "currency", "", false, NAME);
-	read_assumptions(rd, p);
-	read_rates(rd, p);
-	read_generated(rd, p);
-	read_plan_sources(rd, p);
-	read_workloads(rd, p);
+	p->currency = rd_string(rd, &rd->root, "currency", "", false, NAME);
+	r_read_assumptions(rd, p);
+	r_read_rates(rd, p);
+	r_read_generated(rd, p);
+	r_read_plan_sources(rd, p);
+	r_read_workloads(rd, p);
 	if (!rd->failed)
 		resolve_instances(p);
 }
@@ -86,7 +86,7 @@ int r_plan_parse(struct r_plan *p, const char *text, size_t len,
 	rd.why = why;
 	rd.len = whylen;
 	if (jdoc_check(&rd.d, &root, &at, msg, sizeof(msg)) < 0) {
-		fail_at(&rd, at, "not a plan: %s", msg);
+		rd_fail_at(&rd, at, "not a plan: %s", msg);
 		return -1;
 	}
 	p->strings = rd.strings = xcalloc(1, sizeof(*rd.strings));
@@ -96,7 +96,7 @@ int r_plan_parse(struct r_plan *p, const char *text, size_t len,
 	jdoc_free(&rd.d);
 	struct record *recs[] = {&rd.root, &rd.workload, &rd.option, &rd.sub, &rd.leaf};
 	for (size_t i = 0; i < sizeof(recs) / sizeof(recs[0]); i++)
-		record_free(recs[i]);
+		rd_record_free(recs[i]);
 	if (rd.failed) {
 		r_plan_free(p);
 		return -1;

@@ -27,7 +27,7 @@
 #define PATH_KEY(path, key) (path), (*(path) && (key) ? "." : ""), \
 	((key) ? (key) : "")
 
-void fail_at(struct reader *rd, size_t at, const char *fmt, ...)
+void rd_fail_at(struct reader *rd, size_t at, const char *fmt, ...)
 {
 	char msg[900];
 	va_list ap;
@@ -46,7 +46,7 @@ void fail_at(struct reader *rd, size_t at, const char *fmt, ...)
 	}
 }
 
-void record_free(struct record *r)
+void rd_record_free(struct record *r)
 {
 	free(r->f);
 	free(r->keys);
@@ -62,16 +62,16 @@ static int field_cmp(const void *a, const void *b)
 
 /* Indexes the object at `at` into r: false (after failing) when it is not
  * an object or holds a key twice. */
-bool record_read(struct reader *rd, struct record *r, size_t at,
-		 const char *path)
+bool rd_record_read(struct reader *rd, struct record *r, size_t at,
+		    const char *path)
 {
 	struct jiter it;
 	size_t key_at, value_at;
 	if (rd->failed)
 		return false;
 	if (jtype_at(&rd->d, at) != J_OBJECT) {
-		fail_at(rd, at, "%s%s%s: expected an object, found %s",
-			PATH_KEY(path, NULL), jtype_name(jtype_at(&rd->d, at)));
+		rd_fail_at(rd, at, "%s%s%s: expected an object, found %s",
+			   PATH_KEY(path, NULL), jtype_name(jtype_at(&rd->d, at)));
 		return false;
 	}
 	r->at = at;
@@ -79,8 +79,8 @@ bool record_read(struct reader *rd, struct record *r, size_t at,
 	jiter_begin(&rd->d, at, &it);
 	while (jiter_next(&rd->d, &it, &key_at, &value_at)) {
 		if (r->n == R_RECORD_MAX_KEYS) {
-			fail_at(rd, key_at, "%s%sexpected at most %d keys in an object, found more",
-				path, *path ? ": " : "", R_RECORD_MAX_KEYS);
+			rd_fail_at(rd, key_at, "%s%sexpected at most %d keys in an object, found more",
+				   path, *path ? ": " : "", R_RECORD_MAX_KEYS);
 			return false;
 		}
 		jstring(&rd->d, key_at, &rd->buf);
@@ -98,14 +98,14 @@ bool record_read(struct reader *rd, struct record *r, size_t at,
 		qsort(r->f, r->n, sizeof(*r->f), field_cmp);
 	for (size_t i = 1; i < r->n; i++)
 		if (!strcmp(r->f[i].key, r->f[i - 1].key)) {
-			fail_at(rd, r->f[i].key_at, "%s%sthe key \"%s\" appears twice",
-				path, *path ? ": " : "", r->f[i].key);
+			rd_fail_at(rd, r->f[i].key_at, "%s%sthe key \"%s\" appears twice",
+				   path, *path ? ": " : "", r->f[i].key);
 			return false;
 		}
 	return true;
 }
 
-const struct field *field_get(const struct record *r, const char *key)
+const struct field *rd_field(const struct record *r, const char *key)
 {
 	size_t lo = 0, hi = r->n;
 	while (lo < hi) {
@@ -128,11 +128,11 @@ const struct field *field_get(const struct record *r, const char *key)
  * null (a failure unless nullable: a missing key is placed at its
  * object's '{').
  */
-bool value_of(struct reader *rd, const struct record *r,
-	      const char *key, const char *path, bool nullable,
-	      const char *expected, size_t *at)
+bool rd_value_of(struct reader *rd, const struct record *r,
+		 const char *key, const char *path, bool nullable,
+		 const char *expected, size_t *at)
 {
-	const struct field *f = field_get(r, key);
+	const struct field *f = rd_field(r, key);
 	if (rd->failed)
 		return false;
 	if (f && jtype_at(&rd->d, f->at) != J_NULL) {
@@ -140,9 +140,9 @@ bool value_of(struct reader *rd, const struct record *r,
 		return true;
 	}
 	if (!nullable)
-		fail_at(rd, f ? f->at : r->at, "%s%s%s: expected %s, found %s",
-			PATH_KEY(path, key), expected,
-			f ? "null" : "nothing (the key is missing)");
+		rd_fail_at(rd, f ? f->at : r->at, "%s%s%s: expected %s, found %s",
+			   PATH_KEY(path, key), expected,
+			   f ? "null" : "nothing (the key is missing)");
 	return false;
 }
 
@@ -153,25 +153,25 @@ static bool want_type(struct reader *rd, size_t at, enum jtype t,
 	enum jtype got = jtype_at(&rd->d, at);
 	if (got == t || (t == J_TRUE && got == J_FALSE))
 		return true;
-	fail_at(rd, at, "%s%s%s: expected %s, found %s", PATH_KEY(path, key),
-		expected, jtype_name(got));
+	rd_fail_at(rd, at, "%s%s%s: expected %s, found %s", PATH_KEY(path, key),
+		   expected, jtype_name(got));
 	return false;
 }
 
 /* A number from lo to R_NUMBER_MAX (lo is 0 or -R_NUMBER_MAX); 0 when
  * absent and nullable. */
-double get_number(struct reader *rd, const struct record *r,
-		  const char *key, const char *path, bool nullable,
-		  double lo)
+double rd_number(struct reader *rd, const struct record *r,
+		 const char *key, const char *path, bool nullable,
+		 double lo)
 {
 	size_t at;
-	if (!value_of(rd, r, key, path, nullable, "a number", &at) ||
+	if (!rd_value_of(rd, r, key, path, nullable, "a number", &at) ||
 	    !want_type(rd, at, J_NUMBER, path, key, "a number"))
 		return 0;
 	double v = jnumber(&rd->d, at);
 	if (!(v >= lo && v <= R_NUMBER_MAX)) {
-		fail_at(rd, at, "%s%s%s: expected a number from %s to 1e+100, found %g",
-			PATH_KEY(path, key), lo < 0 ? "-1e+100" : "0", v);
+		rd_fail_at(rd, at, "%s%s%s: expected a number from %s to 1e+100, found %g",
+			   PATH_KEY(path, key), lo < 0 ? "-1e+100" : "0", v);
 		return 0;
 	}
 	return v;
@@ -179,39 +179,39 @@ double get_number(struct reader *rd, const struct record *r,
 
 /* A count (GPUs, nodes, replicas, a batch): a whole number from min to a
  * billion, so the cast to long is defined and the text stays sane. */
-long get_count(struct reader *rd, const struct record *r,
-	       const char *key, const char *path, bool nullable,
-	       long min)
+long rd_count(struct reader *rd, const struct record *r,
+	      const char *key, const char *path, bool nullable,
+	      long min)
 {
 	size_t at;
-	if (!value_of(rd, r, key, path, nullable, "a whole number", &at) ||
+	if (!rd_value_of(rd, r, key, path, nullable, "a whole number", &at) ||
 	    !want_type(rd, at, J_NUMBER, path, key, "a whole number"))
 		return 0;
 	double v = jnumber(&rd->d, at);
 	if (!(v >= (double)min && v <= (double)R_COUNT_MAX) || v != floor(v)) {
-		fail_at(rd, at, "%s%s%s: expected a whole number from %ld to %ld, found %g",
-			PATH_KEY(path, key), min, R_COUNT_MAX, v);
+		rd_fail_at(rd, at, "%s%s%s: expected a whole number from %ld to %ld, found %g",
+			   PATH_KEY(path, key), min, R_COUNT_MAX, v);
 		return 0;
 	}
 	return (long)v;
 }
 
 /* A boolean the key must hold (no default): false after a failure. */
-bool get_flag(struct reader *rd, const struct record *r,
-	      const char *key, const char *path)
+bool rd_flag(struct reader *rd, const struct record *r,
+	     const char *key, const char *path)
 {
 	size_t at;
-	if (!value_of(rd, r, key, path, false, "true or false", &at) ||
+	if (!rd_value_of(rd, r, key, path, false, "true or false", &at) ||
 	    !want_type(rd, at, J_TRUE, path, key, "true or false"))
 		return false;
 	return jtype_at(&rd->d, at) == J_TRUE;
 }
 
-bool get_bool(struct reader *rd, const struct record *r,
-	      const char *key, const char *path, bool dflt)
+bool rd_bool(struct reader *rd, const struct record *r,
+	     const char *key, const char *path, bool dflt)
 {
 	size_t at;
-	if (!value_of(rd, r, key, path, true, "true or false", &at))
+	if (!rd_value_of(rd, r, key, path, true, "true or false", &at))
 		return dflt;
 	if (!want_type(rd, at, J_TRUE, path, key, "true or false"))
 		return dflt;
@@ -219,21 +219,21 @@ bool get_bool(struct reader *rd, const struct record *r,
 }
 
 /* An option index below n, or -1 for null or a missing key. */
-long get_index(struct reader *rd, const struct record *r,
-	       const char *key, const char *path, size_t n)
+long rd_index(struct reader *rd, const struct record *r,
+	      const char *key, const char *path, size_t n)
 {
 	size_t at;
-	if (!value_of(rd, r, key, path, true, "an option index", &at))
+	if (!rd_value_of(rd, r, key, path, true, "an option index", &at))
 		return -1;
 	enum jtype t = jtype_at(&rd->d, at);
 	double v = t == J_NUMBER ? jnumber(&rd->d, at) : -1;
 	if (t != J_NUMBER || !(v >= 0 && v < (double)n) || v != floor(v)) {
 		if (t == J_NUMBER)
-			fail_at(rd, at, "%s%s%s: expected an option index below %zu or null, found %g",
-				PATH_KEY(path, key), n, v);
+			rd_fail_at(rd, at, "%s%s%s: expected an option index below %zu or null, found %g",
+				   PATH_KEY(path, key), n, v);
 		else
-			fail_at(rd, at, "%s%s%s: expected an option index below %zu or null, found %s",
-				PATH_KEY(path, key), n, jtype_name(t));
+			rd_fail_at(rd, at, "%s%s%s: expected an option index below %zu or null, found %s",
+				   PATH_KEY(path, key), n, jtype_name(t));
 		return -1;
 	}
 	return (long)v;
@@ -247,14 +247,14 @@ static bool text_ok(struct reader *rd, size_t at, const char *path,
 {
 	const char *what;
 	if (kind == NAME && len > R_NAME_MAX) {
-		fail_at(rd, at, "%s%s%s: expected a name of at most %d bytes, found %zu bytes",
-			PATH_KEY(path, key), R_NAME_MAX, len);
+		rd_fail_at(rd, at, "%s%s%s: expected a name of at most %d bytes, found %zu bytes",
+			   PATH_KEY(path, key), R_NAME_MAX, len);
 		return false;
 	}
 	if (text_control_char(s, kind == NAME ? 0 : TERM_KEEP_LINES, &what) >= 0) {
-		fail_at(rd, at, "%s%s%s: expected %s without control characters, found %s",
-			PATH_KEY(path, key), kind == NAME ? "a name on one line" : "text",
-			what);
+		rd_fail_at(rd, at, "%s%s%s: expected %s without control characters, found %s",
+			   PATH_KEY(path, key), kind == NAME ? "a name on one line" : "text",
+			   what);
 		return false;
 	}
 	return true;
@@ -271,42 +271,42 @@ static const char *string_at(struct reader *rd, size_t at, const char *path,
 	const char *s = jstring(&rd->d, at, &rd->buf);
 	if (!text_ok(rd, at, path, key, s, rd->buf.len, kind) || !keep)
 		return "";
-	return intern(rd->strings, s, rd->buf.len);
+	return r_intern(rd->strings, s, rd->buf.len);
 }
 
 /* A string field: NULL when nullable and absent, "" after a failure. */
-const char *get_text(struct reader *rd, const struct record *r,
-		     const char *key, const char *path, bool nullable,
-		     enum text_kind kind, bool keep)
+const char *rd_text(struct reader *rd, const struct record *r,
+		    const char *key, const char *path, bool nullable,
+		    enum text_kind kind, bool keep)
 {
 	size_t at;
-	if (!value_of(rd, r, key, path, nullable, "a string", &at))
+	if (!rd_value_of(rd, r, key, path, nullable, "a string", &at))
 		return rd->failed ? "" : NULL;
 	return string_at(rd, at, path, key, kind, keep);
 }
 
-const char *get_string(struct reader *rd, const struct record *r,
-		       const char *key, const char *path, bool nullable,
-		       enum text_kind kind)
+const char *rd_string(struct reader *rd, const struct record *r,
+		      const char *key, const char *path, bool nullable,
+		      enum text_kind kind)
 {
-	return get_text(rd, r, key, path, nullable, kind, true);
+	return rd_text(rd, r, key, path, nullable, kind, true);
 }
 
 /* The value of an optional object or list field: true with *at when
  * present (not null) and of type t. */
-bool get_container(struct reader *rd, const struct record *r,
-		   const char *key, const char *path, enum jtype t,
-		   bool nullable, size_t *at)
+bool rd_container(struct reader *rd, const struct record *r,
+		  const char *key, const char *path, enum jtype t,
+		  bool nullable, size_t *at)
 {
 	const char *what = t == J_OBJECT ? "an object" : "a list";
-	return value_of(rd, r, key, path, nullable, what, at) &&
+	return rd_value_of(rd, r, key, path, nullable, what, at) &&
 	       want_type(rd, *at, t, path, key, what);
 }
 
 /* A name used as a key (an instance, an accelerator, an assumption, an
  * op class): checked like any name; its path `outer["name"]`. */
-const char *key_name(struct reader *rd, size_t key_at,
-		     const char *outer, char *path, size_t len)
+const char *rd_key_name(struct reader *rd, size_t key_at,
+			const char *outer, char *path, size_t len)
 {
 	const char *name = string_at(rd, key_at, outer, NULL, NAME, true);
 	snprintf(path, len, "%s[\"%s\"]", outer, name);

@@ -17,13 +17,13 @@
 
 /* "sources": p->inst and p->acc, each sorted by name (by_instance_name,
  * by_accelerator_name), a name twice refused.  It borrows rd->workload,
- * so it comes before read_workloads (plan_workloads.h). */
-void read_plan_sources(struct reader *rd, struct r_plan *p);
+ * so it comes before r_read_workloads (plan_workloads.h). */
+void r_read_plan_sources(struct reader *rd, struct r_plan *p);
 /* "assumptions": p->assumptions in the plan's order. */
-void read_assumptions(struct reader *rd, struct r_plan *p);
+void r_read_assumptions(struct reader *rd, struct r_plan *p);
 /* "exchange_rates": p->has_rates, its base, date and source. */
-void read_rates(struct reader *rd, struct r_plan *p);
+void r_read_rates(struct reader *rd, struct r_plan *p);
 /* "generated": the plan's date and the gpuplan that made it. */
-void read_generated(struct reader *rd, struct r_plan *p);
+void r_read_generated(struct reader *rd, struct r_plan *p);
 
 #endif

@@ -37,7 +37,7 @@ static char *chunk_alloc(struct r_strings *t, size_t len)
 }
 
 /* s (len bytes, NUL-terminated) as the plan's one copy of it. */
-const char *intern(struct r_strings *t, const char *s, size_t len)
+const char *r_intern(struct r_strings *t, const char *s, size_t len)
 {
 	size_t i;
 	if (strmap_get(&t->map, s, &i))
@@ -50,7 +50,7 @@ const char *intern(struct r_strings *t, const char *s, size_t len)
 	return copy;
 }
 
-void strings_free(struct r_strings *t)
+void r_strings_free(struct r_strings *t)
 {
 	if (!t)
 		return;

@@ -6,7 +6,7 @@
  *
  * Ownership: a struct r_strings owns its strings and its map; the plan
  * (report_data.h's struct r_plan) owns the table and frees it with
- * strings_free() from r_plan_free(); a string intern() returns stays
+ * r_strings_free() from r_plan_free(); a string r_intern() returns stays
  * valid until then.
  */
 #ifndef GPUPLAN_REPORT_PLAN_STRINGS_H
@@ -27,9 +27,9 @@ struct r_strings {
 };
 
 /* s (len bytes, NUL-terminated) as the plan's one copy of it. */
-const char *intern(struct r_strings *t, const char *s, size_t len);
+const char *r_intern(struct r_strings *t, const char *s, size_t len);
 
 /* Frees t, every string in it and its map; NULL is allowed. */
-void strings_free(struct r_strings *t);
+void r_strings_free(struct r_strings *t);
 
 #endif

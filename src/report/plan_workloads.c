@@ -18,25 +18,25 @@ static void read_reasons(struct reader *rd, const char *path,
 	size_t at, el;
 	struct jiter it;
 	char p[192];
-	if (!get_container(rd, &rd->option, "reason_codes", path, J_ARRAY, false, &at))
+	if (!rd_container(rd, &rd->option, "reason_codes", path, J_ARRAY, false, &at))
 		return;
 	jiter_begin(&rd->d, at, &it);
 	while (!rd->failed && jiter_next(&rd->d, &it, NULL, &el)) {
 		snprintf(p, sizeof(p), "%s.reason_codes[%d]", path, opt->n_reasons);
-		if (!record_read(rd, &rd->sub, el, p))
+		if (!rd_record_read(rd, &rd->sub, el, p))
 			return;
 		struct plan_reason_figures f;
 		bool keep = opt->n_reasons == 0;
-		f.code = get_text(rd, &rd->sub, "code", p, false, NAME, keep);
-		f.s1 = get_text(rd, &rd->sub, "s1", p, true, NAME, keep);
-		f.s2 = get_text(rd, &rd->sub, "s2", p, true, NAME, keep);
-		f.used = get_text(rd, &rd->sub, "used", p, true, NAME, keep);
-		f.wanted = get_text(rd, &rd->sub, "wanted", p, true, NAME, keep);
-		f.a = get_number(rd, &rd->sub, "a", p, true, -R_NUMBER_MAX);
-		f.b = get_number(rd, &rd->sub, "b", p, true, -R_NUMBER_MAX);
-		f.c = get_number(rd, &rd->sub, "c", p, true, -R_NUMBER_MAX);
-		f.n1 = get_count(rd, &rd->sub, "n1", p, true, 0);
-		f.n2 = get_count(rd, &rd->sub, "n2", p, true, 0);
+		f.code = rd_text(rd, &rd->sub, "code", p, false, NAME, keep);
+		f.s1 = rd_text(rd, &rd->sub, "s1", p, true, NAME, keep);
+		f.s2 = rd_text(rd, &rd->sub, "s2", p, true, NAME, keep);
+		f.used = rd_text(rd, &rd->sub, "used", p, true, NAME, keep);
+		f.wanted = rd_text(rd, &rd->sub, "wanted", p, true, NAME, keep);
+		f.a = rd_number(rd, &rd->sub, "a", p, true, -R_NUMBER_MAX);
+		f.b = rd_number(rd, &rd->sub, "b", p, true, -R_NUMBER_MAX);
+		f.c = rd_number(rd, &rd->sub, "c", p, true, -R_NUMBER_MAX);
+		f.n1 = rd_count(rd, &rd->sub, "n1", p, true, 0);
+		f.n2 = rd_count(rd, &rd->sub, "n2", p, true, 0);
 		if (opt->n_reasons++ == 0)
 			opt->reason = f;
 	}
@@ -50,48 +50,48 @@ static void read_parts(struct reader *rd, const char *key, const char *path,
 	char p[192];
 	for (int k = 0; k < n; k++)
 		out[k] = 0;
-	if (!get_container(rd, &rd->option, key, path, J_OBJECT, true, &at))
+	if (!rd_container(rd, &rd->option, key, path, J_OBJECT, true, &at))
 		return;
 	snprintf(p, sizeof(p), "%s.%s", path, key);
-	if (!record_read(rd, &rd->sub, at, p))
+	if (!rd_record_read(rd, &rd->sub, at, p))
 		return;
 	for (int k = 0; k < n; k++)
-		out[k] = get_number(rd, &rd->sub, keys[k], p, true, 0);
+		out[k] = rd_number(rd, &rd->sub, keys[k], p, true, 0);
 }
 
 static void read_option(struct reader *rd, size_t at, const char *path,
 			bool training, struct r_option *opt)
 {
 	struct record *r = &rd->option;
-	if (!record_read(rd, r, at, path))
+	if (!rd_record_read(rd, r, at, path))
 		return;
-	opt->instance = get_string(rd, r, "instance", path, false, NAME);
-	opt->provider = get_string(rd, r, "provider", path, false, NAME);
-	opt->accelerator = get_string(rd, r, "accelerator", path, false, NAME);
-	opt->gpus = get_count(rd, r, "gpus", path, false, 0);
-	opt->nodes = get_count(rd, r, "nodes", path, false, 0);
-	opt->feasible = get_bool(rd, r, "feasible", path, false);
+	opt->instance = rd_string(rd, r, "instance", path, false, NAME);
+	opt->provider = rd_string(rd, r, "provider", path, false, NAME);
+	opt->accelerator = rd_string(rd, r, "accelerator", path, false, NAME);
+	opt->gpus = rd_count(rd, r, "gpus", path, false, 0);
+	opt->nodes = rd_count(rd, r, "nodes", path, false, 0);
+	opt->feasible = rd_bool(rd, r, "feasible", path, false);
 	/* plans written before "runnable" existed: feasible implies it */
-	opt->runnable = get_bool(rd, r, "runnable", path, opt->feasible);
-	opt->pareto = get_bool(rd, r, "pareto", path, false);
-	opt->cost = get_number(rd, r, "cost", path, false, 0);
+	opt->runnable = rd_bool(rd, r, "runnable", path, opt->feasible);
+	opt->pareto = rd_bool(rd, r, "pareto", path, false);
+	opt->cost = rd_number(rd, r, "cost", path, false, 0);
 	size_t spot;
-	opt->has_spot = value_of(rd, r, "cost_spot", path, true, "a number", &spot);
-	opt->cost_spot = opt->has_spot ? get_number(rd, r, "cost_spot", path, true, 0) : 0;
-	opt->gpu_hours = get_number(rd, r, "gpu_hours", path, false, 0);
-	opt->memory = get_number(rd, r, "memory_per_gpu_bytes", path, false, 0);
-	opt->capacity = get_number(rd, r, "memory_capacity_bytes", path, false, 0);
+	opt->has_spot = rd_value_of(rd, r, "cost_spot", path, true, "a number", &spot);
+	opt->cost_spot = opt->has_spot ? rd_number(rd, r, "cost_spot", path, true, 0) : 0;
+	opt->gpu_hours = rd_number(rd, r, "gpu_hours", path, false, 0);
+	opt->memory = rd_number(rd, r, "memory_per_gpu_bytes", path, false, 0);
+	opt->capacity = rd_number(rd, r, "memory_capacity_bytes", path, false, 0);
 	if (training) {
-		opt->time_s = get_number(rd, r, "time_s", path, false, 0);
-		opt->mfu = get_number(rd, r, "mfu", path, true, 0);
-		opt->dp = get_count(rd, r, "dp", path, true, 0);
-		opt->tp = get_count(rd, r, "tp", path, true, 0);
-		opt->micro = get_count(rd, r, "micro_batch", path, true, 0);
+		opt->time_s = rd_number(rd, r, "time_s", path, false, 0);
+		opt->mfu = rd_number(rd, r, "mfu", path, true, 0);
+		opt->dp = rd_count(rd, r, "dp", path, true, 0);
+		opt->tp = rd_count(rd, r, "tp", path, true, 0);
+		opt->micro = rd_count(rd, r, "micro_batch", path, true, 0);
 	} else {
-		opt->p99_s = get_number(rd, r, "p99_latency_s", path, false, 0);
-		opt->replicas = get_count(rd, r, "replicas", path, false, 0);
-		opt->batch = get_count(rd, r, "batch", path, true, 0);
-		opt->sharing = get_string(rd, r, "sharing", path, true, NAME);
+		opt->p99_s = rd_number(rd, r, "p99_latency_s", path, false, 0);
+		opt->replicas = rd_count(rd, r, "replicas", path, false, 0);
+		opt->batch = rd_count(rd, r, "batch", path, true, 0);
+		opt->sharing = rd_string(rd, r, "sharing", path, true, NAME);
 	}
 	static const char *const bk[] = {"compute_s", "memory_s",
 					 "communication_s", "input_s"};
@@ -103,8 +103,8 @@ static void read_option(struct reader *rd, size_t at, const char *path,
 	read_parts(rd, "cost_range", path, rk, opt->cost_range, 2);
 	read_parts(rd, "memory", path, mk, opt->memory_parts, 6);
 	read_reasons(rd, path, opt);
-	opt->slices = get_count(rd, r, "slices", path, true, 0);
-	opt->mig_profile = get_string(rd, r, "mig_profile", path, true, NAME);
+	opt->slices = rd_count(rd, r, "slices", path, true, 0);
+	opt->mig_profile = rd_string(rd, r, "mig_profile", path, true, NAME);
 }
 
 /* The op classes in the plan's order, the first six kept; each value
@@ -115,22 +115,22 @@ static void read_classes(struct reader *rd, const char *path,
 	size_t at, key_at, value_at;
 	struct jiter it;
 	char outer[96], p[400];
-	if (!get_container(rd, &rd->workload, "op_classes", path, J_OBJECT, false, &at))
+	if (!rd_container(rd, &rd->workload, "op_classes", path, J_OBJECT, false, &at))
 		return;
 	snprintf(outer, sizeof(outer), "%s.op_classes", path);
-	if (!record_read(rd, &rd->sub, at, outer))	/* duplicates */
+	if (!rd_record_read(rd, &rd->sub, at, outer))	/* duplicates */
 		return;
 	jiter_begin(&rd->d, at, &it);
 	while (!rd->failed && jiter_next(&rd->d, &it, &key_at, &value_at)) {
-		const char *name = key_name(rd, key_at, outer, p, sizeof(p));
-		if (!record_read(rd, &rd->leaf, value_at, p))
+		const char *name = rd_key_name(rd, key_at, outer, p, sizeof(p));
+		if (!rd_record_read(rd, &rd->leaf, value_at, p))
 			return;
 		struct r_class k;
 		k.name = name;
-		k.flops = get_number(rd, &rd->leaf, "flops_per_sample", p, false, 0);
-		k.weight_bytes = get_number(rd, &rd->leaf, "weight_bytes", p, false, 0);
-		k.act_bytes = get_number(rd, &rd->leaf, "activation_bytes_per_sample",
-					 p, false, 0);
+		k.flops = rd_number(rd, &rd->leaf, "flops_per_sample", p, false, 0);
+		k.weight_bytes = rd_number(rd, &rd->leaf, "weight_bytes", p, false, 0);
+		k.act_bytes = rd_number(rd, &rd->leaf, "activation_bytes_per_sample",
+					p, false, 0);
 		if (rw->n_classes < 6)
 			rw->classes[rw->n_classes++] = k;
 	}
@@ -149,7 +149,7 @@ static void read_options(struct reader *rd, size_t at, const char *path,
 		memset(&rw->v[rw->n], 0, sizeof(*rw->v));
 		read_option(rd, el, p, rw->training, &rw->v[rw->n]);
 		if (!rw->training)	/* a service's: rd->option still holds it */
-			read_load_curve(rd, p, rw, rw->n, &curves_cap);
+			r_read_load_curve(rd, p, rw, rw->n, &curves_cap);
 		rw->n++;
 	}
 }
@@ -164,13 +164,13 @@ static void read_range(struct reader *rd, const char *key, const char *path,
 	char p[192];
 	for (int k = 0; k < 3; k++)
 		out[k] = 0;
-	if (!get_container(rd, &rd->sub, key, path, J_OBJECT, true, &at))
+	if (!rd_container(rd, &rd->sub, key, path, J_OBJECT, true, &at))
 		return;
 	snprintf(p, sizeof(p), "%s.%s", path, key);
-	if (!record_read(rd, &rd->leaf, at, p))
+	if (!rd_record_read(rd, &rd->leaf, at, p))
 		return;
 	for (int k = 0; k < 3; k++)
-		out[k] = get_number(rd, &rd->leaf, keys[k], p, false, 0);
+		out[k] = rd_number(rd, &rd->leaf, keys[k], p, false, 0);
 }
 
 /* The workload on the measured device (plan --profile), when there. */
@@ -179,15 +179,15 @@ static void read_sample(struct reader *rd, const char *path,
 {
 	size_t at;
 	char p[192];
-	if (!get_container(rd, &rd->workload, "sample_device", path, J_OBJECT,
+	if (!rd_container(rd, &rd->workload, "sample_device", path, J_OBJECT,
 			   true, &at))
 		return;
 	snprintf(p, sizeof(p), "%s.sample_device", path);
-	if (!record_read(rd, &rd->sub, at, p))
+	if (!rd_record_read(rd, &rd->sub, at, p))
 		return;
-	rw->sample_device = get_string(rd, &rd->sub, "device", p, false, TEXT);
-	rw->sample_measured = get_string(rd, &rd->sub, "measured", p, false, NAME);
-	rw->sample_batch = get_count(rd, &rd->sub, "batch", p, true, 0);
+	rw->sample_device = rd_string(rd, &rd->sub, "device", p, false, TEXT);
+	rw->sample_measured = rd_string(rd, &rd->sub, "measured", p, false, NAME);
+	rw->sample_batch = rd_count(rd, &rd->sub, "batch", p, true, 0);
 	read_range(rd, "forward_s", p, rw->sample_forward);
 	read_range(rd, "step_s", p, rw->sample_step);
 	read_range(rd, "run_s", p, rw->sample_run);
@@ -202,21 +202,21 @@ static void read_shortfall(struct reader *rd, const char *path,
 	size_t at;
 	char p[192];
 	rw->closest = rw->meets_deadline = -1;
-	if (!get_container(rd, &rd->workload, "shortfall", path, J_OBJECT,
+	if (!rd_container(rd, &rd->workload, "shortfall", path, J_OBJECT,
 			   true, &at))
 		return;
 	snprintf(p, sizeof(p), "%s.shortfall", path);
-	if (!record_read(rd, &rd->sub, at, p))
+	if (!rd_record_read(rd, &rd->sub, at, p))
 		return;
 	rw->has_shortfall = true;
-	rw->closest = get_index(rd, &rd->sub, "closest", p, rw->n);
-	rw->meets_deadline = get_index(rd, &rd->sub, "meets_deadline", p, rw->n);
-	rw->deadline_over_s = get_number(rd, &rd->sub, "deadline_over_s", p, true, 0);
-	rw->budget_over = get_number(rd, &rd->sub, "budget_over", p, true, 0);
-	rw->meets_deadline_over = get_number(rd, &rd->sub,
-					     "meets_deadline_budget_over", p, true, 0);
-	rw->target_over_s = get_number(rd, &rd->sub, "target_over_s", p, true, 0);
-	rw->target = get_string(rd, &rd->sub, "target", p, true, NAME);
+	rw->closest = rd_index(rd, &rd->sub, "closest", p, rw->n);
+	rw->meets_deadline = rd_index(rd, &rd->sub, "meets_deadline", p, rw->n);
+	rw->deadline_over_s = rd_number(rd, &rd->sub, "deadline_over_s", p, true, 0);
+	rw->budget_over = rd_number(rd, &rd->sub, "budget_over", p, true, 0);
+	rw->meets_deadline_over = rd_number(rd, &rd->sub,
+					    "meets_deadline_budget_over", p, true, 0);
+	rw->target_over_s = rd_number(rd, &rd->sub, "target_over_s", p, true, 0);
+	rw->target = rd_string(rd, &rd->sub, "target", p, true, NAME);
 }
 
 static void read_workload(struct reader *rd, size_t at, size_t index,
@@ -227,48 +227,48 @@ static void read_workload(struct reader *rd, size_t at, size_t index,
 	char path[64];
 	snprintf(path, sizeof(path), "workloads[%zu]", index);
 	rw->recommended = rw->runner_up = rw->obvious = -1;
-	if (!record_read(rd, r, at, path))
+	if (!rd_record_read(rd, r, at, path))
 		return;
-	rw->name = get_string(rd, r, "name", path, false, NAME);
-	rw->kind = get_string(rd, r, "kind", path, false, NAME);
+	rw->name = rd_string(rd, r, "name", path, false, NAME);
+	rw->kind = rd_string(rd, r, "kind", path, false, NAME);
 	if (!rd->failed && strcmp(rw->kind, "training") && strcmp(rw->kind, "inference"))
-		fail_at(rd, field_get(r, "kind")->at,
-			"%s.kind: expected \"training\" or \"inference\", found \"%s\"",
-			path, rw->kind);
-	rw->model = get_string(rd, r, "model", path, false, NAME);
-	rw->precision = get_string(rd, r, "precision", path, false, NAME);
-	rw->why = get_string(rd, r, "recommendation", path, false, TEXT);
+		rd_fail_at(rd, rd_field(r, "kind")->at,
+			   "%s.kind: expected \"training\" or \"inference\", found \"%s\"",
+			   path, rw->kind);
+	rw->model = rd_string(rd, r, "model", path, false, NAME);
+	rw->precision = rd_string(rd, r, "precision", path, false, NAME);
+	rw->why = rd_string(rd, r, "recommendation", path, false, TEXT);
 	rw->training = strcmp(rw->kind, "training") == 0;
-	rw->saving = get_number(rd, r, "saving", path, true, -R_NUMBER_MAX);
-	rw->deadline_s = get_number(rd, r, "deadline_s", path, true, 0);
-	rw->budget = get_number(rd, r, "budget", path, true, 0);
+	rw->saving = rd_number(rd, r, "saving", path, true, -R_NUMBER_MAX);
+	rw->deadline_s = rd_number(rd, r, "deadline_s", path, true, 0);
+	rw->budget = rd_number(rd, r, "budget", path, true, 0);
 	for (int t = 0; t < TARGET_COUNT; t++)
-		rw->target_s[t] = get_number(rd, r, target_name((enum latency_target)t)->json,
-					     path, true, 0);
-	rw->request_rate = get_number(rd, r, "request_rate_per_s", path, true, 0);
+		rw->target_s[t] = rd_number(rd, r, target_name((enum latency_target)t)->json,
+					    path, true, 0);
+	rw->request_rate = rd_number(rd, r, "request_rate_per_s", path, true, 0);
 	read_sample(rd, path, rw);
-	if (!get_container(rd, r, "options", path, J_ARRAY, false, &opts))
+	if (!rd_container(rd, r, "options", path, J_ARRAY, false, &opts))
 		return;
 	read_options(rd, opts, path, rw);
 	/* to size: the array doubled as it grew */
 	rw->v = xrealloc(rw->v, (rw->n + 1) * sizeof(*rw->v));
 	/* the options' reads reused the other records, never this one */
-	rw->recommended = get_index(rd, r, "recommended", path, rw->n);
-	rw->runner_up = get_index(rd, r, "runner_up", path, rw->n);
-	rw->obvious = get_index(rd, r, "obvious_alternative", path, rw->n);
-	rw->spot_acceptable = get_bool(rd, r, "spot_acceptable", path, false);
-	rw->prompt_tokens = get_count(rd, r, "prompt_tokens", path, true, 0);
-	const char *phase = get_string(rd, r, "dominant_phase", path, true, NAME);
+	rw->recommended = rd_index(rd, r, "recommended", path, rw->n);
+	rw->runner_up = rd_index(rd, r, "runner_up", path, rw->n);
+	rw->obvious = rd_index(rd, r, "obvious_alternative", path, rw->n);
+	rw->spot_acceptable = rd_bool(rd, r, "spot_acceptable", path, false);
+	rw->prompt_tokens = rd_count(rd, r, "prompt_tokens", path, true, 0);
+	const char *phase = rd_string(rd, r, "dominant_phase", path, true, NAME);
 	rw->decode_dominates = phase && !strcmp(phase, "decode") && rw->prompt_tokens > 0;
 	read_shortfall(rd, path, rw);
 	read_classes(rd, path, rw);
 }
 
-void read_workloads(struct reader *rd, struct r_plan *p)
+void r_read_workloads(struct reader *rd, struct r_plan *p)
 {
 	size_t at, el, cap = 0;
 	struct jiter it;
-	if (!get_container(rd, &rd->root, "workloads", "", J_ARRAY, false, &at))
+	if (!rd_container(rd, &rd->root, "workloads", "", J_ARRAY, false, &at))
 		return;
 	jiter_begin(&rd->d, at, &it);
 	while (!rd->failed && jiter_next(&rd->d, &it, NULL, &el)) {
@@ -278,5 +278,5 @@ void read_workloads(struct reader *rd, struct r_plan *p)
 		p->n++;
 	}
 	if (!rd->failed && p->n == 0)
-		fail_at(rd, at, "workloads: expected a list of at least one workload, found an empty list");
+		rd_fail_at(rd, at, "workloads: expected a list of at least one workload, found an empty list");
 }

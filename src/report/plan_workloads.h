@@ -16,6 +16,6 @@
 
 /* The root's "workloads" into p->w and p->n: a list of at least one, read
  * with rd->workload, rd->option, rd->sub and rd->leaf. */
-void read_workloads(struct reader *rd, struct r_plan *p);
+void r_read_workloads(struct reader *rd, struct r_plan *p);
 
 #endif

@@ -33,7 +33,7 @@ void r_plan_free(struct r_plan *p)
 	free(p->acc);
 	free(p->inst);
 	free(p->assumptions);
-	strings_free(p->strings);
+	r_strings_free(p->strings);
 	memset(p, 0, sizeof(*p));
 }
 

@@ -47,8 +47,8 @@ static int read_length(struct yread *r, const struct ynode *map,
 	return bad ? -1 : 1;
 }
 
-int read_inference(struct yread *r, const struct ynode *map,
-		   struct inference *in)
+int wl_read_inference(struct yread *r, const struct ynode *map,
+		      struct inference *in)
 {
 	int bad = yr_quantity_in(r, map, "request_rate", Q_REQUEST_RATE,
 				 &in->request_rate, NULL) < 0;
@@ -65,8 +65,8 @@ int read_inference(struct yread *r, const struct ynode *map,
 	bad |= hours < 0;
 	if (hours == 0)
 		in->serving_per_month = WORKLOAD_DEFAULT_HOURS_PER_MONTH;
-	bad |= read_precision(r, map, "kv_precision", true, false,
-			      &in->kv_precision) < 0;
+	bad |= wl_read_precision(r, map, "kv_precision", true, false,
+				 &in->kv_precision) < 0;
 	return bad ? -1 : 0;
 }
 
@@ -75,9 +75,9 @@ int read_inference(struct yread *r, const struct ynode *map,
  * model that generates tokens, time to first token and time per output
  * token at p99 or p50 (any subset).  TPOT needs two tokens out.
  */
-int check_targets(struct yread *r, const struct ynode *map,
-		  const char *what, const struct model *m,
-		  const struct inference *in)
+int wl_check_targets(struct yread *r, const struct ynode *map,
+		     const char *what, const struct model *m,
+		     const struct inference *in)
 {
 	bool generates = in->has_kv && m->kind == MODEL_TRANSFORMER &&
 			 m->tf.arch == TF_DECODER && in->output_range[1] > 0;
@@ -94,7 +94,7 @@ int check_targets(struct yread *r, const struct ynode *map,
 		if (!generates) {
 			yr_error(r, k, NULL,
 				 "'%s' is a target for services that generate tokens, but %s (model '%s') generates none: use 'p99_latency'",
-				 key, what, model_label(m));
+				 key, what, wl_model_label(m));
 			bad = 1;
 		} else if (target_name(t)->per_token && in->output_range[0] < 2) {
 			yr_error(r, k, NULL,
@@ -150,8 +150,8 @@ static int lengths_from_trace(struct yread *r, const struct ynode *map,
 
 /* The request rate: given, or a trace's own; a trace with arrivals and a
  * rate runs at that rate, its gaps stretched or shrunk alike. */
-int check_rate(struct yread *r, const struct ynode *map,
-	       const char *what, bool required, struct inference *in)
+int wl_check_rate(struct yread *r, const struct ynode *map,
+		  const char *what, bool required, struct inference *in)
 {
 	const struct request_trace *t = in->trace;
 	bool given = ymap_get(map, "request_rate") != NULL;
@@ -186,10 +186,10 @@ int check_rate(struct yread *r, const struct ynode *map,
 /* prompt and output tokens are for sequence models, and required there
  * (as keys or a trace's columns); an encoder generates nothing; the whole
  * request fits the model. */
-int check_inference(struct yread *r, const struct ynode *map,
-		    const char *what, const struct model *m,
-		    enum precision serving, bool trace_bad,
-		    struct inference *in)
+int wl_check_inference(struct yread *r, const struct ynode *map,
+		       const char *what, const struct model *m,
+		       enum precision serving, bool trace_bad,
+		       struct inference *in)
 {
 	const char *keys[] = {"prompt_tokens", "output_tokens", "kv_precision"};
 	const struct request_trace *t = in->trace;
@@ -202,19 +202,19 @@ int check_inference(struct yread *r, const struct ynode *map,
 		if (!in->has_kv && given) {
 			yr_error(r, ymap_get(map, keys[i]), NULL,
 				 "'%s' needs a sequence model, but model '%s' of %s takes images",
-				 keys[i], model_label(m), what);
+				 keys[i], wl_model_label(m), what);
 			bad = 1;
 		} else if (!in->has_kv && column[i]) {
 			yr_error(r, ymap_get(map, "trace"), NULL,
 				 "trace '%s' has %s, which need a sequence model, but model '%s' of %s takes images: give arrivals only",
 				 in->trace_file, i ? "output tokens" : "prompt tokens",
-				 model_label(m), what);
+				 wl_model_label(m), what);
 			bad = 1;
 		} else if (in->has_kv && !given && !column[i] && i < 2 &&
 			   !trace_bad) {
 			yr_error(r, map, NULL,
 				 "missing required key '%s' in %s (model '%s' takes token sequences)",
-				 keys[i], what, model_label(m));
+				 keys[i], what, wl_model_label(m));
 			bad = 1;
 		}
 	}
@@ -236,20 +236,20 @@ int check_inference(struct yread *r, const struct ynode *map,
 		yr_error(r, ymap_get(map, t && t->output ? "trace" : "output_tokens"),
 			 NULL,
 			 "model '%s' is an encoder and generates no tokens: 'output_tokens' must be 0",
-			 model_label(m));
+			 wl_model_label(m));
 		return -1;
 	}
-	long limit = seq_limit(m);
+	long limit = wl_seq_limit(m);
 	if (in->longest > limit && t && (t->prompt || t->output)) {
 		yr_error(r, ymap_get(map, "trace"), NULL,
 			 "trace '%s' holds a request of %ld tokens (prompt + output) but model '%s' takes at most %ld: leave out the requests an engine would refuse",
-			 in->trace_file, in->longest, model_label(m), limit);
+			 in->trace_file, in->longest, wl_model_label(m), limit);
 		return -1;
 	}
 	if (in->longest > limit) {
 		yr_error(r, ymap_get(map, "prompt_tokens"), NULL,
 			 "'prompt_tokens' + 'output_tokens' is %ld tokens but model '%s' takes at most %ld",
-			 in->longest, model_label(m), limit);
+			 in->longest, wl_model_label(m), limit);
 		return -1;
 	}
 	return 0;

@@ -21,18 +21,18 @@
 
 /* in's fields from map (not its trace: named_files.h reads that).  0, or
  * -1 after recording problems. */
-int read_inference(struct yread *r, const struct ynode *map,
-		   struct inference *in);
+int wl_read_inference(struct yread *r, const struct ynode *map,
+		      struct inference *in);
 
 /* A latency target given, and only those model m's service can meet (the
  * token ones for services that generate tokens).  0, or -1. */
-int check_targets(struct yread *r, const struct ynode *map, const char *what,
-		  const struct model *m, const struct inference *in);
+int wl_check_targets(struct yread *r, const struct ynode *map, const char *what,
+		     const struct model *m, const struct inference *in);
 
 /* The request rate: given, or a trace's own (arrivals); missing is an
  * error when `required`.  Sets in->trace_time_scale.  0, or -1. */
-int check_rate(struct yread *r, const struct ynode *map, const char *what,
-	       bool required, struct inference *in);
+int wl_check_rate(struct yread *r, const struct ynode *map, const char *what,
+		  bool required, struct inference *in);
 
 /*
  * What needs model m: the lengths for sequence models only and required
@@ -41,9 +41,9 @@ int check_rate(struct yread *r, const struct ynode *map, const char *what,
  * within the model.  trace_bad: the trace did not load, so what it lacks
  * is not reported.  0, or -1 after recording problems.
  */
-int check_inference(struct yread *r, const struct ynode *map,
-		    const char *what, const struct model *m,
-		    enum precision serving, bool trace_bad,
-		    struct inference *in);
+int wl_check_inference(struct yread *r, const struct ynode *map,
+		       const char *what, const struct model *m,
+		       enum precision serving, bool trace_bad,
+		       struct inference *in);
 
 #endif

@@ -56,42 +56,42 @@ static int read_efficiency(struct yread *r, const struct ynode *map,
  * precision and the fields of its kind, with the checks that need the
  * model and, for training, the layout's checks.
  */
-int read_body(struct wl_ctx *cx, const struct ynode *n,
-	      const char *what, struct workload *w)
+int wl_read_body(struct wl_ctx *cx, const struct ynode *n,
+		 const char *what, struct workload *w)
 {
 	struct yread *r = &cx->r;
 	int bad = read_efficiency(r, n, what, w) < 0;
-	bad |= read_model(cx, n, w) < 0;
+	bad |= wl_read_model(cx, n, w) < 0;
 	bool infer = w->kind == WORKLOAD_INFERENCE;
-	bad |= read_precision(r, n, "precision", infer, true,
-			      &w->precision) < 0;
-	int fields = infer ? read_inference(r, n, &w->infer)
-			   : read_training(r, n, what, cx->embedded, &w->train);
+	bad |= wl_read_precision(r, n, "precision", infer, true,
+				 &w->precision) < 0;
+	int fields = infer ? wl_read_inference(r, n, &w->infer)
+			   : wl_read_training(r, n, what, cx->embedded, &w->train);
 	/* a trace that did not load says nothing of what it lacks */
-	bool trace_bad = infer && read_trace(cx, n, w) < 0;
+	bool trace_bad = infer && wl_read_trace(cx, n, w) < 0;
 	bad |= trace_bad;
 	if (infer && !trace_bad)
-		bad |= check_rate(r, n, what, !cx->embedded, &w->infer) < 0;
+		bad |= wl_check_rate(r, n, what, !cx->embedded, &w->infer) < 0;
 	if (!w->model)
 		return -1;
 	/* The model's checks run even after other problems, so a file is
 	 * reported whole; they use only fields that were read. */
 	if (infer)
-		bad |= check_inference(r, n, what, w->model, w->precision,
-				       trace_bad, &w->infer) < 0 ||
+		bad |= wl_check_inference(r, n, what, w->model, w->precision,
+					  trace_bad, &w->infer) < 0 ||
 		       (!cx->embedded && !trace_bad &&
-			check_targets(r, n, what, w->model, &w->infer) < 0);
+			wl_check_targets(r, n, what, w->model, &w->infer) < 0);
 	else
-		bad |= check_training(r, n, what, w->model, fields == 0,
-				      &w->train) < 0;
+		bad |= wl_check_training(r, n, what, w->model, fields == 0,
+					 &w->train) < 0;
 	if (!infer && !bad && fields == 0 && !cx->embedded)
 		bad |= workload_check_layout(r, ymap_get(n, "layout"), w,
 					     w->train.fixed_gpus, "'gpus'") < 0;
 	return bad || fields < 0 ? -1 : 0;
 }
 
-int read_workload(struct wl_ctx *cx, const struct ynode *n,
-		  size_t index, struct workload *w)
+int wl_read_workload(struct wl_ctx *cx, const struct ynode *n,
+		     size_t index, struct workload *w)
 {
 	struct yread *r = &cx->r;
 	w->at = (struct origin){cx->wf->file, n->line, n->col};
@@ -102,16 +102,16 @@ int read_workload(struct wl_ctx *cx, const struct ynode *n,
 	const char *kind_names[] = {workload_kind_name(WORKLOAD_TRAINING),
 				    workload_kind_name(WORKLOAD_INFERENCE)};
 	int kind = -1;
-	int bad = read_choice(r, n, "kind", kind_names, 2,
-			      "training or inference", &kind) < 0;
-	bad |= check_keys(r, n, what, kind);
+	int bad = wl_read_choice(r, n, "kind", kind_names, 2,
+				 "training or inference", &kind) < 0;
+	bad |= wl_check_keys(r, n, what, kind);
 	bad |= yr_name(r, n, "name", &w->name) < 0;
 	if (kind < 0) {
 		/* the rest is still read, so its problems are reported */
 		read_efficiency(r, n, what, w);
-		read_model(cx, n, w);
+		wl_read_model(cx, n, w);
 		return -1;
 	}
 	w->kind = (enum workload_kind)kind;
-	return read_body(cx, n, what, w) < 0 || bad ? -1 : 0;
+	return wl_read_body(cx, n, what, w) < 0 || bad ? -1 : 0;
 }

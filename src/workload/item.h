@@ -20,11 +20,11 @@
 /* What w holds besides its name and kind, which w already has (an item
  * inside an outcome takes them from the outer file).  0, or -1 after
  * recording problems. */
-int read_body(struct wl_ctx *cx, const struct ynode *n, const char *what,
-	      struct workload *w);
+int wl_read_body(struct wl_ctx *cx, const struct ynode *n, const char *what,
+		 struct workload *w);
 
 /* Item `index` (n) of a `workloads:` list into w.  0, or -1. */
-int read_workload(struct wl_ctx *cx, const struct ynode *n, size_t index,
-		  struct workload *w);
+int wl_read_workload(struct wl_ctx *cx, const struct ynode *n, size_t index,
+		     struct workload *w);
 
 #endif

@@ -25,7 +25,7 @@ static const char *const inference_keys[] = {
 	"ttft_p99", "tpot_p99", "ttft_p50", "tpot_p50",
 	"hours_per_month", "kv_precision", "trace", NULL};
 static const char *const required_training[] = {"global_batch", NULL};
-/* request_rate too, unless a trace gives arrivals (check_rate()) */
+/* request_rate too, unless a trace gives arrivals (wl_check_rate()) */
 static const char *const required_inference[] = {NULL};
 
 static bool in_list(const char *const *list, const char *key)
@@ -48,8 +48,8 @@ static size_t add_names(const char **to, size_t n, const char *const *from)
  * such ("'tokens' belongs to training workloads ..."), and with the kind
  * unknown (kind < 0) the keys of both kinds are accepted.
  */
-int check_keys(struct yread *r, const struct ynode *map,
-	       const char *what, int kind)
+int wl_check_keys(struct yread *r, const struct ynode *map,
+		  const char *what, int kind)
 {
 	const char *const *own = kind == WORKLOAD_INFERENCE ? inference_keys
 							    : training_keys;
@@ -109,11 +109,11 @@ static const char *const embedded_required[] = {"model", "precision",
  * the traffic and the engine are the record's `load:` and `engine:`. */
 static const char *const serving_keys[] = {"prompt_tokens", "output_tokens",
 					   "kv_precision", NULL};
-/* and the lengths of a sequence model (check_inference() says so) */
+/* and the lengths of a sequence model (wl_check_inference() says so) */
 static const char *const serving_required[] = {"model", "precision", NULL};
 
-int check_embedded_keys(struct yread *r, const struct ynode *map,
-			const char *what, bool serving)
+int wl_check_embedded_keys(struct yread *r, const struct ynode *map,
+			   const char *what, bool serving)
 {
 	const char *names[40];
 	size_t nn = add_names(names, 0, embedded_common);

@@ -22,12 +22,12 @@
  * enum workload_kind, or -1 when unknown (the keys of both kinds are then
  * taken).  1 after recording a problem, else 0.
  */
-int check_keys(struct yread *r, const struct ynode *map, const char *what,
-	       int kind);
+int wl_check_keys(struct yread *r, const struct ynode *map, const char *what,
+		  int kind);
 
 /* The same for an item inside an outcome record: a training run, or a
  * served model when serving. */
-int check_embedded_keys(struct yread *r, const struct ynode *map,
-			const char *what, bool serving);
+int wl_check_embedded_keys(struct yread *r, const struct ynode *map,
+			   const char *what, bool serving);
 
 #endif

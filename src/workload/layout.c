@@ -147,7 +147,7 @@ static int check_layout_model(struct yread *r, const struct ynode *n,
 	if (l->tp > m->tf.heads) {
 		yr_error(r, ymap_get(n, "tp"), NULL,
 			 "'tp' of %ld is more than the %ld attention heads of model '%s'",
-			 l->tp, m->tf.heads, model_label(m));
+			 l->tp, m->tf.heads, wl_model_label(m));
 		return -1;
 	}
 	long stages = (l->pp ? l->pp : 1) * (l->interleave ? l->interleave : 1);
@@ -155,7 +155,7 @@ static int check_layout_model(struct yread *r, const struct ynode *n,
 		yr_error(r, ymap_get(n, l->interleave > 1 ? "interleave" : "pp"),
 			 NULL,
 			 "the layout's pp x interleave is %ld pipeline stages but model '%s' has %ld layers",
-			 stages, model_label(m), m->tf.layers);
+			 stages, wl_model_label(m), m->tf.layers);
 		return -1;
 	}
 	return 0;

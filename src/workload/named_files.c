@@ -157,8 +157,8 @@ static int shipped_model(struct wl_ctx *cx, const struct ynode *n,
  * missing or does not load gets an error at this workload's `model:`, after
  * the model's own problems, so each workload that needed it is named.
  */
-int read_model(struct wl_ctx *cx, const struct ynode *map,
-	       struct workload *w)
+int wl_read_model(struct wl_ctx *cx, const struct ynode *map,
+		  struct workload *w)
 {
 	const struct ynode *n = ymap_get(map, "model");
 	if (yr_string(&cx->r, map, "model", &w->model_path) <= 0)
@@ -222,12 +222,12 @@ static struct workload_trace *trace_of(struct wl_ctx *cx, const char *path,
 }
 
 /*
- * Resolves and loads the `trace:` of w (once per file), as read_model()
+ * Resolves and loads the `trace:` of w (once per file), as wl_read_model()
  * does its model: a trace that is missing or does not load gets an error
  * at this workload's `trace:`.
  */
-int read_trace(struct wl_ctx *cx, const struct ynode *map,
-	       struct workload *w)
+int wl_read_trace(struct wl_ctx *cx, const struct ynode *map,
+		  struct workload *w)
 {
 	const struct ynode *n = ymap_get(map, "trace");
 	char *written = NULL;

@@ -66,11 +66,11 @@ struct wl_ctx {
  * model when it loaded.  0 (also without a `model:`, which the key check
  * reports), or -1 after recording the problem.
  */
-int read_model(struct wl_ctx *cx, const struct ynode *map,
-	       struct workload *w);
+int wl_read_model(struct wl_ctx *cx, const struct ynode *map,
+		  struct workload *w);
 
 /* The same for w's `trace:`: w->infer.trace and trace_file. */
-int read_trace(struct wl_ctx *cx, const struct ynode *map,
-	       struct workload *w);
+int wl_read_trace(struct wl_ctx *cx, const struct ynode *map,
+		  struct workload *w);
 
 #endif

@@ -18,9 +18,9 @@
  * *out, 0 when absent, -1 after reporting an unknown name with the list of
  * known ones and a did-you-mean.
  */
-int read_choice(struct yread *r, const struct ynode *map,
-		const char *key, const char *const *names, size_t n,
-		const char *expected, int *out)
+int wl_read_choice(struct yread *r, const struct ynode *map,
+		   const char *key, const char *const *names, size_t n,
+		   const char *expected, int *out)
 {
 	char *v = NULL;
 	int rc = yr_name(r, map, key, &v);
@@ -43,7 +43,7 @@ int read_choice(struct yread *r, const struct ynode *map,
 
 /* The longest sequence the model takes: a transformer's max_seq, or the
  * tokens of a graph model's input; 0 for image models. */
-long seq_limit(const struct model *m)
+long wl_seq_limit(const struct model *m)
 {
 	if (m->kind == MODEL_TRANSFORMER)
 		return m->tf.max_seq;
@@ -52,7 +52,7 @@ long seq_limit(const struct model *m)
 	return 0;
 }
 
-const char *model_label(const struct model *m)
+const char *wl_model_label(const struct model *m)
 {
 	return m->name ? m->name : m->file;
 }
@@ -63,9 +63,9 @@ const char *model_label(const struct model *m)
  * Reads a precision from the allowed ones: fp32, bf16, fp16, fp8, plus tf32
  * (a compute mode: not for the KV cache) and int8 (inference) when asked.
  */
-int read_precision(struct yread *r, const struct ynode *map,
-		   const char *key, bool allow_int8, bool allow_tf32,
-		   enum precision *out)
+int wl_read_precision(struct yread *r, const struct ynode *map,
+		      const char *key, bool allow_int8, bool allow_tf32,
+		      enum precision *out)
 {
 	char *v = NULL;
 	int rc = yr_name(r, map, key, &v);
@@ -113,8 +113,8 @@ int read_precision(struct yread *r, const struct ynode *map,
 
 /* A count (tokens, samples) that must be a whole number of at least 1,
  * within q's range (units.h). */
-int read_whole_count(struct yread *r, const struct ynode *map,
-		     const char *key, enum quantity q, double *out)
+int wl_read_whole_count(struct yread *r, const struct ynode *map,
+			const char *key, enum quantity q, double *out)
 {
 	int rc = yr_quantity(r, map, key, UNIT_COUNT, out, NULL);
 	if (rc <= 0)

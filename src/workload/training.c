@@ -73,10 +73,10 @@ static int read_input(struct yread *r, const struct ynode *map,
 static int read_amount(struct yread *r, const struct ynode *map,
 		       const char *what, bool optional, struct training *t)
 {
-	int has_tokens = read_whole_count(r, map, "tokens", Q_TOKENS,
-					  &t->tokens);
-	int has_samples = read_whole_count(r, map, "samples", Q_SAMPLES,
-					   &t->samples);
+	int has_tokens = wl_read_whole_count(r, map, "tokens", Q_TOKENS,
+					     &t->tokens);
+	int has_samples = wl_read_whole_count(r, map, "samples", Q_SAMPLES,
+					      &t->samples);
 	int has_epochs = yr_int(r, map, "epochs", 1, 100000, &t->epochs);
 	int has_batch = yr_int(r, map, "global_batch", 1, 1000000000,
 			       &t->global_batch);
@@ -160,8 +160,8 @@ static int read_cluster(struct yread *r, const struct ynode *map,
 	return bad ? -1 : 0;
 }
 
-int read_training(struct yread *r, const struct ynode *map,
-		  const char *what, bool embedded, struct training *t)
+int wl_read_training(struct yread *r, const struct ynode *map,
+		     const char *what, bool embedded, struct training *t)
 {
 	const char *optimizer_names[] = {optimizer_name(OPTIMIZER_ADAMW),
 					 optimizer_name(OPTIMIZER_ADAM),
@@ -172,11 +172,11 @@ int read_training(struct yread *r, const struct ynode *map,
 	int opt = OPTIMIZER_ADAMW, rec = RECOMPUTE_NONE;
 	int bad = read_amount(r, map, what, embedded, t) < 0;
 	bad |= yr_int(r, map, "seq", 1, 100000000, &t->seq) < 0;
-	bad |= read_choice(r, map, "optimizer", optimizer_names, 3,
-			   "adamw, adam or sgd", &opt) < 0;
+	bad |= wl_read_choice(r, map, "optimizer", optimizer_names, 3,
+			      "adamw, adam or sgd", &opt) < 0;
 	bad |= read_zero(r, map, t) < 0;
-	bad |= read_choice(r, map, "recompute", recompute_names, 4,
-			   "none, selective, full or auto", &rec) < 0;
+	bad |= wl_read_choice(r, map, "recompute", recompute_names, 4,
+			      "none, selective, full or auto", &rec) < 0;
 	t->recompute_auto = rec == 3;
 	if (t->recompute_auto)
 		rec = RECOMPUTE_NONE;
@@ -203,11 +203,11 @@ int read_training(struct yread *r, const struct ynode *map,
 
 /* The checks that need the model: tokens and seq on sequence models only,
  * seq within the model's limit; then the run's totals. */
-int check_training(struct yread *r, const struct ynode *map,
-		   const char *what, const struct model *m,
-		   bool fields_ok, struct training *t)
+int wl_check_training(struct yread *r, const struct ynode *map,
+		      const char *what, const struct model *m,
+		      bool fields_ok, struct training *t)
 {
-	long limit = seq_limit(m);
+	long limit = wl_seq_limit(m);
 	int bad = 0;
 	if (!model_is_sequence(m)) {
 		const char *keys[] = {"tokens", "seq"};
@@ -215,14 +215,14 @@ int check_training(struct yread *r, const struct ynode *map,
 			if (ymap_get(map, keys[i])) {
 				yr_error(r, ymap_get(map, keys[i]), NULL,
 					 "'%s' needs a sequence model, but model '%s' of %s takes images: count 'samples'",
-					 keys[i], model_label(m), what);
+					 keys[i], wl_model_label(m), what);
 				bad = 1;
 			}
 		t->seq = 0;
 	} else if (t->seq > limit) {
 		yr_error(r, ymap_get(map, "seq"), NULL,
 			 "'seq' is %ld tokens but model '%s' takes at most %ld",
-			 t->seq, model_label(m), limit);
+			 t->seq, wl_model_label(m), limit);
 		bad = 1;
 	} else if (t->seq == 0)
 		t->seq = limit;

@@ -23,8 +23,8 @@
  * embedded item (inside an outcome) has no cluster keys and may leave the
  * run's length out.  0, or -1 after recording problems.
  */
-int read_training(struct yread *r, const struct ynode *map, const char *what,
-		  bool embedded, struct training *t);
+int wl_read_training(struct yread *r, const struct ynode *map, const char *what,
+		     bool embedded, struct training *t);
 
 /*
  * What needs model m: tokens and seq on sequence models only, seq within
@@ -32,7 +32,7 @@ int read_training(struct yread *r, const struct ynode *map, const char *what,
  * fields read well (fields_ok), the run's totals and steps, with a batch
  * no bigger than the run.  0, or -1 after recording problems.
  */
-int check_training(struct yread *r, const struct ynode *map, const char *what,
-		   const struct model *m, bool fields_ok, struct training *t);
+int wl_check_training(struct yread *r, const struct ynode *map, const char *what,
+		      const struct model *m, bool fields_ok, struct training *t);
 
 #endif

@@ -71,7 +71,7 @@ static int read_list(struct wl_ctx *cx, const struct ynode *list)
 	int bad = 0;
 	for (size_t i = 0; i < list->n; i++) {
 		struct workload *w = &wf->v[wf->n];
-		int rc = read_workload(cx, list->items[i], i, w);
+		int rc = wl_read_workload(cx, list->items[i], i, w);
 		bad |= rc < 0;
 		/* Once problems are only counted (error.h), a workload with
 		 * problems of its own is dropped as soon as it is read, as

@@ -153,7 +153,7 @@ json_t *workload_to_json(const struct workload *w)
 	char at[512];
 	json_object_set_new(j, "name", json_text(w->name));
 	json_object_set_new(j, "kind", json_text(workload_kind_name(w->kind)));
-	json_object_set_new(j, "model", json_text(model_label(w->model)));
+	json_object_set_new(j, "model", json_text(wl_model_label(w->model)));
 	json_object_set_new(j, "model_file", json_text(w->model_file));
 	json_object_set_new(j, "sequence_model",
 			    json_boolean(model_is_sequence(w->model)));

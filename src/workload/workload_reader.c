@@ -62,9 +62,9 @@ static int reader_item(struct workload_reader *wr, const struct ynode *map,
 	w->at = (struct origin){cx->wf->file, map->line, map->col};
 	if (!yr_expect_map(&cx->r, map, what))
 		return -1;
-	int bad = check_embedded_keys(&cx->r, map, what,
-				      kind == WORKLOAD_INFERENCE);
-	bad |= read_body(cx, map, what, w) < 0;
+	int bad = wl_check_embedded_keys(&cx->r, map, what,
+					 kind == WORKLOAD_INFERENCE);
+	bad |= wl_read_body(cx, map, what, w) < 0;
 	return bad ? -1 : 0;
 }
 
