@@ -1,71 +1,20 @@
 /*
- * profile.c - the measured profile: stamping and writing it; see profile.h.
- * The loader is profile_load.c.
+ * profile_write.c - writing the measured profile; see profile.h.  The
+ * sections with parts of their own are written by profile_gpu.c and
+ * profile_fault.c; the loader is profile_load.c.
  */
 #include "profile/profile.h"
-#include "profile/profile_read.h"
+#include "profile/profile_emit.h"
+#include "profile/profile_fault.h"
+#include "profile/profile_gpu.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "core/num_format.h"
 #include "core/atomic_file.h"
 #include "core/term_safe.h"
 #include "core/yaml_emit.h"
-
-#ifndef GPUPLAN_VERSION
-#define GPUPLAN_VERSION "0.0.0"
-#endif
-
-void bench_profile_init(struct bench_profile *p)
-{
-	memset(p, 0, sizeof(*p));
-	bench_figures_init(&p->figures);
-}
-
-void bench_profile_free(struct bench_profile *p)
-{
-	bench_figures_free(&p->figures);
-	gpu_samples_free(&p->samples);
-	memset(p, 0, sizeof(*p));
-}
-
-void bench_profile_stamp(struct bench_profile *p)
-{
-	snprintf(p->tool_version, sizeof(p->tool_version), "%s", GPUPLAN_VERSION);
-	time_t now = time(NULL);
-	struct tm tm;
-	if (gmtime_r(&now, &tm))
-		strftime(p->when, sizeof(p->when), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	if (gethostname(p->hostname, sizeof(p->hostname)) != 0)
-		snprintf(p->hostname, sizeof(p->hostname), "unknown");
-	p->hostname[sizeof(p->hostname) - 1] = '\0';
-	struct utsname u;
-	if (uname(&u) == 0)
-		snprintf(p->kernel, sizeof(p->kernel), "%s %s %s", u.sysname,
-			 u.release, u.machine);
-	else
-		snprintf(p->kernel, sizeof(p->kernel), "unknown");
-}
-
-void profile_emit_string(FILE *f, const char *indent, const char *key,
-			 const char *value)
-{
-	fprintf(f, "%s%s: ", indent, key);
-	yaml_emit_text(f, value);
-	fputc('\n', f);
-}
-
-void profile_emit_name(FILE *f, const char *indent, const char *key,
-		       const char *value, size_t size)
-{
-	fprintf(f, "%s%s: ", indent, key);
-	yaml_emit_name(f, value, size);
-	fputc('\n', f);
-}
 
 static void emit_host(const struct bench_profile *p, FILE *f)
 {
