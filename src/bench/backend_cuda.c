@@ -43,6 +43,7 @@
 #include <string.h>
 
 #include "bench/backend.h"
+#include "bench/cpu_info.h"
 #include "bench/cpu_suite.h"
 #include "bench/cuda_job.h"
 #include "bench/model_program.h"

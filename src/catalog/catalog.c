@@ -1,12 +1,15 @@
+/*
+ * catalog.c - the catalog's own names and lookups, below its readers:
+ * link kinds by name, accelerators by name, the cost of owning an
+ * instance, and money converted with the exchange rates (in the order
+ * read_rates.c sorts them); see catalog.h.
+ */
 #include "catalog.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-
-#include "catalog_read.h"
-#include "instance_key.h"
 
 static const char *const link_names[] = {"none", "pcie", "nvlink",
 					 "nvswitch"};
@@ -25,13 +28,6 @@ const struct accelerator *catalog_find_accelerator(const struct catalog *c,
 	return NULL;
 }
 
-const struct instance *catalog_find_instance(const struct catalog *c,
-					     const char *spec)
-{
-	const struct instance *first = NULL;
-	return catalog_count_matches(c, spec, &first) == 1 ? first : NULL;
-}
-
 struct money catalog_owning_cost_per_hour(const struct instance *inst)
 {
 	const struct purchase *p = &inst->purchase;
@@ -45,6 +41,12 @@ struct money catalog_owning_cost_per_hour(const struct instance *inst)
 	};
 	memcpy(m.currency, p->price.currency, sizeof(m.currency));
 	return m;
+}
+
+int rate_by_code(const void *a, const void *b)
+{
+	return strcmp(((const struct rate *)a)->code,
+		      ((const struct rate *)b)->code);
 }
 
 /* Units of `code` per one unit of the base currency; 0 when unknown.

@@ -114,6 +114,9 @@ struct exchange_rates {
 	struct origin at;
 };
 
+/* Orders rates by currency code (fx->sorted; bsearch with it too). */
+int rate_by_code(const void *a, const void *b);
+
 struct catalog {
 	struct accelerator *acc;
 	size_t n_acc, cap_acc;
@@ -143,10 +146,8 @@ int catalog_load_shipped(struct catalog *c, const char *data_dir,
 
 const struct accelerator *catalog_find_accelerator(const struct catalog *c,
 						   const char *name);
-/* The one instance `spec` names (NAME, REGION/NAME or
- * PROVIDER/REGION/NAME, see instance_key.h); NULL when none or several. */
-const struct instance *catalog_find_instance(const struct catalog *c,
-					     const char *spec);
+/* Instances are found by what a person calls them in instance_key.h
+ * (catalog_find_instance, catalog_lookup_instance). */
 
 /* Hourly cost of owning an instance, straight-line over its life, running
  * flat out: price / lifetime + (gpus x tdp + host power) x PUE x power

@@ -41,8 +41,6 @@ int check_source_publishers(struct yread *r, const struct ynode *map,
 			    const char *owner);
 
 int read_fx(struct yread *r, const struct ynode *n, struct exchange_rates *fx);
-/* Orders rates by currency code (fx->sorted; bsearch with it too). */
-int rate_by_code(const void *a, const void *b);
 void free_fx(struct exchange_rates *fx);
 
 #endif

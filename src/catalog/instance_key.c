@@ -49,6 +49,13 @@ size_t catalog_count_matches(const struct catalog *c, const char *spec,
 	return n;
 }
 
+const struct instance *catalog_find_instance(const struct catalog *c,
+					     const char *spec)
+{
+	const struct instance *first = NULL;
+	return catalog_count_matches(c, spec, &first) == 1 ? first : NULL;
+}
+
 const char *instance_key_text(const struct instance *in, char *buf,
 			      size_t len)
 {

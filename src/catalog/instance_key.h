@@ -34,6 +34,11 @@ bool instance_matches(const struct instance *in, const char *spec);
 size_t catalog_count_matches(const struct catalog *c, const char *spec,
 			     const struct instance **first);
 
+/* The one instance `spec` names (NAME, REGION/NAME or
+ * PROVIDER/REGION/NAME); NULL when none or several. */
+const struct instance *catalog_find_instance(const struct catalog *c,
+					     const char *spec);
+
 /* The one instance spec names: 0 with *out; -1 when none (why holds a
  * did-you-mean or is empty); -2 when several (why lists their
  * PROVIDER/REGION/NAME spellings, "aws/us-east-1/g5.xlarge, ..."). */

@@ -14,12 +14,6 @@ static const struct yfield fx_fields[] = {
 	{NULL, false},
 };
 
-int rate_by_code(const void *a, const void *b)
-{
-	return strcmp(((const struct rate *)a)->code,
-		      ((const struct rate *)b)->code);
-}
-
 static int read_rates(struct yread *r, const struct ynode *n,
 		      struct exchange_rates *fx)
 {

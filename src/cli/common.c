@@ -9,6 +9,7 @@
 #include "core/paths.h"
 #include "core/suggest.h"
 #include "core/xalloc.h"
+#include "model/op_count.h"
 #include "workload/workload_file.h"
 
 static const char *const format_names[] = {"table", "csv", "json"};

@@ -1,32 +1,11 @@
 /*
  * graph.c - building a model for one sequence length, and its totals.
  */
-#include <stdlib.h>
 #include <string.h>
 
-#include "core/xalloc.h"
 #include "graph.h"
-
-struct op *model_graph_append(struct model_graph *g, enum op_kind kind,
-			      const struct shape *in, const struct shape *out,
-			      const struct op_params *p, double extra_elems,
-			      const struct origin *at, const char *label)
-{
-	xgrow((void **)&g->ops, &g->cap, g->n + 1, sizeof(*g->ops));
-	struct op *o = &g->ops[g->n++];
-	memset(o, 0, sizeof(*o));
-	o->kind = kind;
-	o->in = *in;
-	o->out = *out;
-	if (p)
-		o->p = *p;
-	if (at)
-		o->at = *at;
-	o->block = g->blocks;
-	snprintf(o->label, sizeof(o->label), "%s", label);
-	op_cost(o, extra_elems);
-	return o;
-}
+#include "graph_build.h"
+#include "transformer_build.h"
 
 /* A sequence length asked for (--seq) beyond max_seq: the loader held
  * max_seq x the widest tensor within bounds, this holds seq. */
@@ -86,12 +65,6 @@ int model_build(const struct model *m, long seq, struct model_graph *g,
 		return -1;
 	}
 	return build_graph_ops(m, g, errs);
-}
-
-void model_graph_free(struct model_graph *g)
-{
-	free(g->ops);
-	memset(g, 0, sizeof(*g));
 }
 
 void model_cost(const struct model_graph *g, long batch, int elem_bytes,

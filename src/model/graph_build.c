@@ -16,7 +16,8 @@
 #include "core/strmap.h"
 #include "core/suggest.h"
 #include "core/xalloc.h"
-#include "graph.h"
+#include "graph_build.h"
+#include "op_count.h"
 
 /* A named tensor: the name is borrowed from the op spec that gave it,
  * which outlives the build. */

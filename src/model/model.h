@@ -15,7 +15,7 @@
  *   - at most MODEL_MAX_OPS op entries are read over all files, and the
  *     ops the description expands to (repeats multiplied out, includes
  *     counted each time) are counted with saturating arithmetic and held
- *     to MODEL_MAX_OPS before model_build() makes any;
+ *     to MODEL_MAX_OPS before model_build() makes any (op_count.h);
  *   - every per-sample tensor and every weight stays within
  *     MODEL_MAX_TENSOR_ELEMENTS (inputs and transformer shapes at load,
  *     graph shapes where they are built), so every count is finite.
@@ -131,20 +131,9 @@ int model_load(struct model *m, const char *path, struct gp_errors *errs);
 int model_load_named(struct model *m, const char *path, const char *shown,
 		     struct gp_errors *errs);
 void model_free(struct model *m);
-
-/* The ops a loaded model expands to (MODEL_OPS_MANY past every limit). */
-uint64_t model_op_count(const struct model *m);
-
-/*
- * When m expands to more than `limit` ops, adds one error at the entry
- * that takes it past (the innermost repeat, include, residual or op whose
- * own part stays within the limit) saying `who` ("a model may have",
- * "--ops lists") and `hint` (NULL: what to change there), and returns -1;
- * else 0.
- */
-int model_check_op_count(const struct model *m, uint64_t limit,
-			 const char *who, const char *hint,
-			 struct gp_errors *errs);
+/* Frees n op entries and what they own, their nested lists too (an
+ * include's body is borrowed from the block cache and left alone). */
+void op_specs_free(struct op_spec *v, size_t n);
 
 /*
  * A model named on a command line: the path as given when it exists or

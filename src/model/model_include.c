@@ -24,41 +24,8 @@
 
 #include "core/paths.h"
 #include "core/xalloc.h"
-#include "model_read.h"
-
-/* ---- the include stack ---- */
-
-int include_stack_push(struct model_reader *mr, const char *real)
-{
-	if (mr->depth == MODEL_MAX_INCLUDE_DEPTH)
-		return -1;
-	mr->stack[mr->depth++] = xstrdup(real);
-	return 0;
-}
-
-bool include_stack_has(const struct model_reader *mr, const char *real)
-{
-	for (size_t i = 0; i < mr->depth; i++)
-		if (strcmp(mr->stack[i], real) == 0)
-			return true;
-	return false;
-}
-
-void include_stack_pop(struct model_reader *mr)
-{
-	if (mr->depth > 0)
-		free(mr->stack[--mr->depth]);
-}
-
-void model_reader_free(struct model_reader *mr)
-{
-	while (mr->depth > 0)
-		include_stack_pop(mr);
-	strmap_free(&mr->block_index);
-	free(mr->root_dir);
-	free(mr->shipped_dir);
-	mr->root_dir = mr->shipped_dir = NULL;
-}
+#include "model_include.h"
+#include "op_count.h"
 
 /* ---- where an include may reach ---- */
 
@@ -167,7 +134,7 @@ static size_t read_block(struct model_reader *mr, const struct ynode *v,
 	memset(&block, 0, sizeof(block));
 	include_stack_push(mr, real);
 	struct yread saved = mr->r;
-	bool ok = model_read_file(mr, real, shown, &block) == 0;
+	bool ok = mr->read_file(mr, real, shown, &block) == 0;
 	mr->r = saved;
 	include_stack_pop(mr);
 	if (ok && block.kind != MODEL_BLOCK) {

@@ -12,38 +12,13 @@
 
 #include "core/file_read.h"
 #include "core/paths.h"
-#include "core/suggest.h"
 #include "core/term_safe.h"
 #include "core/xalloc.h"
 #include "core/yaml_read.h"
-#include "graph.h"
 #include "model_read.h"
-
-/* ---- small enumerations written as words ---- */
-
-int read_word(struct yread *r, const struct ynode *map, const char *key,
-	      const char *const *words, size_t n, int *out)
-{
-	char *w = NULL;
-	int rc = yr_string(r, map, key, &w);
-	if (rc <= 0)
-		return rc;
-	for (size_t i = 0; i < n; i++)
-		if (strcmp(w, words[i]) == 0) {
-			*out = (int)i;
-			free(w);
-			return 1;
-		}
-	char hint[96], list[256] = "";
-	for (size_t i = 0; i < n; i++)
-		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
-			 i ? (i + 1 == n ? " or " : ", ") : "", words[i]);
-	const char *h = suggest_hint(w, words, n, hint, sizeof(hint));
-	yr_error(r, ymap_get(map, key), h, "'%s' expects %s, found '%.60s'", key,
-		 list, w);
-	free(w);
-	return -1;
-}
+#include "op_count.h"
+#include "op_spec_load.h"
+#include "transformer_build.h"
 
 /* ---- transformer ---- */
 
@@ -269,8 +244,10 @@ static int read_body(struct model_reader *mr, const struct ynode *root,
 	return -1;
 }
 
-int model_read_file(struct model_reader *mr, const char *path,
-		    const char *shown, struct model *m)
+/* The reader's read_file hook (model_read.h): a model file, or a block
+ * file an include reads. */
+static int model_read_file(struct model_reader *mr, const char *path,
+			   const char *shown, struct model *m)
 {
 	struct ytree t;
 	const char *file = model_reader_add_file(mr, file_shown(shown));
@@ -305,14 +282,6 @@ int model_read_file(struct model_reader *mr, const char *path,
 	return bad ? -1 : 0;
 }
 
-const char *model_reader_add_file(struct model_reader *mr, const char *path)
-{
-	struct model *m = mr->root;
-	m->files = xrealloc(m->files, (m->n_files + 1) * sizeof(char *));
-	m->files[m->n_files] = term_escape_dup(path, 0);	/* printed */
-	return m->files[m->n_files++];
-}
-
 int model_load(struct model *m, const char *path, struct gp_errors *errs)
 {
 	return model_load_named(m, path, path, errs);
@@ -323,7 +292,8 @@ int model_load_named(struct model *m, const char *path, const char *shown,
 {
 	memset(m, 0, sizeof(*m));
 	m->file = term_escape_dup(shown, 0);	/* printed: see term_safe.h */
-	struct model_reader mr = {.r = {.file = shown, .errs = errs}, .root = m};
+	struct model_reader mr = {.r = {.file = shown, .errs = errs}, .root = m,
+				  .read_file = model_read_file};
 	strmap_init(&mr.block_index);
 	size_t before = gp_errors_count(errs);
 	/* Its real folder bounds what it may include (model_include.c). */
@@ -388,28 +358,4 @@ char **model_shipped_files(const char *data, size_t *n)
 	if (*n)
 		qsort(v, *n, sizeof(char *), compare_names);
 	return v;
-}
-
-void model_free(struct model *m)
-{
-	free(m->name);
-	free(m->description);
-	free(m->file);
-	free_sources(&m->sources);
-	op_specs_free(m->ops, m->n_ops);
-	for (size_t i = 0; i < m->n_blocks; i++) {
-		free(m->blocks[i].real);
-		op_specs_free(m->blocks[i].ops, m->blocks[i].n_ops);
-	}
-	free(m->blocks);
-	for (size_t i = 0; i < m->n_files; i++)
-		free(m->files[i]);
-	free(m->files);
-	memset(m, 0, sizeof(*m));
-}
-
-bool model_is_sequence(const struct model *m)
-{
-	return m->kind == MODEL_TRANSFORMER ||
-	       (m->kind == MODEL_GRAPH && m->input.kind != SHAPE_IMAGE);
 }

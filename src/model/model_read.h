@@ -1,11 +1,22 @@
 /*
- * model_read.h - what the model readers share inside src/model/ only.
+ * model_read.h - the state the model readers share inside src/model/ only,
+ * and the small helpers on it that every reader uses.
  *
  * A model_reader carries the error sink, the model being read (whose
  * `files` list owns every file name that origins point into, and whose
  * `blocks` cache every included file), the stack of files being included,
  * so an include cycle is caught where it closes, and the running counts
  * the limits of model.h are held to while reading.
+ *
+ * The readers stack up: model_load.c reads a file's keys and its `ops:`
+ * list (op_spec_load.h), whose `- include:` entries (model_include.h) read
+ * further files through the reader's read_file hook, the file reader
+ * model_load.c put there.  The hook is what lets an include recurse into a
+ * whole file without the include logic calling up into the loader.
+ *
+ * Ownership: the reader owns its stack entries and folders (free with
+ * model_reader_free()); the files and blocks it reads belong to the root
+ * model.
  */
 #ifndef GPUPLAN_MODEL_MODEL_READ_H
 #define GPUPLAN_MODEL_MODEL_READ_H
@@ -25,12 +36,14 @@ struct model_reader {
 	bool shipped_looked;	/* shipped_dir was looked for */
 	size_t entries;		/* op entries read, over all files */
 	bool stopped;		/* a limit was crossed: read nothing further */
+	/* Reads one file into m (the root model or an included block);
+	 * `shown` is its name in messages and origins.  Set by whoever
+	 * starts the reading (model_load.c); an include reads its file with
+	 * it.  Returns 0, or -1 after adding located errors. */
+	int (*read_file)(struct model_reader *mr, const char *path,
+			 const char *shown, struct model *m);
 };
 
-/* Reads one file into m (the root model or an included block); `shown`
- * is its name in messages and origins. */
-int model_read_file(struct model_reader *mr, const char *path,
-		    const char *shown, struct model *m);
 /* Keeps a copy of path in the root model; returns the copy. */
 const char *model_reader_add_file(struct model_reader *mr, const char *path);
 
@@ -42,25 +55,8 @@ void include_stack_pop(struct model_reader *mr);
  * folders). */
 void model_reader_free(struct model_reader *mr);
 
-/* `- include: FILE` (model_include.c): checks where FILE is and what it
- * is, reads it once, and points s->body at its cached entries. */
-int read_include(struct model_reader *mr, const struct ynode *item,
-		 const struct ynode *v, struct op_spec *s);
-
-/* Reads map[key], a list of op entries, into a new array. */
-int read_ops_list(struct model_reader *mr, const struct ynode *map,
-		  const char *key, struct op_spec **out, size_t *n);
-void op_specs_free(struct op_spec *v, size_t n);
-
 /* key's value, one of `words`, as its index; yaml_read.h's returns. */
 int read_word(struct yread *r, const struct ynode *map, const char *key,
 	      const char *const *words, size_t n, int *out);
-
-/* Expanded op counts (op_count.c), saturating at MODEL_OPS_MANY. */
-uint64_t ops_add(uint64_t a, uint64_t b);
-uint64_t ops_mul(uint64_t a, uint64_t b);
-/* The ops one entry expands to, from its children's counts. */
-uint64_t spec_op_count(const struct op_spec *s);
-uint64_t list_op_count(const struct op_spec *v, size_t n);
 
 #endif

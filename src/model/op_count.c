@@ -17,8 +17,8 @@
  */
 #include <inttypes.h>
 
-#include "graph.h"
-#include "model_read.h"
+#include "op_count.h"
+#include "transformer_build.h"
 
 uint64_t ops_add(uint64_t a, uint64_t b)
 {

@@ -7,7 +7,9 @@
 
 #include "core/suggest.h"
 #include "core/xalloc.h"
-#include "model_read.h"
+#include "model_include.h"
+#include "op_count.h"
+#include "op_spec_load.h"
 
 /* ---- parameters per op kind ---- */
 
@@ -376,21 +378,4 @@ int read_ops_list(struct model_reader *mr, const struct ynode *map,
 		s->ops = spec_op_count(s);
 	}
 	return bad || mr->stopped ? -1 : 0;
-}
-
-void op_specs_free(struct op_spec *v, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		struct op_spec *s = &v[i];
-		free(s->name);
-		free(s->from);
-		for (size_t k = 0; k < s->n_with; k++)
-			free(s->with[k]);
-		free(s->with);
-		free(s->include_path);
-		if (s->spec != SPEC_INCLUDE)	/* borrowed from the cache */
-			op_specs_free(s->body, s->n_body);
-		op_specs_free(s->shortcut, s->n_shortcut);
-	}
-	free(v);
 }

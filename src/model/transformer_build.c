@@ -13,7 +13,7 @@
  */
 #include <stdio.h>
 
-#include "graph.h"
+#include "transformer_build.h"
 
 struct tb {
 	const struct model *m;

@@ -5,18 +5,19 @@
  * It lives in src/profile, not src/bench, because it is the `device:` and
  * `host:` record of a measured profile (profile.h): written and read back
  * there, and read by whatever loads a profile.  Filling it in is a bench
- * backend's describe hook (bench/backend.h).  Its parts keep their own
- * homes: struct cpu_info (bench/cpu_info.h, with the code that reads it
- * from Linux) and struct gpuplan_cuda_device_info (the CUDA plugin's ABI,
- * bench/cuda/plugin_abi.h, shared with the plugin's own build).
+ * backend's describe hook (bench/backend.h).  Its parts have headers of
+ * their own beside it: struct cpu_info (cpu_identity.h; the code that
+ * reads it from Linux is bench/cpu_info.h) and struct
+ * gpuplan_cuda_device_info (gpu_identity.h, part of the CUDA plugin's ABI,
+ * bench/cuda/plugin_abi.h, so shared with the plugin's own build).
  *
  * Ownership: struct bench_device is caller-allocated plain data.
  */
 #ifndef GPUPLAN_PROFILE_DEVICE_H
 #define GPUPLAN_PROFILE_DEVICE_H
 
-#include "bench/cpu_info.h"
-#include "bench/cuda/plugin_abi.h"
+#include "profile/cpu_identity.h"
+#include "profile/gpu_identity.h"
 
 /* What is being measured.  kind is "cpu" or "cuda". */
 struct bench_device {

@@ -52,6 +52,13 @@
  * or a GPU the host does not have is an error with file:line:column.
  * Counts are checked before anything is sized by them.
  *
+ * The code, bottom up: profile.c (init, free, stamp); the scalars every
+ * writer and reader uses, profile_emit.c and profile_read.c; the sections
+ * with parts of their own, profile_figure.c (read), profile_gpu.c (device
+ * and sampling, and bench_profile_mark_throttled) and profile_fault.c
+ * (faults and the cross-checks); on top, profile_write.c (emit, write,
+ * render) and profile_load.c (load, parse).
+ *
  * Ownership: struct bench_profile owns its strings and figures; free with
  * bench_profile_free.  bench_profile_write copies nothing it is given.
  */

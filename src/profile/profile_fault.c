@@ -28,6 +28,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "profile/profile_emit.h"
+#include "profile/profile_fault.h"
+#include "profile/profile_gpu.h"
 #include "profile/profile_read.h"
 #include "core/yaml_emit.h"
 #include "core/strmap.h"

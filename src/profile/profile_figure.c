@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "profile/profile_figure.h"
 #include "profile/profile_read.h"
 #include "core/precision.h"
 #include "core/xalloc.h"

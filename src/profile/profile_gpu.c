@@ -29,6 +29,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "profile/profile_emit.h"
+#include "profile/profile_gpu.h"
 #include "profile/profile_read.h"
 #include "core/num_format.h"
 #include "core/strmap.h"

@@ -18,7 +18,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "bench/cpu_info.h"
+#include "profile/cpu_identity.h"
 
 /* The floor: a footprint this large is past the caches of most CPUs. */
 #define STREAM_MIN_FOOTPRINT (256ull << 20)	/* 256 MiB */

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "catalog/catalog.h"
+#include "catalog/instance_key.h"
 #include "catalog/name_index.h"
 #include "check.h"
 #include "core/xalloc.h"

@@ -17,7 +17,7 @@
 
 #include "check.h"
 #include "model/graph.h"
-#include "model/model_read.h"
+#include "model/op_count.h"
 
 static char top[] = "/tmp/gpuplan-model-input.XXXXXX";
 
