@@ -42,13 +42,16 @@ fi
 	sed 's|^\./||' | LC_ALL=C sort) >"$work/files"
 
 # ---- uses by include: "from_module to_module why" ------------------------
-while IFS= read -r f; do
-	awk -v f="$f" '
+(cd "$src" && xargs awk '
+	FNR == 1 { f = FILENAME; n[f] = 0 }
+	{ n[f] = FNR }
 	/^[ \t]*#[ \t]*include[ \t]*"/ {
 		t = $0; sub(/^[^"]*"/, "", t); sub(/".*/, "", t)
-		print f, t, FNR
-	}' "$src/$f"
-done <"$work/files" >"$work/includes.raw"
+		print "I", f, t, FNR
+	}
+	END { for (f in n) print "L", f, n[f] }' <"$work/files") >"$work/scan"
+awk '$1 == "I" {print $2, $3, $4}' "$work/scan" >"$work/includes.raw"
+awk '$1 == "L" {print $2, $3}' "$work/scan" | LC_ALL=C sort >"$work/lengths"
 # Resolve each include: against the includer's folder first, then src/.
 awk -v files="$work/files" '
 function norm(p,   n, a, i, out, k) {
@@ -75,14 +78,17 @@ BEGIN { while ((getline l < files) > 0) have[l] = 1 }
 # ---- uses by symbol, from the objects ------------------------------------
 for objdir in "$@"; do
 	[ -d "$objdir" ] || continue
-	find "$objdir" -name '*.c.o' | LC_ALL=C sort | while IFS= read -r o; do
-		rel=${o#"$objdir"/}
-		rel=${rel%.o}
-		[ -f "$src/$rel" ] || continue	# a stale object: its source moved
-		nm "$o" | awk -v m="${rel%.c}" '
-			NF == 2 && $1 == "U" {print "U", m, $2}
-			NF == 3 && $2 ~ /^[TDBRCGSVW]$/ {print "D", m, $3}'
-	done
+	(cd "$objdir" && find . -name '*.c.o' | sed 's|^\./||' | LC_ALL=C sort) |
+	while IFS= read -r rel; do
+		# a stale object (its source moved away) is passed over
+		[ -f "$src/${rel%.o}" ] && echo "$rel"
+	done >"$work/objects"
+	[ -s "$work/objects" ] || continue
+	# nm -A: "OBJECT:ADDRESS TYPE NAME", or "OBJECT: U NAME" (no address)
+	(cd "$objdir" && xargs nm -A <"$work/objects") | awk '
+		{ m = $1; sub(/:.*/, "", m); sub(/\.c\.o$/, "", m) }
+		$(NF - 1) == "U" {print "U", m, $NF; next}
+		$(NF - 1) ~ /^[TDBRCGSVW]$/ {print "D", m, $NF}'
 done >"$work/symbols"
 awk '$1 == "D" {def[$3] = $2; next}
      {und[NR] = $2 " " $3}
@@ -94,13 +100,9 @@ awk '$1 == "D" {def[$3] = $2; next}
 # ---- the checks ----------------------------------------------------------
 status=0
 # Long files.
-while IFS= read -r f; do
-	n=$(wc -l <"$src/$f")
-	if [ "$n" -gt "$max_lines" ]; then
-		echo "src/$f: $n lines, over $max_lines: split it where its ideas part"
-		status=1
-	fi
-done <"$work/files"
+awk -v max="$max_lines" '$2 > max {
+	print "src/" $1 ": " $2 " lines, over " max ": split it where its ideas part"; bad = 1
+} END { exit bad }' "$work/lengths" || status=1
 
 # Rooms: known, and used only downward.
 awk -v floors="$work/floors" '
