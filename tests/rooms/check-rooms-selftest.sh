@@ -1,13 +1,13 @@
 #!/bin/bash
 # The room checker against small trees made here, so that it is known to
-# fail on what it is meant to catch (ctest layout.rooms-selftest):
+# fail on what it is meant to catch (ctest rooms.selftest):
 #   1. a clean tree passes;
 #   2. an include running up a floor is named with its file and line;
 #   3. two modules that only call each other (no include shows it) are a loop;
 #   4. a loop through includes inside one room;
 #   5. a file over 1,200 lines; 6. a room the floors do not list.
 #
-#   tests/layout/check-rooms-selftest.sh [CC]
+#   tests/rooms/check-rooms-selftest.sh [CC]
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 cc=${1:-cc}

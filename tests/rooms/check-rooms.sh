@@ -3,7 +3,7 @@
 # uses only rooms below it, no modules use each other in a loop, and no
 # file is over 1,200 lines.
 #
-#   tests/layout/check-rooms.sh SRC_DIR [OBJECT_DIR...]
+#   tests/rooms/check-rooms.sh SRC_DIR [OBJECT_DIR...]
 #
 # The floors are read from SRC_DIR/README.md: the lines of the first fenced
 # block after the heading "## Floors", one room a line, top floor first,
