@@ -100,7 +100,7 @@ struct op_params {
  * or adds GEMMs (count x b: attention's per-head products).  Tensor
  * parallelism divides one of n (column-parallel layers), k (row-parallel
  * layers: attention out, FFN down) or count (attention heads).  Planners
- * turn these dimensions into an efficiency (src/plan/matrix_eff.h).
+ * turn these dimensions into an efficiency (src/hwmodel/matrix_eff.h).
  */
 enum gemm_split { GEMM_SPLIT_N, GEMM_SPLIT_K, GEMM_SPLIT_COUNT };
 

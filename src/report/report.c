@@ -221,7 +221,7 @@ static void sentence(const struct r_plan *p, const struct r_workload *w,
 	const struct r_option *o = &w->v[w->recommended];
 	char r[600], t[48], c[64], d[48];
 	rig(o, r, sizeof(r));
-	/* the spot rule (plan.h): compared on spot prices when acceptable */
+	/* the spot rule (option/settings.h): compared on spot prices when acceptable */
 	bool spot = w->spot_acceptable && o->has_spot;
 	tr_money(spot ? o->cost_spot : o->cost, p->currency, c, sizeof(c));
 	bool zh = lang == LANG_ZH;

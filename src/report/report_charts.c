@@ -28,7 +28,7 @@ const char *report_chart_slug(enum report_chart c)
 
 /* ---- ordering ---- */
 
-/* The cost the plan compared options by (plan.h's spot rule): spot where
+/* The cost the plan compared options by (option/settings.h's spot rule): spot where
  * spot is acceptable and the option has a spot price. */
 static double compared_cost(const struct r_workload *w, const struct r_option *o)
 {
@@ -751,7 +751,7 @@ static void scaling(cairo_t *cr, struct rect area, const struct r_plan *p,
 /* ---- roofline ---- */
 
 /* The peak the planner used for this precision: the same fallbacks
- * (plan/roofline.h), looked up in the plan's datasheet figures. */
+ * (hwmodel/roofline.h), looked up in the plan's datasheet figures. */
 static double peak_for(const struct r_accelerator *a, const char *precision)
 {
 	int want = precision_from_name(precision);

@@ -123,7 +123,7 @@ struct r_workload {
 	const char *sample_device, *sample_measured;	/* NULL: none */
 	long sample_batch;
 	double sample_forward[3], sample_step[3], sample_run[3], sample_rate[3];
-	/* nothing feasible: the plan's "shortfall" (plan.h's struct
+	/* nothing feasible: the plan's "shortfall" (option/option.h's struct
 	 * plan_shortfall); closest -1 when absent or nothing runs */
 	bool has_shortfall;
 	long closest, meets_deadline;

@@ -86,7 +86,7 @@ struct training {
 	struct train_layout layout;	/* `layout:`; zeros: left to the planner */
 	/* `fused_attention:` (default true): the framework runs attention as
 	 * one fused kernel (FlashAttention and its kind); false for the
-	 * unfused path of earlier frameworks (see plan/efficiency.h). */
+	 * unfused path of earlier frameworks (see hwmodel/efficiency.h). */
 	bool fused_attention;
 	double deadline;	/* s; 0: none */
 	bool has_budget;
