@@ -13,10 +13,17 @@
 #   tests/perf/bench-accuracy.sh [BUILD_DIR] [THREADS] [GEMM_SIZE]
 # BUILD_DIR defaults to build; THREADS to every online CPU; GEMM_SIZE to
 # 1024 (past where a small machine's GEMM rate stops growing).
+# QUICK=1 measures the backend's side with the quick suite's policy
+# (`bench_cpu --quick`: fewer, shorter repetitions) and prints a ratio
+# outside its bound without exiting 1: a quick figure is a first look, not
+# what the bounds hold, and tests/perf/run-small.sh runs it so (with
+# THREADS 1 and GEMM_SIZE 128) only to see that it runs.
 set -eu
 build=${1:-build}
 threads=${2:-$(nproc)}
 gemm_n=${3:-1024}
+quick=()
+[ "${QUICK:-0}" = 1 ] && quick=(--quick)
 cpu=$build/tests/bench_cpu
 ref=$build/tests/bench_cpu_ref
 for b in "$cpu" "$ref"; do
@@ -41,7 +48,7 @@ compare() {
 
 echo "threads: $threads; $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-)"
 for k in copy triad; do
-	line=$("$cpu" --threads "$threads" --$k top)
+	line=$("$cpu" "${quick[@]}" --threads "$threads" --$k top)
 	echo "$line"
 	bytes=$(awk '/membw/ { v = $3; u = $4; print v * (u == "GiB" ? 2^30 : u == "MiB" ? 2^20 : 2^10) }' <<<"$line")
 	ours=$(rate <<<"$line")
@@ -51,10 +58,14 @@ for k in copy triad; do
 done
 
 for p in fp64 fp32; do
-	line=$("$cpu" --threads "$threads" --gemm $p "$gemm_n")
+	line=$("$cpu" "${quick[@]}" --threads "$threads" --gemm $p "$gemm_n")
 	echo "$line"
 	refline=$("$ref" gemm $p "$gemm_n" "$threads")
 	echo "$refline"
 	compare "$p gemm GFLOP/s" "$(rate <<<"$line")" "$(rate <<<"$refline")" 0.05
 done
+if [ $status != 0 ] && [ ${#quick[@]} != 0 ]; then
+	echo "QUICK=1: a ratio outside its bound is not a failure at this size"
+	status=0
+fi
 exit $status

@@ -12,6 +12,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "catalog/catalog.h"
@@ -55,7 +56,13 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bench_serve_sim: cannot prepare the service\n");
 		return 1;
 	}
+	/* zeroed first, as plan_settings_default() does: efficiency_default()
+	 * leaves eff.matrix.measured_half_n alone (0: the tile model), and
+	 * whatever the stack held there made a run now and then stop
+	 * SATURATED after 1 iteration, nothing served (valgrind: a jump on
+	 * an uninitialised value in matrix_eff_equal) */
 	struct efficiency eff;
+	memset(&eff, 0, sizeof(eff));
 	efficiency_default(&eff);
 	struct serve_device d;
 	serve_device_init(&d, a, PREC_BF16, &eff, 1, 1, 1, NULL);

@@ -8,9 +8,12 @@
 # unknown keys): work and output must stay bounded there too.
 #
 #   tests/perf/input-scale.sh [BUILD_DIR]
-# Needs /usr/bin/time (Debian package `time`) and jq.
+# Needs /usr/bin/time (Debian package `time`) and jq.  MULTIPLES lists the
+# sizes, in multiples of the normal input (default "1 10 100"; the first is
+# what the growth is against): tests/perf/run-small.sh runs "1 10".
 set -eu
 build=${1:-build}
+multiples=${MULTIPLES:-1 10 100}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 gpuplan=$(cd "$build" && pwd)/gpuplan
 [ -x /usr/bin/time ] || { echo "needs /usr/bin/time: apt-get install time" >&2; exit 1; }
@@ -100,7 +103,7 @@ measure() {
 }
 
 n_inst=$("$gpuplan" catalog list --format json | jq '.instances | length')
-for mult in 1 10 100; do
+for mult in $multiples; do
 	gen_catalog $((n_inst * mult)) "$work/cat-$mult.yaml"
 	gen_workloads $((5 * mult)) "$work/work-$mult.yaml"
 	gen_model $((200 * mult)) "$work/model-$mult.yaml"
@@ -108,44 +111,44 @@ for mult in 1 10 100; do
 	gen_flood $((9900 * mult)) "$work/flood-$mult.yaml"
 done
 
-for mult in 1 10 100; do
+for mult in $multiples; do
 	measure "catalog validate" ${mult}x "$work/cat-$mult.yaml" \
 		"$gpuplan" catalog validate "$work/cat-$mult.yaml"
 done
-for mult in 1 10 100; do
+for mult in $multiples; do
 	measure "catalog list" ${mult}x "$work/cat-$mult.yaml" \
 		"$gpuplan" catalog list --catalog "$work/cat-$mult.yaml" --format json
 done
-for mult in 1 10 100; do
+for mult in $multiples; do
 	measure "plan (instances)" ${mult}x "$work/cat-$mult.yaml" \
 		"$gpuplan" plan --catalog "$work/cat-$mult.yaml" --format json -o "$work/plan-$mult.json"
 done
-for mult in 1 10 100; do
+for mult in $multiples; do
 	measure "workload validate" ${mult}x "$work/work-$mult.yaml" \
 		"$gpuplan" workload validate "$work/work-$mult.yaml"
 done
-for mult in 1 10 100; do
+for mult in $multiples; do
 	measure "plan (workloads)" ${mult}x "$work/work-$mult.yaml" \
 		"$gpuplan" plan --workload "$work/work-$mult.yaml" --format json -o "$work/plan-w-$mult.json"
 done
-for mult in 1 10 100; do
+for mult in $multiples; do
 	measure "model show" ${mult}x "$work/model-$mult.yaml" \
 		"$gpuplan" model show "$work/model-$mult.yaml" --format json
 done
-for mult in 1 10 100; do
+for mult in $multiples; do
 	measure "model show --ops" ${mult}x "$work/model-$mult.yaml" \
 		"$gpuplan" model show "$work/model-$mult.yaml" --ops --format json
 done
-for mult in 1 10 100; do
+for mult in $multiples; do
 	[ -s "$work/plan-$mult.json" ] || continue
 	measure "report (plan of N inst.)" ${mult}x "$work/plan-$mult.json" \
 		"$gpuplan" report "$work/plan-$mult.json" -o "$work/report-$mult.pdf"
 done
-for mult in 1 10 100; do
+for mult in $multiples; do
 	measure "unknown keys (bad)" ${mult}x "$work/keys-$mult.yaml" \
 		"$gpuplan" catalog validate "$work/keys-$mult.yaml"
 done
-for mult in 1 10 100; do
+for mult in $multiples; do
 	measure "empty instances (bad)" ${mult}x "$work/flood-$mult.yaml" \
 		"$gpuplan" catalog validate "$work/flood-$mult.yaml"
 	echo "    stderr lines: $(wc -l <"$work/err")"

@@ -20,10 +20,13 @@
 # ("other": the one before a change), both are measured side by side.
 #
 #   tests/perf/report-memory.sh [BUILD_DIR] [OTHER_GPUPLAN]
+# SIZES lists the realistic plans' option counts (default "1000 10000
+# 100000"; tests/perf/run-small.sh runs "1000", and the hostile shapes).
 set -eu
 build=${1:-build}
 gpuplan=$build/gpuplan
 other=${2:-}
+sizes=${SIZES:-1000 10000 100000}
 py=/usr/bin/python3
 work=$(mktemp -d /tmp/gpuplan-report-memory.XXXXXX)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
@@ -116,7 +119,7 @@ row() {
 }
 
 echo "plan                         file      binary  peak memory       ratio              time"
-for n in 1000 10000 100000; do
+for n in $sizes; do
 	synth "$n" "$work/plan-$n.json" indent
 	row "$n options, indented" "$work/plan-$n.json"
 	synth "$n" "$work/compact-$n.json" compact
