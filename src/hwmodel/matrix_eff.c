@@ -48,6 +48,7 @@ void matrix_eff_default(struct matrix_eff *p)
 	p->tile_min = 16;
 	p->tile_ref = 64;
 	p->default_sms = 108;
+	p->measured_half_n = 0;	/* no measured GEMM curve: the tile model alone */
 	for (int c = 0; c < MATRIX_CLASSES; c++)
 		p->curve[c] = (struct matrix_curve){.scale = 1.0,
 						    .k_overhead = 64};
