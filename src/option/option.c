@@ -40,15 +40,6 @@ void plan_option_code(struct plan_option *o, const struct plan_reason *r)
 	res->reasons[last].next = at;
 }
 
-const struct plan_reason *plan_option_reason_at(const struct plan_option *o,
-						int i)
-{
-	const struct plan_reason *r = &o->owner->reasons[o->first_reason];
-	while (i-- > 0)
-		r = &o->owner->reasons[r->next];
-	return r;
-}
-
 void plan_option_reason(struct plan_option *o, const char *fmt, ...)
 {
 	struct plan_result *r = o->owner;

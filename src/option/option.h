@@ -282,9 +282,16 @@ void plan_option_reason(struct plan_option *o, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* Records a coded reason (formatted only when printed: reason.h). */
 void plan_option_code(struct plan_option *o, const struct plan_reason *r);
-/* Reason i (0 <= i < o->n_reasons) of o. */
-const struct plan_reason *plan_option_reason_at(const struct plan_option *o,
-						int i);
+/* Reason i (0 <= i < o->n_reasons) of o.  Inline: every figure check of
+ * every option walks its reasons. */
+static inline const struct plan_reason *
+plan_option_reason_at(const struct plan_option *o, int i)
+{
+	const struct plan_reason *r = &o->owner->reasons[o->first_reason];
+	while (i-- > 0)
+		r = &o->owner->reasons[r->next];
+	return r;
+}
 
 /*
  * A token-generating option's month over its month of tokens, per

@@ -1,6 +1,6 @@
 /*
  * settings.c - a planning run's settings: the defaults, one workload's own
- * efficiencies, and the spot rule.
+ * efficiencies (the spot rule is inline in settings.h).
  */
 #include <string.h>
 
@@ -27,15 +27,4 @@ struct plan_settings plan_settings_for(const struct plan_settings *base,
 		s.eff.memory_from = "the workload's own efficiency: memory";
 	}
 	return s;
-}
-
-bool plan_spot_acceptable(const struct plan_settings *s, const struct workload *w)
-{
-	return w->kind == WORKLOAD_TRAINING && (s->spot || w->train.spot);
-}
-
-double plan_compared_cost(const struct plan_settings *s, const struct workload *w,
-			  const struct plan_option *o)
-{
-	return plan_spot_acceptable(s, w) && o->has_spot ? o->cost_spot : o->cost;
 }

@@ -46,16 +46,25 @@ struct plan_settings plan_settings_for(const struct plan_settings *base,
 				       const struct workload *w);
 
 /*
- * The spot rule, the one place it is decided (settings.c): spot prices are
+ * The spot rule, the one place it is decided (here): spot prices are
  * acceptable for a training workload when --spot is given or the workload
  * says `spot: true`; serving always runs on demand (a reclaimed instance
  * drops requests mid-flight).  When acceptable, the front, the
  * recommendation, the runner-up, the budget check and the savings all
  * compare spot prices (an option without one at its on-demand price).
  */
-bool plan_spot_acceptable(const struct plan_settings *s, const struct workload *w);
-/* The cost o is compared by under that rule, plan currency. */
-double plan_compared_cost(const struct plan_settings *s, const struct workload *w,
-			  const struct plan_option *o);
+static inline bool plan_spot_acceptable(const struct plan_settings *s,
+					const struct workload *w)
+{
+	return w->kind == WORKLOAD_TRAINING && (s->spot || w->train.spot);
+}
+/* The cost o is compared by under that rule, plan currency.  (Both inline:
+ * the chooser's sorts call them once per option, millions of times.) */
+static inline double plan_compared_cost(const struct plan_settings *s,
+					const struct workload *w,
+					const struct plan_option *o)
+{
+	return plan_spot_acceptable(s, w) && o->has_spot ? o->cost_spot : o->cost;
+}
 
 #endif
