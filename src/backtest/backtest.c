@@ -12,8 +12,10 @@
 
 #include "core/output.h"
 #include "core/xalloc.h"
+#include "option/settings.h"
 #include "serve/serve.h"
 #include "serve/serve_llm.h"
+#include "train/train.h"
 
 /* ---- FLOP counts ---- */
 

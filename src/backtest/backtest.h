@@ -30,8 +30,6 @@
 
 #include "outcome.h"
 #include "option/reason.h"
-#include "train/train.h"
-#include "plan/plan.h"
 
 /* The planner's choice for a record: its layout and figures. */
 struct backtest_plan {

@@ -20,7 +20,6 @@
 #ifndef GPUPLAN_WORKLOAD_WORKLOAD_H
 #define GPUPLAN_WORKLOAD_WORKLOAD_H
 
-#include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -28,7 +27,6 @@
 #include "core/precision.h"
 #include "core/provenance.h"
 #include "core/units.h"
-#include "core/yaml_read.h"
 #include "model/memory.h"
 #include "model/model.h"
 
