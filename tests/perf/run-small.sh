@@ -5,7 +5,14 @@
 # below (instances, workloads, options, repetitions, quick suites on one
 # thread) keep the whole run to about two or three minutes on 2 cores.
 #
-#   tests/perf/run-small.sh [BUILD_DIR]        (BUILD_DIR defaults to build)
+#   tests/perf/run-small.sh [BUILD_DIR [SCRIPT...]]   (BUILD_DIR: build)
+#
+# With SCRIPTs (names under tests/perf/), runs those, and fails when a
+# script under tests/perf/ is not among them: .ci/run names every one, so
+# the list of what CI runs is read in one place and cannot miss a new
+# script.  Without, runs every script.  gen-catalog.sh, the generator the
+# scale scripts use, runs on its own too: its small catalog must pass
+# `gpuplan catalog validate` (plan-scale.sh once failed on it unseen).
 #
 # Each script's output is printed as it comes, under a "== SCRIPT" line.
 # A script fails the run when it
@@ -42,6 +49,7 @@ small_args() {
 	report-memory.sh) vars=(SIZES=1000) ;;
 	report-speed.sh) args+=(200 1000) ;;	# report options, scatter points
 	serve-sim.sh) args+=(10000) ;;		# requests
+	gen-catalog.sh) args=(200) ;;		# instances, then validated
 	*) return 1 ;;
 	esac
 }
@@ -55,12 +63,37 @@ work=$(mktemp -d /tmp/gpuplan-run-small.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 failed=()
 ran=0
+
+# gen-catalog.sh GPUPLAN N, then the catalog it wrote validated and counted
+gen_and_validate() {
+	"$root/tests/perf/gen-catalog.sh" "$1" "$2" >"$work/catalog.yaml" || return 1
+	"$1" catalog validate "$work/catalog.yaml" || return 1
+	echo "gen-catalog: $(grep -c '^  - name:' "$work/catalog.yaml") instances, valid"
+}
 start=$SECONDS
-for script in tests/perf/*.sh; do
-	name=${script##*/}
-	case $name in
-	gen-catalog.sh | run-small.sh) continue ;;	# the generator; this
-	esac
+shift $(($# > 0 ? 1 : 0))
+if [ $# -gt 0 ]; then
+	scripts=("$@")
+	for have in tests/perf/*.sh; do
+		name=${have##*/}
+		[ "$name" = run-small.sh ] && continue
+		case " $* " in
+		*" $name "*) ;;
+		*) failed+=("$name (under tests/perf/ but not named to run-small.sh)") ;;
+		esac
+	done
+else
+	scripts=()
+	for have in tests/perf/*.sh; do
+		[ "${have##*/}" = run-small.sh ] || scripts+=("${have##*/}")
+	done
+fi
+for name in "${scripts[@]}"; do
+	script=tests/perf/$name
+	if [ ! -f "$script" ]; then
+		failed+=("$name (no such script under tests/perf/)")
+		continue
+	fi
 	ran=$((ran + 1))
 	if ! small_args "$name"; then
 		echo "== $name: no small size in tests/perf/run-small.sh (add it to small_args)"
@@ -71,7 +104,10 @@ for script in tests/perf/*.sh; do
 	t0=$SECONDS
 	# stdout to the terminal and $work/out, stderr to the terminal's
 	# stderr and $work/err, both as they come
-	{ env "${vars[@]}" "$script" "${args[@]}" </dev/null 2>&1 1>&3 3>&- |
+	run=(env "${vars[@]}" "$script" "${args[@]}")
+	[ "$name" = gen-catalog.sh ] &&	# writes a catalog: validate it too
+		run=(gen_and_validate "$build/gpuplan" "${args[@]}")
+	{ "${run[@]}" </dev/null 2>&1 1>&3 3>&- |
 		tee "$work/err" >&2; exit "${PIPESTATUS[0]}"; } 3>&1 | tee "$work/out"
 	status=${PIPESTATUS[0]}
 	why=""
