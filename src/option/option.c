@@ -58,11 +58,24 @@ void plan_option_reason(struct plan_option *o, const char *fmt, ...)
 	plan_option_code(o, &code);
 }
 
-void plan_result_free(struct plan_result *r)
+void plan_result_reset(struct plan_result *r)
 {
+	struct plan_result keep = *r;
 	free(r->why);
 	free(r->layouts);
 	free(r->splits);
+	memset(r, 0, sizeof(*r));
+	r->v = keep.v;
+	r->cap = keep.cap;
+	r->reasons = keep.reasons;
+	r->cap_reasons = keep.cap_reasons;
+	r->text = keep.text;
+	r->text_cap = keep.text_cap;
+}
+
+void plan_result_free(struct plan_result *r)
+{
+	plan_result_reset(r);
 	free(r->v);
 	free(r->text);
 	free(r->reasons);

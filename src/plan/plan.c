@@ -409,27 +409,6 @@ void plan_free(struct plan *p)
 	memset(p, 0, sizeof(*p));
 }
 
-/*
- * Empties r for the next workload but keeps its arrays' room: a plan of
- * 10,000 instances fills some 20 MB of options per workload, and freeing
- * them (glibc unmaps blocks that large) made every workload fault its
- * pages in afresh, a third of a large plan's time.
- */
-static void result_reuse(struct plan_result *r)
-{
-	struct plan_result keep = *r;
-	free(r->why);
-	free(r->layouts);
-	free(r->splits);
-	memset(r, 0, sizeof(*r));
-	r->v = keep.v;
-	r->cap = keep.cap;
-	r->reasons = keep.reasons;
-	r->cap_reasons = keep.cap_reasons;
-	r->text = keep.text;
-	r->text_cap = keep.text_cap;
-}
-
 int plan_run_each(struct plan *p, const struct catalog *c,
 		  const struct workload_file *wf, const struct plan_settings *s,
 		  int (*emit)(void *ctx, const struct plan *p,
@@ -450,7 +429,7 @@ int plan_run_each(struct plan *p, const struct catalog *c,
 			snprintf(why, whylen, "cannot write the plan");
 			rc = -1;
 		}
-		result_reuse(&r);
+		plan_result_reset(&r);
 	}
 	plan_result_free(&r);
 	prep_cache_free(p->preps);

@@ -462,6 +462,35 @@ static void variants(void)
 	unload(&f);
 }
 
+/*
+ * A result emptied for the next workload (plan_result_reset()) holds no
+ * option, reason or sentence, keeps the room of its arrays, and takes
+ * options and reasons again as a new one would.
+ */
+static void result_reset(void)
+{
+	struct plan_result r;
+	memset(&r, 0, sizeof(r));
+	for (int i = 0; i < 3; i++)
+		plan_option_reason(plan_result_add(&r), "note %d", i);
+	r.why = strdup("a sentence");
+	r.recommended = 1;
+	struct plan_option *kept = r.v;
+	size_t cap = r.cap;
+	plan_result_reset(&r);
+	CHECK(r.n == 0 && r.n_reasons == 0 && r.text_len == 0);
+	CHECK(r.why == NULL && r.recommended == 0);
+	CHECK(r.v == kept && r.cap == cap && r.reasons && r.text);
+	struct plan_option *o = plan_result_add(&r);
+	plan_option_reason(o, "again");
+	char buf[PLAN_REASON_LEN];
+	plan_reason_format(o, 0, buf, sizeof(buf));
+	CHECK(r.n == 1 && o->n_reasons == 1);
+	CHECK_STR(buf, "again");
+	plan_result_free(&r);
+	CHECK(r.v == NULL && r.reasons == NULL && r.text == NULL);
+}
+
 int main(void)
 {
 	hand_case();
@@ -473,5 +502,6 @@ int main(void)
 	reason_words();
 	out_of_range_figures();
 	variants();
+	result_reset();
 	return check_summary("plan");
 }
