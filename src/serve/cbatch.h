@@ -89,8 +89,12 @@ struct cb_load {
 };
 
 struct cb_result {
-	bool saturated;		/* the queue grew through the run: the rate is
-				 * past what the engine serves */
+	bool saturated;		/* it serves less than it is offered (Poisson
+				 * or trace arrivals; cbatch.c says the test),
+				 * or its queue overflowed before the run ended */
+	double offered_per_s, served_per_s;	/* the test's two rates,
+						 * measured requests (0
+						 * when not tested) */
 	bool never_fits;	/* one request needs more cache than there is */
 	bool missed;		/* stopped early: a p99 target is missed */
 	struct sim_quantiles ttft;	/* arrival to first token, s */
@@ -113,6 +117,26 @@ struct cb_result {
 	long iterations;
 	long measured;		/* requests in the statistics */
 };
+
+/*
+ * The iteration an engine runs flat out with n sequences live, each of
+ * `prompt` tokens in and `output` out, at most `budget` tokens an
+ * iteration: what cb_simulate() runs on average once every slot is taken,
+ * in the same units.  Requests pass through at r = min(n / output,
+ * room / prompt) an iteration (room: the budget the decodes leave): a slot
+ * is held for `output` iterations, unless prompts are what the budget
+ * cannot keep up with.  So it decodes r (output - 1) sequences at the mean
+ * context prompt + output / 2 and runs r x prompt prompt tokens, each
+ * prompt in chunks of c = min(prompt, room) (take_chunk()'s rule); a chunk
+ * reads the prompt cached before it, so a prompt of m chunks reads
+ * c m (m - 1) / 2 tokens of context in all, and its chunks' causal
+ * attention covers prompt (prompt + 1) / 2 query-key pairs whatever the
+ * chunking.  *iterations = n / r, so that n / (*iterations x cost) is the
+ * requests served per second.  The analytic capacity (serve_llm.c) and
+ * the simulation share these units.
+ */
+void cb_steady_iteration(long n, long prompt, long output, long budget,
+			 struct cb_iteration *it, double *iterations);
 
 /*
  * Runs l->requests requests through engine e; 0 on success, -1 when the

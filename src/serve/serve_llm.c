@@ -61,7 +61,35 @@ struct llm_cost {
 	double token[SERVE_TOKENS];	/* s for 2^i tokens */
 	double kv_per_token;		/* s per token of context read */
 	double attn_per_pair;		/* s per query-key pair of a chunk */
+	/* the output head (pipeline stages, below): s to read its
+	 * weights, and s of product per token sampled */
+	double head_weights, head_per_token;
 };
+
+/* The output head over n sampled tokens: its weights read once, its
+ * product per token, whichever bounds it (a roofline of the one GEMM). */
+static double head_time(const struct llm_cost *k, double n)
+{
+	return fmax(k->head_weights, k->head_per_token * n);
+}
+
+/*
+ * Pipeline stages are not equal: the last holds the output head besides
+ * its share of the layers (the vocabulary's GEMM, 128,256 x 4,096 in
+ * Llama 3 8B: 7% of its weights).  With pp batches in flight the pipeline
+ * runs at its slowest stage, so each engine's iteration takes pp periods
+ * of the last stage: the layers' time plus pp heads, where equal stages
+ * would take one.  The extra (pp - 1) heads, for the tokens sampled (the
+ * decodes, and a prompt's last chunk).
+ */
+static double stage_imbalance(const struct llm_cost *k,
+			      const struct cb_iteration *it)
+{
+	if (k->d->pp <= 1)
+		return 0;
+	double sampled = (double)it->decodes + (it->prefill_tokens > 0);
+	return (double)(k->d->pp - 1) * head_time(k, sampled);
+}
 
 static double token_time(const struct llm_cost *k, double n)
 {
@@ -82,7 +110,7 @@ static double iteration_time(const struct cb_iteration *it, void *ctx)
 	       k->kv_per_token * (it->decode_context + it->prefill_context) +
 	       k->attn_per_pair * it->prefill_pairs +
 	       serve_allreduce_time(k->sp, k->d, n) +
-	       serve_stage_send_time(k->sp, k->d, n);
+	       serve_stage_send_time(k->sp, k->d, n) + stage_imbalance(k, it);
 }
 
 /* GPUs that split the KV heads (memory_serving_of() splits them so). */
@@ -115,6 +143,9 @@ static void cost_init(struct llm_cost *k, const struct serve_prep *sp,
 				       heads > 1 ? heads : 1, d->sms, NULL);
 	double rate = d->matrix * shape;
 	k->attn_per_pair = rate > 0 ? flops / rate : HUGE_VAL;
+	double head = (double)tf->hidden * (double)tf->vocab / (double)d->tp;
+	k->head_weights = head * serve_act_bytes(sp, d) / d->bandwidth;
+	k->head_per_token = d->matrix > 0 ? 2 * head / d->matrix : HUGE_VAL;
 }
 
 /*
@@ -160,12 +191,18 @@ static double fixed_memory(const struct serve_prep *sp,
 			   const struct serve_device *d, long budget,
 			   long max_seqs, double *parts)
 {
-	double elem = (double)d->elem;
+	double elem = (double)d->elem, act = (double)serve_act_bytes(sp, d);
 	double tp = (double)d->tp;
-	double vocab = (double)sp->w->model->tf.vocab;
-	parts[MEM_WEIGHTS] = sp->params * elem / (tp * (double)engines(d));
+	const struct transformer_config *tf = &sp->w->model->tf;
+	double vocab = (double)tf->vocab;
+	/* 8-bit weights: the embedding and the output head are not Linear
+	 * layers an engine quantizes; they stay at the activations' width */
+	double wide = act > elem ? vocab * (double)tf->hidden *
+					   (tf->tied_embeddings ? 1 : 2) * (act - elem)
+				 : 0;
+	parts[MEM_WEIGHTS] = (sp->params * elem + wide) / (tp * (double)engines(d));
 	parts[MEM_ACTIVATIONS] = sp->token_peak_elements * (double)budget *
-				 elem / tp + (double)max_seqs * vocab * 4.0;
+				 act / tp + (double)max_seqs * vocab * 4.0;
 	parts[MEM_WORKSPACE] = WORKSPACE_FIXED_BYTES;
 	return parts[MEM_WEIGHTS] + parts[MEM_ACTIVATIONS] + parts[MEM_WORKSPACE];
 }
@@ -290,26 +327,19 @@ static void alone(const struct llm_cost *k, long budget, double *ttft,
 }
 
 /*
- * Requests per second one replica serves flat out with n sequences live:
- * each iteration runs n decodes and the prompt tokens that keep n live
- * (n prompt / output of them, as much as the budget leaves), and a request
- * needs `output` iterations, or more when its prompt needs more chunks.
+ * Requests per second one engine serves flat out with n sequences live:
+ * the steady iteration cb_steady_iteration() defines (the simulation's own
+ * units), priced by the same cost the simulation runs, and the iterations
+ * one request takes through it.  It seeds the replica search (the
+ * simulation decides).
  */
 static double saturated_rate(const struct llm_cost *k, long n, long budget)
 {
-	const struct serve_prep *sp = k->sp;
-	double out = (double)sp->output, prompt = (double)sp->prompt;
-	double room = (double)(budget - n);
-	double pre = fmin((double)n * prompt / out, room);
-	struct cb_iteration it = {
-		.decodes = n,
-		.decode_context = (double)n * (prompt + out / 2),
-		.prefill_tokens = (long)ceil(pre),
-		.prefill_context = pre * prompt / 2,
-		.prefill_pairs = pre * prompt / 2,
-	};
+	struct cb_iteration it;
+	double iterations;
+	cb_steady_iteration(n, k->sp->prompt, k->sp->output, budget, &it,
+			    &iterations);
 	double t = iteration_time(&it, (void *)k);
-	double iterations = fmax(out, room > 0 ? (double)n * prompt / room : out);
 	return t > 0 ? (double)n / (iterations * t) : HUGE_VAL;
 }
 
@@ -356,29 +386,80 @@ static long sim_requests(const struct serve_prep *sp, long budget)
 	return n > LLM_SIM_FEWEST ? (long)n : LLM_SIM_FEWEST;
 }
 
-/* The fewest replicas (from `from`, up to `most`) at which this engine
- * meets the targets; 0 when none of the few tried does. */
-static long replicas_for(const struct llm_cost *k, const struct cb_engine *e,
-			 long from, long most, struct cb_result *r)
+/* Whether c replicas of this engine meet the targets; *r their
+ * simulation.  -1 when the request can never run (its cache does not
+ * hold it). */
+static int replicas_meet(const struct llm_cost *k, const struct cb_engine *e,
+			 long c, struct cb_result *r)
 {
 	const struct serve_prep *sp = k->sp;
 	const struct inference *in = &sp->w->infer;
-	for (long c = from; c <= most && c < from + 4; c++) {
-		struct sim_trace tr;
-		struct cb_load l = replica_load(sp, in->request_rate,
-						c * engines(k->d),
-						e->token_budget, &tr);
-		l.e2e_p99 = in->target[TARGET_P99];
-		l.ttft_p99 = in->target[TARGET_TTFT_P99];
-		l.tpot_p99 = in->target[TARGET_TPOT_P99];
-		if (cb_simulate(e, &l, iteration_time, (void *)k, r) < 0)
+	struct sim_trace tr;
+	struct cb_load l = replica_load(sp, in->request_rate, c * engines(k->d),
+					e->token_budget, &tr);
+	l.e2e_p99 = in->target[TARGET_P99];
+	l.ttft_p99 = in->target[TARGET_TTFT_P99];
+	l.tpot_p99 = in->target[TARGET_TPOT_P99];
+	if (cb_simulate(e, &l, iteration_time, (void *)k, r) < 0 || r->never_fits)
+		return -1;
+	return !r->saturated && !r->missed && meets(in, r);
+}
+
+/*
+ * The fewest replicas (1 to `most`) at which this engine meets the
+ * targets, 0 when none does; *r the simulation at that count.  The
+ * analytic count `seed` only starts the search: the simulation decides in
+ * both directions.  More replicas never serve worse (each takes a smaller
+ * share of the same traffic), so the answer is the edge between counts
+ * that miss and counts that meet: from the seed, steps of 1, 2, 4, ...
+ * down while they meet (or up while they miss), then bisection between
+ * the last two counts tried.
+ */
+static long replicas_for(const struct llm_cost *k, const struct cb_engine *e,
+			 long seed, long most, struct cb_result *r)
+{
+	long c = seed < 1 ? 1 : seed > most ? most : seed;
+	int ok = replicas_meet(k, e, c, r);
+	if (ok < 0)
+		return 0;
+	long good = ok ? c : 0, bad = ok ? 0 : c;	/* 0: none known */
+	struct cb_result at_good = *r;
+	for (long step = 1; ok ? good > 1 && bad == 0 : good == 0; step *= 2) {
+		long t = ok ? good - step : bad + step;
+		if (t < 1)
+			t = 1;
+		if (t > most)
+			t = most;
+		if (t == good || t == bad)
+			break;
+		int m = replicas_meet(k, e, t, r);
+		if (m < 0)
 			return 0;
-		if (r->never_fits)
-			return 0;
-		if (!r->saturated && !r->missed && meets(in, r))
-			return c;
+		if (m) {
+			good = t;
+			at_good = *r;
+		} else {
+			bad = t;
+		}
+		if (!ok && t == most)
+			break;
 	}
-	return 0;
+	if (good == 0)
+		return 0;
+	while (good - bad > 1) {	/* bad < good: bad misses, good meets */
+		long t = bad + (good - bad) / 2;
+		int m = replicas_meet(k, e, t, r);
+		if (m < 0)
+			return 0;
+		if (m) {
+			good = t;
+			at_good = *r;
+		} else {
+			bad = t;
+		}
+	}
+	*r = at_good;
+	return good;
 }
 
 /*
@@ -412,10 +493,12 @@ static void search_budget(const struct serve_prep *sp,
 		double rate = saturated_rate(&k, (long)fmin((double)n, held), budget) *
 			      (double)engines(d);
 		double need = ceil(in->request_rate / rate);
-		if (!(need <= (double)most))
+		double least = floor(need / LLM_SEED_SLACK);
+		if (!(least <= (double)most))
 			return;	/* nor will a smaller limit do */
-		long from = need >= 1 ? (long)need : 1;
-		if (z->ok && (from + per_instance - 1) / per_instance > z->instances)
+		long from = need < (double)most ? (need >= 1 ? (long)need : 1) : most;
+		if (z->ok && ((long)least + per_instance - 1) / per_instance >
+				     z->instances)
 			return;
 		struct cb_engine e = {n, budget, t.kv_tokens, LLM_KV_BLOCK};
 		struct cb_result r;
@@ -442,6 +525,7 @@ static long instances_floor(const struct serve_prep *sp,
 	double held = fmax(1, fmin(1024, kv / (double)(sp->prompt + sp->output)));
 	double need = ceil(sp->w->infer.request_rate /
 			   (saturated_rate(&k, (long)held, 8192) * (double)engines(d)));
+	need = floor(need / LLM_SEED_SLACK);
 	long c = need >= 1 && need < 1e15 ? (long)need : 1;
 	return (c + per_instance - 1) / per_instance;
 }

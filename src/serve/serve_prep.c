@@ -61,8 +61,8 @@ struct shaping {
  * (sh) so that FLOPs / (peak x ceiling) is its compute time.
  */
 static void curve_build(struct op_curve *cv, const struct op *ops, size_t n_ops,
-			long batch, const struct shaping *sh,
-			struct op_point *tmp)
+			long batch, enum serve_sizes sizes,
+			const struct shaping *sh, struct op_point *tmp)
 {
 	size_t n = 0;
 	struct matrix_eff_memo memo = {0};
@@ -73,8 +73,9 @@ static void curve_build(struct op_curve *cv, const struct op *ops, size_t n_ops,
 		 * TensorRT-LLM's fused MHA): the scores stay on chip, as
 		 * roofline_forward() counts them with fused_attention */
 		double scratch = o->kind == OP_ATTENTION ? 0 : o->scratch;
+		double acts = (o->act_read + o->act_written + scratch) * batch;
 		double e = op_weight_reads(o) +
-			   (o->act_read + o->act_written + scratch) * batch;
+			   acts * (sizes == SERVE_WIDE_ACTS ? 2 : 1);
 		if (f <= 0 && e <= 0)
 			continue;
 		if (sh)
@@ -149,7 +150,8 @@ static void curve_time(const struct op_curve *cv, double peak, double rate,
 }
 
 /* The vector ops' curves per batch size, and a copy of the matrix ops. */
-static void pass_build(struct serve_pass *p, const struct model_graph *g)
+static void pass_build(struct serve_pass *p, const struct model_graph *g,
+		       bool wide_acts)
 {
 	struct op_point *tmp = xmalloc((g->n ? g->n : 1) * sizeof(*tmp));
 	struct op *vec = xmalloc((g->n ? g->n : 1) * sizeof(*vec));
@@ -169,16 +171,20 @@ static void pass_build(struct serve_pass *p, const struct model_graph *g)
 		else
 			vec[nv++] = o;
 	}
-	for (int b = 0; b < SERVE_TOKENS; b++)
-		curve_build(&p->vector[b], vec, nv, 1L << b, NULL, tmp);
+	for (int k = 0; k < SERVE_SIZES; k++)
+		for (int b = 0; b < SERVE_TOKENS; b++)
+			curve_build(&p->vector[k][b], vec,
+				    k == SERVE_ONE_SIZE || wide_acts ? nv : 0,
+				    1L << b, (enum serve_sizes)k, NULL, tmp);
 	free(vec);
 	free(tmp);
 }
 
 static void pass_free(struct serve_pass *p)
 {
-	for (int b = 0; b < SERVE_TOKENS; b++)
-		curve_free(&p->vector[b]);
+	for (int k = 0; k < SERVE_SIZES; k++)
+		for (int b = 0; b < SERVE_TOKENS; b++)
+			curve_free(&p->vector[k][b]);
 	free(p->mops);
 }
 
@@ -194,24 +200,29 @@ static void shaped_build(struct serve_shaped *set, const struct serve_prep *sp,
 		bool used = k == 0 || sp->decoder;
 		struct op_point *tmp = xmalloc((p->n_mops ? p->n_mops : 1) *
 					       sizeof(*tmp));
-		for (int t = 0; t < SERVE_TPS; t++)
-			for (int b = 0; b < SERVE_TOKENS; b++) {
-				struct shaping sh = {params, 1.0 / (1L << t),
-						     sms};
-				curve_build(&set->curve[k][t][b], p->mops,
-					    used ? p->n_mops : 0, 1L << b, &sh,
-					    tmp);
-			}
+		for (int z = 0; z < SERVE_SIZES; z++) {
+			bool built = used && (z == SERVE_ONE_SIZE || sp->wide_acts);
+			for (int t = 0; t < SERVE_TPS; t++)
+				for (int b = 0; b < SERVE_TOKENS; b++) {
+					struct shaping sh = {params,
+							     1.0 / (1L << t), sms};
+					curve_build(&set->curve[z][k][t][b],
+						    p->mops, built ? p->n_mops : 0,
+						    1L << b, (enum serve_sizes)z,
+						    &sh, tmp);
+				}
+		}
 		free(tmp);
 	}
 }
 
 static void shaped_free(struct serve_shaped *set)
 {
-	for (int k = 0; k < 2; k++)
-		for (int t = 0; t < SERVE_TPS; t++)
-			for (int b = 0; b < SERVE_TOKENS; b++)
-				curve_free(&set->curve[k][t][b]);
+	for (int z = 0; z < SERVE_SIZES; z++)
+		for (int k = 0; k < 2; k++)
+			for (int t = 0; t < SERVE_TPS; t++)
+				for (int b = 0; b < SERVE_TOKENS; b++)
+					curve_free(&set->curve[z][k][t][b]);
 }
 
 static void shapes_clear(struct serve_shapes *sh)
@@ -252,15 +263,23 @@ static int tp_index(long tp)
 	return t;
 }
 
+int serve_act_bytes(const struct serve_prep *sp, const struct serve_device *d)
+{
+	return sp->wide_acts && d->elem == 1 ? 2 : d->elem;
+}
+
 void serve_pass_time(const struct serve_prep *sp, int k, int b,
 		      const struct serve_device *d, double *compute,
 		      double *memory)
 {
 	const struct serve_pass *p = k == 0 ? &sp->prefill : &sp->decode;
 	const struct serve_shaped *set = shaped_for(sp, d);
+	/* wide activations: the curves count bytes at one byte a weight */
+	enum serve_sizes z = serve_act_bytes(sp, d) > d->elem
+				     ? SERVE_WIDE_ACTS : SERVE_ONE_SIZE;
 	double c = 0, m = 0, rate = d->bandwidth / d->elem;
-	curve_time(&set->curve[k][tp_index(d->tp)][b], d->matrix, rate, &c, &m);
-	curve_time(&p->vector[b], d->vector, rate, &c, &m);
+	curve_time(&set->curve[z][k][tp_index(d->tp)][b], d->matrix, rate, &c, &m);
+	curve_time(&p->vector[z][b], d->vector, rate, &c, &m);
 	*compute = c / d->tp;
 	*memory = m / d->tp;
 }
@@ -384,7 +403,8 @@ struct serve_prep *serve_prepare(const struct workload *w, char *why,
 	}
 	sp->seq = g.seq;
 	sp->token_peak_elements = layer_peak_per_token(&g, m);
-	pass_build(&sp->prefill, &g);
+	sp->wide_acts = sp->decoder && precision_bytes(w->precision) == 1;
+	pass_build(&sp->prefill, &g, sp->wide_acts);
 	memory_table(sp, &g);
 	model_graph_free(&g);
 	if (sp->decoder) {
@@ -393,7 +413,7 @@ struct serve_prep *serve_prepare(const struct workload *w, char *why,
 			serve_prep_free(sp);
 			return NULL;
 		}
-		pass_build(&sp->decode, &g);
+		pass_build(&sp->decode, &g, sp->wide_acts);
 		model_graph_free(&g);
 	}
 	return sp;
@@ -606,7 +626,7 @@ double serve_allreduce_time(const struct serve_prep *sp,
 	if (d->tp <= 1 || !sp->transformer)
 		return 0;
 	const struct transformer_config *tf = &sp->w->model->tf;
-	double bytes = tokens * tf->hidden * d->elem;
+	double bytes = tokens * tf->hidden * serve_act_bytes(sp, d);
 	double one = 2.0 * (d->tp - 1) / d->tp * bytes /
 		     (d->link > 0 ? d->link : HUGE_VAL) + SERVE_ALLREDUCE_LATENCY;
 	return 2.0 * tf->layers * one;
@@ -624,7 +644,7 @@ double serve_stage_send_time(const struct serve_prep *sp,
 {
 	if (d->pp <= 1 || !sp->transformer)
 		return 0;
-	double bytes = tokens * sp->w->model->tf.hidden * d->elem;
+	double bytes = tokens * sp->w->model->tf.hidden * serve_act_bytes(sp, d);
 	return (double)(d->pp - 1) *
 	       (bytes / (d->link > 0 ? d->link : HUGE_VAL) +
 		SERVE_ALLREDUCE_LATENCY);

@@ -52,7 +52,8 @@ void serve_prep_rebind(struct serve_prep *sp, const struct workload *w);
 struct serve_device {
 	const struct accelerator *acc;
 	enum precision used;	/* the peak used, see roofline_matrix_peak() */
-	int elem;		/* bytes per weight or activation element */
+	int elem;		/* bytes per weight element (activations:
+				 * serve_act_bytes()) */
 	double matrix, vector;	/* FLOP/s after the ceiling and fraction */
 	long sms;		/* SMs of the fraction, for the shape factor */
 	const struct matrix_eff *shape;	/* the efficiency's curve */
@@ -113,11 +114,24 @@ struct op_curve {
 	double *cf, *ce;	/* FLOPs and elements of ops [0, i); n + 1 */
 };
 
-/* One graph: per batch size 2^b, the vector ops (at the fp32 peak); and
- * its matrix ops, whose curves depend on the SMs and the tensor-parallel
- * degree too (struct serve_shaped). */
+/*
+ * Element sizes of a pass.  SERVE_ONE_SIZE: weights and activations at the
+ * precision run (a CNN's TensorRT INT8 engine quantizes both).
+ * SERVE_WIDE_ACTS: an LLM engine's 8-bit weights with 16-bit activations:
+ * vLLM's FP8 quantizes only the Linear modules' weights ("all Linear
+ * modules (except for the final lm_head) have their weights quantized down
+ * to FP8_E4M3", vLLM docs v0.5.4, quantization/fp8), so the residual
+ * stream, norms, the tensor-parallel all-reduce and the output head stay
+ * in 16 bits.  A curve of that kind counts an op's elements as its weights
+ * plus twice its activations: its bytes at one byte a weight.
+ */
+enum serve_sizes { SERVE_ONE_SIZE, SERVE_WIDE_ACTS, SERVE_SIZES };
+
+/* One graph: per element-size kind and batch size 2^b, the vector ops (at
+ * the fp32 peak); and its matrix ops, whose curves depend on the SMs and
+ * the tensor-parallel degree too (struct serve_shaped). */
 struct serve_pass {
-	struct op_curve vector[SERVE_TOKENS];
+	struct op_curve vector[SERVE_SIZES][SERVE_TOKENS];
 	long kernels;		/* launched per pass: ops that move bytes or do
 				 * FLOPs, less those fused into a convolution */
 	struct op *mops;	/* copies of the graph's matrix ops */
@@ -132,7 +146,7 @@ struct serve_pass {
  */
 struct serve_shaped {
 	long sms;
-	struct op_curve curve[2][SERVE_TPS][SERVE_TOKENS];
+	struct op_curve curve[SERVE_SIZES][2][SERVE_TPS][SERVE_TOKENS];
 };
 
 struct serve_shapes {
@@ -174,6 +188,8 @@ struct serve_prep {
 	const struct workload *w;
 	bool decoder;		/* generates tokens: prefill + decode steps */
 	bool transformer;	/* tensor parallelism applies */
+	bool wide_acts;		/* SERVE_WIDE_ACTS curves are built: a
+				 * decoder served at 8-bit weights */
 	long prompt, output;	/* tokens per request, the mean (output 0
 				 * unless decoder) */
 	long prompt_lo, prompt_hi, output_lo, output_hi;	/* their range */
@@ -211,6 +227,10 @@ const struct serve_hw *serve_cache_find(struct serve_prep *sp,
 const struct serve_hw *serve_cache_add(struct serve_prep *sp,
 				       const struct instance *in, size_t first,
 				       size_t n);
+
+/* Bytes per activation element on d: d->elem, or 2 for a decoder whose
+ * weights run at 8 bits (enum serve_sizes says whose practice). */
+int serve_act_bytes(const struct serve_prep *sp, const struct serve_device *d);
 
 /* One forward pass (pass 0: prefill, 1: decode) of 2^b samples on d, its
  * tensor-parallel share: the compute-bound and memory-bound time, s. */
