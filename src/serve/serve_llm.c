@@ -228,6 +228,15 @@ double llm_kv_tokens(const struct serve_prep *sp, const struct serve_device *d,
 			   fixed_memory(sp, d, budget, max_seqs, parts));
 }
 
+double llm_iteration_time(const struct serve_prep *sp,
+			  const struct serve_device *d, long budget,
+			  const struct cb_iteration *it)
+{
+	struct llm_cost k;
+	cost_init(&k, sp, d, budget);
+	return iteration_time(it, &k);
+}
+
 int llm_simulate(const struct serve_prep *sp, const struct serve_device *d,
 		 const struct cb_engine *e, const struct cb_load *l,
 		 struct cb_result *out)

@@ -86,6 +86,13 @@ double llm_kv_tokens(const struct serve_prep *sp, const struct serve_device *d,
 		     double capacity, long budget, long max_seqs,
 		     double *parts);
 
+/* Seconds one iteration `it` takes on d for an engine of this token
+ * budget: the cost the simulation and the analytic capacity both charge
+ * (serve_llm.c says its terms). */
+double llm_iteration_time(const struct serve_prep *sp,
+			  const struct serve_device *d, long budget,
+			  const struct cb_iteration *it);
+
 /* Traffic l through engine e on device d with this service's iteration
  * cost (cb_simulate()'s return). */
 int llm_simulate(const struct serve_prep *sp, const struct serve_device *d,

@@ -294,6 +294,120 @@ static void deterministic(void)
 	CHECK(a.e2e.p99_lo <= a.e2e.p99 && a.e2e.p99 <= a.e2e.p99_hi);
 }
 
+/*
+ * The steady iteration by hand (cbatch.h).  2,048 tokens in, 128 out,
+ * 64 live:
+ *  - budget 8,192: room 8,128; through = min(64 / 128, 8,128 / 2,048)
+ *    = 0.5 requests an iteration; decodes ceil(0.5 x 127) = 64 at
+ *    2,048 + 64 tokens of context (135,168 in all); prompt tokens 1,024,
+ *    each prompt one chunk, so no cached context is read; pairs
+ *    0.5 x 2,048 x 2,049 / 2 = 1,049,088; iterations 64 / 0.5 = 128.
+ *  - budget 512: room 448; through = 448 / 2,048 = 0.21875; chunks of
+ *    448, 5 to a prompt, reading 448 x 5 x 4 / 2 = 4,480 cached tokens
+ *    a prompt, 0.21875 x 4,480 = 980 an iteration (counting it per
+ *    prompt token, prompt / 2 each, would give 448 x 1,024 = 458,752);
+ *    decodes ceil(0.21875 x 127) = 28; pairs 0.21875 x 2,098,176
+ *    = 458,976; iterations 64 / 0.21875 = 292.571...
+ */
+static void steady_by_hand(void)
+{
+	struct cb_iteration it;
+	double iters;
+	cb_steady_iteration(64, 2048, 128, 8192, &it, &iters);
+	CHECK(it.decodes == 64 && it.prefill_tokens == 1024);
+	CHECK_NEAR(it.decode_context, 135168, 1e-6);
+	CHECK_NEAR(it.prefill_context, 0, 1e-9);
+	CHECK_NEAR(it.prefill_pairs, 1049088, 1e-6);
+	CHECK_NEAR(iters, 128, 1e-9);
+	cb_steady_iteration(64, 2048, 128, 512, &it, &iters);
+	CHECK(it.decodes == 28 && it.prefill_tokens == 448);
+	CHECK_NEAR(it.prefill_context, 980, 1e-6);
+	CHECK_NEAR(it.prefill_pairs, 458976, 1e-6);
+	CHECK_NEAR(iters, 64 / 0.21875, 1e-9);
+}
+
+/* An iteration cost linear in each of its quantities. */
+struct weights {
+	double fixed, prefill, decodes, context, pairs;
+};
+
+static double weighted(const struct cb_iteration *it, void *ctx)
+{
+	const struct weights *w = ctx;
+	return w->fixed + w->prefill * (double)it->prefill_tokens +
+	       w->decodes * (double)it->decodes +
+	       w->context * it->prefill_context + w->pairs * it->prefill_pairs;
+}
+
+/* Requests a second by the steady iteration at cost w. */
+static double steady_rate(const struct weights *w, long n, long prompt,
+			  long output, long budget)
+{
+	struct cb_iteration it;
+	double iters;
+	cb_steady_iteration(n, prompt, output, budget, &it, &iters);
+	return (double)n / (iters * weighted(&it, (void *)w));
+}
+
+/*
+ * Both definitions agree: 64 closed-loop clients kept busy through 3,000
+ * requests of 2,048 in and 128 out, chunked at a 512-token budget, served
+ * by the simulation as fast as the steady iteration says, within 10% (the
+ * simulation's chunks start wherever the budget left off, and its first
+ * and last iterations are not steady), with each term of the cost in
+ * turn dominant: a fixed cost per iteration, per prompt token, per decode,
+ * per cached token a chunk reads, per query-key pair.  Under the old
+ * units (prompt / 2 of context per prompt token) the context-bound rate
+ * would come out some 470 times too low.
+ */
+static void steady_matches_simulation(void)
+{
+	struct cb_engine e = {.max_seqs = 64, .token_budget = 512,
+			      .kv_tokens = 1e9, .block = 16};
+	struct cb_load l = {.arrivals = CB_CLOSED, .clients = 64,
+			    .prompt = 2048, .output = 128, .requests = 3000,
+			    .keep_warmup = true, .seed = 3};
+	const struct weights costs[] = {
+		{1e-3, 0, 0, 0, 0}, {1e-5, 1e-5, 0, 0, 0},
+		{1e-5, 0, 1e-4, 0, 0}, {1e-5, 0, 0, 1e-5, 0},
+		{1e-5, 0, 0, 0, 1e-8},
+	};
+	for (size_t i = 0; i < sizeof(costs) / sizeof(costs[0]); i++) {
+		struct cb_result r;
+		CHECK(cb_simulate(&e, &l, weighted, (void *)&costs[i], &r) == 0);
+		CHECK_NEAR(r.requests_per_s /
+				   steady_rate(&costs[i], 64, 2048, 128, 512),
+			   1, 0.1);
+	}
+}
+
+/*
+ * Offered against served (cbatch.c's test).  One token in, one out, a
+ * cost of 1/23 s a token: the replica serves 23 requests a second however
+ * it batches them.  Offered 33 a second with room for 512 live, its
+ * backlog reaches only about 0.3 x 2,000 = 600 by the end, under the
+ * overflow bound (512 + 2,000 / 4): the run ends and the test finds it
+ * serving about 23 of the 33 offered (0.70 < 1 - 3 / sqrt(1,800) =
+ * 0.929): saturated.  Offered 18 a second (78% busy) it keeps up.
+ */
+static void offered_against_served(void)
+{
+	struct linear_cost k = {0, 1.0 / 23, 1.0 / 23};
+	struct cb_engine e = {.max_seqs = 512, .token_budget = 512,
+			      .kv_tokens = 1e9, .block = 16};
+	struct cb_load l = {.rate = 33, .prompt = 1, .output = 1,
+			    .requests = 2000, .seed = 5};
+	struct cb_result r;
+	CHECK(cb_simulate(&e, &l, linear, &k, &r) == 0);
+	CHECK(r.saturated);
+	CHECK_NEAR(r.served_per_s, 23, 1.5);
+	CHECK_NEAR(r.offered_per_s, 33, 2.5);
+	l.rate = 18;
+	CHECK(cb_simulate(&e, &l, linear, &k, &r) == 0);
+	CHECK(!r.saturated);
+	CHECK_NEAR(r.served_per_s / r.offered_per_s, 1, 0.07);
+}
+
 static void refused(void)
 {
 	struct linear_cost k = {1, 0, 0};
@@ -323,5 +437,8 @@ int main(void)
 	stops_on_a_miss();
 	deterministic();
 	refused();
+	steady_by_hand();
+	steady_matches_simulation();
+	offered_against_served();
 	return check_summary("cbatch");
 }
