@@ -49,6 +49,10 @@ const char *const ENGINE_DEFAULT_NAME = "vllm";
  * LlamaTritonModel.cc's own fallbacks apply only to keys absent there. */
 #define LMD "lmdeploy v0.1.0a1 (9c46b27) "
 #define LMD_BASE LMD "lmdeploy/turbomind/deploy/target_model/base.py:"
+/* LMDeploy v0.6.0, TurboMind: tag v0.6.0, commit
+ * e2aa4bd7a434944f2f95f7f55a8272ebc786bf2f; TurbomindEngineConfig. */
+#define LMD6 "lmdeploy v0.6.0 (e2aa4bd) "
+#define LMD6_MSG LMD6 "lmdeploy/messages.py:"
 
 static const struct engine_version table[] = {
 	{ ENGINE_VLLM, "vllm", "0.6.3", KV_OF_TOTAL, "not verified",
@@ -89,6 +93,29 @@ static const struct engine_version table[] = {
 		  "max_context_token_num tokens; none is split" READ },
 		{ 0, LMD "no prefix caching in the tree (git grep -i "
 		  "prefix_cach at the tag finds none)" READ },
+		HIT_RATE_ASSUMED,
+		NO_SUCH("lmdeploy"),
+		NO_SUCH("lmdeploy"),
+	  }, 0 },
+	{ ENGINE_LMDEPLOY, "lmdeploy", "0.6.0", KV_OF_FREE,
+	  LMD6 "src/turbomind/models/llama/BlockManager.cc:101-105: blocks = "
+	  "free memory x cache_max_entry_count / block bytes" READ,
+	  LLM_KEYS("max_prefill_token_num", "max_batch_size",
+		   "cache_max_entry_count", "cache_block_seq_len", NULL, NULL,
+		   NULL, NULL, "enable_prefix_caching"),
+	  {
+		{ 8192, LMD6_MSG "157 max_prefill_token_num: int = 8192" READ },
+		{ NAN, LMD6 "lmdeploy/utils.py:324-346 get_max_batch_size, "
+		  "applied by lmdeploy/cli/serve.py:208: 256 on a GPU whose name "
+		  "holds a100 or a800, 512 for h100 or h800, else 128" READ },
+		{ 0.8, LMD6_MSG "148 cache_max_entry_count: float = 0.8" READ },
+		{ 64, LMD6_MSG "150 cache_block_seq_len: int = 64" READ },
+		NOT_VERIFIED,
+		NOT_VERIFIED,
+		{ 0, LMD6 "no cudaGraph call under src/turbomind (git grep -i "
+		  "cudaGraph at the tag finds none)" READ },
+		NOT_VERIFIED,
+		{ 0, LMD6_MSG "151 enable_prefix_caching: bool = False" READ },
 		HIT_RATE_ASSUMED,
 		NO_SUCH("lmdeploy"),
 		NO_SUCH("lmdeploy"),

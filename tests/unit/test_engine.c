@@ -48,7 +48,7 @@ static void lists_versions(void)
 	CHECK_STR(engine_versions_text(ENGINE_VLLM, buf, sizeof buf),
 		  "0.6.3, 0.11.0");
 	CHECK_STR(engine_versions_text(ENGINE_LMDEPLOY, buf, sizeof buf),
-		  "0.1.0a1");
+		  "0.1.0a1, 0.6.0");
 	/* "0.6.3" fits in 8 bytes, ", 0.11.0" does not: the first stays */
 	CHECK_STR(engine_versions_text(ENGINE_VLLM, tiny, sizeof tiny), "0.6.3");
 }
@@ -95,6 +95,26 @@ static void lmdeploy_defaults(void)
 	CHECK_HAS(e->d[ES_MAX_SEQS].source, "base.py:50");
 	/* 80 GiB at 0.5 of the total is 40 GiB for KV, whatever the weights */
 	CHECK_NEAR(engine_default_for(e, ES_KV_FRACTION, 80.0 * (1 << 30)), 0.5, 0);
+}
+
+/* LMDeploy v0.6.0 (messages.py:148-157, BlockManager.cc:103-104): the
+ * KV share became 0.8 of FREE memory, pages 64 tokens, a prefill budget. */
+static void lmdeploy_changed_by_0_6(void)
+{
+	const struct engine_version *old = engine_find("lmdeploy", "0.1.0a1");
+	const struct engine_version *e = engine_find("lmdeploy", NULL);
+
+	CHECK_STR(e->version, "0.6.0");
+	CHECK(e->kv_base == KV_OF_FREE && old->kv_base == KV_OF_TOTAL);
+	CHECK(e->d[ES_KV_FRACTION].value == 0.8);
+	CHECK(e->d[ES_KV_BLOCK].value == 64);
+	CHECK(e->d[ES_TOKEN_BUDGET].value == 8192);
+	/* the key for the budget is the version's own */
+	CHECK(engine_setting_of(e, "max_prefill_token_num") == ES_TOKEN_BUDGET);
+	CHECK(engine_setting_of(old, "max_prefill_token_num") == -1);
+	CHECK(engine_setting_of(old, "max_context_token_num") == ES_TOKEN_BUDGET);
+	/* max_batch_size goes by the GPU's name, not its memory: no value */
+	CHECK(isnan(engine_default_for(e, ES_MAX_SEQS, 80e9)));
 }
 
 static void triton_defaults(void)
@@ -173,7 +193,7 @@ static void range_checks(void)
 static void config_starts_from_defaults(void)
 {
 	struct engine_config c;
-	const struct engine_version *e = engine_find("lmdeploy", NULL);
+	const struct engine_version *e = engine_find("lmdeploy", "0.1.0a1");
 
 	engine_config_init(&c, e);
 	CHECK(c.e == e);
@@ -191,6 +211,7 @@ int main(void)
 	lists_versions();
 	reads_native_keys();
 	lmdeploy_defaults();
+	lmdeploy_changed_by_0_6();
 	triton_defaults();
 	every_value_has_a_source();
 	range_checks();
