@@ -201,8 +201,9 @@ static bool predict_serving(const struct outcome *o, struct backtest_plan *bp,
 	double parts[MEM_PARTS] = {0};
 	bp->kv_tokens = llm_kv_tokens(sp, &d, a->memory, o->sv.token_budget,
 				      o->sv.max_seqs, parts);
-	struct cb_engine e = {o->sv.max_seqs, o->sv.token_budget, bp->kv_tokens,
-			      LLM_KV_BLOCK};
+	struct cb_engine e;
+	llm_engine_at(sp, a->memory, o->sv.max_seqs, o->sv.token_budget,
+		      bp->kv_tokens, &e);
 	bool ok = llm_simulate(sp, &d, &e, &o->sv.load, &bp->sim) == 0;
 	if (!ok)
 		snprintf(why, len, "the engine's limits or the load are out of range");

@@ -134,6 +134,8 @@ static void take_chunk(struct sim *s, struct seq *q, long *budget,
 		       struct cb_iteration *it)
 {
 	long left = q->target - q->prefilled;
+	if (s->e->whole_prompts && left > *budget)
+		return;		/* waits for an iteration with room for it */
 	long c = left < *budget ? left : *budget;
 	/* as much of the chunk as free blocks hold */
 	long room = (q->blocks + s->blocks_free) * s->e->block - q->cached;
@@ -166,6 +168,26 @@ static bool next_waiting(const struct sim *s, struct seq *q)
 	return true;
 }
 
+/* Blocks a sequence takes on admission: none until its chunks come, or
+ * with no eviction its whole request's at once. */
+static long admission_blocks(const struct sim *s, const struct seq *q)
+{
+	if (!s->e->no_evict)
+		return 0;
+	return blocks_for(s, s->prompt[q->req] + s->output[q->req]);
+}
+
+/* A new request's prompt prefix found in the prefix cache: taken as
+ * cached (its blocks held), at most all but the last token, which must
+ * run to sample the first output. */
+static long prefix_cached(const struct sim *s, const struct seq *q)
+{
+	if (s->e->prefix_hit <= 0 || q->generated > 0)
+		return 0;
+	long hit = (long)floor(s->e->prefix_hit * (double)q->target);
+	return hit < q->target ? hit : q->target - 1;
+}
+
 /* Whether a waiting sequence would be admitted now (its first chunk's
  * blocks free). */
 static bool can_admit(const struct sim *s)
@@ -175,7 +197,9 @@ static bool can_admit(const struct sim *s)
 		return false;
 	long first = q.target < s->e->token_budget ? q.target
 						   : s->e->token_budget;
-	return s->blocks_free >= blocks_for(s, first);
+	long need = blocks_for(s, prefix_cached(s, &q) + first);
+	long whole = admission_blocks(s, &q);
+	return s->blocks_free >= (whole > need ? whole : need);
 }
 
 /* Decodes, oldest first; a decode that needs a block when none is free
@@ -234,6 +258,12 @@ static void plan_iteration(struct sim *s, struct cb_iteration *it)
 			s->next_admit++;
 		struct seq *live = &s->live[s->n_live++];
 		*live = q;
+		long hit = prefix_cached(s, live);
+		grow(s, live, admission_blocks(s, live) * s->e->block);
+		if (hit > 0) {
+			grow(s, live, hit);
+			live->prefilled = live->cached = hit;
+		}
 		take_chunk(s, live, &budget, it);
 	}
 	long used = s->blocks_total - s->blocks_free;

@@ -39,6 +39,16 @@ struct cb_engine {
 	long token_budget;	/* tokens per iteration (max_num_batched_tokens) */
 	double kv_tokens;	/* KV cache, tokens of context it holds */
 	long block;		/* KV page size, tokens */
+	/* the engine's scheduling (engine.h says whose defaults):
+	 * no_evict: a sequence is admitted only with blocks for its whole
+	 *   request (prompt and output) free, taken at once, and is never
+	 *   preempted (TensorRT-LLM's GUARANTEED_NO_EVICT);
+	 * whole_prompts: a prompt runs in one iteration, never split
+	 *   (chunked prefill off; the budget must hold the longest);
+	 * prefix_hit: share of each new prompt found in the prefix cache,
+	 *   its KV taken as cached on admission (0: none) */
+	bool no_evict, whole_prompts;
+	double prefix_hit;
 };
 
 /* What one iteration runs, for its cost. */

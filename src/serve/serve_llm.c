@@ -53,11 +53,79 @@
 
 #include "hwmodel/matrix_eff.h"
 
+/* ---- the engine ---- */
+
+/* A setting as given, else the engine's default on this GPU (NAN when
+ * neither is known). */
+static double setting(const struct engine_config *c, enum engine_setting s,
+		      double capacity)
+{
+	return c->given[s] ? c->v[s] : engine_default_for(c->e, s, capacity);
+}
+
+/* A switch: on unless the setting says off (NAN: the assumption `dflt`). */
+static bool switch_on(double v, bool dflt)
+{
+	return isnan(v) ? dflt : v != 0;
+}
+
+void llm_engine_resolve(const struct serve_prep *sp, double capacity,
+			struct llm_engine_use *u)
+{
+	const struct engine_config *c = &sp->w->infer.engine;
+	memset(u, 0, sizeof(*u));
+	u->block = LLM_KV_BLOCK;
+	u->kv_fraction = LLM_MEMORY_FRACTION;
+	u->max_seqs = 1024;
+	u->graphs = true;
+	if (!c->e)
+		return;
+	double v = setting(c, ES_TOKEN_BUDGET, capacity);
+	u->budget = isnan(v) ? 0 : (long)v;
+	v = setting(c, ES_MAX_SEQS, capacity);
+	if (!isnan(v))
+		u->max_seqs = (long)v;
+	u->seqs_given = c->given[ES_MAX_SEQS];
+	v = setting(c, ES_KV_FRACTION, capacity);
+	if (!isnan(v)) {
+		u->kv_fraction = v;
+		u->kv_of_free = c->e->kv_base == KV_OF_FREE;
+	}
+	v = setting(c, ES_KV_BLOCK, capacity);
+	if (!isnan(v))
+		u->block = (long)v;
+	u->no_evict = !switch_on(setting(c, ES_PREEMPTION, capacity), true);
+	u->overlap = switch_on(setting(c, ES_HOST_OVERLAP, capacity), false);
+	u->graphs = switch_on(setting(c, ES_CUDA_GRAPHS, capacity), true);
+	u->whole_prompts = !switch_on(setting(c, ES_CHUNKED_PREFILL, capacity),
+				      true);
+	v = setting(c, ES_PREFIX_CACHING, capacity);
+	if (switch_on(v, false)) {
+		v = setting(c, ES_PREFIX_HIT_RATE, capacity);
+		u->prefix_hit = isnan(v) ? 0 : v;
+	}
+}
+
+void llm_engine_at(const struct serve_prep *sp, double capacity,
+		   long max_seqs, long token_budget, double kv_tokens,
+		   struct cb_engine *e)
+{
+	struct llm_engine_use u;
+	llm_engine_resolve(sp, capacity, &u);
+	*e = (struct cb_engine){
+		.max_seqs = max_seqs, .token_budget = token_budget,
+		.kv_tokens = kv_tokens, .block = u.block,
+		.no_evict = u.no_evict, .whole_prompts = u.whole_prompts,
+		.prefix_hit = u.prefix_hit,
+	};
+}
+
 /* ---- the iteration cost ---- */
 
 struct llm_cost {
 	const struct serve_prep *sp;
 	const struct serve_device *d;
+	bool overlap;			/* the host's work hides behind the GPU's */
 	double token[SERVE_TOKENS];	/* s for 2^i tokens */
 	double kv_per_token;		/* s per token of context read */
 	double attn_per_pair;		/* s per query-key pair of a chunk */
@@ -106,11 +174,15 @@ static double iteration_time(const struct cb_iteration *it, void *ctx)
 {
 	const struct llm_cost *k = ctx;
 	double n = (double)(it->decodes + it->prefill_tokens);
-	return k->d->iteration_host + token_time(k, n) +
-	       k->kv_per_token * (it->decode_context + it->prefill_context) +
-	       k->attn_per_pair * it->prefill_pairs +
-	       serve_allreduce_time(k->sp, k->d, n) +
-	       serve_stage_send_time(k->sp, k->d, n) + stage_imbalance(k, it);
+	double gpu = token_time(k, n) +
+		     k->kv_per_token * (it->decode_context + it->prefill_context) +
+		     k->attn_per_pair * it->prefill_pairs +
+		     serve_allreduce_time(k->sp, k->d, n) +
+		     serve_stage_send_time(k->sp, k->d, n) + stage_imbalance(k, it);
+	/* an overlap scheduler prepares the next iteration while the GPU
+	 * runs this one: the longer of the two bounds it */
+	return k->overlap ? fmax(k->d->iteration_host, gpu)
+			  : k->d->iteration_host + gpu;
 }
 
 /* GPUs that split the KV heads (memory_serving_of() splits them so). */
@@ -127,10 +199,13 @@ static void cost_init(struct llm_cost *k, const struct serve_prep *sp,
 	memset(k, 0, sizeof(*k));
 	k->sp = sp;
 	k->d = d;
+	struct llm_engine_use u;
+	llm_engine_resolve(sp, d->acc ? d->acc->memory : 0, &u);
+	k->overlap = u.overlap;
 	for (int i = 0; i < SERVE_TOKENS; i++) {
 		double c, m;
 		serve_pass_time(sp, 1, i, d, &c, &m);
-		k->token[i] = c + m + serve_launch_time(sp, 1, d, true, c + m);
+		k->token[i] = c + m + serve_launch_time(sp, 1, d, u.graphs, c + m);
 	}
 	k->kv_per_token = sp->kv_per_token / ((double)kv_split(sp, d) *
 					      d->bandwidth);
@@ -214,7 +289,13 @@ static double kv_capacity(const struct serve_prep *sp,
 			  const struct serve_device *d, double capacity,
 			  double fixed)
 {
-	double free_bytes = capacity * LLM_MEMORY_FRACTION - fixed;
+	struct llm_engine_use u;
+	llm_engine_resolve(sp, capacity, &u);
+	/* vLLM and SGLang take their share of all the memory, weights
+	 * included; TensorRT-LLM and later LMDeploy a share of what is free
+	 * once the weights and buffers are in */
+	double free_bytes = u.kv_of_free ? (capacity - fixed) * u.kv_fraction
+					 : capacity * u.kv_fraction - fixed;
 	if (free_bytes <= 0 || sp->kv_per_token <= 0)
 		return 0;
 	return free_bytes * (double)kv_split(sp, d) / sp->kv_per_token;
@@ -269,7 +350,9 @@ int llm_simulate_rate(const struct serve_prep *sp, const struct serve_device *d,
 		      long max_seqs, long token_budget, double kv_tokens,
 		      double rate, long replicas, struct cb_result *out)
 {
-	struct cb_engine e = {max_seqs, token_budget, kv_tokens, LLM_KV_BLOCK};
+	struct cb_engine e;
+	llm_engine_at(sp, d->acc ? d->acc->memory : 0, max_seqs, token_budget,
+		      kv_tokens, &e);
 	struct sim_trace t;
 	struct cb_load l = replica_load(sp, rate, replicas * engines(d),
 					token_budget, &t);
@@ -486,8 +569,11 @@ static void search_budget(const struct serve_prep *sp,
 	struct llm_cost k;
 	cost_init(&k, sp, d, budget);
 	long context = sp->prompt + sp->output;	/* the mean request's */
-	long top = budget < 1024 ? budget : 1024;
-	for (long n = top; n >= 1; n /= 2) {
+	struct llm_engine_use u;
+	llm_engine_resolve(sp, capacity, &u);
+	long top = budget < u.max_seqs ? budget : u.max_seqs;
+	long last = u.seqs_given ? top : 1;	/* given: only it */
+	for (long n = top; n >= last; n /= 2) {
 		struct trial t = {.budget = budget, .max_seqs = n,
 				  .kv_split = kv_split(sp, d)};
 		double fixed = fixed_memory(sp, d, budget, n, t.parts);
@@ -509,7 +595,8 @@ static void search_budget(const struct serve_prep *sp,
 		if (z->ok && ((long)least + per_instance - 1) / per_instance >
 				     z->instances)
 			return;
-		struct cb_engine e = {n, budget, t.kv_tokens, LLM_KV_BLOCK};
+		struct cb_engine e;
+		llm_engine_at(sp, capacity, n, budget, t.kv_tokens, &e);
 		struct cb_result r;
 		t.replicas = replicas_for(&k, &e, from, most, &r);
 		if (t.replicas == 0)
@@ -527,13 +614,19 @@ static long instances_floor(const struct serve_prep *sp,
 			    const struct serve_device *d, double capacity,
 			    long per_instance)
 {
+	struct llm_engine_use u;
+	llm_engine_resolve(sp, capacity, &u);
+	long budget = u.budget > 0 ? u.budget : 8192;
+	long seqs = u.max_seqs < budget ? u.max_seqs : budget;
 	struct llm_cost k;
-	cost_init(&k, sp, d, 8192);
+	cost_init(&k, sp, d, budget);
 	double parts[MEM_PARTS] = {0};
-	double kv = kv_capacity(sp, d, capacity, fixed_memory(sp, d, 8192, 1024, parts));
-	double held = fmax(1, fmin(1024, kv / (double)(sp->prompt + sp->output)));
+	double kv = kv_capacity(sp, d, capacity,
+				fixed_memory(sp, d, budget, seqs, parts));
+	double held = fmax(1, fmin((double)seqs,
+				   kv / (double)(sp->prompt + sp->output)));
 	double need = ceil(sp->w->infer.request_rate /
-			   (saturated_rate(&k, (long)held, 8192) * (double)engines(d)));
+			   (saturated_rate(&k, (long)held, budget) * (double)engines(d)));
 	need = floor(need / LLM_SEED_SLACK);
 	long c = need >= 1 && need < 1e15 ? (long)need : 1;
 	return (c + per_instance - 1) / per_instance;
@@ -549,22 +642,26 @@ static void closest(const struct serve_prep *sp, const struct serve_device *d,
 		    const struct cb_result *floor_r, struct llm_sizing *z)
 {
 	z->sim = *floor_r;
-	long budget = 2048;
+	struct llm_engine_use u;
+	llm_engine_resolve(sp, capacity, &u);
+	long budget = u.budget > 0 ? u.budget : 2048;
 	struct llm_cost k;
 	cost_init(&k, sp, d, budget);
-	struct trial t = {.budget = budget, .max_seqs = 256,
+	long seqs = u.max_seqs < 256 || u.seqs_given ? u.max_seqs : 256;
+	struct trial t = {.budget = budget, .max_seqs = seqs < budget ? seqs : budget,
 			  .kv_split = kv_split(sp, d)};
 	double fixed = fixed_memory(sp, d, budget, t.max_seqs, t.parts);
 	t.kv_tokens = kv_capacity(sp, d, capacity, fixed);
 	double held = t.kv_tokens / (double)(sp->prompt + sp->output);
 	if (held < 1)
 		return;
-	double rate = saturated_rate(&k, (long)fmin(256, held), budget) *
+	double rate = saturated_rate(&k, (long)fmin((double)t.max_seqs, held), budget) *
 		      (double)engines(d);
 	double need = ceil(sp->w->infer.request_rate / rate);
 	if (!(need <= (double)most))
 		return;
-	struct cb_engine e = {t.max_seqs, budget, t.kv_tokens, LLM_KV_BLOCK};
+	struct cb_engine e;
+	llm_engine_at(sp, capacity, t.max_seqs, budget, t.kv_tokens, &e);
 	for (long c = need >= 1 ? (long)need : 1; c <= most && c < need + 4; c++) {
 		struct sim_trace tr;
 		struct cb_load l = replica_load(sp, sp->w->infer.request_rate,
@@ -596,8 +693,9 @@ static void fill_instances(const struct serve_prep *sp,
 		return;
 	struct llm_cost k;
 	cost_init(&k, sp, d, z->token_budget);
-	struct cb_engine e = {z->max_seqs, z->token_budget, z->kv_tokens,
-			      LLM_KV_BLOCK};
+	struct cb_engine e;
+	llm_engine_at(sp, d->acc ? d->acc->memory : 0, z->max_seqs,
+		      z->token_budget, z->kv_tokens, &e);
 	struct sim_trace tr;
 	struct cb_load l = replica_load(sp, sp->w->infer.request_rate,
 					all * engines(d), z->token_budget, &tr);
@@ -617,8 +715,17 @@ void llm_size_placement(const struct serve_prep *sp,
 			const struct serve_device *d, double capacity,
 			long per_instance, long most, struct llm_sizing *z)
 {
-	static const long budgets[] = {512, 2048, 8192};
 	memset(z, 0, sizeof(*z));
+	struct llm_engine_use u;
+	llm_engine_resolve(sp, capacity, &u);
+	/* the engine's budget, or the three searched (an assumption); a
+	 * prompt that must run whole needs a budget that holds it */
+	long budgets[3] = {512, 2048, 8192};
+	size_t n_budgets = 3;
+	if (u.budget > 0) {
+		budgets[0] = budgets[1] = budgets[2] = u.budget;
+		n_budgets = 1;
+	}
 	struct llm_cost k;
 	cost_init(&k, sp, d, budgets[1]);
 	double ttft, tpot;
@@ -634,7 +741,9 @@ void llm_size_placement(const struct serve_prep *sp,
 	 * count can still fall */
 	static const int order[] = {1, 2, 0};
 	long floor_inst = instances_floor(sp, d, capacity, per_instance);
-	for (size_t b = 0; b < sizeof(order) / sizeof(order[0]); b++) {
+	for (size_t b = 0; b < (n_budgets == 1 ? 1 : 3); b++) {
+		if (u.whole_prompts && budgets[order[b]] < sp->prompt_hi)
+			continue;
 		if (z->ok && z->instances <= floor_inst)
 			break;
 		search_budget(sp, d, capacity, budgets[order[b]], per_instance,

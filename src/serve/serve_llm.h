@@ -50,6 +50,34 @@
  * closest: the replicas at which the largest engine stops saturating,
  * with ok false. */
 
+/*
+ * The serving engine as the workload names it (workload/engine.h),
+ * resolved for a GPU of `capacity` bytes: each setting as given, else the
+ * engine's documented default (for this GPU where the engine's rule
+ * depends on it), else gpuplan's assumption above (from_default false).
+ */
+struct llm_engine_use {
+	long budget;		/* tokens an iteration; 0: searched (512,
+				 * 2,048 and 8,192, an assumption) */
+	long max_seqs;		/* live sequences: the most the search tries */
+	bool seqs_given;	/* the workload fixes it: only it is tried */
+	double kv_fraction;	/* the KV cache's share of memory */
+	bool kv_of_free;	/* of what the weights and activations leave
+				 * (else of all of it, less them) */
+	long block;		/* KV page, tokens */
+	bool no_evict, whole_prompts, overlap, graphs;
+	double prefix_hit;
+};
+
+void llm_engine_resolve(const struct serve_prep *sp, double capacity,
+			struct llm_engine_use *u);
+
+/* The simulation's engine: these limits with the workload's engine's
+ * scheduling (llm_engine_resolve()). */
+void llm_engine_at(const struct serve_prep *sp, double capacity,
+		   long max_seqs, long token_budget, double kv_tokens,
+		   struct cb_engine *e);
+
 /* The best deployment of one placement (a device of tp GPUs, or a MIG
  * slice). */
 struct llm_sizing {

@@ -5,6 +5,8 @@
  */
 #include "inference.h"
 
+#include "workload/engine_read.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -47,6 +49,26 @@ static int read_length(struct yread *r, const struct ynode *map,
 	return bad ? -1 : 1;
 }
 
+/* `engine:`, `engine_version:` and `engine_settings:` (engine_read.h);
+ * the default engine when none is named (wl_check_inference() picks the
+ * one for the model). */
+static int read_engine(struct yread *r, const struct ynode *map,
+		       struct inference *in)
+{
+	const struct ynode *name = ymap_get(map, "engine");
+	const struct ynode *version = ymap_get(map, "engine_version");
+	in->engine_named = name != NULL;
+	if (version && !name) {
+		yr_error(r, version, NULL,
+			 "'engine_version' needs 'engine': name the engine whose version it is");
+		return -1;
+	}
+	if (wl_engine_select(r, name, version, &in->engine) < 0)
+		return -1;
+	return wl_engine_settings(r, ymap_get(map, "engine_settings"),
+				  "'engine_settings'", &in->engine);
+}
+
 int wl_read_inference(struct yread *r, const struct ynode *map,
 		      struct inference *in)
 {
@@ -67,6 +89,7 @@ int wl_read_inference(struct yread *r, const struct ynode *map,
 		in->serving_per_month = WORKLOAD_DEFAULT_HOURS_PER_MONTH;
 	bad |= wl_read_precision(r, map, "kv_precision", true, false,
 				 &in->kv_precision) < 0;
+	bad |= read_engine(r, map, in) < 0;
 	return bad ? -1 : 0;
 }
 
@@ -186,6 +209,29 @@ int wl_check_rate(struct yread *r, const struct ynode *map,
 /* prompt and output tokens are for sequence models, and required there
  * (as keys or a trace's columns); an encoder generates nothing; the whole
  * request fits the model. */
+/* A token-generating model is served by an LLM engine, any other by
+ * Triton; the default engine is the one for the model. */
+static int check_engine_kind(struct yread *r, const struct ynode *map,
+			     const struct model *m, struct inference *in)
+{
+	bool generates = m->kind == MODEL_TRANSFORMER && m->tf.arch == TF_DECODER;
+	if (in->engine_named && !in->engine.e)
+		return -1;	/* already reported */
+	if (!in->engine_named) {
+		engine_config_init(&in->engine,
+				   engine_find(generates ? ENGINE_DEFAULT_NAME
+							 : "triton", NULL));
+		return 0;
+	}
+	if (generates == (in->engine.e->kind != ENGINE_TRITON))
+		return 0;
+	yr_error(r, ymap_get(map, "engine"), NULL,
+		 generates ? "engine '%s' batches whole requests, but model '%s' generates tokens: expected an LLM engine (vllm, tensorrt-llm, sglang or lmdeploy)"
+			   : "engine '%s' serves token-generating models, but model '%s' does not generate: expected triton",
+		 in->engine.e->name, wl_model_label(m));
+	return -1;
+}
+
 int wl_check_inference(struct yread *r, const struct ynode *map,
 		       const char *what, const struct model *m,
 		       enum precision serving, bool trace_bad,
@@ -218,6 +264,7 @@ int wl_check_inference(struct yread *r, const struct ynode *map,
 			bad = 1;
 		}
 	}
+	bad |= check_engine_kind(r, map, m, in) < 0;
 	if (!in->has_kv) {
 		in->prompt_tokens = in->output_tokens = in->longest = 0;
 		memset(in->prompt_range, 0, sizeof(in->prompt_range));
@@ -239,6 +286,10 @@ int wl_check_inference(struct yread *r, const struct ynode *map,
 			 wl_model_label(m));
 		return -1;
 	}
+	const struct ynode *at = ymap_get(map, "engine_settings");
+	if (wl_engine_check(r, at ? at : map, &in->engine,
+			    in->prompt_range[1]) < 0)
+		return -1;
 	long limit = wl_seq_limit(m);
 	if (in->longest > limit && t && (t->prompt || t->output)) {
 		yr_error(r, ymap_get(map, "trace"), NULL,

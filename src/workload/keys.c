@@ -23,7 +23,8 @@ static const char *const training_keys[] = {
 static const char *const inference_keys[] = {
 	"request_rate", "prompt_tokens", "output_tokens", "p99_latency",
 	"ttft_p99", "tpot_p99", "ttft_p50", "tpot_p50",
-	"hours_per_month", "kv_precision", "trace", NULL};
+	"hours_per_month", "kv_precision", "trace", "engine",
+	"engine_version", "engine_settings", NULL};
 static const char *const required_training[] = {"global_batch", NULL};
 /* request_rate too, unless a trace gives arrivals (wl_check_rate()) */
 static const char *const required_inference[] = {NULL};

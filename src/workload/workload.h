@@ -29,6 +29,7 @@
 #include "core/units.h"
 #include "model/memory.h"
 #include "model/model.h"
+#include "workload/engine.h"
 
 #define WORKLOAD_DEFAULT_HOURS_PER_MONTH (730 * 3600.0)	/* s: 8760 h / 12 */
 #define WORKLOAD_MAX_HOURS_PER_MONTH (744 * 3600.0)	/* s: a 31-day month */
@@ -147,6 +148,12 @@ struct inference {
 	 * its own rate over request_rate (1 when request_rate is not
 	 * given, or the trace has no arrivals) */
 	double trace_time_scale;
+	/* the engine that serves it (`engine:`, `engine_version:`,
+	 * `engine_settings:`): its defaults and the settings given; when
+	 * the workload names none, the default engine for its model
+	 * (ENGINE_DEFAULT_NAME for a decoder, triton otherwise) */
+	struct engine_config engine;
+	bool engine_named;
 };
 
 struct workload {

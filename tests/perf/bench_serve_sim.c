@@ -68,7 +68,8 @@ int main(int argc, char **argv)
 	serve_device_init(&d, a, PREC_BF16, &eff, 1, 1, 1, NULL);
 	/* the cache: 90% of 80 GB less weights (13.5 GB) and the workspace */
 	double kv = (0.9 * a->memory - sp->params * 2 - 2e9) / sp->kv_per_token;
-	struct cb_engine eng = {256, 2048, kv, 16};
+	struct cb_engine eng = {.max_seqs = 256, .token_budget = 2048,
+				.kv_tokens = kv, .block = 16};
 	struct cb_load l = {.rate = rate, .prompt = 1024, .output = 256,
 			    .requests = n, .seed = 1};
 	struct cb_result r;
