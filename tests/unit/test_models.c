@@ -151,6 +151,29 @@ static void llama3(void)
 	done(&b);
 }
 
+/*
+ * Llama 3.1 keeps Llama 3's shapes (its config changes only the context,
+ * 131,072, and the rope scaling, which has no parameters), so the same
+ * hand counts hold: 8,030,261,248 and 70,553,706,496.  Built at 2,048
+ * tokens, the longest prompt of the serving records that use them.
+ */
+static void llama31(void)
+{
+	struct built b;
+	build(&b, "llama-3.1-8b.yaml", 2048);
+	if (b.ok) {
+		report("llama-3.1-8b params", b.c.params, 8e9);
+		CHECK(b.c.params == 8030261248.0);
+	}
+	done(&b);
+	build(&b, "llama-3.1-70b.yaml", 2048);
+	if (b.ok) {
+		report("llama-3.1-70b params", b.c.params, 70e9);
+		CHECK(b.c.params == 70553706496.0);
+	}
+	done(&b);
+}
+
 static void yolo(void)
 {
 	struct built b;
@@ -194,6 +217,7 @@ int main(void)
 	llama2_7b();
 	llama2_70b();
 	llama3();
+	llama31();
 	yolo();
 	tiny_cnn();
 	return check_summary("models");
