@@ -19,6 +19,7 @@
 #include "core/term_safe.h"
 #include "core/xalloc.h"
 #include "core/yaml_read.h"
+#include "workload/engine_read.h"
 #include "workload/layout.h"
 #include "workload/workload_file.h"
 #include "workload/workload_reader.h"
@@ -585,7 +586,7 @@ static int read_serving(struct oc_ctx *cx, const struct ynode *rec,
 static const struct yfield engine_fields[] = {
 	{"name", true}, {"version", false}, {"tp", false},
 	{"max_live_sequences", false}, {"token_budget", false},
-	{"max_batch", false}, {NULL, false},
+	{"max_batch", false}, {"settings", false}, {NULL, false},
 };
 
 /*
@@ -613,6 +614,33 @@ static const struct ynode *serving_map(struct yread *r, const struct ynode *rec,
 	return yr_expect_map(r, n, ctx) ? n : NULL;
 }
 
+/*
+ * The engine's table entry at the record's version, and its `settings:`
+ * under the engine's own names.  A record of an engine or version the
+ * table lacks is still predicted, on the planner's assumptions; settings
+ * need an entry to be read against.
+ */
+static int read_engine_settings(struct yread *r, const struct ynode *n,
+				const char *ctx, const char *version,
+				struct outcome *o)
+{
+	const struct engine_version *e =
+		o->sv.engine ? engine_find(o->sv.engine, version) : NULL;
+	const struct ynode *settings = ymap_get(n, "settings");
+	if (!e) {
+		memset(&o->sv.cfg, 0, sizeof(o->sv.cfg));
+		if (settings && o->sv.engine)
+			yr_error(r, settings, NULL,
+				 "'settings' of %s are read against gpuplan's table of engine defaults, which has no %s %s (src/workload/ENGINES.md)",
+				 ctx, o->sv.engine, version ? version : "");
+		return settings ? -1 : 0;
+	}
+	engine_config_init(&o->sv.cfg, e);
+	char sctx[224];
+	snprintf(sctx, sizeof(sctx), "'settings' of %s", ctx);
+	return wl_engine_settings(r, settings, sctx, &o->sv.cfg);
+}
+
 static int read_engine(struct yread *r, const struct ynode *rec,
 		       const char *what, struct outcome *o)
 {
@@ -624,6 +652,7 @@ static int read_engine(struct yread *r, const struct ynode *rec,
 	bad |= yr_name(r, n, "name", &o->sv.engine) < 0;
 	char *version = NULL;
 	bad |= yr_string(r, n, "version", &version) < 0;
+	bad |= read_engine_settings(r, n, ctx, version, o) < 0;
 	free(version);
 	o->sv.tp = 1;
 	bad |= yr_int(r, n, "tp", 1, 64, &o->sv.tp) < 0;
@@ -695,6 +724,31 @@ static int refuse_keys(struct yread *r, const struct ynode *rec,
 
 /* A token-generating model: its engine's limits default to what the load
  * allows; the lengths come from the workload; it generates. */
+/* The record's engine, where the table knows it, is the workload's: its
+ * limits given as settings are the record's (as max_live_sequences and
+ * token_budget are), the rest of its defaults the planner's. */
+static int apply_engine(struct yread *r, const struct ynode *rec,
+			struct outcome *o)
+{
+	const struct engine_config *c = &o->sv.cfg;
+	if (!c->e)
+		return 0;
+	if (c->e->kind == ENGINE_TRITON) {
+		yr_error(r, ymap_get(rec, "engine"), NULL,
+			 "engine '%s' batches whole requests, but this record's model generates tokens",
+			 o->sv.engine);
+		return -1;
+	}
+	o->w->infer.engine = *c;
+	o->w->infer.engine_named = true;
+	if (c->given[ES_TOKEN_BUDGET])
+		o->sv.token_budget = (long)c->v[ES_TOKEN_BUDGET];
+	if (c->given[ES_MAX_SEQS])
+		o->sv.max_seqs = (long)c->v[ES_MAX_SEQS];
+	return wl_engine_check(r, ymap_get(rec, "engine"), c,
+			       o->w->infer.prompt_range[1]);
+}
+
 static int check_generating(struct yread *r, const struct ynode *rec,
 			    const char *what, struct outcome *o)
 {
@@ -705,6 +759,7 @@ static int check_generating(struct yread *r, const struct ynode *rec,
 	int bad = refuse_keys(r, rec, "engine", batch_engine, why);
 	bad |= refuse_keys(r, rec, "load", batch_load, why);
 	struct cb_load *l = &o->sv.load;
+	bad |= apply_engine(r, rec, o) < 0;
 	if (o->sv.max_seqs == 0) {
 		if (l->arrivals == CB_POISSON) {
 			yr_error(r, ymap_get(rec, "engine"), NULL,

@@ -102,6 +102,10 @@ struct outcome_serving {
 	long max_seqs;		/* live sequences at most */
 	long token_budget;	/* tokens per iteration at most */
 	char *engine;		/* "vllm", "lmdeploy", ... (as written) */
+	/* the engine's defaults at the version named, with the record's
+	 * `settings:` (engine.h); e NULL when gpuplan's table has no such
+	 * engine or version (the planner's assumptions then apply) */
+	struct engine_config cfg;
 	struct cb_load load;	/* arrivals, clients or rate, requests;
 				 * prompt and output from the workload */
 	bool batched;		/* batched whole: the fields below */

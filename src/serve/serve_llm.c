@@ -89,7 +89,7 @@ void llm_engine_resolve(const struct serve_prep *sp, double capacity,
 	v = setting(c, ES_KV_FRACTION, capacity);
 	if (!isnan(v)) {
 		u->kv_fraction = v;
-		u->kv_of_free = c->e->kv_base == KV_OF_FREE;
+		u->kv_base = c->e->kv_base;
 	}
 	v = setting(c, ES_KV_BLOCK, capacity);
 	if (!isnan(v))
@@ -294,8 +294,11 @@ static double kv_capacity(const struct serve_prep *sp,
 	/* vLLM and SGLang take their share of all the memory, weights
 	 * included; TensorRT-LLM and later LMDeploy a share of what is free
 	 * once the weights and buffers are in */
-	double free_bytes = u.kv_of_free ? (capacity - fixed) * u.kv_fraction
-					 : capacity * u.kv_fraction - fixed;
+	double free_bytes = u.kv_base == KV_OF_FREE
+				    ? (capacity - fixed) * u.kv_fraction
+			    : u.kv_base == KV_CACHE_OF_TOTAL
+				    ? fmin(capacity * u.kv_fraction, capacity - fixed)
+				    : capacity * u.kv_fraction - fixed;
 	if (free_bytes <= 0 || sp->kv_per_token <= 0)
 		return 0;
 	return free_bytes * (double)kv_split(sp, d) / sp->kv_per_token;

@@ -62,8 +62,7 @@ struct llm_engine_use {
 	long max_seqs;		/* live sequences: the most the search tries */
 	bool seqs_given;	/* the workload fixes it: only it is tried */
 	double kv_fraction;	/* the KV cache's share of memory */
-	bool kv_of_free;	/* of what the weights and activations leave
-				 * (else of all of it, less them) */
+	enum kv_fraction_base kv_base;	/* of what (engine.h) */
 	long block;		/* KV page, tokens */
 	bool no_evict, whole_prompts, overlap, graphs;
 	double prefix_hit;

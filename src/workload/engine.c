@@ -67,7 +67,7 @@ static const struct engine_version table[] = {
 	  SGLANG_KEYS, UNVERIFIED_LLM_DEFAULTS("sglang"), 0 },
 	{ ENGINE_SGLANG, "sglang", "0.5.0", KV_OF_TOTAL, "not verified",
 	  SGLANG_KEYS, UNVERIFIED_LLM_DEFAULTS("sglang"), 0 },
-	{ ENGINE_LMDEPLOY, "lmdeploy", "0.1.0a1", KV_OF_TOTAL,
+	{ ENGINE_LMDEPLOY, "lmdeploy", "0.1.0a1", KV_CACHE_OF_TOTAL,
 	  LMD "src/turbomind/models/llama/BlockManager.cc:84-90: blocks = "
 	  "total memory (cudaMemGetInfo) x cache_max_entry_count / block bytes"
 	  READ,

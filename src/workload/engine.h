@@ -56,7 +56,15 @@ enum engine_setting {
 /* What an engine's KV share is a share of: all of the GPU's memory
  * (vLLM's gpu_memory_utilization), or what is free once the weights are
  * loaded (TensorRT-LLM's kv_cache_free_gpu_mem_fraction). */
-enum kv_fraction_base { KV_OF_TOTAL, KV_OF_FREE };
+enum kv_fraction_base {
+	KV_OF_TOTAL,		/* weights, buffers and cache together take the
+				 * share (vLLM's gpu_memory_utilization) */
+	KV_OF_FREE,		/* the cache takes the share of what the weights
+				 * and buffers leave */
+	KV_CACHE_OF_TOTAL,	/* the cache alone takes the share of all the
+				 * memory (LMDeploy 0.1's blocks = total x
+				 * cache_max_entry_count / block bytes) */
+};
 
 struct engine_default {
 	double value;		/* NAN: computed by the engine, or not verified */
