@@ -28,6 +28,20 @@ const struct accelerator *catalog_find_accelerator(const struct catalog *c,
 	return NULL;
 }
 
+double accelerator_memory_capacity(const struct accelerator *a)
+{
+	return a->memory_reported > 0 ? a->memory_reported : a->memory;
+}
+
+double accelerator_sustained_peak(const struct accelerator *a,
+				  enum precision p)
+{
+	if (!a->has_peak[p])
+		return 0;
+	double held = a->sustained_fraction > 0 ? a->sustained_fraction : 1;
+	return a->peak[p] * held;
+}
+
 struct money catalog_owning_cost_per_hour(const struct instance *inst)
 {
 	const struct purchase *p = &inst->purchase;
