@@ -6,6 +6,7 @@
  */
 #include "catalog.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,7 +39,12 @@ double accelerator_sustained_peak(const struct accelerator *a,
 {
 	if (!a->has_peak[p])
 		return 0;
-	double held = a->sustained_fraction > 0 ? a->sustained_fraction : 1;
+	/* the fraction is measured under tensor-core load; the plain fp32
+	 * and fp64 units draw other power, and no source measures them */
+	bool tensor = p != PREC_FP32 && p != PREC_FP64;
+	double held = tensor && a->sustained_fraction > 0
+			      ? a->sustained_fraction
+			      : 1;
 	return a->peak[p] * held;
 }
 

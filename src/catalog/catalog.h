@@ -157,10 +157,11 @@ int catalog_load_shipped(struct catalog *c, const char *data_dir,
 double accelerator_memory_capacity(const struct accelerator *a);
 
 /*
- * The dense peak the part sustains at precision p (op/s): the datasheet
- * peak times the sustained clock fraction where the catalog gives one (a
- * 70 W T4 cannot hold its boost clock under tensor load).  0 when the
- * catalog has no peak for p.
+ * The dense peak the part sustains at precision p (op/s): a tensor-core
+ * precision's datasheet peak times the sustained clock fraction where the
+ * catalog gives one (a 70 W T4 cannot hold its boost clock under tensor
+ * load); fp32 and fp64 (no tensor cores) as the datasheet gives them.  0
+ * when the catalog has no peak for p.
  */
 double accelerator_sustained_peak(const struct accelerator *a,
 				  enum precision p);

@@ -176,7 +176,8 @@ static void efficiency_default_sets_every_field(void)
  * The sustained clock fraction scales the peak every consumer takes
  * (roofline_matrix_peak): the shipped T4 holds 0.566 of its clock under
  * tensor load, so its fp16 peak is 65 x 0.566 = 36.79 TFLOP/s and a bf16
- * request (T4 lacks bf16) falls back to that fp16 figure.  H100 SXM gives
+ * request (T4 lacks bf16) falls back to that fp16 figure; its fp32 peak
+ * (CUDA cores, not what was measured) stays 8.1 TFLOP/s.  H100 SXM gives
  * no fraction: its 989.5 TFLOP/s bf16 peak is taken as it is.
  */
 static void sustained_peak(void)
@@ -188,6 +189,7 @@ static void sustained_peak(void)
 	enum precision used;
 	CHECK_NEAR(roofline_matrix_peak(t4, PREC_BF16, &used), 36.79e12, 1e-9);
 	CHECK(used == PREC_FP16);
+	CHECK_NEAR(roofline_matrix_peak(t4, PREC_FP32, &used), 8.1e12, 1e-12);
 	CHECK_NEAR(roofline_matrix_peak(h100, PREC_BF16, &used), 989.5e12,
 		   1e-12);
 }
