@@ -154,10 +154,10 @@ static bool predict_batched(const struct outcome *o, struct serve_prep *sp,
 	while ((1L << ti) < sv->tp && ti + 1 < SERVE_TPS)
 		ti++;
 	double need = serve_memory(sp, ti, top, d->elem);
-	if (need > o->inst->acc->memory) {
+	if (need > accelerator_memory_capacity(o->inst->acc)) {
 		snprintf(why, len, "a batch of %ld needs %.3g GB per GPU; %s has %.3g GB",
 			 sv->max_batch, need / 1e9, o->inst->acc->name,
-			 o->inst->acc->memory / 1e9);
+			 accelerator_memory_capacity(o->inst->acc) / 1e9);
 		return false;
 	}
 	const struct cb_load *cl = &sv->load;
@@ -199,7 +199,8 @@ static bool predict_serving(const struct outcome *o, struct backtest_plan *bp,
 		return ok;
 	}
 	double parts[MEM_PARTS] = {0};
-	bp->kv_tokens = llm_kv_tokens(sp, &d, a->memory, o->sv.token_budget,
+	bp->kv_tokens = llm_kv_tokens(sp, &d, accelerator_memory_capacity(a),
+				      o->sv.token_budget,
 				      o->sv.max_seqs, parts);
 	struct cb_engine e;
 	llm_engine_at(sp, a->memory, o->sv.max_seqs, o->sv.token_budget,

@@ -6,6 +6,7 @@
  */
 #include "catalog.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +27,25 @@ const struct accelerator *catalog_find_accelerator(const struct catalog *c,
 		if (c->acc[i].name && strcasecmp(c->acc[i].name, name) == 0)
 			return &c->acc[i];
 	return NULL;
+}
+
+double accelerator_memory_capacity(const struct accelerator *a)
+{
+	return a->memory_reported > 0 ? a->memory_reported : a->memory;
+}
+
+double accelerator_sustained_peak(const struct accelerator *a,
+				  enum precision p)
+{
+	if (!a->has_peak[p])
+		return 0;
+	/* the fraction is measured under tensor-core load; the plain fp32
+	 * and fp64 units draw other power, and no source measures them */
+	bool tensor = p != PREC_FP32 && p != PREC_FP64;
+	double held = tensor && a->sustained_fraction > 0
+			      ? a->sustained_fraction
+			      : 1;
+	return a->peak[p] * held;
 }
 
 struct money catalog_owning_cost_per_hour(const struct instance *inst)

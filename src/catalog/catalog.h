@@ -40,7 +40,9 @@ struct mig_profile {
 
 struct accelerator {
 	char *name, *vendor, *architecture, *form_factor, *memory_type, *notes;
-	double memory;			/* B */
+	double memory;			/* B, as the datasheet states it */
+	double memory_reported;		/* B the device reports (nvidia-smi's
+					 * memory.total); 0: not given */
 	double memory_bandwidth;	/* B/s */
 	double peak[PREC_COUNT];	/* dense op/s; valid where has_peak */
 	bool has_peak[PREC_COUNT];
@@ -51,6 +53,9 @@ struct accelerator {
 	struct link host_interface;	/* GPU to host */
 	double tdp;			/* W */
 	long sms;			/* streaming multiprocessors; 0: not given */
+	double sustained_fraction;	/* share of the datasheet clock the part
+					 * holds under full tensor load at its
+					 * power limit; 0: not given (1) */
 	struct mig_profile *mig;
 	size_t n_mig;
 	bool illustrative;
@@ -143,6 +148,23 @@ int catalog_load(struct catalog *c, const char *const *paths, size_t n,
 /* Loads every *.yaml file of DATA_DIR/catalogs, in name order. */
 int catalog_load_shipped(struct catalog *c, const char *data_dir,
 			 struct gp_errors *errs);
+
+/*
+ * The memory the planner fits work into: what the device reports where the
+ * catalog gives it (80GB on the datasheet is 81,559 MiB on an H100 SXM),
+ * else the datasheet figure.  B.
+ */
+double accelerator_memory_capacity(const struct accelerator *a);
+
+/*
+ * The dense peak the part sustains at precision p (op/s): a tensor-core
+ * precision's datasheet peak times the sustained clock fraction where the
+ * catalog gives one (a 70 W T4 cannot hold its boost clock under tensor
+ * load); fp32 and fp64 (no tensor cores) as the datasheet gives them.  0
+ * when the catalog has no peak for p.
+ */
+double accelerator_sustained_peak(const struct accelerator *a,
+				  enum precision p);
 
 const struct accelerator *catalog_find_accelerator(const struct catalog *c,
 						   const char *name);

@@ -74,6 +74,14 @@ json_t *accelerator_to_json(const struct accelerator *a)
 			    json_string_or_null(a->architecture));
 	json_object_set_new(j, "form_factor", json_text(a->form_factor));
 	json_object_set_new(j, "memory_bytes", json_number(a->memory));
+	json_object_set_new(j, "memory_reported_bytes",
+			    a->memory_reported > 0
+				    ? json_number(a->memory_reported)
+				    : json_null());
+	json_object_set_new(j, "sustained_fraction",
+			    a->sustained_fraction > 0
+				    ? json_number(a->sustained_fraction)
+				    : json_null());
 	json_object_set_new(j, "memory_type",
 			    json_string_or_null(a->memory_type));
 	json_object_set_new(j, "memory_bandwidth_bytes_per_s",

@@ -142,6 +142,7 @@ static const struct yfield accelerator_fields[] = {
 	{"form_factor", true}, {"memory", true}, {"memory_type", false},
 	{"memory_bandwidth", true}, {"peak_dense", true},
 	{"interconnect", true}, {"host_interface", true}, {"tdp", true},
+	{"memory_reported", false}, {"sustained_fraction", false},
 	{"sms", false}, {"lacks", false}, {"mig", false},
 	{"illustrative", false},
 	{"notes", false},
@@ -166,6 +167,12 @@ int read_accelerator(struct yread *r, const struct ynode *n,
 	bad |= yr_name(r, n, "memory_type", &a->memory_type) < 0;
 	bad |= yr_string(r, n, "notes", &a->notes) < 0;
 	bad |= yr_quantity_in(r, n, "memory", Q_MEMORY, &a->memory, NULL) < 0;
+	/* optional: 0 when absent (the datasheet figure is used) */
+	bad |= yr_quantity_in(r, n, "memory_reported", Q_MEMORY,
+			      &a->memory_reported, NULL) < 0;
+	/* optional: 0 when absent (the datasheet clock is assumed held) */
+	bad |= yr_number_in(r, n, "sustained_fraction", Q_EFFICIENCY,
+			    &a->sustained_fraction) < 0;
 	bad |= yr_quantity_in(r, n, "memory_bandwidth", Q_BANDWIDTH,
 			      &a->memory_bandwidth, NULL) < 0;
 	bad |= yr_quantity_in(r, n, "tdp", Q_POWER, &a->tdp, NULL) < 0;

@@ -67,6 +67,20 @@ static void show_link(FILE *out, const char *key, const struct link *l)
 	show_field(out, key, buf);
 }
 
+/* What the device reports, which the planner fits work into, or that the
+ * datasheet figure stands in for it. */
+static const char *memory_reported_words(const struct accelerator *a,
+					 char *buf, size_t len)
+{
+	char q[32];
+	if (a->memory_reported <= 0)
+		return "not in the catalog: the planner uses the datasheet memory";
+	units_format(UNIT_BYTES, a->memory_reported, NULL, q, sizeof(q));
+	snprintf(buf, len, "%s (%.0f MiB; the planner's capacity)", q,
+		 a->memory_reported / (1024.0 * 1024.0));
+	return buf;
+}
+
 static void show_accelerator(FILE *out, const struct accelerator *a)
 {
 	char buf[256], q[32];
@@ -81,6 +95,14 @@ static void show_accelerator(FILE *out, const struct accelerator *a)
 	snprintf(buf, sizeof(buf), "%s%s%s", q, a->memory_type ? " " : "",
 		 a->memory_type ? a->memory_type : "");
 	show_field(out, "memory", buf);
+	show_field(out, "memory reported", memory_reported_words(a, buf,
+							     sizeof(buf)));
+	if (a->sustained_fraction > 0) {
+		snprintf(buf, sizeof(buf),
+			 "%.3g of the datasheet peaks under full load (power-limited clock)",
+			 a->sustained_fraction);
+		show_field(out, "sustained", buf);
+	}
 	show_field(out, "memory bandwidth",
 		   units_format(UNIT_RATE, a->memory_bandwidth, NULL, q,
 				sizeof(q)));

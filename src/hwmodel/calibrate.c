@@ -99,7 +99,12 @@ static void carry_compute(const struct calibration *c, struct carried *k,
 	const struct fraction_out o = {&e->compute, &k->compute_half,
 				       k->compute_from, sizeof(k->compute_from),
 				       "peak; the tile model still shapes each matrix op"};
-	if (p >= 0 && carry_fraction(c, k, c->gemm[p], k->acc->peak[p], "FLOP/s", &o)) {
+	/* of the peak the part sustains, which is what roofline.c scales:
+	 * a power-limited part's measured GEMM already runs at its held
+	 * clock, and must not be scaled down by it a second time */
+	if (p >= 0 && carry_fraction(c, k, c->gemm[p],
+				     accelerator_sustained_peak(k->acc, p),
+				     "FLOP/s", &o)) {
 		k->compute = true;
 		e->compute_from = k->compute_from;
 	}

@@ -29,7 +29,7 @@ double roofline_matrix_peak(const struct accelerator *a, enum precision want,
 		enum precision p = fallbacks[want][i];
 		if (a->has_peak[p]) {
 			*used = p;
-			return a->peak[p];
+			return accelerator_sustained_peak(a, p);
 		}
 	}
 	*used = want;

@@ -33,7 +33,9 @@ const enum precision *roofline_fallbacks(enum precision want);
 /*
  * The tensor peak for matrix work at precision `want`, or the nearest the
  * part has when it lacks it (bf16 on a T4 runs as fp16; fp8 on an A100 as
- * bf16).  *used says which; 0 when the part has no usable peak.
+ * bf16).  *used says which; 0 when the part has no usable peak.  It is
+ * the peak the part sustains (accelerator_sustained_peak): the datasheet
+ * peak times the catalog's sustained clock fraction where one is given.
  */
 double roofline_matrix_peak(const struct accelerator *a, enum precision want,
 			    enum precision *used);

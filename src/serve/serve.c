@@ -450,7 +450,8 @@ static int smallest_tp(const struct serve_ctx *x, int elem, int *last)
 		if (!tp_allowed(x->sp, 1L << ti))
 			break;
 		*last = ti;
-		if (serve_memory(x->sp, ti, 0, elem) <= x->a->memory)
+		if (serve_memory(x->sp, ti, 0, elem) <=
+		    accelerator_memory_capacity(x->a))
 			return ti;
 	}
 	return -1;
@@ -459,11 +460,12 @@ static int smallest_tp(const struct serve_ctx *x, int elem, int *last)
 static void too_big(const struct serve_ctx *x, const struct serve_device *d,
 		    int last)
 {
-	struct plan_option *o = option_new(x, d, "", x->a->memory);
+	struct plan_option *o = option_new(x, d, "",
+					   accelerator_memory_capacity(x->a));
 	o->tp = 1L << last;
 	o->memory_per_gpu = serve_memory(x->sp, last, 0, d->elem);
 	struct plan_reason r = {.code = REASON_SERVE_MEMORY,
-				.a = o->memory_per_gpu, .b = x->a->memory,
+				.a = o->memory_per_gpu, .b = accelerator_memory_capacity(x->a),
 				.n1 = o->tp, .s1 = x->a->name};
 	plan_option_code(o, &r);
 	notes(x, o);
@@ -592,7 +594,8 @@ static void size_split(const struct serve_prep *sp, const struct instance *in,
 	serve_device_init(d, in->acc, sp->w->precision, &s->eff, tp, 1, 1,
 			  &in->intra);
 	d->pp = pp;
-	llm_size_placement(sp, d, in->acc->memory, in->gpus / (tp * pp),
+	llm_size_placement(sp, d, accelerator_memory_capacity(in->acc),
+			   in->gpus / (tp * pp),
 			   PLAN_MAX_NODES * in->gpus, z);
 }
 
@@ -633,7 +636,8 @@ static void llm_whole_gpus(const struct serve_ctx *x)
 	serve_device_init(&d, x->a, x->w->precision, &x->s->eff, best_tp, 1, 1,
 			  &x->in->intra);
 	d.pp = best_pp;
-	struct plan_option *o = option_new(x, &d, "", x->a->memory);
+	struct plan_option *o = option_new(x, &d, "",
+					   accelerator_memory_capacity(x->a));
 	fill_llm(x, o, &best, best_tp * best_pp, NULL);
 	notes(x, o);
 }
@@ -739,7 +743,8 @@ static void whole_gpus(const struct serve_ctx *x)
 			     tp_allowed(x->sp, 1L << ti); ti++) {
 		serve_device_init(&d, x->a, x->w->precision, &x->s->eff, 1L << ti,
 				  1, 1, &x->in->intra);
-		size_placement(x, &d, ti, x->a->memory, x->in->gpus >> ti, &z);
+		size_placement(x, &d, ti, accelerator_memory_capacity(x->a),
+			       x->in->gpus >> ti, &z);
 		if (ti == first || z.ok) {
 			keep = z;
 			keep_ti = ti;
@@ -749,7 +754,8 @@ static void whole_gpus(const struct serve_ctx *x)
 	}
 	serve_device_init(&d, x->a, x->w->precision, &x->s->eff, 1L << keep_ti,
 			  1, 1, &x->in->intra);
-	struct plan_option *o = option_new(x, &d, "", x->a->memory);
+	struct plan_option *o = option_new(x, &d, "",
+					   accelerator_memory_capacity(x->a));
 	fill(x, o, &keep, 1L << keep_ti, NULL);
 	notes(x, o);
 }
@@ -896,7 +902,7 @@ static struct plan_option *unsized(const struct instance *in,
 	o->inst = in;
 	o->tp = o->pp = 1;
 	o->precision_used = w->precision;
-	o->memory_capacity = in->acc->memory;
+	o->memory_capacity = accelerator_memory_capacity(in->acc);
 	return o;
 }
 

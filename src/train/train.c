@@ -202,7 +202,8 @@ static void search_env_init(struct search_env *e, struct train_prep *p,
 	e->job = (struct step_job){p->w, in, nodes, &e->fabric, &s->eff,
 				   p->mm.params, p->edge_share};
 	e->fa = forward_arg_of(p, in->acc, s);
-	e->ctx = (struct layout_ctx){&e->job, &p->mm, in->acc->memory, forward,
+	e->ctx = (struct layout_ctx){&e->job, &p->mm,
+				     accelerator_memory_capacity(in->acc), forward,
 				     &e->fa, each, each_arg};
 }
 
@@ -221,7 +222,7 @@ static void note_memory(struct plan_option *o, const struct instance *in,
 			const struct layout_try *t)
 {
 	struct plan_reason r = {.code = REASON_MEMORY, .a = t->memory,
-				.b = in->acc->memory, .n1 = t->l.tp, .n2 = t->l.pp,
+				.b = accelerator_memory_capacity(in->acc), .n1 = t->l.tp, .n2 = t->l.pp,
 				.s1 = in->acc->name};
 	plan_option_code(o, &r);
 }
@@ -438,7 +439,7 @@ static struct plan_option *add_option(struct train_prep *p,
 	o->inst = in;
 	o->nodes = nodes;
 	o->gpus = nodes * in->gpus;
-	o->memory_capacity = in->acc->memory;
+	o->memory_capacity = accelerator_memory_capacity(in->acc);
 	o->feasible = true;
 	fill_option(p, in, pr, nodes, t, s, o);
 	if (!t->fits) {

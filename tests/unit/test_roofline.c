@@ -135,6 +135,65 @@ static void activation_bytes(void)
 	CHECK(precision_training_activation_bytes(PREC_FP32) == 4);
 }
 
+/*
+ * efficiency_default() sets every field, whatever the struct held: one
+ * filled with 0xA5 bytes and one zeroed must come out the same, field by
+ * field (padding aside).  A field the function left alone would keep
+ * 0xA5A5... in one and 0 in the other.
+ */
+static void efficiency_default_sets_every_field(void)
+{
+	struct efficiency g, z;
+	memset(&g, 0xA5, sizeof(g));
+	memset(&z, 0, sizeof(z));
+	efficiency_default(&g);
+	efficiency_default(&z);
+	CHECK(matrix_eff_equal(&g.matrix, &z.matrix));
+	CHECK(g.matrix.measured_half_n == 0 && z.matrix.measured_half_n == 0);
+	CHECK(g.matrix.from == z.matrix.from);
+	const double gd[] = {g.compute, g.memory, g.link, g.network_rdma,
+			     g.network_tcp, g.grad_bucket, g.spot_overhead,
+			     g.host_link, g.graph_gap, g.stream_gap,
+			     g.stream_floor, g.iteration_host};
+	const double zd[] = {z.compute, z.memory, z.link, z.network_rdma,
+			     z.network_tcp, z.grad_bucket, z.spot_overhead,
+			     z.host_link, z.graph_gap, z.stream_gap,
+			     z.stream_floor, z.iteration_host};
+	for (size_t i = 0; i < sizeof(gd) / sizeof(gd[0]); i++)
+		CHECK(gd[i] == zd[i]);
+	CHECK(g.fused_attention == z.fused_attention);
+	const char *gs[] = {g.host_link_from, g.launch_from, g.iteration_from,
+			    g.compute_from, g.memory_from, g.network_from,
+			    g.spot_from, g.link_from, g.matrix.from};
+	const char *zs[] = {z.host_link_from, z.launch_from, z.iteration_from,
+			    z.compute_from, z.memory_from, z.network_from,
+			    z.spot_from, z.link_from, z.matrix.from};
+	for (size_t i = 0; i < sizeof(gs) / sizeof(gs[0]); i++)
+		CHECK(gs[i] && gs[i] == zs[i]);
+}
+
+/*
+ * The sustained clock fraction scales the peak every consumer takes
+ * (roofline_matrix_peak): the shipped T4 holds 0.566 of its clock under
+ * tensor load, so its fp16 peak is 65 x 0.566 = 36.79 TFLOP/s and a bf16
+ * request (T4 lacks bf16) falls back to that fp16 figure; its fp32 peak
+ * (CUDA cores, not what was measured) stays 8.1 TFLOP/s.  H100 SXM gives
+ * no fraction: its 989.5 TFLOP/s bf16 peak is taken as it is.
+ */
+static void sustained_peak(void)
+{
+	const struct accelerator *t4 = catalog_find_accelerator(&cat, "T4");
+	CHECK(t4 != NULL);
+	if (!t4)
+		return;
+	enum precision used;
+	CHECK_NEAR(roofline_matrix_peak(t4, PREC_BF16, &used), 36.79e12, 1e-9);
+	CHECK(used == PREC_FP16);
+	CHECK_NEAR(roofline_matrix_peak(t4, PREC_FP32, &used), 8.1e12, 1e-12);
+	CHECK_NEAR(roofline_matrix_peak(h100, PREC_BF16, &used), 989.5e12,
+		   1e-12);
+}
+
 int main(void)
 {
 	struct gp_errors e;
@@ -157,6 +216,9 @@ int main(void)
 	}
 	activation_bytes();
 	conv_epilogues();
+	efficiency_default_sets_every_field();
+	if (ok && h100)
+		sustained_peak();
 	done(&b);
 	catalog_free(&cat);
 	return check_summary("roofline");
