@@ -84,7 +84,7 @@ static void lmdeploy_defaults(void)
 
 	CHECK(e->d[ES_MAX_SEQS].value == 64);
 	CHECK(e->d[ES_KV_FRACTION].value == 0.5);
-	CHECK(e->kv_base == KV_OF_TOTAL);
+	CHECK(e->kv_base == KV_CACHE_OF_TOTAL);
 	CHECK(e->d[ES_KV_BLOCK].value == 128);
 	CHECK(e->d[ES_PREEMPTION].value == 1);
 	CHECK(e->d[ES_CHUNKED_PREFILL].value == 0);
@@ -105,7 +105,7 @@ static void lmdeploy_changed_by_0_6(void)
 	const struct engine_version *e = engine_find("lmdeploy", NULL);
 
 	CHECK_STR(e->version, "0.6.0");
-	CHECK(e->kv_base == KV_OF_FREE && old->kv_base == KV_OF_TOTAL);
+	CHECK(e->kv_base == KV_OF_FREE && old->kv_base == KV_CACHE_OF_TOTAL);
 	CHECK(e->d[ES_KV_FRACTION].value == 0.8);
 	CHECK(e->d[ES_KV_BLOCK].value == 64);
 	CHECK(e->d[ES_TOKEN_BUDGET].value == 8192);

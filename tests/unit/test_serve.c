@@ -184,9 +184,12 @@ static void hand_roofline(const struct fixture *f)
 	CHECK_NEAR(t.split.compute, 1.8e-6, 1e-12);
 	serve_batch_time(sp, &d, 8, &t);
 	double shape = 256.0 / 280 * 4096 / 4160;
-	CHECK_NEAR(t.total, 8589934592.0 / (52e12 * shape) + 16.384e-6 + 1.8e-6,
+	/* the T4 holds 0.566 of its boost clock under tensor load
+	 * (catalogs/accelerators.yaml, sustained_fraction) */
+	double peak = 52e12 * 0.566;
+	CHECK_NEAR(t.total, 8589934592.0 / (peak * shape) + 16.384e-6 + 1.8e-6,
 		   1e-9);
-	CHECK_NEAR(t.split.compute, 8589934592.0 / (52e12 * shape) + 1.8e-6,
+	CHECK_NEAR(t.split.compute, 8589934592.0 / (peak * shape) + 1.8e-6,
 		   1e-9);
 	CHECK_NEAR(t.split.memory, 16.384e-6, 1e-9);
 	/* work shorter than the launches: 2 kernels take 2 x 3.8 us */
@@ -511,7 +514,8 @@ static void llama_chat(const struct fixture *f)
 	plan_inference(&f->cat, inst(f, "us-east-1/g4dn.xlarge"), w, sp, &f->s, &r);
 	CHECK(r.n == 1);
 	CHECK(!r.v[0].feasible && !r.v[0].runnable);
-	CHECK(has_reason(&r.v[0], "at batch 1; T4 has 16 GB"));
+	/* the T4 reports 15,360 MiB (16.1 GB; memory_reported) */
+	CHECK(has_reason(&r.v[0], "at batch 1; T4 has 16.1 GB"));
 	CHECK(r.v[0].memory_per_gpu > 16e9);
 	result_free(&r);
 
