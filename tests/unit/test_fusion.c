@@ -222,6 +222,25 @@ static void res2_stage(const struct accelerator *t4)
 	done(&b);
 }
 
+/*
+ * ResNet-50 v1.5 (shipped resnet-50.yaml) has the same res2; its res3a
+ * strides in the 3x3, so res3a's first 1x1 convolution (128 outputs)
+ * still runs at 56 x 56 and must stay outside the span: the same nine
+ * kernels and 9,031,680 elements fewer as v1.
+ */
+static void res2_of_v1_5(void)
+{
+	struct built b;
+	build(&b, "resnet-50.yaml", 0);
+	if (b.ok) {
+		struct fused_totals trt = totals(&b.g, FUSION_TENSORRT);
+		struct fused_totals res2 = totals(&b.g, FUSION_RES2);
+		CHECK(trt.kernels - res2.kernels == 9);
+		CHECK_NEAR(trt.act - res2.act, 9031680, 1e-15);
+	}
+	done(&b);
+}
+
 /* A graph without ResNet-50's res2 (the bottleneck alone: no stem pool)
  * runs as stock TensorRT under the res2 rules. */
 static void res2_needs_its_stage(void)
@@ -330,6 +349,7 @@ int main(void)
 		serve_pass_follows(t4);
 	}
 	chain_stops();
+	res2_of_v1_5();
 	res2_needs_its_stage();
 	if (ok)
 		rules_by_engine();
