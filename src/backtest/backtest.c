@@ -183,11 +183,14 @@ static bool predict_batched(const struct outcome *o, struct serve_prep *sp,
 static bool predict_serving(const struct outcome *o, struct backtest_plan *bp,
 			    char *why, size_t len)
 {
-	struct serve_prep *sp = serve_prepare(o->w, why, len);
+	const struct accelerator *a = o->inst->acc;
+	/* the record's engine says how its graph is fused (fusion.h) */
+	enum fusion_rules rules = fusion_rules_for(o->sv.engine, a,
+						   o->w->precision);
+	struct serve_prep *sp = serve_prepare_fused(o->w, rules, why, len);
 	if (!sp)
 		return false;
 	struct plan_settings s = settings_for(o->w);
-	const struct accelerator *a = o->inst->acc;
 	struct serve_device d;
 	serve_device_init(&d, a, o->w->precision, &s.eff, o->sv.tp, 1, 1,
 			  &o->inst->intra);

@@ -2,7 +2,10 @@
 
 #include <limits.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "core/xalloc.h"
 
 /* Where to look when a part lacks the precision asked for: the next
  * wider format it does have. */
@@ -107,7 +110,6 @@ struct formats {
 	int elem;		/* bytes per activation element */
 	bool fp8_linear;	/* linear layers inside [first, last] in FP8 */
 	long first, last;
-	bool fuse_conv;		/* inference: conv epilogues fused */
 };
 
 static void serving_formats(const struct accelerator *a, enum precision p,
@@ -119,14 +121,12 @@ static void serving_formats(const struct accelerator *a, enum precision p,
 	f->elem = precision_bytes(used);
 	f->fp8_linear = false;
 	f->first = f->last = 0;
-	f->fuse_conv = true;
 }
 
 static void training_formats(const struct accelerator *a, enum precision p,
 			     double scale, long layers, struct formats *f)
 {
 	serving_formats(a, p, scale, f);
-	f->fuse_conv = false;	/* frameworks train op by op */
 	enum precision used;
 	roofline_matrix_peak(a, p, &used);
 	if (used != PREC_FP8)
@@ -189,35 +189,6 @@ static void add_fp8_cast(struct roofline *out, const struct formats *f,
 }
 
 /*
- * Inference engines fuse a convolution with what follows it: batch norm
- * folded into its weights, the activation and a residual add computed in
- * its epilogue (TensorRT's layer fusions, "Layer Fusion Catalog":
- * "The internal implementation of convolution supports computing the
- * ReLU function on the output in one step directly from the convolution
- * kernel").  The fused ops then make no trip to memory of their own, but
- * for an add's read of its other input.
- */
-bool roofline_fuse_conv(struct op *o, bool *chain)
-{
-	if (o->kind == OP_CONV) {
-		*chain = true;
-		return false;
-	}
-	bool epilogue = o->kind == OP_BATCHNORM || o->kind == OP_RELU ||
-			o->kind == OP_SILU || o->kind == OP_GELU ||
-			o->kind == OP_SIGMOID || o->kind == OP_ADD;
-	if (!*chain || !epilogue) {
-		*chain = false;
-		return false;
-	}
-	double other = o->kind == OP_ADD ? o->act_read - shape_elements(&o->out) : 0;
-	o->act_read = other > 0 ? other : 0;
-	o->act_written = 0;
-	o->params = 0;
-	return true;
-}
-
-/*
  * Matrix ops run at the tensor peak x the large-GEMM ceiling (e->compute)
  * x their shape factor (matrix_eff.h: their GEMMs' tiles in waves over
  * the SMs `fraction` of the part has, and the length of their
@@ -243,9 +214,14 @@ static double matrix_peak(const struct formats *f, const struct op *o)
 	return runs_fp8(f, o) ? f->matrix : f->wide_matrix;
 }
 
-static void forward_split(const struct model_graph *g, long batch,
-			  const struct accelerator *a, const struct formats *fm,
-			  double share, double replicated_share, double fraction,
+/*
+ * ops: g's ops as the engine runs them (fusion.h), or g's own when it runs
+ * them one by one.
+ */
+static void forward_split(const struct model_graph *g, const struct op *ops,
+			  long batch, const struct accelerator *a,
+			  const struct formats *fm, double share,
+			  double replicated_share, double fraction,
 			  const struct efficiency *e, struct roofline *out)
 {
 	memset(out, 0, sizeof(*out));
@@ -254,15 +230,8 @@ static void forward_split(const struct model_graph *g, long batch,
 	long sms = matrix_eff_sms(&e->matrix, a, fraction);
 	int elem = fm->elem;
 	struct matrix_eff_memo memo = {0};
-	bool chain = false;
 	for (size_t i = 0; i < g->n; i++) {
-		const struct op *o = &g->ops[i];
-		struct op epilogue;
-		if (fm->fuse_conv) {
-			epilogue = *o;
-			roofline_fuse_conv(&epilogue, &chain);
-			o = &epilogue;
-		}
+		const struct op *o = &ops[i];
 		enum op_class c = op_kind_class(o->kind);
 		double sh = replicated(o) ? replicated_share : share;
 		double flops = o->flops * batch * sh;
@@ -293,12 +262,18 @@ static void forward_split(const struct model_graph *g, long batch,
 
 void roofline_forward(const struct model_graph *g, long batch,
 		      const struct accelerator *a, enum precision p,
-		      double share, double fraction,
+		      enum fusion_rules rules, double share, double fraction,
 		      const struct efficiency *e, struct roofline *out)
 {
 	struct formats fm;
 	serving_formats(a, p, e->compute * fraction, &fm);
-	forward_split(g, batch, a, &fm, share, share, fraction, e, out);
+	size_t n = g->n ? g->n : 1;
+	struct op *ops = xmalloc(n * sizeof(*ops));
+	bool *launches = xmalloc(n * sizeof(*launches));
+	fusion_apply(g, rules, ops, launches);
+	forward_split(g, ops, batch, a, &fm, share, share, fraction, e, out);
+	free(launches);
+	free(ops);
 }
 
 void roofline_forward_tp(const struct model_graph *g, long layers, long batch,
@@ -309,6 +284,6 @@ void roofline_forward_tp(const struct model_graph *g, long layers, long batch,
 	double share = 1.0 / (double)tp;
 	struct formats fm;
 	training_formats(a, p, e->compute, layers, &fm);
-	forward_split(g, batch, a, &fm, share, sequence_parallel ? share : 1, 1,
-		      e, out);
+	forward_split(g, g->ops, batch, a, &fm, share,
+		      sequence_parallel ? share : 1, 1, e, out);
 }

@@ -14,6 +14,7 @@
 
 #include "catalog/catalog.h"
 #include "hwmodel/efficiency.h"
+#include "hwmodel/fusion.h"
 #include "model/graph.h"
 
 struct roofline {
@@ -41,7 +42,8 @@ double roofline_matrix_peak(const struct accelerator *a, enum precision want,
 			    enum precision *used);
 
 /*
- * One forward pass of `batch` samples of g on a, with `share` of the work
+ * One forward pass of `batch` samples of g on a as an inference engine
+ * with fusion rules `rules` runs it (fusion.h), with `share` of the work
  * (1/tp with tensor parallelism) and `fraction` of the device (1 for a
  * whole GPU; a MIG slice's share of compute and bandwidth otherwise).
  * The batch sets each GEMM's rows (or its count of products), the share
@@ -50,7 +52,7 @@ double roofline_matrix_peak(const struct accelerator *a, enum precision want,
  */
 void roofline_forward(const struct model_graph *g, long batch,
 		      const struct accelerator *a, enum precision p,
-		      double share, double fraction,
+		      enum fusion_rules rules, double share, double fraction,
 		      const struct efficiency *e, struct roofline *out);
 
 /*
@@ -60,22 +62,12 @@ void roofline_forward(const struct model_graph *g, long batch,
  * parallelism, else done whole by every rank.  Training in FP8 runs only
  * the linear layers of blocks 1 .. layers in FP8 (all of them when layers
  * is 0), everything else at 16 bits, and quantises their inputs
- * (roofline.c says why).
+ * (roofline.c says why).  Each op is its own kernel: frameworks train op
+ * by op (FUSION_NONE).
  */
 void roofline_forward_tp(const struct model_graph *g, long layers, long batch,
 			 const struct accelerator *a, enum precision p, long tp,
 			 bool sequence_parallel, const struct efficiency *e,
 			 struct roofline *out);
-
-/*
- * Inference engines fuse a convolution with the batch norm, activation
- * and residual add after it (roofline.c says whose practice): walking a
- * graph's ops in order, with *chain false at the start, this turns a copy
- * of each fused op into what it still moves (nothing, or an add's other
- * input), and returns true for an op fused so (it launches no kernel of
- * its own).  roofline_forward() and the serving planner apply it;
- * training does not.
- */
-bool roofline_fuse_conv(struct op *o, bool *chain);
 
 #endif

@@ -149,27 +149,29 @@ static void curve_time(const struct op_curve *cv, double peak, double rate,
 	*memory += cv->ce[j] / rate;
 }
 
-/* The vector ops' curves per batch size, and a copy of the matrix ops. */
+/*
+ * The vector ops' curves per element-size kind and batch size (the wide
+ * kind only when wide_acts), and a copy of the matrix ops, of g as the
+ * engine's fusion rules run it (fusion.h): a fused op keeps only the
+ * traffic its kernel still has, and launches nothing.
+ */
 static void pass_build(struct serve_pass *p, const struct model_graph *g,
-		       bool wide_acts)
+		       enum fusion_rules rules, bool wide_acts)
 {
-	struct op_point *tmp = xmalloc((g->n ? g->n : 1) * sizeof(*tmp));
-	struct op *vec = xmalloc((g->n ? g->n : 1) * sizeof(*vec));
+	size_t n = g->n ? g->n : 1;
+	struct op_point *tmp = xmalloc(n * sizeof(*tmp));
+	struct op *ops = xmalloc(n * sizeof(*ops));
+	bool *launches = xmalloc(n * sizeof(*launches));
+	struct op *vec = xmalloc(n * sizeof(*vec));
 	size_t nv = 0;
-	p->mops = xmalloc((g->n ? g->n : 1) * sizeof(*p->mops));
+	p->mops = xmalloc(n * sizeof(*p->mops));
 	p->n_mops = 0;
-	bool chain = false;
-	p->kernels = 0;
+	p->kernels = fusion_apply(g, rules, ops, launches);
 	for (size_t i = 0; i < g->n; i++) {
-		struct op o = g->ops[i];
-		/* as inference engines run it */
-		bool fused = roofline_fuse_conv(&o, &chain);
-		p->kernels += !fused && (o.flops > 0 || op_weight_reads(&o) > 0 ||
-					 o.act_read + o.act_written > 0);
-		if (is_matrix(&o))
-			p->mops[p->n_mops++] = o;
+		if (is_matrix(&ops[i]))
+			p->mops[p->n_mops++] = ops[i];
 		else
-			vec[nv++] = o;
+			vec[nv++] = ops[i];
 	}
 	for (int k = 0; k < SERVE_SIZES; k++)
 		for (int b = 0; b < SERVE_TOKENS; b++)
@@ -177,6 +179,8 @@ static void pass_build(struct serve_pass *p, const struct model_graph *g,
 				    k == SERVE_ONE_SIZE || wide_acts ? nv : 0,
 				    1L << b, (enum serve_sizes)k, NULL, tmp);
 	free(vec);
+	free(launches);
+	free(ops);
 	free(tmp);
 }
 
@@ -376,6 +380,13 @@ static double layer_peak_per_token(const struct model_graph *g,
 struct serve_prep *serve_prepare(const struct workload *w, char *why,
 				 size_t whylen)
 {
+	return serve_prepare_fused(w, FUSION_TENSORRT, why, whylen);
+}
+
+struct serve_prep *serve_prepare_fused(const struct workload *w,
+				       enum fusion_rules rules, char *why,
+				       size_t whylen)
+{
 	const struct model *m = w->model;
 	struct serve_prep *sp = xcalloc(1, sizeof(*sp));
 	sp->shapes = xcalloc(1, sizeof(*sp->shapes));
@@ -404,7 +415,7 @@ struct serve_prep *serve_prepare(const struct workload *w, char *why,
 	sp->seq = g.seq;
 	sp->token_peak_elements = layer_peak_per_token(&g, m);
 	sp->wide_acts = sp->decoder && precision_bytes(w->precision) == 1;
-	pass_build(&sp->prefill, &g, sp->wide_acts);
+	pass_build(&sp->prefill, &g, rules, sp->wide_acts);
 	memory_table(sp, &g);
 	model_graph_free(&g);
 	if (sp->decoder) {
@@ -413,7 +424,7 @@ struct serve_prep *serve_prepare(const struct workload *w, char *why,
 			serve_prep_free(sp);
 			return NULL;
 		}
-		pass_build(&sp->decode, &g, sp->wide_acts);
+		pass_build(&sp->decode, &g, rules, sp->wide_acts);
 		model_graph_free(&g);
 	}
 	return sp;

@@ -21,6 +21,7 @@
 
 #include "catalog/catalog.h"
 #include "hwmodel/efficiency.h"
+#include "hwmodel/fusion.h"
 #include "hwmodel/matrix_eff.h"
 #include "model/memory.h"
 #include "option/option.h"
@@ -40,9 +41,16 @@ struct serve_prep;
  * graph, each op's FLOPs and elements per batch size sorted by arithmetic
  * intensity, and memory per GPU per batch size and tensor-parallel degree.
  * Returns NULL with a reason in why when the model cannot be built.
+ * The graphs run as stock TensorRT fuses them (fusion.h): the planner's
+ * engine for every batch-served model.
  */
 struct serve_prep *serve_prepare(const struct workload *w, char *why,
 				 size_t whylen);
+/* The same with the fusion rules of a named engine (fusion_rules_for()):
+ * a record's engine that is stated to run more fused than stock. */
+struct serve_prep *serve_prepare_fused(const struct workload *w,
+				       enum fusion_rules rules, char *why,
+				       size_t whylen);
 void serve_prep_free(struct serve_prep *sp);
 /* Points sp at w, a workload with the same model, precisions and token
  * counts as the one sp was made for (prep_cache.c). */

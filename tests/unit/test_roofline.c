@@ -87,44 +87,11 @@ static void linear_time_follows_the_peak(const struct built *b)
 static void serving_is_all_fp8(const struct built *b)
 {
 	struct roofline bf, f8;
-	roofline_forward(&b->g, 1, h100, PREC_BF16, 1, 1, &eff, &bf);
-	roofline_forward(&b->g, 1, h100, PREC_FP8, 1, 1, &eff, &f8);
+	roofline_forward(&b->g, 1, h100, PREC_BF16, FUSION_TENSORRT, 1, 1, &eff,
+			 &bf);
+	roofline_forward(&b->g, 1, h100, PREC_FP8, FUSION_TENSORRT, 1, 1, &eff,
+			 &f8);
 	CHECK_NEAR(f8.class_time[OPC_NORM], bf.class_time[OPC_NORM] / 2, 1e-15);
-}
-
-/*
- * Inference fusion by hand: conv -> batch norm -> relu -> conv -> batch
- * norm -> add (the skip connection) -> relu -> maxpool.  After each conv
- * its norm, activation and add move nothing of their own but the add's
- * other input (64 x 56 x 56 = 200,704 elements); the pool after the chain
- * keeps its traffic, and so does a relu that follows no conv.
- */
-static void conv_epilogues(void)
-{
-	struct op o[9];
-	memset(o, 0, sizeof(o));
-	enum op_kind kinds[9] = {OP_CONV, OP_BATCHNORM, OP_RELU, OP_CONV,
-				 OP_BATCHNORM, OP_ADD, OP_RELU, OP_MAXPOOL,
-				 OP_RELU};
-	double elems = 64.0 * 56 * 56;
-	for (int i = 0; i < 9; i++) {
-		o[i].kind = kinds[i];
-		o[i].out = (struct shape){.kind = SHAPE_IMAGE, .d = {64, 56, 56}};
-		o[i].act_read = kinds[i] == OP_ADD ? 2 * elems : elems;
-		o[i].act_written = elems;
-		o[i].params = kinds[i] == OP_BATCHNORM ? 128 : 0;
-	}
-	bool chain = false;
-	for (int i = 0; i < 9; i++)
-		roofline_fuse_conv(&o[i], &chain);
-	CHECK_NEAR(o[0].act_read + o[0].act_written, 2 * elems, 0);	/* conv */
-	CHECK_NEAR(o[1].act_read + o[1].act_written + o[1].params, 0, 0);
-	CHECK_NEAR(o[2].act_read + o[2].act_written, 0, 0);
-	CHECK_NEAR(o[5].act_read, elems, 0);	/* the skip input */
-	CHECK_NEAR(o[5].act_written, 0, 0);
-	CHECK_NEAR(o[6].act_read + o[6].act_written, 0, 0);
-	CHECK_NEAR(o[7].act_read + o[7].act_written, 2 * elems, 0);	/* pool */
-	CHECK_NEAR(o[8].act_read + o[8].act_written, 2 * elems, 0);	/* no conv */
 }
 
 /* Activations of FP8 training are stored at 16 bits. */
@@ -215,7 +182,6 @@ int main(void)
 		serving_is_all_fp8(&b);
 	}
 	activation_bytes();
-	conv_epilogues();
 	efficiency_default_sets_every_field();
 	if (ok && h100)
 		sustained_peak();

@@ -260,8 +260,8 @@ static void same_as_roofline(const struct fixture *f, const char *wname,
 			serve_device_init(&d, a, w.precision, &e0, 1, 1, 1,
 					  NULL);
 			serve_batch_time(sp, &d, bi, &t);
-			roofline_forward(&g, 1L << bi, a, w.precision, 1, 1,
-					 &f->s.eff, &rf);
+			roofline_forward(&g, 1L << bi, a, w.precision,
+					 FUSION_TENSORRT, 1, 1, &f->s.eff, &rf);
 			CHECK_NEAR(t.total, rf.time, 1e-9);
 			CHECK_NEAR(t.split.compute, rf.compute_bound, 1e-9);
 			CHECK_NEAR(t.split.memory, rf.memory_bound, 1e-9);
@@ -269,8 +269,9 @@ static void same_as_roofline(const struct fixture *f, const char *wname,
 			serve_device_init(&d, a, w.precision, &e0, 1,
 					  3 / 7.0, 3 / 7.0, NULL);
 			serve_batch_time(sp, &d, bi, &t);
-			roofline_forward(&g, 1L << bi, a, w.precision, 1,
-					 3 / 7.0, &f->s.eff, &rf);
+			roofline_forward(&g, 1L << bi, a, w.precision,
+					 FUSION_TENSORRT, 1, 3 / 7.0, &f->s.eff,
+					 &rf);
 			CHECK_NEAR(t.total, rf.time, 1e-9);
 		}
 	}
@@ -310,8 +311,10 @@ static void decode_time(const struct fixture *f)
 		struct roofline r1, rp;
 		serve_device_init(&d, a, PREC_BF16, &e0, 1, 1, 1, NULL);
 		serve_batch_time(sp, &d, bi, &t);
-		roofline_forward(&g1, b, a, PREC_BF16, 1, 1, &f->s.eff, &r1);
-		roofline_forward(&gp, b, a, PREC_BF16, 1, 1, &f->s.eff, &rp);
+		roofline_forward(&g1, b, a, PREC_BF16, FUSION_TENSORRT, 1, 1,
+				 &f->s.eff, &r1);
+		roofline_forward(&gp, b, a, PREC_BF16, FUSION_TENSORRT, 1, 1,
+				 &f->s.eff, &rp);
 		double kv = 524288.0 * 1152 * b / (1555e9 * 0.8);
 		CHECK_NEAR(t.kv_read, kv, 1e-12);
 		CHECK_NEAR(t.prefill, rp.time, 1e-9);
@@ -332,7 +335,8 @@ static void decode_time(const struct fixture *f)
 	/* half the work per GPU, at the shape factors of the split GEMMs:
 	 * the fast roofline still equals roofline_forward() at share 1/2 */
 	struct roofline rh;
-	roofline_forward(&gp, 1, a, PREC_BF16, 0.5, 1, &f->s.eff, &rh);
+	roofline_forward(&gp, 1, a, PREC_BF16, FUSION_TENSORRT, 0.5, 1, &f->s.eff,
+			 &rh);
 	CHECK_NEAR(t2.prefill, rh.time, 1e-9);
 	CHECK(t2.prefill < t1.prefill && t2.prefill >= t1.prefill / 2);
 	CHECK_NEAR(t2.kv_read, t1.kv_read / 2, 1e-9);
