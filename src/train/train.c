@@ -327,7 +327,10 @@ static void fill_option(struct train_prep *p, const struct instance *in,
 	o->energy_kwh = gpus * in->acc->tdp * hours / 1000;
 	o->memory_per_gpu = t->memory;
 	memcpy(o->memory_parts, t->parts, sizeof(o->memory_parts));
-	double peak = roofline_matrix_peak(in->acc, w->precision, &o->precision_used);
+	/* MFU is against the datasheet peak, as papers report it, not the
+	 * clock a power-limited part holds (the roofline's) */
+	roofline_matrix_peak(in->acc, w->precision, &o->precision_used);
+	double peak = in->acc->peak[o->precision_used];
 	double model_flops = 3 * p->forward_flops * w->train.global_batch;
 	o->mfu = st->total > 0 && peak > 0 ? model_flops / (st->total * gpus * peak) : 0;
 	price_option(in, pr, nodes, hours, s, o);
