@@ -339,18 +339,21 @@ static void arrive_until(struct sim *s, double t)
 }
 
 /*
- * A queue that holds more than the engine's live sequences plus a quarter
- * of all requests has fallen behind by more than any Poisson burst of the
- * run explains (a quarter of n against sqrt(n)): the replica is past what
- * it serves.  Stopping there keeps an overloaded run short; whether a run
- * that ends is keeping up is served_short()'s test.
+ * A queue that holds more than the engine's live sequences plus a tenth of
+ * all requests, and at least five standard deviations of a Poisson count
+ * of them (5 sqrt(n)), has fallen behind by more than a burst of arrivals
+ * explains: the replica is past what it serves.  Stopping there keeps an
+ * overloaded run short; whether a run that ends is keeping up is
+ * served_short()'s test.
  */
 static bool backlog_overflowed(const struct sim *s)
 {
 	if (s->l->arrivals != CB_POISSON)
 		return false;	/* the backlog is bounded by construction */
-	long backlog = s->next_arrival - s->finished;
-	return backlog > s->e->max_seqs + s->l->requests / 4;
+	double n = (double)s->l->requests;
+	double slack = fmax(n / 10, 5 * sqrt(n));
+	return (double)(s->next_arrival - s->finished) >
+	       (double)s->e->max_seqs + slack;
 }
 
 /* Time of the first j iterations of a pure-decode run whose first costs

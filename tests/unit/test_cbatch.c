@@ -386,7 +386,7 @@ static void steady_matches_simulation(void)
  * cost of 1/23 s a token: the replica serves 23 requests a second however
  * it batches them.  Offered 33 a second with room for 512 live, its
  * backlog reaches only about 0.3 x 2,000 = 600 by the end, under the
- * overflow bound (512 + 2,000 / 4): the run ends and the test finds it
+ * overflow bound (512 + 2,000 / 10): the run ends and the test finds it
  * serving about 23 of the 33 offered (0.70 < 1 - 3 / sqrt(1,800) =
  * 0.929): saturated.  Offered 18 a second (78% busy) it keeps up.
  */
