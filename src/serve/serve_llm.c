@@ -500,6 +500,28 @@ static int replicas_meet(const struct llm_cost *k, const struct cb_engine *e,
 	return !r->saturated && !r->missed && meets(in, r);
 }
 
+/* What the search knows: the most replicas known to miss and the fewest
+ * known to meet (0: none yet), with the simulation at the latter. */
+struct bracket {
+	long bad, good;
+	struct cb_result at_good;
+};
+
+/* Simulates c replicas and narrows br; -1 when the request never fits. */
+static int probe(const struct llm_cost *k, const struct cb_engine *e, long c,
+		 struct bracket *br)
+{
+	struct cb_result r;
+	int m = replicas_meet(k, e, c, &r);
+	if (m > 0) {
+		br->good = c;
+		br->at_good = r;
+	} else if (m == 0) {
+		br->bad = c;
+	}
+	return m;
+}
+
 /*
  * The fewest replicas (1 to `most`) at which this engine meets the
  * targets, 0 when none does; *r the simulation at that count.  The
@@ -513,48 +535,28 @@ static int replicas_meet(const struct llm_cost *k, const struct cb_engine *e,
 static long replicas_for(const struct llm_cost *k, const struct cb_engine *e,
 			 long seed, long most, struct cb_result *r)
 {
+	struct bracket br = {0};
 	long c = seed < 1 ? 1 : seed > most ? most : seed;
-	int ok = replicas_meet(k, e, c, r);
+	int ok = probe(k, e, c, &br);
 	if (ok < 0)
 		return 0;
-	long good = ok ? c : 0, bad = ok ? 0 : c;	/* 0: none known */
-	struct cb_result at_good = *r;
-	for (long step = 1; ok ? good > 1 && bad == 0 : good == 0; step *= 2) {
-		long t = ok ? good - step : bad + step;
-		if (t < 1)
-			t = 1;
-		if (t > most)
-			t = most;
-		if (t == good || t == bad)
-			break;
-		int m = replicas_meet(k, e, t, r);
-		if (m < 0)
+	/* gallop away from the seed until the edge is crossed */
+	for (long step = 1; ok ? br.good > 1 && br.bad == 0 : br.good == 0;
+	     step *= 2) {
+		long t = ok ? br.good - step : br.bad + step;
+		t = t < 1 ? 1 : t > most ? most : t;
+		if (t == br.good || t == br.bad)
+			break;	/* at 1 or at `most`: nothing further */
+		if (probe(k, e, t, &br) < 0)
 			return 0;
-		if (m) {
-			good = t;
-			at_good = *r;
-		} else {
-			bad = t;
-		}
-		if (!ok && t == most)
-			break;
 	}
-	if (good == 0)
+	if (br.good == 0)
 		return 0;
-	while (good - bad > 1) {	/* bad < good: bad misses, good meets */
-		long t = bad + (good - bad) / 2;
-		int m = replicas_meet(k, e, t, r);
-		if (m < 0)
+	while (br.good - br.bad > 1)	/* bad misses, good meets */
+		if (probe(k, e, br.bad + (br.good - br.bad) / 2, &br) < 0)
 			return 0;
-		if (m) {
-			good = t;
-			at_good = *r;
-		} else {
-			bad = t;
-		}
-	}
-	*r = at_good;
-	return good;
+	*r = br.at_good;
+	return br.good;
 }
 
 /*
