@@ -383,6 +383,15 @@ static int emit_table(struct emit_ctx *e, const struct plan *p,
 		snprintf(traffic, sizeof(traffic), ", trace %s: %ld requests%s",
 			 w->infer.trace_file, t->n,
 			 t->arrival ? "" : " (lengths only)");
+	const struct engine_config *eng =
+		w->kind == WORKLOAD_INFERENCE ? &w->infer.engine : NULL;
+	if (eng && eng->e) {
+		size_t used = strlen(traffic);
+		/* the default one unless the workload named it (`engine:`) */
+		snprintf(traffic + used, sizeof(traffic) - used, ", %s %s %s",
+			 w->infer.engine_named ? "engine" : "default engine",
+			 eng->e->name, eng->e->version);
+	}
 	fprintf(e->out, "== %s  (%s, %s, %s%s)  %zu options, %zu feasible, costs in %s\n",
 		w->name, workload_kind_name(w->kind), w->model->name,
 		precision_name(w->precision), traffic, r->n, feasible,

@@ -514,6 +514,37 @@ static json_t *shortfall_json(const struct plan_result *r)
 	return j;
 }
 
+/*
+ * The engine the service was planned for: named by the workload, or the
+ * default; each setting with its value (null where the engine's default is
+ * not known and the planner's assumption stood in), whether the workload
+ * gave it, and where the default comes from.
+ */
+static json_t *engine_json(const struct engine_config *c, bool named)
+{
+	if (!c->e)
+		return json_null();
+	json_t *j = json_object();
+	set(j, "name", json_text(c->e->name));
+	set(j, "version", json_text(c->e->version));
+	set(j, "named_by_workload", json_boolean(named));
+	json_t *settings = json_object();
+	for (int k = 0; k < ES_SETTINGS; k++) {
+		if (!c->e->native[k] && !c->given[k])
+			continue;	/* not a setting of this engine */
+		json_t *v = json_object();
+		set(v, "key", json_text(c->e->native[k] ? c->e->native[k]
+						       : engine_setting_name(k)));
+		set(v, "value", num(c->v[k]));
+		set(v, "given", json_boolean(c->given[k]));
+		set(v, "from", json_text(c->given[k] ? "workload"
+					 : c->e->d[k].source));
+		json_object_set_new(settings, engine_setting_name(k), v);
+	}
+	set(j, "settings", settings);
+	return j;
+}
+
 json_t *plan_result_head_json(const struct plan *p, const struct plan_result *r)
 {
 	json_t *j = json_object();
@@ -550,6 +581,7 @@ json_t *plan_result_head_json(const struct plan *p, const struct plan_result *r)
 			set(j, target_name((enum latency_target)t)->json,
 			    in->target[t] > 0 ? real(in->target[t]) : json_null());
 		set(j, "request_rate_per_s", real(w->infer.request_rate));
+		set(j, "engine", engine_json(&in->engine, in->engine_named));
 		/* the phase that takes most of the recommended service's GPU
 		 * time, for the report's roofline: a chat service is decode */
 		const struct plan_option *rec =

@@ -483,10 +483,21 @@ static void cache_clear(struct serve_cache *c)
 	memset(c, 0, sizeof(*c));
 }
 
-/* The traffic and targets the kept options were sized for: another
- * workload's are sized anew. */
+/* The same engine at the same settings (NAN defaults compare by their
+ * bits). */
+static bool same_engine(const struct engine_config *a,
+			const struct engine_config *b)
+{
+	return a->e == b->e && memcmp(a->v, b->v, sizeof(a->v)) == 0 &&
+	       memcmp(a->given, b->given, sizeof(a->given)) == 0;
+}
+
+/* The traffic, targets and engine the kept options were sized for:
+ * another workload's are sized anew. */
 static bool same_traffic(const struct inference *a, const struct inference *b)
 {
+	if (!same_engine(&a->engine, &b->engine))
+		return false;
 	for (int t = 0; t < TARGET_COUNT; t++)
 		if (a->target[t] != b->target[t])
 			return false;
