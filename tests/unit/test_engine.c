@@ -137,7 +137,7 @@ static void vllm_defaults(void)
 	CHECK(isnan(e->d[ES_KV_BLOCK].value));
 	/* no verified rule by GPU memory: 80 GB gives no budget */
 	CHECK(isnan(engine_default_for(e, ES_TOKEN_BUDGET, 80e9)));
-	/* V1 recomputes on preemption and has no key for a mode */
+	/* the table gives vLLM no key for a preemption mode */
 	CHECK(engine_setting_of(e, "preemption_mode") == -1);
 	/* the entry that stays unverified carries no values */
 	e = engine_find("vllm", "0.6.3");
