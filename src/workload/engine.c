@@ -54,15 +54,73 @@ const char *const ENGINE_DEFAULT_NAME = "vllm";
 #define LMD6 "lmdeploy v0.6.0 (e2aa4bd) "
 #define LMD6_MSG LMD6 "lmdeploy/messages.py:"
 
+/* vLLM v0.10.2: the versioned API pages of docs.vllm.ai, which print the
+ * source of vllm/config at that release. */
+#define VLLM10_CACHE "vllm v0.10.2 docs, vllm.config.cache CacheConfig, " \
+	"https://docs.vllm.ai/en/v0.10.2/api/vllm/config/cache.html"
+#define VLLM10_SCHED "vllm v0.10.2 docs, vllm.config.scheduler " \
+	"SchedulerConfig, " \
+	"https://docs.vllm.ai/en/v0.10.2/api/vllm/config/scheduler.html"
+/* TensorRT-LLM 1.4.0rc4: the LLM API reference pages of that version,
+ * which print each class's signature with its defaults. */
+#define TRT14_KV "tensorrt-llm 1.4.0rc4 docs, tensorrt_llm.llmapi." \
+	"KvCacheConfig signature, https://nvidia.github.io/TensorRT-LLM/" \
+	"1.4.0rc4/llm-api/reference/KvCacheConfig.html"
+#define TRT14_TORCH "tensorrt-llm 1.4.0rc4 docs, tensorrt_llm.llmapi." \
+	"TorchLlmArgs signature, https://nvidia.github.io/TensorRT-LLM/" \
+	"1.4.0rc4/llm-api/reference/TorchLlmArgs.html"
+
 static const struct engine_version table[] = {
 	{ ENGINE_VLLM, "vllm", "0.6.3", KV_OF_TOTAL, "not verified",
 	  VLLM_KEYS, UNVERIFIED_LLM_DEFAULTS("vllm"), 0 },
-	{ ENGINE_VLLM, "vllm", "0.11.0", KV_OF_TOTAL, "not verified",
-	  VLLM_KEYS, UNVERIFIED_LLM_DEFAULTS("vllm"), 0 },
+	{ ENGINE_VLLM, "vllm", "0.10.2", KV_OF_TOTAL,
+	  VLLM10_CACHE ": gpu_memory_utilization is the fraction of GPU "
+	  "memory used for the model executor, a per-instance limit: "
+	  "weights, activations and cache together" READ,
+	  VLLM_KEYS,
+	  {
+		{ NAN, VLLM10_SCHED ": max_num_batched_tokens has no static "
+		  "default; EngineArgs.create_engine_config sets it by the usage "
+		  "context. That rule (and its dependence on the device) was not "
+		  "read at this version" READ },
+		{ NAN, VLLM10_SCHED ": max_num_seqs has no static default; "
+		  "EngineArgs.create_engine_config sets it by the usage context "
+		  "(rule not read at this version)" READ },
+		{ 0.9, VLLM10_CACHE ": gpu_memory_utilization: float = 0.9" READ },
+		{ NAN, VLLM10_CACHE ": block_size has no static default; "
+		  "Platform.check_and_update_config() sets it for the platform "
+		  "(the CUDA platform's value was not read)" READ },
+		NOT_VERIFIED,
+		NOT_VERIFIED,
+		NOT_VERIFIED,
+		NOT_VERIFIED,
+		NOT_VERIFIED,
+		HIT_RATE_ASSUMED,
+		NO_SUCH("vllm"),
+		NO_SUCH("vllm"),
+	  }, 0 },
 	{ ENGINE_TRTLLM, "tensorrt-llm", "0.21.0", KV_OF_FREE, "not verified",
 	  TRTLLM_KEYS, UNVERIFIED_LLM_DEFAULTS("tensorrt-llm"), 0 },
-	{ ENGINE_TRTLLM, "tensorrt-llm", "1.0.0", KV_OF_FREE, "not verified",
-	  TRTLLM_KEYS, UNVERIFIED_LLM_DEFAULTS("tensorrt-llm"), 0 },
+	{ ENGINE_TRTLLM, "tensorrt-llm", "1.4.0rc4", KV_OF_FREE,
+	  "TensorRT-LLM docs, How to Change KV Cache Behavior, "
+	  "https://nvidia.github.io/TensorRT-LLM/examples/kvcacheconfig.html "
+	  "(unversioned page): the default free_gpu_memory_fraction 0.9 means "
+	  "90% of the free GPU memory goes to the KV cache" READ,
+	  TRTLLM_KEYS,
+	  {
+		NOT_VERIFIED,
+		NOT_VERIFIED,
+		{ 0.9, TRT14_KV ": free_gpu_memory_fraction ... = 0.9" READ },
+		NOT_VERIFIED,
+		NOT_VERIFIED,
+		NOT_VERIFIED,
+		NOT_VERIFIED,
+		{ 0, TRT14_TORCH ": enable_chunked_prefill: bool = False" READ },
+		{ 1, TRT14_KV ": enable_block_reuse: bool = True" READ },
+		HIT_RATE_ASSUMED,
+		NO_SUCH("tensorrt-llm"),
+		NO_SUCH("tensorrt-llm"),
+	  }, 0 },
 	{ ENGINE_SGLANG, "sglang", "0.4.0", KV_OF_TOTAL, "not verified",
 	  SGLANG_KEYS, UNVERIFIED_LLM_DEFAULTS("sglang"), 0 },
 	{ ENGINE_SGLANG, "sglang", "0.5.0", KV_OF_TOTAL, "not verified",
@@ -319,8 +377,9 @@ bool engine_value_ok(enum engine_setting s, double v, char *why, size_t len)
 }
 
 /* No engine's memory-dependent rule (SGLang's chunked_prefill_size and
- * mem_fraction_static, vLLM 0.11's token budget by device) could be
- * checked in its source at a tagged version, so none is applied: the
+ * mem_fraction_static, vLLM's token budget and sequences by usage context
+ * and device) could be read in a source tied to a version, so none is
+ * applied: the
  * answer is the table's value, NAN where the table has none, and the
  * caller's own labelled assumption stands.  gpu_memory_bytes is taken now
  * so that callers need not change when a verified rule is added. */

@@ -74,7 +74,7 @@ struct engine_default {
 struct engine_version {
 	enum engine_kind kind;
 	const char *name;	/* "vllm" */
-	const char *version;	/* "0.11.0" */
+	const char *version;	/* "0.10.2" */
 	enum kv_fraction_base kv_base;
 	const char *kv_base_source;
 	/* the engine's own key for each setting; NULL: it has no such key */
@@ -104,7 +104,7 @@ const struct engine_version *engine_find(const char *name,
 /* The nearest known engine name to a misspelt one, or NULL. */
 const char *engine_did_you_mean(const char *name);
 
-/* The versions the table holds for kind, oldest first, as "0.6.3, 0.11.0"
+/* The versions the table holds for kind, oldest first, as "0.6.3, 0.10.2"
  * written into buf (cut to len); returns buf. */
 const char *engine_versions_text(enum engine_kind k, char *buf, size_t len);
 

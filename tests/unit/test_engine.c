@@ -17,7 +17,7 @@ static void finds_engines_and_versions(void)
 	/* version NULL is the newest the table holds for that engine */
 	e = engine_find("vllm", NULL);
 	CHECK(e != NULL);
-	CHECK_STR(e ? e->version : NULL, "0.11.0");
+	CHECK_STR(e ? e->version : NULL, "0.10.2");
 	e = engine_find("VLLM", "0.6.3");
 	CHECK_STR(e ? e->version : NULL, "0.6.3");
 	/* a leading v is the tag's spelling of the same version */
@@ -46,10 +46,10 @@ static void lists_versions(void)
 	char buf[64], tiny[8];
 
 	CHECK_STR(engine_versions_text(ENGINE_VLLM, buf, sizeof buf),
-		  "0.6.3, 0.11.0");
+		  "0.6.3, 0.10.2");
 	CHECK_STR(engine_versions_text(ENGINE_LMDEPLOY, buf, sizeof buf),
 		  "0.1.0a1, 0.6.0");
-	/* "0.6.3" fits in 8 bytes, ", 0.11.0" does not: the first stays */
+	/* "0.6.3" fits in 8 bytes, ", 0.10.2" does not: the first stays */
 	CHECK_STR(engine_versions_text(ENGINE_VLLM, tiny, sizeof tiny), "0.6.3");
 }
 
@@ -115,6 +115,59 @@ static void lmdeploy_changed_by_0_6(void)
 	CHECK(engine_setting_of(old, "max_context_token_num") == ES_TOKEN_BUDGET);
 	/* max_batch_size goes by the GPU's name, not its memory: no value */
 	CHECK(isnan(engine_default_for(e, ES_MAX_SEQS, 80e9)));
+}
+
+/* vLLM v0.10.2 (docs.vllm.ai/en/v0.10.2, vllm.config.cache and
+ * .scheduler): 0.9 of all memory for the whole instance; the budget,
+ * sequences and page have no static default, so no value. */
+static void vllm_defaults(void)
+{
+	const struct engine_version *e = engine_find("vllm", "v0.10.2");
+
+	CHECK(e != NULL);
+	if (!e)
+		return;
+	CHECK(e->d[ES_KV_FRACTION].value == 0.9);
+	CHECK(e->kv_base == KV_OF_TOTAL);
+	CHECK_HAS(e->d[ES_KV_FRACTION].source, "v0.10.2");
+	CHECK_HAS(e->kv_base_source, "per-instance");
+	CHECK(isnan(e->d[ES_TOKEN_BUDGET].value));
+	CHECK_HAS(e->d[ES_TOKEN_BUDGET].source, "usage context");
+	CHECK(isnan(e->d[ES_MAX_SEQS].value));
+	CHECK(isnan(e->d[ES_KV_BLOCK].value));
+	/* no verified rule by GPU memory: 80 GB gives no budget */
+	CHECK(isnan(engine_default_for(e, ES_TOKEN_BUDGET, 80e9)));
+	/* the table gives vLLM no key for a preemption mode */
+	CHECK(engine_setting_of(e, "preemption_mode") == -1);
+	/* the entry that stays unverified carries no values */
+	e = engine_find("vllm", "0.6.3");
+	CHECK(e != NULL && isnan(e->d[ES_KV_FRACTION].value));
+}
+
+/* TensorRT-LLM 1.4.0rc4 (KvCacheConfig and TorchLlmArgs signatures): 0.9
+ * of FREE memory, block reuse on, chunked prefill off.  On 80 GB with
+ * 16 GB of weights and buffers that is 0.9 x 64 = 57.6 GB of cache, where
+ * vLLM's 0.9 of the total would leave 72 - 16 = 56 GB. */
+static void trtllm_defaults(void)
+{
+	const struct engine_version *e = engine_find("trtllm", NULL);
+
+	CHECK(e != NULL);
+	if (!e)
+		return;
+	CHECK_STR(e->version, "1.4.0rc4");
+	CHECK(e->kv_base == KV_OF_FREE);
+	CHECK(e->d[ES_KV_FRACTION].value == 0.9);
+	CHECK(e->d[ES_PREFIX_CACHING].value == 1);
+	CHECK(e->d[ES_CHUNKED_PREFILL].value == 0);
+	CHECK_HAS(e->d[ES_CHUNKED_PREFILL].source, "TorchLlmArgs");
+	CHECK(engine_setting_of(e, "enable_block_reuse") == ES_PREFIX_CACHING);
+	/* budget and batch are not verified at this version */
+	CHECK(isnan(e->d[ES_TOKEN_BUDGET].value));
+	CHECK(isnan(e->d[ES_MAX_SEQS].value));
+	/* 0.21.0 stays in the table, unverified */
+	e = engine_find("tensorrt-llm", "0.21.0");
+	CHECK(e != NULL && isnan(e->d[ES_KV_FRACTION].value));
 }
 
 static void triton_defaults(void)
@@ -212,6 +265,8 @@ int main(void)
 	reads_native_keys();
 	lmdeploy_defaults();
 	lmdeploy_changed_by_0_6();
+	vllm_defaults();
+	trtllm_defaults();
 	triton_defaults();
 	every_value_has_a_source();
 	range_checks();
