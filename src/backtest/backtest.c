@@ -180,6 +180,20 @@ static bool predict_batched(const struct outcome *o, struct serve_prep *sp,
 	return true;
 }
 
+/* The record's token budget: as it states it, else its engine's where
+ * the table knows it, else the assumed ENGINE_DEFAULT_BUDGET it holds
+ * (never below its live sequences, which each decode a token). */
+static long record_budget(const struct outcome *o, const struct serve_prep *sp,
+			  double capacity)
+{
+	if (o->sv.budget_stated)
+		return o->sv.token_budget;
+	struct llm_engine_use u;
+	llm_engine_resolve(sp, capacity, &u);
+	long b = u.budget > 0 ? u.budget : o->sv.token_budget;
+	return b < o->sv.max_seqs ? o->sv.max_seqs : b;
+}
+
 static bool predict_serving(const struct outcome *o, struct backtest_plan *bp,
 			    char *why, size_t len)
 {
@@ -202,12 +216,12 @@ static bool predict_serving(const struct outcome *o, struct backtest_plan *bp,
 		return ok;
 	}
 	double parts[MEM_PARTS] = {0};
-	bp->kv_tokens = llm_kv_tokens(sp, &d, accelerator_memory_capacity(a),
-				      o->sv.token_budget,
-				      o->sv.max_seqs, parts);
+	double capacity = accelerator_memory_capacity(a);
+	long budget = record_budget(o, sp, capacity);
+	bp->kv_tokens = llm_kv_tokens(sp, &d, capacity, budget, o->sv.max_seqs,
+				      parts);
 	struct cb_engine e;
-	llm_engine_at(sp, a->memory, o->sv.max_seqs, o->sv.token_budget,
-		      bp->kv_tokens, &e);
+	llm_engine_at(sp, capacity, o->sv.max_seqs, budget, bp->kv_tokens, &e);
 	bool ok = llm_simulate(sp, &d, &e, &o->sv.load, &bp->sim) == 0;
 	if (!ok)
 		snprintf(why, len, "the engine's limits or the load are out of range");

@@ -659,6 +659,7 @@ static int read_engine(struct yread *r, const struct ynode *rec,
 	bad |= yr_int(r, n, "max_live_sequences", 1, 100000, &o->sv.max_seqs) < 0;
 	o->sv.token_budget = ENGINE_DEFAULT_BUDGET;
 	bad |= yr_int(r, n, "token_budget", 16, 1000000, &o->sv.token_budget) < 0;
+	o->sv.budget_stated = ymap_get(n, "token_budget") != NULL;
 	bad |= yr_int(r, n, "max_batch", 1, OUTCOME_MAX_BATCH, &o->sv.max_batch) < 0;
 	return bad ? -1 : 0;
 }
@@ -741,8 +742,10 @@ static int apply_engine(struct yread *r, const struct ynode *rec,
 	}
 	o->w->infer.engine = *c;
 	o->w->infer.engine_named = true;
-	if (c->given[ES_TOKEN_BUDGET])
+	if (c->given[ES_TOKEN_BUDGET]) {
 		o->sv.token_budget = (long)c->v[ES_TOKEN_BUDGET];
+		o->sv.budget_stated = true;
+	}
 	if (c->given[ES_MAX_SEQS])
 		o->sv.max_seqs = (long)c->v[ES_MAX_SEQS];
 	return wl_engine_check(r, ymap_get(rec, "engine"), c,

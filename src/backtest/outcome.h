@@ -101,6 +101,9 @@ struct outcome_serving {
 	long tp;		/* tensor-parallel degree of one replica */
 	long max_seqs;		/* live sequences at most */
 	long token_budget;	/* tokens per iteration at most */
+	bool budget_stated;	/* the record gives it (else the engine's
+				 * default where known, else
+				 * ENGINE_DEFAULT_BUDGET) */
 	char *engine;		/* "vllm", "lmdeploy", ... (as written) */
 	/* the engine's defaults at the version named, with the record's
 	 * `settings:` (engine.h); e NULL when gpuplan's table has no such

@@ -195,8 +195,8 @@ static bool can_admit(const struct sim *s)
 	struct seq q;
 	if (!next_waiting(s, &q))
 		return false;
-	long first = q.target < s->e->token_budget ? q.target
-						   : s->e->token_budget;
+	long first = q.target < s->e->token_budget || s->e->whole_prompts
+			     ? q.target : s->e->token_budget;
 	long need = blocks_for(s, prefix_cached(s, &q) + first);
 	long whole = admission_blocks(s, &q);
 	return s->blocks_free >= (whole > need ? whole : need);
@@ -236,7 +236,9 @@ static void plan_decodes(struct sim *s, long *budget, struct cb_iteration *it)
  */
 static void plan_iteration(struct sim *s, struct cb_iteration *it)
 {
-	long budget = s->e->token_budget;
+	/* separate prefill passes: the budget bounds each pass, and every
+	 * admitted prompt runs this iteration */
+	long budget = s->e->separate_prefill ? LONG_MAX / 2 : s->e->token_budget;
 	memset(it, 0, sizeof(*it));
 	plan_decodes(s, &budget, it);
 	for (long i = 0; i < s->n_live && budget > 0; i++) {
@@ -467,6 +469,57 @@ static double prefill_part(const struct cb_iteration *it, cb_cost_fn cost,
 	return cp + cd > 0 ? cp / (cp + cd) : 0;
 }
 
+/*
+ * The prefill passes of an engine that runs prompts apart from decodes:
+ * this iteration's chunks in admission order, as many to a pass as keep
+ * the pass's longest prompt times its count within the token budget (the
+ * kernels pad every prompt of a pass to the longest); each pass its own
+ * forward pass.  Returns their cost.
+ */
+static double prefill_passes(const struct sim *s, cb_cost_fn cost, void *ctx)
+{
+	double total = 0;
+	struct cb_iteration pass = {0};
+	long count = 0, longest = 0;
+	for (long i = 0; i < s->n_live; i++) {
+		long c = s->live[i].chunk;
+		if (c <= 0)
+			continue;
+		long wider = c > longest ? c : longest;
+		if (count > 0 && wider * (count + 1) > s->e->token_budget) {
+			total += cost(&pass, ctx);
+			pass = (struct cb_iteration){0};
+			count = 0;
+			wider = c;
+		}
+		double p = (double)s->live[i].prefilled;
+		pass.prefill_tokens += c;
+		pass.prefill_context += p;
+		pass.prefill_pairs += (double)c * (p + ((double)c + 1) / 2);
+		longest = wider;
+		count++;
+	}
+	return count > 0 ? total + cost(&pass, ctx) : total;
+}
+
+/* An iteration's cost, and in *prompts the part of it prompt chunks take
+ * (prefill_part()'s split for a mixed pass; the prefill passes' own cost
+ * for an engine that runs them apart). */
+static double iteration_cost(const struct sim *s, const struct cb_iteration *it,
+			     cb_cost_fn cost, void *ctx, double *prompts)
+{
+	if (!s->e->separate_prefill || it->prefill_tokens == 0) {
+		double c = cost(it, ctx);
+		*prompts = c * prefill_part(it, cost, ctx);
+		return c;
+	}
+	struct cb_iteration d = *it;
+	d.prefill_tokens = 0;
+	d.prefill_context = d.prefill_pairs = 0;
+	*prompts = prefill_passes(s, cost, ctx);
+	return *prompts + (d.decodes > 0 ? cost(&d, ctx) : 0);
+}
+
 static void run(struct sim *s, cb_cost_fn cost, void *ctx)
 {
 	long n = s->l->requests;
@@ -487,10 +540,11 @@ static void run(struct sim *s, cb_cost_fn cost, void *ctx)
 			arrive_until(s, s->t);
 			continue;
 		}
-		double c = cost(&it, ctx);
+		double prompts;
+		double c = iteration_cost(s, &it, cost, ctx, &prompts);
 		s->t += c;
 		s->busy += c;
-		s->prefill_busy += c * prefill_part(&it, cost, ctx);
+		s->prefill_busy += prompts;
 		s->decodes_sum += (double)it.decodes;
 		s->iterations++;
 		finish_iteration(s);

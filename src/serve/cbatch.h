@@ -49,6 +49,12 @@ struct cb_engine {
 	 *   its KV taken as cached on admission (0: none) */
 	bool no_evict, whole_prompts;
 	double prefix_hit;
+	/* separate_prefill: each iteration first runs every admitted prompt,
+	 *   whole, in prefill passes of their own (as many prompts to a pass
+	 *   as fit token_budget padded to the pass's longest), then one
+	 *   decode pass over every live sequence; the budget bounds a pass,
+	 *   not the iteration (LMDeploy 0.1's TurboMind, engine.h) */
+	bool separate_prefill;
 };
 
 /* What one iteration runs, for its cost. */

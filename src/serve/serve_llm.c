@@ -81,6 +81,8 @@ void llm_engine_resolve(const struct serve_prep *sp, double capacity,
 	if (!c->e)
 		return;
 	double v = setting(c, ES_TOKEN_BUDGET, capacity);
+	if (isnan(v) && c->e->budget_is_context && sp->transformer)
+		v = (double)sp->w->model->tf.max_seq;	/* its session_len */
 	u->budget = isnan(v) ? 0 : (long)v;
 	v = setting(c, ES_MAX_SEQS, capacity);
 	if (!isnan(v))
@@ -97,7 +99,9 @@ void llm_engine_resolve(const struct serve_prep *sp, double capacity,
 	u->no_evict = !switch_on(setting(c, ES_PREEMPTION, capacity), true);
 	u->overlap = switch_on(setting(c, ES_HOST_OVERLAP, capacity), false);
 	u->graphs = switch_on(setting(c, ES_CUDA_GRAPHS, capacity), true);
-	u->whole_prompts = !switch_on(setting(c, ES_CHUNKED_PREFILL, capacity),
+	u->separate_prefill = c->e->separate_prefill != NULL;
+	u->whole_prompts = u->separate_prefill ||
+			   !switch_on(setting(c, ES_CHUNKED_PREFILL, capacity),
 				      true);
 	v = setting(c, ES_PREFIX_CACHING, capacity);
 	if (switch_on(v, false)) {
@@ -117,6 +121,7 @@ void llm_engine_at(const struct serve_prep *sp, double capacity,
 		.kv_tokens = kv_tokens, .block = u.block,
 		.no_evict = u.no_evict, .whole_prompts = u.whole_prompts,
 		.prefix_hit = u.prefix_hit,
+		.separate_prefill = u.separate_prefill,
 	};
 }
 
@@ -200,7 +205,7 @@ static void cost_init(struct llm_cost *k, const struct serve_prep *sp,
 	k->sp = sp;
 	k->d = d;
 	struct llm_engine_use u;
-	llm_engine_resolve(sp, d->acc ? d->acc->memory : 0, &u);
+	llm_engine_resolve(sp, d->acc ? accelerator_memory_capacity(d->acc) : 0, &u);
 	k->overlap = u.overlap;
 	for (int i = 0; i < SERVE_TOKENS; i++) {
 		double c, m;
@@ -354,7 +359,7 @@ int llm_simulate_rate(const struct serve_prep *sp, const struct serve_device *d,
 		      double rate, long replicas, struct cb_result *out)
 {
 	struct cb_engine e;
-	llm_engine_at(sp, d->acc ? d->acc->memory : 0, max_seqs, token_budget,
+	llm_engine_at(sp, d->acc ? accelerator_memory_capacity(d->acc) : 0, max_seqs, token_budget,
 		      kv_tokens, &e);
 	struct sim_trace t;
 	struct cb_load l = replica_load(sp, rate, replicas * engines(d),
@@ -699,7 +704,7 @@ static void fill_instances(const struct serve_prep *sp,
 	struct llm_cost k;
 	cost_init(&k, sp, d, z->token_budget);
 	struct cb_engine e;
-	llm_engine_at(sp, d->acc ? d->acc->memory : 0, z->max_seqs,
+	llm_engine_at(sp, d->acc ? accelerator_memory_capacity(d->acc) : 0, z->max_seqs,
 		      z->token_budget, z->kv_tokens, &e);
 	struct sim_trace tr;
 	struct cb_load l = replica_load(sp, sp->w->infer.request_rate,

@@ -64,7 +64,7 @@ struct llm_engine_use {
 	double kv_fraction;	/* the KV cache's share of memory */
 	enum kv_fraction_base kv_base;	/* of what (engine.h) */
 	long block;		/* KV page, tokens */
-	bool no_evict, whole_prompts, overlap, graphs;
+	bool no_evict, whole_prompts, overlap, graphs, separate_prefill;
 	double prefix_hit;
 };
 

@@ -72,7 +72,7 @@ const char *const ENGINE_DEFAULT_NAME = "vllm";
 
 static const struct engine_version table[] = {
 	{ ENGINE_VLLM, "vllm", "0.6.3", KV_OF_TOTAL, "not verified",
-	  VLLM_KEYS, UNVERIFIED_LLM_DEFAULTS("vllm"), 0 },
+	  VLLM_KEYS, UNVERIFIED_LLM_DEFAULTS("vllm"), 0, NULL, NULL },
 	{ ENGINE_VLLM, "vllm", "0.10.2", KV_OF_TOTAL,
 	  VLLM10_CACHE ": gpu_memory_utilization is the fraction of GPU "
 	  "memory used for the model executor, a per-instance limit: "
@@ -98,9 +98,9 @@ static const struct engine_version table[] = {
 		HIT_RATE_ASSUMED,
 		NO_SUCH("vllm"),
 		NO_SUCH("vllm"),
-	  }, 0 },
+	  }, 0, NULL, NULL },
 	{ ENGINE_TRTLLM, "tensorrt-llm", "0.21.0", KV_OF_FREE, "not verified",
-	  TRTLLM_KEYS, UNVERIFIED_LLM_DEFAULTS("tensorrt-llm"), 0 },
+	  TRTLLM_KEYS, UNVERIFIED_LLM_DEFAULTS("tensorrt-llm"), 0, NULL, NULL },
 	{ ENGINE_TRTLLM, "tensorrt-llm", "1.4.0rc4", KV_OF_FREE,
 	  "TensorRT-LLM docs, How to Change KV Cache Behavior, "
 	  "https://nvidia.github.io/TensorRT-LLM/examples/kvcacheconfig.html "
@@ -120,11 +120,11 @@ static const struct engine_version table[] = {
 		HIT_RATE_ASSUMED,
 		NO_SUCH("tensorrt-llm"),
 		NO_SUCH("tensorrt-llm"),
-	  }, 0 },
+	  }, 0, NULL, NULL },
 	{ ENGINE_SGLANG, "sglang", "0.4.0", KV_OF_TOTAL, "not verified",
-	  SGLANG_KEYS, UNVERIFIED_LLM_DEFAULTS("sglang"), 0 },
+	  SGLANG_KEYS, UNVERIFIED_LLM_DEFAULTS("sglang"), 0, NULL, NULL },
 	{ ENGINE_SGLANG, "sglang", "0.5.0", KV_OF_TOTAL, "not verified",
-	  SGLANG_KEYS, UNVERIFIED_LLM_DEFAULTS("sglang"), 0 },
+	  SGLANG_KEYS, UNVERIFIED_LLM_DEFAULTS("sglang"), 0, NULL, NULL },
 	{ ENGINE_LMDEPLOY, "lmdeploy", "0.1.0a1", KV_CACHE_OF_TOTAL,
 	  LMD "src/turbomind/models/llama/BlockManager.cc:84-90: blocks = "
 	  "total memory (cudaMemGetInfo) x cache_max_entry_count / block bytes"
@@ -154,7 +154,15 @@ static const struct engine_version table[] = {
 		HIT_RATE_ASSUMED,
 		NO_SUCH("lmdeploy"),
 		NO_SUCH("lmdeploy"),
-	  }, 0 },
+	  }, 0,
+	  LMD "src/turbomind/models/llama/LlamaBatch.cc:1438-1449: each loop "
+	  "runs ContextDecode() (the admitted prompts, in sub-batches of at most "
+	  "max_context_token_num tokens padded to the longest, :1085-1101), then "
+	  "Generate() over every live sequence" READ,
+	  LMD "src/turbomind/triton_backend/llama/LlamaTritonModel.cc:178-179: "
+	  "max_context_token_num (1) x session_len; session_len is the chat "
+	  "template's + 8 (lmdeploy/turbomind/deploy/target_model/base.py:113; "
+	  "Llama 2: 4,096, lmdeploy/model.py:403)" READ },
 	{ ENGINE_LMDEPLOY, "lmdeploy", "0.6.0", KV_OF_FREE,
 	  LMD6 "src/turbomind/models/llama/BlockManager.cc:101-105: blocks = "
 	  "free memory x cache_max_entry_count / block bytes" READ,
@@ -177,7 +185,7 @@ static const struct engine_version table[] = {
 		HIT_RATE_ASSUMED,
 		NO_SUCH("lmdeploy"),
 		NO_SUCH("lmdeploy"),
-	  }, 0 },
+	  }, 0, NULL, NULL },
 	{ ENGINE_TRITON, "triton", "2.71.0", KV_OF_TOTAL,
 	  "no KV cache in triton's dynamic batcher",
 	  { NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
@@ -195,7 +203,7 @@ static const struct engine_version table[] = {
 		  "batches" READ },
 	  },
 	  /* max_queue_delay_microseconds is given in microseconds */
-	  1u << ES_QUEUE_DELAY },
+	  1u << ES_QUEUE_DELAY, NULL, NULL },
 };
 
 #define TABLE_LEN (sizeof table / sizeof table[0])

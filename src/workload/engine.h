@@ -83,6 +83,15 @@ struct engine_version {
 	/* bit s set: the native key is in microseconds, the setting in
 	 * seconds (Triton's max_queue_delay_microseconds) */
 	unsigned native_in_micro;
+	/* Scheduling that differs from the mixed iterations the planner
+	 * assumes (one forward pass over decodes and prompt chunks): each a
+	 * source saying so, or NULL.
+	 * separate_prefill: every loop runs the admitted prompts whole in
+	 *   prefill passes of their own, then one decode pass (cbatch.h);
+	 * budget_is_context: the token budget is the model's context length
+	 *   (the engine's session_len), not a number of its own. */
+	const char *separate_prefill;
+	const char *budget_is_context;
 };
 
 /* A workload's engine: the defaults, and which the user set. */

@@ -408,6 +408,51 @@ static void offered_against_served(void)
 	CHECK_NEAR(r.served_per_s / r.offered_per_s, 1, 0.07);
 }
 
+/* The forward passes a simulation prices, in order (the first few). */
+struct passes {
+	int n;
+	long tokens[8], decodes[8];
+};
+
+static double logged(const struct cb_iteration *it, void *ctx)
+{
+	struct passes *p = ctx;
+	if (p->n < 8) {
+		p->tokens[p->n] = it->prefill_tokens;
+		p->decodes[p->n] = it->decodes;
+	}
+	p->n++;
+	return 1e-3;
+}
+
+/*
+ * TurboMind v0.1's loop (separate_prefill): 4 clients' 2,048-token prompts
+ * arrive at once with a 4,104-token budget; the first loop runs them as
+ * two prefill passes of two prompts each (3 x 2,048 padded would exceed
+ * the budget), all four in the same iteration, and no decode pass (none
+ * is live yet).  The mixed engine with the same budget takes two prompts
+ * into its first iteration, one pass.
+ */
+static void separate_prefill(void)
+{
+	struct cb_engine e = {.max_seqs = 4, .token_budget = 4104,
+			      .kv_tokens = 1e9, .block = 128,
+			      .whole_prompts = true, .separate_prefill = true};
+	struct cb_load l = {.arrivals = CB_CLOSED, .clients = 4,
+			    .prompt = 2048, .output = 4, .requests = 20,
+			    .keep_warmup = true, .seed = 6};
+	struct passes p = {0};
+	struct cb_result r;
+	CHECK(cb_simulate(&e, &l, logged, &p, &r) == 0);
+	CHECK(p.tokens[0] == 4096 && p.decodes[0] == 0);
+	CHECK(p.tokens[1] == 4096 && p.decodes[1] == 0);
+	CHECK(p.tokens[2] == 0 && p.decodes[2] == 4);	/* next loop's decode */
+	e.separate_prefill = false;
+	struct passes q = {0};
+	CHECK(cb_simulate(&e, &l, logged, &q, &r) == 0);
+	CHECK(q.tokens[0] == 4096 && q.decodes[0] == 0);
+}
+
 static void refused(void)
 {
 	struct linear_cost k = {1, 0, 0};
@@ -440,5 +485,6 @@ int main(void)
 	steady_by_hand();
 	steady_matches_simulation();
 	offered_against_served();
+	separate_prefill();
 	return check_summary("cbatch");
 }

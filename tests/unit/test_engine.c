@@ -88,6 +88,13 @@ static void lmdeploy_defaults(void)
 	CHECK(e->d[ES_KV_BLOCK].value == 128);
 	CHECK(e->d[ES_PREEMPTION].value == 1);
 	CHECK(e->d[ES_CHUNKED_PREFILL].value == 0);
+	/* its loop: prompts in prefill passes of their own, each at most
+	 * session_len tokens; no other entry schedules so */
+	CHECK(e->separate_prefill && strstr(e->separate_prefill, "LlamaBatch.cc"));
+	CHECK(e->budget_is_context &&
+	      strstr(e->budget_is_context, "LlamaTritonModel.cc"));
+	CHECK(!engine_find("lmdeploy", "0.6.0")->separate_prefill);
+	CHECK(!engine_find("vllm", NULL)->separate_prefill);
 	CHECK(e->d[ES_PREFIX_CACHING].value == 0);
 	/* the budget is the model's session_len: not a table value */
 	CHECK(isnan(e->d[ES_TOKEN_BUDGET].value));
