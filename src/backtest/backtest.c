@@ -218,6 +218,7 @@ static bool predict_serving(const struct outcome *o, struct backtest_plan *bp,
 	double parts[MEM_PARTS] = {0};
 	double capacity = accelerator_memory_capacity(a);
 	long budget = record_budget(o, sp, capacity);
+	bp->token_budget = budget;
 	bp->kv_tokens = llm_kv_tokens(sp, &d, capacity, budget, o->sv.max_seqs,
 				      parts);
 	struct cb_engine e;
@@ -438,8 +439,8 @@ static json_t *serving_json(const struct backtest_row *row)
 			    ? json_real(row->plan.batch_s) : json_null());
 	json_object_set_new(j, "max_live_sequences", sv->batched ? json_null()
 				 : json_integer(sv->max_seqs));
-	json_object_set_new(j, "token_budget", sv->batched ? json_null()
-				 : json_integer(sv->token_budget));
+	json_object_set_new(j, "token_budget", sv->batched || !row->predicted
+				 ? json_null() : json_integer(row->plan.token_budget));
 	json_object_set_new(j, "arrivals", json_string(arrivals[sv->load.arrivals]));
 	json_object_set_new(j, "clients", sv->load.arrivals == CB_CLOSED
 				 ? json_integer(sv->load.clients) : json_null());

@@ -45,6 +45,7 @@ struct backtest_plan {
 	 * model batched whole the batcher's (serve/dbatch.h) */
 	struct cb_result sim;
 	double kv_tokens;		/* the cache one GPU holds */
+	long token_budget;		/* the iteration's, as simulated */
 	struct dbatch_result batch;
 	double batch_s;			/* one full batch through the model */
 };

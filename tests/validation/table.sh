@@ -1,12 +1,34 @@
 #!/bin/bash
-# The backtest of the shipped validation set as the Markdown table the
+# The backtest of the shipped validation set as the Markdown tables the
 # README shows: one line per record and measured quantity.
 #
-#   tests/validation/table.sh [BUILD_DIR]   (prints Markdown on stdout)
+#   tests/validation/table.sh [BUILD_DIR] [training|serving]
+#                                     (prints Markdown on stdout)
 set -eu
 build=${1:-build}
+set=${2:-training}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
+if [ "$set" = serving ]; then
+"$build/gpuplan" backtest --format json tests/validation/serving/*.yaml |
+jq -r '
+  def pct: (. * 1000 | round / 10 | tostring) + "%";
+  def sig: if . >= 1000 then (. | round | tostring)
+           elif . >= 100 then ((. * 10 | round) / 10 | tostring)
+           elif . >= 10 then ((. * 100 | round) / 100 | tostring)
+           else ((. * 1000 | round) / 1000 | tostring) end;
+  def val(q): if (q | test("_per_s$")) then "\(. | sig)/s"
+              elif . >= 1 then "\(. | sig) s" else "\(. * 1000 | sig) ms" end;
+  def ratio: if (.quantity | test("_per_s$")) then 1 + .error else 1 / (1 + .error) end;
+  "| record | quantity | measured | predicted | error | held |",
+  "|---|---|---|---|---|---|",
+  (.rows[] | .quantity as $q | "| \(.record) | \($q) | \(.measured | val($q)) | \(if .error then (.predicted | val($q)) else "-" end) | \(if .error then ((if .error > 0 then "+" else "" end) + (.error | pct)) else "-" end) | \(if .known_miss then "known miss" elif .within_tolerance then "within \(.tolerance * 100 | round)%" else "NO" end) |"),
+  "",
+  ([.rows[] | select(.error) | ratio] | sort) as $r |
+  "Mean |error| \(.summary.mean_abs_error | pct) over \(.summary.predicted) rows, \(.summary.within_tolerance) within tolerance; the \(.summary.held) rows of records held to their tolerance average \(.summary.mean_abs_error_held | pct). Predicted over measured speed (throughput predicted/measured, latency measured/predicted): median \((($r | length) as $n | ($r[($n - 1) / 2 | floor] + $r[$n / 2 | floor]) / 2) * 1000 | round / 1000), \([$r[] | select(. > 1)] | length) rows over-promising."
+'
+exit 0
+fi
 "$build/gpuplan" backtest --format json tests/validation/training/*.yaml |
 jq -r '
   def pct: (. * 1000 | round / 10 | tostring) + "%";
