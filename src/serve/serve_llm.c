@@ -287,23 +287,22 @@ static double fixed_memory(const struct serve_prep *sp,
 	return parts[MEM_WEIGHTS] + parts[MEM_ACTIVATIONS] + parts[MEM_WORKSPACE];
 }
 
-/* Tokens of KV cache the rest of LLM_MEMORY_FRACTION of capacity holds,
- * for one engine: with pp stages each GPU holds 1/pp of every token's
- * layers for pp engines, which comes to the same count. */
+/* Tokens of KV cache the engine u's share of capacity holds beside the
+ * fixed bytes, for one engine: with pp stages each GPU holds 1/pp of every
+ * token's layers for pp engines, which comes to the same count. */
 static double kv_capacity(const struct serve_prep *sp,
-			  const struct serve_device *d, double capacity,
+			  const struct serve_device *d,
+			  const struct llm_engine_use *u, double capacity,
 			  double fixed)
 {
-	struct llm_engine_use u;
-	llm_engine_resolve(sp, capacity, &u);
 	/* vLLM and SGLang take their share of all the memory, weights
 	 * included; TensorRT-LLM and later LMDeploy a share of what is free
 	 * once the weights and buffers are in */
-	double free_bytes = u.kv_base == KV_OF_FREE
-				    ? (capacity - fixed) * u.kv_fraction
-			    : u.kv_base == KV_CACHE_OF_TOTAL
-				    ? fmin(capacity * u.kv_fraction, capacity - fixed)
-				    : capacity * u.kv_fraction - fixed;
+	double free_bytes = u->kv_base == KV_OF_FREE
+				    ? (capacity - fixed) * u->kv_fraction
+			    : u->kv_base == KV_CACHE_OF_TOTAL
+				    ? fmin(capacity * u->kv_fraction, capacity - fixed)
+				    : capacity * u->kv_fraction - fixed;
 	if (free_bytes <= 0 || sp->kv_per_token <= 0)
 		return 0;
 	return free_bytes * (double)kv_split(sp, d) / sp->kv_per_token;
@@ -313,7 +312,9 @@ double llm_kv_tokens(const struct serve_prep *sp, const struct serve_device *d,
 		     double capacity, long budget, long max_seqs,
 		     double *parts)
 {
-	return kv_capacity(sp, d, capacity,
+	struct llm_engine_use u;
+	llm_engine_resolve(sp, capacity, &u);
+	return kv_capacity(sp, d, &u, capacity,
 			   fixed_memory(sp, d, budget, max_seqs, parts));
 }
 
@@ -587,7 +588,7 @@ static void search_budget(const struct serve_prep *sp,
 		struct trial t = {.budget = budget, .max_seqs = n,
 				  .kv_split = kv_split(sp, d)};
 		double fixed = fixed_memory(sp, d, budget, n, t.parts);
-		t.kv_tokens = kv_capacity(sp, d, capacity, fixed);
+		t.kv_tokens = kv_capacity(sp, d, &u, capacity, fixed);
 		if (t.kv_tokens < (double)sp->context)
 			continue;	/* the longest request must fit */
 		z->fits = true;
@@ -631,7 +632,7 @@ static long instances_floor(const struct serve_prep *sp,
 	struct llm_cost k;
 	cost_init(&k, sp, d, budget);
 	double parts[MEM_PARTS] = {0};
-	double kv = kv_capacity(sp, d, capacity,
+	double kv = kv_capacity(sp, d, &u, capacity,
 				fixed_memory(sp, d, budget, seqs, parts));
 	double held = fmax(1, fmin((double)seqs,
 				   kv / (double)(sp->prompt + sp->output)));
@@ -661,7 +662,7 @@ static void closest(const struct serve_prep *sp, const struct serve_device *d,
 	struct trial t = {.budget = budget, .max_seqs = seqs < budget ? seqs : budget,
 			  .kv_split = kv_split(sp, d)};
 	double fixed = fixed_memory(sp, d, budget, t.max_seqs, t.parts);
-	t.kv_tokens = kv_capacity(sp, d, capacity, fixed);
+	t.kv_tokens = kv_capacity(sp, d, &u, capacity, fixed);
 	double held = t.kv_tokens / (double)(sp->prompt + sp->output);
 	if (held < 1)
 		return;

@@ -9,8 +9,8 @@
 int wl_engine_select(struct yread *r, const struct ynode *name,
 		     const struct ynode *version, struct engine_config *c)
 {
-	const char *n = ENGINE_DEFAULT_NAME, *v = NULL;
-	if (name && name->kind != YNODE_SCALAR) {
+	const char *v = NULL;
+	if (name->kind != YNODE_SCALAR) {
 		yr_error(r, name, NULL, "expected an engine name for 'engine' (vllm, tensorrt-llm, sglang, lmdeploy or triton)");
 		return -1;
 	}
@@ -18,8 +18,7 @@ int wl_engine_select(struct yread *r, const struct ynode *name,
 		yr_error(r, version, NULL, "expected a version for 'engine_version', as the engine numbers its releases (\"0.11.0\")");
 		return -1;
 	}
-	if (name)
-		n = name->text;
+	const char *n = name->text;
 	if (version)
 		v = version->text;
 	const struct engine_version *e = engine_find(n, NULL);

@@ -14,9 +14,8 @@
 #include "workload/engine.h"
 
 /*
- * The engine named by node `name` (a scalar; NULL: the default engine,
- * ENGINE_DEFAULT_NAME) at the version in node `version` (NULL: the newest
- * in the table) into *c, with its defaults.  An unknown name gets a
+ * The engine named by node `name` (a scalar) at the version in node
+ * `version` (NULL: the newest in the table) into *c, with its defaults.  An unknown name gets a
  * did-you-mean, an unknown version the versions known.  0, or -1.
  */
 int wl_engine_select(struct yread *r, const struct ynode *name,

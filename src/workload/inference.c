@@ -50,23 +50,27 @@ static int read_length(struct yread *r, const struct ynode *map,
 }
 
 /* `engine:`, `engine_version:` and `engine_settings:` (engine_read.h);
- * the default engine when none is named (wl_check_inference() picks the
- * one for the model). */
+ * with no engine named, the model's default (check_engine_kind()), and
+ * neither a version nor settings, which would have nothing to apply to. */
 static int read_engine(struct yread *r, const struct ynode *map,
 		       struct inference *in)
 {
 	const struct ynode *name = ymap_get(map, "engine");
 	const struct ynode *version = ymap_get(map, "engine_version");
+	const struct ynode *settings = ymap_get(map, "engine_settings");
 	in->engine_named = name != NULL;
-	if (version && !name) {
-		yr_error(r, version, NULL,
-			 "'engine_version' needs 'engine': name the engine whose version it is");
-		return -1;
+	if (!name) {	/* the default engine comes with the model */
+		const struct ynode *orphan = version ? version : settings;
+		if (orphan)
+			yr_error(r, orphan, NULL,
+				 "'%s' needs 'engine': name the engine whose %s it is",
+				 version ? "engine_version" : "engine_settings",
+				 version ? "version" : "settings");
+		return orphan ? -1 : 0;
 	}
 	if (wl_engine_select(r, name, version, &in->engine) < 0)
 		return -1;
-	return wl_engine_settings(r, ymap_get(map, "engine_settings"),
-				  "'engine_settings'", &in->engine);
+	return wl_engine_settings(r, settings, "'engine_settings'", &in->engine);
 }
 
 int wl_read_inference(struct yread *r, const struct ynode *map,

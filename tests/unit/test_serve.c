@@ -471,6 +471,43 @@ static void fewest_replicas(const struct fixture *f)
 	serve_prep_free(sp);
 }
 
+/*
+ * The KV cache as each engine sizes it (engine.h, kv_fraction_base), on
+ * an A100-SXM-80GB for the Llama-2-7B chat service, with F the weights,
+ * activations and workspace: vLLM 0.10.2 takes 0.9 of all memory for
+ * everything, (0.9 C - F); LMDeploy 0.6.0 0.8 of what is free,
+ * 0.8 (C - F); LMDeploy 0.1.0a1 0.5 of all memory for the cache alone,
+ * min(0.5 C, C - F).  Tokens: bytes over the KV bytes per token.
+ */
+static void kv_share_by_engine(const struct fixture *f)
+{
+	struct workload w = *workload_find(&f->wf, "llama7b-chat");
+	const struct accelerator *a =
+		catalog_find_accelerator(&f->cat, "A100-SXM-80GB");
+	double c = accelerator_memory_capacity(a);
+	static const struct {
+		const char *name, *version;
+	} engines[] = {{"vllm", "0.10.2"}, {"lmdeploy", "0.6.0"},
+		       {"lmdeploy", "0.1.0a1"}};
+	for (int i = 0; i < 3; i++) {
+		engine_config_init(&w.infer.engine,
+				   engine_find(engines[i].name, engines[i].version));
+		char why[256];
+		struct serve_prep *sp = serve_prepare(&w, why, sizeof(why));
+		struct serve_device d;
+		serve_device_init(&d, a, PREC_BF16, &f->s.eff, 1, 1, 1, NULL);
+		double parts[MEM_PARTS] = {0};
+		double kv = llm_kv_tokens(sp, &d, c, 2048, 64, parts);
+		double fixed = parts[MEM_WEIGHTS] + parts[MEM_ACTIVATIONS] +
+			       parts[MEM_WORKSPACE];
+		double bytes = i == 0 ? 0.9 * c - fixed
+			     : i == 1 ? 0.8 * (c - fixed)
+				      : fmin(0.5 * c, c - fixed);
+		CHECK_NEAR(kv, bytes / sp->kv_per_token, 1e-12);
+		serve_prep_free(sp);
+	}
+}
+
 /* serve_memory() is memory_serving()'s total. */
 static void memory_matches(const struct fixture *f)
 {
@@ -949,6 +986,7 @@ int main(void)
 	pipeline_stages(&f);
 	mixed_precision(&f);
 	fewest_replicas(&f);
+	kv_share_by_engine(&f);
 	prices(&f);
 	monotonic(&f);
 	kept_per_hardware(&f);
