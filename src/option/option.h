@@ -153,6 +153,10 @@ struct plan_option {
 	bool has_range;
 	double time_low_s, time_high_s;
 	double cost_low, cost_high;
+	/* training: the step's range at the settings' range_level, s
+	 * (valid when has_range; the backtest compares step-based
+	 * measurements with it) */
+	double step_low_s, step_high_s;
 	enum precision precision_used;	/* the peak used (bf16 may run as fp16) */
 };
 

@@ -11,6 +11,7 @@ void plan_settings_default(struct plan_settings *s)
 	memset(s, 0, sizeof(*s));
 	memcpy(s->currency, "USD", 4);
 	s->top = 5;
+	s->range_level = 0.80;
 	efficiency_default(&s->eff);
 }
 

@@ -35,6 +35,10 @@ struct plan_settings {
 	/* --profile: the calibration and what it carried to the catalog
 	 * (hwmodel/calibrate.h); NULL: none.  Not owned. */
 	const struct carried *carried;
+	/* The probability the printed ranges (time_low_s .. time_high_s)
+	 * are meant to hold: 0.80 by default; `backtest --coverage LEVEL`
+	 * sets it to the level it tests. */
+	double range_level;
 };
 
 void plan_settings_default(struct plan_settings *s);
