@@ -61,6 +61,16 @@ struct efficiency {
 	const char *iteration_from;
 	const char *compute_from, *memory_from, *network_from, *spot_from;
 	const char *link_from;	/* the GPU link's; the network's by default */
+	/* Training (issue 27).  The fraction by which compute kernels slow
+	 * while a collective runs beside them on other SMs (the share of a
+	 * step that overlaps data-parallel communication pays it). */
+	double overlap_slowdown;
+	const char *overlap_from;
+	/* The spread of one GPU's step time across the GPUs of a job, as a
+	 * coefficient of variation: a synchronous step waits for the
+	 * slowest of N. */
+	double straggler_cv;
+	const char *straggler_from;
 };
 
 void efficiency_default(struct efficiency *e);
