@@ -56,6 +56,11 @@ struct accelerator {
 	double sustained_fraction;	/* share of the datasheet clock the part
 					 * holds under full tensor load at its
 					 * power limit; 0: not given (1) */
+	/* `matmul_ceiling:` the share of the dense peak a large GEMM with
+	 * random inputs reaches on this part, by precision, measured (the
+	 * entry's notes and sources say where); 0: not measured (the
+	 * planner's default ceiling, hwmodel/efficiency.h) */
+	double matmul_ceiling[PREC_COUNT];
 	struct mig_profile *mig;
 	size_t n_mig;
 	bool illustrative;

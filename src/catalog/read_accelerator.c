@@ -51,6 +51,40 @@ static int read_peaks(struct yread *r, const struct ynode *map,
 	return bad ? -1 : 0;
 }
 
+/* `matmul_ceiling: {bf16: 86.9%, fp8: 70.9%}`: a measured share of each
+ * precision's dense peak, for precisions the part has. */
+static int read_ceilings(struct yread *r, const struct ynode *map,
+			 const char *owner, struct accelerator *a)
+{
+	const struct ynode *n = ymap_get(map, "matmul_ceiling");
+	if (!n)
+		return 0;
+	char what[160];
+	snprintf(what, sizeof(what), "'matmul_ceiling' of %s", owner);
+	if (!yr_expect_map(r, n, what))
+		return -1;
+	struct yfield fields[PREC_COUNT + 1];
+	for (int p = 0; p < PREC_COUNT; p++)
+		fields[p] = (struct yfield){precision_name(p), false};
+	fields[PREC_COUNT] = (struct yfield){NULL, false};
+	int bad = yr_check_keys(r, n, what, fields);
+	for (int p = 0; p < PREC_COUNT; p++) {
+		int rc = yr_number_in(r, n, precision_name(p), Q_EFFICIENCY,
+				      &a->matmul_ceiling[p]);
+		if (rc < 0) {
+			bad = 1;
+			continue;
+		}
+		if (rc == 1 && !a->has_peak[p]) {
+			yr_error(r, ymap_get(n, precision_name(p)), NULL,
+				 "%s gives '%s' but 'peak_dense' has no %s peak",
+				 what, precision_name(p), precision_name(p));
+			bad = 1;
+		}
+	}
+	return bad ? -1 : 0;
+}
+
 /*
  * `lacks: [fp8]`: precisions the part does not have at all (no such
  * tensor-core format), as opposed to a precision whose peak the catalog
@@ -144,6 +178,7 @@ static const struct yfield accelerator_fields[] = {
 	{"interconnect", true}, {"host_interface", true}, {"tdp", true},
 	{"memory_reported", false}, {"sustained_fraction", false},
 	{"sms", false}, {"lacks", false}, {"mig", false},
+	{"matmul_ceiling", false},
 	{"illustrative", false},
 	{"notes", false},
 	{"source", true}, {NULL, false},
@@ -181,6 +216,7 @@ int read_accelerator(struct yread *r, const struct ynode *n,
 	bad |= yr_int(r, n, "sms", 1, 1000, &a->sms) < 0;
 	bad |= read_peaks(r, n, what, a) < 0;
 	bad |= read_lacks(r, n, what, a) < 0;
+	bad |= read_ceilings(r, n, what, a) < 0;
 	bad |= read_link(r, n, "interconnect", what, &a->interconnect) < 0;
 	bad |= read_link(r, n, "host_interface", what, &a->host_interface) < 0;
 	bad |= read_mig(r, n, what, a) < 0;

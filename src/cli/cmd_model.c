@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "workload/framework.h"
 #include "commands.h"
 #include "common.h"
 #include "core/output.h"
@@ -146,7 +147,10 @@ static int read_setup(const struct parsed *p, struct show_setup *s)
 					   serve_only[i]);
 	s->t = (struct train_setup){s->precision, (enum optimizer)optim, (int)zero,
 				    s->t.dp, s->t.tp, s->t.pp, s->batch,
-				    (enum recompute)rec, 1, true, true};
+				    (enum recompute)rec, 1, true, true,
+				    /* the planner's accounting when no
+				     * framework is named */
+				    framework_rules(NULL, s->precision, (int)zero)};
 	return 0;
 }
 

@@ -9,6 +9,9 @@
 #ifndef GPUPLAN_HWMODEL_EFFICIENCY_H
 #define GPUPLAN_HWMODEL_EFFICIENCY_H
 
+#include <stdbool.h>
+
+#include "catalog/catalog.h"
 #include "hwmodel/matrix_eff.h"
 
 struct efficiency {
@@ -74,5 +77,17 @@ struct efficiency {
 };
 
 void efficiency_default(struct efficiency *e);
+
+/*
+ * The large-GEMM ceiling of part a at precision p: the part's own
+ * measured ceiling from the catalog (`matmul_ceiling:`, Bekman's MAMF
+ * table) while e's ceiling is the default, else e->compute (a workload's
+ * own figure or a calibration replaces every part's).
+ */
+double efficiency_ceiling(const struct efficiency *e,
+			  const struct accelerator *a, enum precision p);
+/* Whether e->compute is still the default (no workload or calibration
+ * replaced it). */
+bool efficiency_compute_is_default(const struct efficiency *e);
 
 #endif

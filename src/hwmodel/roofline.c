@@ -112,11 +112,16 @@ struct formats {
 	long first, last;
 };
 
+/* The products' rate: the peak the part runs precision p at, times its
+ * large-GEMM ceiling at that precision (efficiency_ceiling()), times the
+ * share of the part in use. */
 static void serving_formats(const struct accelerator *a, enum precision p,
-			    double scale, struct formats *f)
+			    const struct efficiency *e, double fraction,
+			    struct formats *f)
 {
 	enum precision used;
-	f->matrix = roofline_matrix_peak(a, p, &used) * scale;
+	double peak = roofline_matrix_peak(a, p, &used);
+	f->matrix = peak * efficiency_ceiling(e, a, used) * fraction;
 	f->attention = f->wide_matrix = f->matrix;
 	f->elem = precision_bytes(used);
 	f->fp8_linear = false;
@@ -124,16 +129,17 @@ static void serving_formats(const struct accelerator *a, enum precision p,
 }
 
 static void training_formats(const struct accelerator *a, enum precision p,
-			     double scale, long layers, struct formats *f)
+			     const struct efficiency *e, long layers,
+			     struct formats *f)
 {
-	serving_formats(a, p, scale, f);
+	serving_formats(a, p, e, 1, f);
 	enum precision used;
 	roofline_matrix_peak(a, p, &used);
 	if (used != PREC_FP8)
 		return;
 	enum precision wide;
-	f->wide_matrix = f->attention =
-		roofline_matrix_peak(a, PREC_BF16, &wide) * scale;
+	double peak = roofline_matrix_peak(a, PREC_BF16, &wide);
+	f->wide_matrix = f->attention = peak * efficiency_ceiling(e, a, wide);
 	f->elem = precision_bytes(wide);
 	f->fp8_linear = true;
 	f->first = layers > 0 ? 1 : 0;
@@ -266,7 +272,7 @@ void roofline_forward(const struct model_graph *g, long batch,
 		      const struct efficiency *e, struct roofline *out)
 {
 	struct formats fm;
-	serving_formats(a, p, e->compute * fraction, &fm);
+	serving_formats(a, p, e, fraction, &fm);
 	size_t n = g->n ? g->n : 1;
 	struct op *ops = xmalloc(n * sizeof(*ops));
 	bool *launches = xmalloc(n * sizeof(*launches));
@@ -283,7 +289,7 @@ void roofline_forward_tp(const struct model_graph *g, long layers, long batch,
 {
 	double share = 1.0 / (double)tp;
 	struct formats fm;
-	training_formats(a, p, e->compute, layers, &fm);
+	training_formats(a, p, e, layers, &fm);
 	forward_split(g, g->ops, batch, a, &fm, share,
 		      sequence_parallel ? share : 1, 1, e, out);
 }

@@ -41,22 +41,46 @@ static const char *gb(double bytes, char *buf)
  * master copy plus two fp32 moments (2 + 2 + 12 = 16 bytes); SGD with
  * momentum keeps the master copy and one moment (8).  Training in fp32 or
  * tf32 needs no master copy: 4 + 4 and 8 (Adam) or 4 (SGD).
+ *
+ * A framework's rules (g) change this: Megatron-LM keeps bf16 gradients
+ * in an fp32 buffer (2 + 4 + 12 = 18 bytes) and, under fp16, fp32 main
+ * gradients beside the optimizer (2 + 2 + 16 = 20; its
+ * dist_optimizer.md table); PyTorch FSDP keeps the sharded parameter in
+ * fp32 as its own master copy (4 + 4 + 8).
  */
-struct state_bytes memory_state_bytes(enum precision p, enum optimizer o)
+struct state_bytes memory_state_bytes(enum precision p, enum optimizer o,
+				      const struct grad_rules *g)
 {
 	bool full = p == PREC_FP32 || p == PREC_TF32;
 	bool sgd = o == OPTIMIZER_SGD;
 	if (full)
 		return (struct state_bytes){4, 4, sgd ? 4 : 8, false,
 			sgd ? "fp32 momentum" : "fp32 first and second moments"};
-	return (struct state_bytes){2, 2, sgd ? 8 : 12, true,
+	struct state_bytes b = {2, 2, sgd ? 8 : 12, true,
 		sgd ? "fp32 master weights + momentum"
 		    : "fp32 master weights + two fp32 moments"};
+	if (!g)
+		return b;
+	if (g->grad_bytes > 0)
+		b.gradients = g->grad_bytes;
+	if (g->main_grad_bytes > 0) {
+		b.optimizer += g->main_grad_bytes;
+		b.optimizer_what = sgd ? "fp32 master weights, main gradients + momentum"
+				       : "fp32 master weights, main gradients + two fp32 moments";
+	}
+	if (g->fp32_params) {
+		b.weights = 4;
+		b.optimizer -= 4;
+		b.master_copy = false;
+		b.optimizer_what = sgd ? "fp32 momentum (the fp32 parameter is the master copy)"
+				       : "fp32 first and second moments (the fp32 parameter is the master copy)";
+	}
+	return b;
 }
 
 static struct state_bytes state_per_param(const struct train_setup *t)
 {
-	return memory_state_bytes(t->precision, t->optimizer);
+	return memory_state_bytes(t->precision, t->optimizer, &t->grads);
 }
 
 static void model_state(const struct memory_model *mm,

@@ -28,6 +28,16 @@ int optimizer_from_name(const char *s);		/* -1 when unknown */
 const char *recompute_name(enum recompute r);
 int recompute_from_name(const char *s);		/* -1 when unknown */
 
+/* What a training framework changes in the state accounting
+ * (workload/framework.h says whose rules): the bytes of the gradient
+ * buffer under 16-bit mixed precision (0: 2, the ZeRO paper's), fp32 main
+ * gradients the optimizer keeps beside them (sharded with it), and a
+ * sharded parameter kept in fp32 as its own master copy. */
+struct grad_rules {
+	double grad_bytes, main_grad_bytes;
+	bool fp32_params;
+};
+
 struct train_setup {
 	enum precision precision;	/* compute precision */
 	enum optimizer optimizer;
@@ -41,6 +51,8 @@ struct train_setup {
 					 * split over tp too */
 	bool fused_attention;		/* the S x S scores are never stored
 					 * (FlashAttention) */
+	struct grad_rules grads;	/* the framework's; zeros: the ZeRO
+					 * paper's accounting */
 };
 
 /* Bytes of model state per parameter in training (memory.c says whose
@@ -52,7 +64,8 @@ struct state_bytes {
 	const char *optimizer_what;
 };
 
-struct state_bytes memory_state_bytes(enum precision p, enum optimizer o);
+struct state_bytes memory_state_bytes(enum precision p, enum optimizer o,
+				      const struct grad_rules *g);
 
 struct serve_setup {
 	enum precision precision;	/* weights and activations */

@@ -24,6 +24,12 @@ static const struct training *train_of(const struct layout_ctx *c)
 	return &c->job->w->train;
 }
 
+static const struct framework *framework_of(const struct layout_ctx *c)
+{
+	const struct framework *f = train_of(c)->framework;
+	return f ? f : framework_get(FRAMEWORK_GENERIC);
+}
+
 static bool is_transformer(const struct layout_ctx *c)
 {
 	return c->job->w->model->kind == MODEL_TRANSFORMER;
@@ -38,7 +44,7 @@ static void tp_choices(const struct layout_ctx *c, struct choices *out)
 		add_choice(out, t->layout.tp);
 		return;
 	}
-	if (!is_transformer(c)) {
+	if (!is_transformer(c) || !framework_of(c)->model_parallel) {
 		add_choice(out, 1);
 		return;
 	}
@@ -60,7 +66,7 @@ static void pp_choices(const struct layout_ctx *c, struct choices *out)
 		add_choice(out, t->layout.pp);
 		return;
 	}
-	if (!is_transformer(c)) {
+	if (!is_transformer(c) || !framework_of(c)->model_parallel) {
 		add_choice(out, 1);
 		return;
 	}
@@ -114,7 +120,8 @@ static void zero_choices(const struct layout_ctx *c, long dp, struct choices *ou
 		return;
 	}
 	for (int z = 0; z <= (dp > 1 ? 3 : 0); z++)
-		add_choice(out, z);
+		if (framework_of(c)->zero_stage[z])
+			add_choice(out, z);
 }
 
 static void recompute_choices(const struct layout_ctx *c, struct choices *out)
@@ -136,7 +143,8 @@ static void measure_memory(const struct layout_ctx *c, struct layout_try *t)
 	struct train_setup s = {c->job->w->precision, c->job->w->train.optimizer,
 				l->zero, l->dp, l->tp, l->pp, l->micro,
 				l->recompute, l->v, l->sp,
-				c->job->w->train.fused_attention};
+				c->job->w->train.fused_attention,
+				train_grad_rules(c->job->w, l->zero)};
 	struct memory_breakdown mb;
 	memory_training_of(c->mm, &s, false, &mb);
 	t->memory = mb.total;
@@ -216,8 +224,12 @@ static void try_pipeline(struct search *s, long tp, long pp, long dp)
 	for (int mi = micros.n - 1; mi >= 0; mi--) {
 		struct layout l = {.tp = tp, .pp = pp, .dp = dp, .micro = micros.v[mi]};
 		l.accumulation = (local + l.micro - 1) / l.micro;
-		l.sp = tp > 1 && t->layout.sequence_parallel != LAYOUT_OFF;
-		l.overlap = t->layout.overlap_grad_reduce != LAYOUT_OFF;
+		l.sp = tp > 1 && (t->layout.sequence_parallel == LAYOUT_ON ||
+				  (t->layout.sequence_parallel == LAYOUT_UNSET &&
+				   framework_of(c)->sequence_parallel));
+		l.overlap = t->layout.overlap_grad_reduce == LAYOUT_ON ||
+			    (t->layout.overlap_grad_reduce == LAYOUT_UNSET &&
+			     framework_of(c)->overlap_default);
 		struct choices vs;
 		v_choices(c, pp, l.accumulation, &vs);
 		for (int vi = 0; vi < vs.n; vi++) {

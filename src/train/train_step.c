@@ -1,15 +1,12 @@
 #include "train/train_step.h"
 
+#include <gsl/gsl_cdf.h>
+#include <math.h>
 #include <string.h>
 
 static double max2(double a, double b)
 {
 	return a > b ? a : b;
-}
-
-static double min2(double a, double b)
-{
-	return a < b ? a : b;
 }
 
 static double coll(const struct step_job *j, enum coll_op op, double bytes,
@@ -130,6 +127,90 @@ static double local_params(const struct step_job *j, const struct layout *l)
 	return j->params / ((double)l->tp * l->pp);
 }
 
+static const struct framework *framework_of(const struct step_job *j)
+{
+	const struct framework *f = j->w->train.framework;
+	return f ? f : framework_get(FRAMEWORK_GENERIC);
+}
+
+struct grad_rules train_grad_rules(const struct workload *w, int zero)
+{
+	return framework_rules(w->train.framework, w->precision, zero);
+}
+
+/* Layers one GPU's share of the model holds (1 for non-transformers). */
+static double stage_layers(const struct step_job *j, const struct layout *l)
+{
+	const struct model *m = j->w->model;
+	return m->kind == MODEL_TRANSFORMER ? (double)m->tf.layers / l->pp : 1;
+}
+
+/*
+ * The gradients of one GPU reduced the way its framework buckets them:
+ * buckets of max(bucket_min, bucket_per_rank x dp) parameters (Megatron-
+ * Core, DeepSpeed), or one per wrapped transformer block (FSDP); one
+ * bucket for everything when reduction is not overlapped (Megatron-Core
+ * then sets no bucket size).  Each bucket is its own collective and pays
+ * its own latency.  *last: the final bucket's time, which no backward
+ * hides.
+ */
+static double bucketed(const struct step_job *j, const struct layout *l,
+		       enum coll_op op, double params, double bytes_per,
+		       double *last)
+{
+	const struct framework *f = framework_of(j);
+	double bucket = f->bucket_min > 0
+		? max2(f->bucket_min, f->bucket_per_rank * (double)l->dp)
+		: params / stage_layers(j, l);
+	if (!l->overlap || bucket >= params) {
+		*last = coll(j, op, params * bytes_per, dp_group(j, l));
+		return *last;
+	}
+	double n = ceil(params / bucket);
+	double rest = params - (n - 1) * bucket;
+	*last = coll(j, op, rest * bytes_per, dp_group(j, l));
+	return (n - 1) * coll(j, op, bucket * bytes_per, dp_group(j, l)) + *last;
+}
+
+/*
+ * Communication that overlaps compute still costs the compute: NCCL's
+ * kernels take SMs and memory bandwidth from the kernels beside them, so
+ * the overlapped span runs slower by eff->overlap_slowdown.
+ */
+static double overlap_cost(const struct step_job *j, double hidden)
+{
+	return hidden > 0 ? hidden * j->eff->overlap_slowdown : 0;
+}
+
+/*
+ * ZeRO-3 (Rajbhandari et al. 2020): every micro-batch gathers the
+ * parameters for the forward and again for the backward and reduce-
+ * scatters the gradients, 1.5x ZeRO-0's traffic, one message per wrapped
+ * unit or weight matrix (the framework's zero3_gathers_per_layer), each
+ * paying its latency.  Prefetching hides the traffic behind that micro-
+ * batch's compute; the first gather and the last reduce-scatter are
+ * exposed.
+ */
+static void zero3_time(const struct step_job *j, const struct layout *l,
+		       double weights, double grads, struct step *st)
+{
+	struct coll_group g = dp_group(j, l);
+	const struct framework *f = framework_of(j);
+	double msgs = stage_layers(j, l) * (f->zero3_gathers_per_layer > 0
+					    ? f->zero3_gathers_per_layer : 1);
+	double gather = coll(j, COLL_ALL_GATHER, weights / msgs, g);
+	double scatter = coll(j, COLL_REDUCE_SCATTER, grads / msgs, g);
+	double per_micro = msgs * (2 * gather + scatter);
+	st->dp_comm = per_micro * l->accumulation;
+	if (!l->overlap) {
+		st->dp_exposed = st->dp_comm;
+		return;
+	}
+	double exposed = max2(per_micro - st->stage_compute, gather + scatter);
+	st->dp_exposed = (exposed + overlap_cost(j, per_micro - exposed)) *
+			 l->accumulation;
+}
+
 /*
  * Data parallelism and ZeRO, per step: the traffic, and what is left
  * exposed once overlap has hidden what it can.
@@ -139,11 +220,9 @@ static double local_params(const struct step_job *j, const struct layout *l)
  *           optimizer an all-gather of the updated parameters, which can
  *           hide behind the next step's first forward (Megatron-LM's
  *           overlapped parameter gather).
- *   ZeRO-3: every micro-batch all-gathers the parameters for forward and
- *           again for backward and reduce-scatters the gradients
- *           (Rajbhandari et al. 2020, 1.5x ZeRO-0's traffic); prefetching
- *           hides it behind that micro-batch's compute.
- * Without overlap everything is exposed.
+ *   ZeRO-3: zero3_time().
+ * Gradients travel in the framework's precision (Megatron-LM reduces bf16
+ * gradients in fp32).  Without overlap everything is exposed.
  */
 static void dp_time(const struct step_job *j, const struct layout *l,
 		    struct step *st)
@@ -151,32 +230,31 @@ static void dp_time(const struct step_job *j, const struct layout *l,
 	if (l->dp <= 1)
 		return;
 	struct coll_group g = dp_group(j, l);
+	const struct framework *f = framework_of(j);
+	double params = local_params(j, l);
+	double wire = framework_grad_bytes(f, j->w->precision, l->zero, true);
 	struct state_bytes per = memory_state_bytes(j->w->precision,
-						    j->w->train.optimizer);
-	double bytes = local_params(j, l) * per.gradients;
-	double weights = local_params(j, l) * per.weights;	/* gathered */
-	double bucket = min2(bytes, j->eff->grad_bucket);
-	double tail = coll(j, l->zero >= 1 ? COLL_REDUCE_SCATTER : COLL_ALL_REDUCE,
-			   bucket, g);
-	double backward = st->stage_compute - st->stage_forward;
+						    j->w->train.optimizer, NULL);
+	double weights = params * per.weights;	/* gathered in 16 bits */
 	if (l->zero == 3) {
-		double per_micro = 2 * coll(j, COLL_ALL_GATHER, weights, g) +
-				   coll(j, COLL_REDUCE_SCATTER, bytes, g);
-		st->dp_comm = per_micro * l->accumulation;
-		double hidden = l->overlap ? st->stage_compute : 0;
-		st->dp_exposed = max2(per_micro - hidden, tail) * l->accumulation;
+		zero3_time(j, l, weights, params * wire, st);
 		return;
 	}
-	double reduce = coll(j, l->zero >= 1 ? COLL_REDUCE_SCATTER : COLL_ALL_REDUCE,
-			     bytes, g);
+	double last;
+	double reduce = bucketed(j, l, l->zero >= 1 ? COLL_REDUCE_SCATTER
+						     : COLL_ALL_REDUCE,
+				 params, wire, &last);
 	double gather = l->zero >= 1 ? coll(j, COLL_ALL_GATHER, weights, g) : 0;
 	st->dp_comm = reduce + gather;
 	if (!l->overlap) {
 		st->dp_exposed = st->dp_comm;
 		return;
 	}
-	st->dp_exposed = max2(reduce - backward, tail) +
-			 max2(gather - st->stage_forward, 0);
+	double backward = st->stage_compute - st->stage_forward;
+	double reduce_exposed = max2(reduce - backward, last);
+	double gather_exposed = max2(gather - st->stage_forward, 0);
+	double hidden = st->dp_comm - reduce_exposed - gather_exposed;
+	st->dp_exposed = reduce_exposed + gather_exposed + overlap_cost(j, hidden);
 }
 
 /*
@@ -189,8 +267,9 @@ static void dp_time(const struct step_job *j, const struct layout *l,
 static double optimizer_time(const struct step_job *j, const struct layout *l)
 {
 	const struct accelerator *a = j->in->acc;
+	struct grad_rules g = train_grad_rules(j->w, l->zero);
 	struct state_bytes b = memory_state_bytes(j->w->precision,
-						  j->w->train.optimizer);
+						  j->w->train.optimizer, &g);
 	double per_param = 2 * b.optimizer + b.gradients +
 			   (b.master_copy ? 1 : 2) * b.weights;
 	double n = local_params(j, l) / (l->zero >= 1 ? l->dp : 1);
@@ -213,6 +292,24 @@ static double input_time(const struct step_job *j, const struct layout *l)
 	return max2(decode, copy);
 }
 
+/*
+ * A synchronous step waits for its slowest GPU: tensor-parallel
+ * collectives every layer, pipeline sends every micro-batch and the
+ * gradient reduction every step tie all N GPUs together.  GPUs of one
+ * model differ in speed (eff->straggler_cv, the spread as a coefficient
+ * of variation); the slowest of N normal draws lies z(N) spreads above
+ * the mean, with Blom's approximation to the expected maximum,
+ * z(N) = Phi^-1((N - 0.375) / (N + 0.25)): 0 for one GPU, 1.42 for 8,
+ * 3.2 for 1,024.
+ */
+double train_straggler_factor(const struct efficiency *e, long gpus)
+{
+	if (gpus <= 1 || e->straggler_cv <= 0)
+		return 1;
+	double z = gsl_cdf_ugaussian_Pinv((gpus - 0.375) / (gpus + 0.25));
+	return 1 + e->straggler_cv * z;
+}
+
 /* Micro-batch slots of one stage in the 1F1B schedule, bubble included. */
 static double slots_of(const struct layout *l)
 {
@@ -232,7 +329,9 @@ void train_step_time(const struct step_job *j, const struct layout *l,
 	st->fwd = *fwd;
 	double share = stage_share(j, l->pp);
 	st->stage_forward = fwd->time * share;
-	st->stage_compute = stage_compute(j, l, fwd, st->stage_forward);
+	st->straggler = train_straggler_factor(j->eff, l->tp * l->pp * l->dp);
+	st->stage_compute = stage_compute(j, l, fwd, st->stage_forward) *
+			    st->straggler;
 	st->tp_comm = tp_time(j, l);
 	st->pp_comm = pp_time(j, l);
 	double slot = st->stage_compute + st->tp_comm + st->pp_comm;

@@ -28,6 +28,7 @@
 #include "hwmodel/efficiency.h"
 #include "model/memory.h"
 #include "hwmodel/roofline.h"
+#include "workload/framework.h"
 #include "workload/workload.h"
 
 /* How the work is split: one point of the layout search. */
@@ -56,11 +57,21 @@ struct step_job {
 				 * carried by the end stages of a pipeline */
 };
 
+/* The state accounting of w's framework (workload/framework.h) under
+ * ZeRO stage zero, for model/memory.h. */
+struct grad_rules train_grad_rules(const struct workload *w, int zero);
+
+/* How much slower than its mean GPU a job of `gpus` GPUs steps: the
+ * expected slowest of them (train_step.c). */
+double train_straggler_factor(const struct efficiency *e, long gpus);
+
 /* Seconds, per step unless said otherwise. */
 struct step {
 	struct roofline fwd;	/* one micro-batch, whole model, 1/tp of it */
 	double stage_forward;	/* one micro-batch through one stage */
-	double stage_compute;	/* forward + backward + recomputation, one stage */
+	double stage_compute;	/* forward + backward + recomputation, one
+				 * stage, at the pace of the slowest GPU */
+	double straggler;	/* that pace over the mean GPU's (>= 1) */
 	double tp_comm;		/* per micro-batch, one stage */
 	double pp_comm;		/* per micro-batch, one stage */
 	double pipeline;	/* the schedule, bubble included */

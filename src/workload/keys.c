@@ -19,7 +19,7 @@ static const char *const training_keys[] = {
 	"tokens", "samples", "epochs", "seq", "global_batch", "optimizer",
 	"zero", "recompute", "parallelism", "instance", "gpus", "nodes",
 	"layout", "fused_attention", "deadline", "budget", "spot", "input",
-	NULL};
+	"framework", NULL};
 static const char *const inference_keys[] = {
 	"request_rate", "prompt_tokens", "output_tokens", "p99_latency",
 	"ttft_p99", "tpot_p99", "ttft_p50", "tpot_p50",

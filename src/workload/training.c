@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "framework.h"
 #include "layout.h"
 #include "read_common.h"
 
@@ -160,6 +161,40 @@ static int read_cluster(struct yread *r, const struct ynode *map,
 	return bad ? -1 : 0;
 }
 
+/* `framework:` and what it does not offer: a ZeRO stage, tensor or
+ * pipeline parallelism the workload fixes. */
+static int read_framework(struct yread *r, const struct ynode *map,
+			  const char *what, struct training *t)
+{
+	const char *names[FRAMEWORK_KINDS - 1];
+	for (int k = FRAMEWORK_MEGATRON; k < FRAMEWORK_KINDS; k++)
+		names[k - 1] = framework_get((enum framework_kind)k)->name;
+	int k = -1;
+	t->framework = framework_get(FRAMEWORK_GENERIC);
+	if (wl_read_choice(r, map, "framework", names, FRAMEWORK_KINDS - 1,
+			   framework_names(), &k) < 0)
+		return -1;
+	if (k < 0)
+		return 0;
+	const struct framework *f = framework_get((enum framework_kind)(k + 1));
+	t->framework = f;
+	t->framework_named = true;
+	const struct ynode *n = ymap_get(map, "framework");
+	if (!t->zero_auto && !f->zero_stage[t->zero]) {
+		yr_error(r, ymap_get(map, "zero") ? ymap_get(map, "zero") : n, NULL,
+			 "%s: framework '%s' has no ZeRO-%d (%s)", what,
+			 f->name, t->zero, f->limits_from);
+		return -1;
+	}
+	if (!f->model_parallel && (t->layout.tp > 1 || t->layout.pp > 1)) {
+		yr_error(r, n, NULL,
+			 "%s: framework '%s' has no tensor or pipeline parallelism, but the layout gives tp %ld, pp %ld",
+			 what, f->name, t->layout.tp, t->layout.pp);
+		return -1;
+	}
+	return 0;
+}
+
 int wl_read_training(struct yread *r, const struct ynode *map,
 		     const char *what, bool embedded, struct training *t)
 {
@@ -196,6 +231,7 @@ int wl_read_training(struct yread *r, const struct ynode *map,
 	t->fused_attention = true;
 	bad |= yr_bool(r, map, "fused_attention", &t->fused_attention) < 0;
 	bad |= read_input(r, map, what, t) < 0;
+	bad |= read_framework(r, map, what, t) < 0;
 	t->optimizer = (enum optimizer)opt;
 	t->recompute = (enum recompute)rec;
 	return bad ? -1 : 0;

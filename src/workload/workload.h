@@ -87,6 +87,11 @@ struct training {
 	 * one fused kernel (FlashAttention and its kind); false for the
 	 * unfused path of earlier frameworks (see hwmodel/efficiency.h). */
 	bool fused_attention;
+	/* `framework:` (workload/framework.h): its gradient rules, buckets,
+	 * ZeRO stages and parallelism limits; the generic entry when none
+	 * is named (framework_named false). */
+	const struct framework *framework;
+	bool framework_named;
 	double deadline;	/* s; 0: none */
 	bool has_budget;
 	struct money budget;	/* a total amount */

@@ -43,7 +43,7 @@ static void figures(const struct model *m, const struct model_graph *g)
 	check_finite("flops_per_sample", c.flops_per_sample);
 	check_finite("bytes_per_step", c.bytes_per_step);
 	const struct train_setup t = {PREC_BF16, OPTIMIZER_ADAMW, 1, 1, 1, 1, 1,
-				      RECOMPUTE_SELECTIVE, 1, true, false};
+				      RECOMPUTE_SELECTIVE, 1, true, false, {4, 0, false}};
 	const struct serve_setup s = {PREC_BF16, PREC_BF16, 1,
 				      g->seq > 0 ? g->seq : 1, 1};
 	struct memory_breakdown b;

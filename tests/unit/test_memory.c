@@ -30,7 +30,7 @@ static bool load(const char *file, long seq, struct model *m,
 static struct train_setup bf16_adamw(int zero, long dp)
 {
 	return (struct train_setup){PREC_BF16, OPTIMIZER_ADAMW, zero, dp, 1, 1, 1,
-				    RECOMPUTE_SELECTIVE, 1, true, false};
+				    RECOMPUTE_SELECTIVE, 1, true, false, {0, 0, false}};
 }
 
 /* Model state of a 7B model, bf16 + AdamW, dp 64, under each ZeRO stage:
@@ -100,7 +100,7 @@ static void state_variants(const struct model *m, const struct model_graph *g)
 {
 	/* fp32 + SGD with momentum: 4 + 4 + 4 bytes per parameter. */
 	struct train_setup t = {PREC_FP32, OPTIMIZER_SGD, 0, 1, 1, 1, 1,
-				RECOMPUTE_FULL, 1, true, false};
+				RECOMPUTE_FULL, 1, true, false, {0, 0, false}};
 	struct memory_breakdown mb;
 	memory_training(m, g, &t, &mb);
 	CHECK_NEAR(mb.bytes[MEM_WEIGHTS] + mb.bytes[MEM_GRADIENTS] +
@@ -179,7 +179,7 @@ static void graph_model(void)
 	double act[3];
 	for (int r = 0; r < 3; r++) {
 		struct train_setup t = {PREC_BF16, OPTIMIZER_SGD, 0, 1, 1, 1, 32,
-					(enum recompute)r, 1, true, false};
+					(enum recompute)r, 1, true, false, {0, 0, false}};
 		struct memory_breakdown mb;
 		memory_training(&m, &g, &t, &mb);
 		act[r] = mb.bytes[MEM_ACTIVATIONS];
@@ -212,7 +212,7 @@ static void graph_full_recompute(void)
 	CHECK(ok);
 	if (ok) {
 		struct train_setup t = {PREC_BF16, OPTIMIZER_SGD, 0, 1, 1, 1, 1,
-					RECOMPUTE_FULL, 1, true, false};
+					RECOMPUTE_FULL, 1, true, false, {0, 0, false}};
 		struct memory_breakdown mb;
 		memory_training(&m, &g, &t, &mb);
 		CHECK_NEAR(mb.bytes[MEM_ACTIVATIONS], 1030.0 * 2, 1e-12);

@@ -44,5 +44,11 @@ jq -r '
   "|---|---|---|---|---|---:|---|",
   (.rows[] | "| \(.record) | \(.gpus) × \(.accelerator) | \(if .layout then lay else "-" end) | \(.quantity)\(if .flops_counted then " (" + .flops_counted + ")" else "" end) | \(if .error then cmp else (.reason // "-") end) | \(if .error then ((if .error > 0 then "+" else "" end) + (.error | pct)) else "-" end) | \(if .known_miss then "known miss" elif .within_tolerance then "yes" else "NO" end) |"),
   "",
-  "Mean |error| over all \(.summary.predicted) rows: \(.summary.mean_abs_error | pct); over the \(.summary.held) rows held to their tolerance: \(.summary.mean_abs_error_held | pct); largest: \(.summary.largest_abs_error | pct) (\(.summary.largest_record))."
+  # predicted over measured speed: a throughput compares as itself, a
+  # time (step, days, GPU-hours) inversely
+  def ratio: if (.compared_as | test("_per_s$|fraction$")) then 1 + .error else 1 / (1 + .error) end;
+  def median: sort | length as $n | if $n == 0 then 0 else (.[($n - 1) / 2 | floor] + .[$n / 2 | floor]) / 2 end;
+  def r3: . * 1000 | round / 1000;
+  [.rows[] | select(.error)] as $p |
+  "Mean |error| over all \(.summary.predicted) rows: \(.summary.mean_abs_error | pct); over the \(.summary.held) rows held to their tolerance: \(.summary.mean_abs_error_held | pct); largest: \(.summary.largest_abs_error | pct) (\(.summary.largest_record)). Measured over predicted step time (slower than planned above 1): median \([$p[] | 1 / ratio] | median | r3) over all rows, \([$p[] | select(.accelerator | test("H100")) | 1 / ratio] | median | r3) over the H100 rows; \([$p[] | select(ratio > 1)] | length) of \($p | length) rows over-promising; \([$p[] | select(.error | fabs <= 0.15)] | length) within 15%."
 '
