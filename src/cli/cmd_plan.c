@@ -247,15 +247,16 @@ static void training_table(FILE *out, const struct plan_result *r,
 			   const size_t *idx, size_t top)
 {
 	static const char *const header[] = {"", "INSTANCE", "GPUS", "SPLIT",
-		"TIME", "COST", "SPOT", "GPU-H", "MEM/GPU", "MFU", "NOTE"};
+		"TIME", "RANGE", "COST", "SPOT", "GPU-H", "MEM/GPU", "MFU", "NOTE"};
 	struct table t;
-	table_init(&t, 11, header);
-	for (int c = 4; c < 10; c++)
+	table_init(&t, 12, header);
+	for (int c = 4; c < 11; c++)
 		table_right_align(&t, (size_t)c);
 	for (size_t k = 0; k < top; k++) {
 		const struct plan_option *o = &r->v[idx[k]];
 		char mark[4], inst[320], gpus[320], split[96], tm[32], cost[32],
-			spot[32] = "-", gh[32], mem[32], mfu[16], note[PLAN_REASON_LEN];
+			spot[32] = "-", gh[32], mem[32], mfu[16], range[32] = "-",
+			note[PLAN_REASON_LEN];
 		snprintf(mark, sizeof(mark), "%s%s",
 			 (long)idx[k] == r->recommended ? "*" : "",
 			 o->pareto ? "P" : "");
@@ -263,6 +264,11 @@ static void training_table(FILE *out, const struct plan_result *r,
 		plan_gpus_text(o, gpus, sizeof(gpus));
 		split_cell(o, split, sizeof(split));
 		units_format(UNIT_DURATION, o->time_s, NULL, tm, sizeof(tm));
+		/* time and cost move together: "-6/+9%" */
+		if (o->has_range && o->time_s > 0)
+			snprintf(range, sizeof(range), "-%.0f/+%.0f%%",
+				 100 * (1 - o->time_low_s / o->time_s),
+				 100 * (o->time_high_s / o->time_s - 1));
 		money_cell(o->cost, cost, sizeof(cost));
 		if (o->has_spot)
 			money_cell(o->cost_spot, spot, sizeof(spot));
@@ -271,8 +277,9 @@ static void training_table(FILE *out, const struct plan_result *r,
 		plan_gpu_hours_text(o->gpu_hours, gh, sizeof(gh));
 		plan_gb_text(o->memory_per_gpu, mem, sizeof(mem));
 		snprintf(mfu, sizeof(mfu), "%.0f%%", 100 * o->mfu);
-		const char *row[] = {mark, inst, gpus, split, tm, cost, spot, gh,
-				     mem, mfu, status_of(o, note, sizeof(note))};
+		const char *row[] = {mark, inst, gpus, split, tm, range, cost,
+				     spot, gh, mem, mfu,
+				     status_of(o, note, sizeof(note))};
 		table_add_row(&t, row);
 	}
 	table_print(&t, out);

@@ -151,6 +151,9 @@ struct plan_option {
 	 * range the measured fractions' 95% intervals give the run time
 	 * (training) or the batch latency (serving), and the cost */
 	bool has_range;
+	bool range_measured;		/* from a calibration, not only the
+					 * stated ranges of the assumptions */
+	double range_level;		/* the probability the range is for */
 	double time_low_s, time_high_s;
 	double cost_low, cost_high;
 	/* training: the step's range at the settings' range_level, s

@@ -314,6 +314,14 @@ static void training_sentence(struct plan_result *r, const struct plan_settings 
 	if (spot && o->has_spot)
 		why_add(r, " (%s on demand)",
 			money_text(o->cost, s->currency, od, sizeof(od)));
+	if (o->has_range && o->time_s > 0) {
+		char lo[32], hi[32];
+		why_add(r, "; %s to %s at the %.0f%% range of its %s",
+			units_format(UNIT_DURATION, o->time_low_s, NULL, lo, 32),
+			units_format(UNIT_DURATION, o->time_high_s, NULL, hi, 32),
+			100 * o->range_level,
+			o->range_measured ? "measured fractions" : "assumptions");
+	}
 	const char *on = spot ? " on spot prices" : "";
 	if (w->train.deadline > 0)
 		why_add(r, ". It is the cheapest option to rent%s that meets the %s deadline%s%s%s.",
@@ -630,10 +638,13 @@ static void obvious_alternative(struct plan_result *r, const struct plan_setting
 }
 
 /*
- * With measured ranges (calibrate.h): whether the choice could change
- * within them.  Another feasible option whose cheap end is below the
- * recommendation's dear end could be the cheaper one; a recommendation
- * whose slow end misses the deadline or the p99 target could fail it.
+ * With ranges: whether the recommendation could miss its deadline at the
+ * slow end of its range (the assumptions' stated ranges, train_range.h,
+ * or a calibration's measured ones).  With measured ranges (calibrate.h),
+ * also whether the choice could change within them: another feasible
+ * option whose cheap end is below the recommendation's dear end could be
+ * the cheaper one.  The assumptions' ranges move every option the same
+ * way, so they are not compared option against option.
  */
 static void range_sentence(struct plan_result *r)
 {
@@ -644,8 +655,12 @@ static void range_sentence(struct plan_result *r)
 	char a[32], b[32];
 	if (w->kind == WORKLOAD_TRAINING && w->train.deadline > 0 &&
 	    rec->time_high_s > w->train.deadline)
-		why_add(r, " Within the measured range it could miss the deadline: %s at the slow end.",
+		why_add(r, rec->range_measured
+			? " Within the measured range it could miss the deadline: %s at the slow end."
+			: " At the slow end of its range it could miss the deadline: %s.",
 			units_format(UNIT_DURATION, rec->time_high_s, NULL, a, 32));
+	if (!rec->range_measured)
+		return;
 	/* the p99 scaled as its batch time is (queueing not re-simulated) */
 	if (w->kind == WORKLOAD_INFERENCE && w->infer.target[TARGET_P99] > 0 &&
 	    rec->batch_latency_s > 0 &&

@@ -298,8 +298,12 @@ static void option_ranges(struct plan_result *r, const struct plan_settings *s)
 		double t = r->w->kind == WORKLOAD_TRAINING ? o->time_s
 							     : o->batch_latency_s;
 		o->has_range = true;
+		o->range_measured = true;
+		o->range_level = 0.95;
 		o->time_low_s = t * lo;
 		o->time_high_s = t * hi;
+		o->step_low_s = o->step_s * lo;
+		o->step_high_s = o->step_s * hi;
 		/* a run is paid by the hour; a month of service is not */
 		bool paid_by_time = r->w->kind == WORKLOAD_TRAINING;
 		o->cost_low = paid_by_time ? o->cost * lo : o->cost;

@@ -400,10 +400,17 @@ static json_t *option_json(const struct plan_result *r,
 	set(j, "actionable", json_boolean(!not_actionable));
 	set(j, "why", not_actionable ? json_text(not_actionable) : json_null());
 	if (o->has_range) {
-		/* calibrate.h: across the measured fractions' 95% intervals */
+		/* calibrate.h: across the measured fractions' 95% intervals;
+		 * else train_range.h: the assumptions' stated ranges */
 		set(j, training ? "time_range_s" : "batch_latency_range_s",
 		    json_pack("{s:o,s:o}", "low", real(o->time_low_s),
 			      "high", real(o->time_high_s)));
+		if (training)
+			set(j, "step_range_s",
+			    json_pack("{s:o,s:o}", "low", real(o->step_low_s),
+				      "high", real(o->step_high_s)));
+		set(j, "range_level", real(o->range_level));
+		set(j, "range_measured", json_boolean(o->range_measured));
 		set(j, "cost_range", json_pack("{s:o,s:o}", "low", real(o->cost_low),
 					       "high", real(o->cost_high)));
 	}

@@ -39,9 +39,14 @@ void fp_totals(const struct r_plan *p, struct fp_totals *t)
 		double spread = w->training ? FP_TRAIN_SPREAD : FP_SERVE_SPREAD;
 		double lo = o->cost * (1 - spread), hi = o->cost * (1 + spread);
 		if (o->cost_range[0] > 0 && o->cost_range[1] >= o->cost_range[0]) {
-			lo = o->cost_range[0];	/* measured: calibrate.h */
+			lo = o->cost_range[0];
 			hi = o->cost_range[1];
-			t->measured = true;
+			if (o->range_measured) {	/* calibrate.h */
+				t->measured = true;
+			} else {		/* train/train_range.h */
+				t->stated = true;
+				t->stated_level = o->range_level;
+			}
 		} else {
 			t->assumed = true;
 		}

@@ -17,11 +17,13 @@
 #include "text.h"
 
 /*
- * Where no measured range exists, the planner's own error stands in for
- * the uncertainty: the backtest gates hold the mean |error| of predicted
+ * Where an option carries no range (a service; a plan written before
+ * training ranges), the planner's own error stands in for the
+ * uncertainty: the backtest gates hold the mean |error| of predicted
  * training figures under 25% and of serving figures under 30% (README,
  * Backtest; tests/validation), so a cost is given as cost x (1 -/+ that).
- * An assumption, and the page says so.
+ * An assumption, and the page says so.  Training options carry the
+ * stated ranges of their assumptions (train/train_range.h).
  */
 #define FP_TRAIN_SPREAD 0.25
 #define FP_SERVE_SPREAD 0.30
@@ -34,6 +36,8 @@ struct fp_totals {
 	double monthly[3];	/* services, per month: low, sum, high */
 	size_t n_training, n_services;	/* recommendations counted */
 	bool measured;		/* some range came from a measurement */
+	bool stated;		/* some from the assumptions' stated ranges */
+	double stated_level;	/* their probability */
 	bool assumed;		/* some range came from FP_*_SPREAD */
 };
 

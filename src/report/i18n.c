@@ -118,6 +118,8 @@ static const char *const words[MSG_COUNT][2] = {
 			    "每月支出（推理服务）：每月 %s（范围 %s 至 %s），共 %zu 项服务。"},
 	[MSG_FP_RANGE_MEASURED] = {"Ranges: the measured 95%% intervals the plan records (calibration on a sample device).",
 				   "范围：方案记录的实测 95%% 区间（样本设备校准）。"},
+	[MSG_FP_RANGE_STATED] = {"Ranges (training): the %.0f%% range of the planner's stated assumptions (GEMM ceiling, memory and network rates, overlap slowdown, stragglers), each from its source; kernels no source bounds (attention, other non-GEMM work) are not in it. README, Backtest, shows how often measured runs fell inside.",
+				 "范围（训练）：规划器各项已注明来源的假设（GEMM 上限、显存与网络速率、重叠减速、掉队者）的 %.0f%% 范围；无来源界定的内核（注意力及其他非 GEMM 运算）不在其中。README 的回测部分列出实测落在范围内的比例。"},
 	[MSG_FP_RANGE_ASSUMED] = {"Ranges: no measurement covers these costs, so they are given as -/+%.0f%% (training) and -/+%.0f%% (services), the backtest's limits on the planner's mean error; an assumption, not a measurement.",
 				  "范围：这些费用没有实测区间，故按回测对规划器平均误差的上限给出：训练 ±%.0f%%，推理服务 ±%.0f%%；此为假设，非实测。"},
 	[MSG_FP_CHART_TRAIN] = {"Cost of each training run: recommended against the obvious choice",

@@ -101,6 +101,8 @@ static void read_option(struct reader *rd, size_t at, const char *path,
 	static const char *const rk[] = {"low", "high"};
 	read_parts(rd, "breakdown", path, bk, opt->breakdown, 4);
 	read_parts(rd, "cost_range", path, rk, opt->cost_range, 2);
+	opt->range_measured = rd_bool(rd, r, "range_measured", path, false);
+	opt->range_level = rd_number(rd, r, "range_level", path, true, 0);
 	read_parts(rd, "memory", path, mk, opt->memory_parts, 6);
 	read_reasons(rd, path, opt);
 	opt->slices = rd_count(rd, r, "slices", path, true, 0);

@@ -448,6 +448,11 @@ static void first_page(struct doc *d)
 		total_line(d, MSG_FP_MONTHLY, t.monthly, t.n_services);
 	if (t.measured)
 		paragraph(d, tr(lang, MSG_FP_RANGE_MEASURED), 8.5);
+	if (t.stated) {
+		snprintf(line, sizeof(line), tr(lang, MSG_FP_RANGE_STATED),
+			 100 * t.stated_level);
+		paragraph(d, line, 8.5);
+	}
 	if (t.assumed) {
 		snprintf(line, sizeof(line), tr(lang, MSG_FP_RANGE_ASSUMED),
 			 100 * FP_TRAIN_SPREAD, 100 * FP_SERVE_SPREAD);

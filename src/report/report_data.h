@@ -69,7 +69,10 @@ struct r_option {
 	double time_s, p99_s, cost, cost_spot, gpu_hours, mfu;
 	double memory, capacity, memory_parts[6];
 	double breakdown[4];		/* compute, memory, communication, input s */
-	double cost_range[2];		/* low, high from a measurement; 0: none */
+	double cost_range[2];		/* low, high; 0: none */
+	bool range_measured;		/* cost_range from a measurement, not
+					 * the assumptions' stated ranges */
+	double range_level;		/* the probability cost_range is for */
 	struct plan_reason_figures reason;	/* the first of reason_codes */
 	int n_reasons;			/* how many reason_codes there are */
 	/* MIG: slices in use apart from the physical GPUs (gpus); 0 and

@@ -23,6 +23,7 @@
 #include "train/train.h"
 #include "hwmodel/roofline.h"
 #include "train/train_layout.h"
+#include "train/train_range.h"
 #include "train/train_step.h"
 
 #define LOG_MICRO_SLOTS 16	/* micro-batches 1 .. 32768 */
@@ -298,6 +299,23 @@ static void check_limits(const struct workload *w, const struct plan_settings *s
 	}
 }
 
+/* The step's range at the settings' level (train_range.h), carried to the
+ * run's time and its cost, which is paid by the hour. */
+static void step_ranges(const struct step *st, const struct plan_settings *s,
+			struct plan_option *o)
+{
+	double lo, hi;
+	train_step_range(st, &s->eff, s->range_level, &lo, &hi);
+	o->has_range = true;
+	o->range_level = s->range_level;
+	o->step_low_s = o->step_s * lo;
+	o->step_high_s = o->step_s * hi;
+	o->time_low_s = o->time_s * lo;
+	o->time_high_s = o->time_s * hi;
+	o->cost_low = o->cost * lo;
+	o->cost_high = o->cost * hi;
+}
+
 static void fill_option(struct train_prep *p, const struct instance *in,
 			const struct prices *pr, long nodes,
 			const struct layout_try *t, const struct plan_settings *s,
@@ -334,6 +352,7 @@ static void fill_option(struct train_prep *p, const struct instance *in,
 	double model_flops = 3 * p->forward_flops * w->train.global_batch;
 	o->mfu = st->total > 0 && peak > 0 ? model_flops / (st->total * gpus * peak) : 0;
 	price_option(in, pr, nodes, hours, s, o);
+	step_ranges(st, s, o);
 	if (o->precision_used != w->precision) {
 		struct plan_reason r = {.code = REASON_PRECISION,
 					.p_used = (int)o->precision_used,

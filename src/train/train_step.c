@@ -207,8 +207,8 @@ static void zero3_time(const struct step_job *j, const struct layout *l,
 		return;
 	}
 	double exposed = max2(per_micro - st->stage_compute, gather + scatter);
-	st->dp_exposed = (exposed + overlap_cost(j, per_micro - exposed)) *
-			 l->accumulation;
+	st->overlap_extra = overlap_cost(j, per_micro - exposed) * l->accumulation;
+	st->dp_exposed = exposed * l->accumulation + st->overlap_extra;
 }
 
 /*
@@ -254,7 +254,8 @@ static void dp_time(const struct step_job *j, const struct layout *l,
 	double reduce_exposed = max2(reduce - backward, last);
 	double gather_exposed = max2(gather - st->stage_forward, 0);
 	double hidden = st->dp_comm - reduce_exposed - gather_exposed;
-	st->dp_exposed = reduce_exposed + gather_exposed + overlap_cost(j, hidden);
+	st->overlap_extra = overlap_cost(j, hidden);
+	st->dp_exposed = reduce_exposed + gather_exposed + st->overlap_extra;
 }
 
 /*

@@ -77,7 +77,9 @@ struct step {
 	double pipeline;	/* the schedule, bubble included */
 	double bubble;		/* the idle part of it */
 	double dp_comm;		/* data-parallel traffic, before overlap */
-	double dp_exposed;	/* what overlap does not hide */
+	double dp_exposed;	/* what overlap does not hide, with
+				 * overlap_extra */
+	double overlap_extra;	/* compute slowed by the hidden part */
 	double optimizer;
 	double input, exposed_input;
 	double total;

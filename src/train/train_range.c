@@ -1,0 +1,68 @@
+#include "train/train_range.h"
+
+#include <gsl/gsl_cdf.h>
+#include <math.h>
+
+const char train_range_from[] =
+	"range: each assumption's stated range as a 90% interval, moved through the step's breakdown and added in quadrature: large-GEMM ceiling 0.948-1.0 of the part's figure (A100 8192^3 with random inputs at 257 TFLOP/s, Horace He, against MAMF's 271.2), memory bandwidth 0.70-0.90 (assumption), network 0.77-0.83 of line rate (nccl-tests anchors), overlap slowdown 0-40% (arXiv 2507.03114), straggler spread 0.5-2x (assumption); not bounded by any source: attention and other non-GEMM kernels, software versions";
+
+/* The 90% reading of each stated range. */
+#define RANGE_Z 1.6449
+
+/* Factors on one part of the step at each end of an assumption's range. */
+struct swing {
+	double part;		/* s of the step the assumption governs */
+	double low, high;	/* the part's factor at the favourable and
+				 * unfavourable ends */
+};
+
+static double sq(double x)
+{
+	return x * x;
+}
+
+/* The compute- and memory-bound parts at another straggler spread: the
+ * step ran them at pace st->straggler. */
+static struct swing straggler_swing(const struct step *st,
+				    const struct efficiency *e, double work)
+{
+	struct swing s = {work, 1, 1};
+	if (st->straggler <= 1 || e->straggler_cv <= 0)
+		return s;
+	double z = (st->straggler - 1) / e->straggler_cv;
+	s.low = (1 + 0.5 * e->straggler_cv * z) / st->straggler;
+	s.high = (1 + 2.0 * e->straggler_cv * z) / st->straggler;
+	return s;
+}
+
+/* Adds a part's moves at the two ends of its range. */
+static void add_swing(struct swing s, double *down, double *up)
+{
+	*down += sq(s.part * (1 - s.low));
+	*up += sq(s.part * (s.high - 1));
+}
+
+void train_step_range(const struct step *st, const struct efficiency *e,
+		      double level, double *low, double *high)
+{
+	*low = *high = 1;
+	if (st->total <= 0 || level <= 0 || level >= 1)
+		return;
+	double mem = e->memory > 0 ? e->memory : 0.80;
+	double down = 0, up = 0;
+	add_swing((struct swing){st->compute, 1.0, 1 / 0.948}, &down, &up);
+	add_swing((struct swing){st->memory, mem / 0.90, mem / 0.70}, &down, &up);
+	add_swing((struct swing){st->communication - st->overlap_extra,
+				 0.80 / 0.83, 0.80 / 0.77}, &down, &up);
+	/* the overlap penalty: none at all, or 40% of the hidden span */
+	if (e->overlap_slowdown > 0)
+		add_swing((struct swing){st->overlap_extra, 0,
+					 0.40 / e->overlap_slowdown}, &down, &up);
+	add_swing(straggler_swing(st, e, st->compute + st->memory - st->optimizer),
+		  &down, &up);
+	double scale = gsl_cdf_ugaussian_Pinv(0.5 + level / 2) / RANGE_Z;
+	*low = 1 - sqrt(down) * scale / st->total;
+	*high = 1 + sqrt(up) * scale / st->total;
+	if (*low < 0.05)
+		*low = 0.05;
+}

@@ -1,0 +1,46 @@
+/*
+ * train_range.h - how far a training step's time may fall from the
+ * planner's figure: each assumption the step rests on has a stated range
+ * (efficiency.h and the sources beside each figure), carried through the
+ * step's own breakdown to a low and a high step time at a chosen
+ * probability.
+ *
+ * The ranges, each read as a 90% interval of its figure:
+ *   large-GEMM ceiling   0.948 to 1.0 of the part's figure: MAMF reports
+ *                        the mean at the best shape of a sweep; Horace He
+ *                        measured an A100 8192^3 GEMM with random inputs
+ *                        at 257 TFLOP/s, 0.948 of MAMF's 271.2
+ *   memory bandwidth     0.70 to 0.90 of the datasheet (assumption: the
+ *                        planner's 0.80 +- 0.10)
+ *   network and links    0.77 to 0.83 of line rate: the nccl-tests runs
+ *                        collective.c anchors its 0.80 to
+ *   overlap slowdown     0 to 40%: none, and the largest the overlap
+ *                        study measured (arXiv 2507.03114)
+ *   straggler spread     half to twice the 1.76% coefficient of
+ *                        variation (assumption: one observation)
+ * Each range moves the part of the step it governs (the compute-bound
+ * part, the memory-bound part and the optimizer, the exposed
+ * communication, the overlap penalty, the pace of the slowest GPU); the
+ * moves add in quadrature, as for independent errors, and scale from the
+ * 90% reading to the level asked with the normal quantiles.
+ *
+ * What no source bounds is not in the range and is said so where ranges
+ * are printed: the kernels behind attention, the loss and other
+ * non-GEMM work, the software version a run used.
+ */
+#ifndef GPUPLAN_TRAIN_TRAIN_RANGE_H
+#define GPUPLAN_TRAIN_TRAIN_RANGE_H
+
+#include "hwmodel/efficiency.h"
+#include "train/train_step.h"
+
+/* Factors on st->total: *low <= 1 <= *high, at probability level
+ * (0 < level < 1; 0.80 for an 80% range). */
+void train_step_range(const struct step *st, const struct efficiency *e,
+		      double level, double *low, double *high);
+
+/* One sentence naming the ranges and their sources, for a plan's
+ * assumptions. */
+extern const char train_range_from[];
+
+#endif
