@@ -47,7 +47,20 @@
  * its own engine.
  */
 static const char compute_default_from[] =
-	"benchmark: large-GEMM ceiling per part and precision, measured with random inputs (Bekman, ML Engineering, Maximum Achievable Matmul FLOPS table v2 at 744d01e: A100 SXM bf16 86.9%, H100 SXM bf16 80.3%, H100 SXM fp8 70.9%; the catalog's matmul_ceiling), 80% where the table has no row (assumption); each matrix op below it by its shape: 256x128 tiles in waves over the SMs, k/(k+64) for short reductions (assumption)";
+	"benchmark: large-GEMM ceiling per part and precision, measured with random inputs (Bekman, ML Engineering, Maximum Achievable Matmul FLOPS table v2 at 744d01e: A100 SXM bf16 86.9%, H100 SXM bf16 80.3%, H100 SXM fp8 70.9%; the catalog's matmul_ceiling) at 0.948 of the best shape's figure (an A100 8192^3 GEMM with random inputs, 257 against 271.2 TFLOP/s, Horace He 2024), 80% where the table has no row (assumption); each matrix op below it by its shape: 256x128 tiles in waves over the SMs, k/(k+64) for short reductions (assumption)";
+
+/*
+ * MAMF reports the best shape of a sweep, the largest of many means: on
+ * the same part (an A100) a fixed large GEMM with random inputs, 8192^3,
+ * ran at 257 TFLOP/s (Horace He, "Strangely, Matrix Multiplications on
+ * GPUs Run Faster When Given 'Predictable' Data!", thonking.ai, 2024:
+ * "benchmark(randn_inputs) # 257 Teraflops") against MAMF's 271.2, 0.948
+ * of it.  The planner's ceiling is what such a GEMM sustains, so each
+ * part's MAMF figure is taken at 0.948 of itself: one part's ratio,
+ * assumed for the others.  The tile model (matrix_eff.c) then rates
+ * 8192^3 at 0.99 of the ceiling.
+ */
+#define MAMF_BEST_SHAPE 0.948
 
 bool efficiency_compute_is_default(const struct efficiency *e)
 {
@@ -59,7 +72,7 @@ double efficiency_ceiling(const struct efficiency *e,
 {
 	if (efficiency_compute_is_default(e) && (unsigned)p < PREC_COUNT &&
 	    a->matmul_ceiling[p] > 0)
-		return a->matmul_ceiling[p];
+		return a->matmul_ceiling[p] * MAMF_BEST_SHAPE;
 	return e->compute;
 }
 

@@ -61,6 +61,7 @@ struct train_prep {
 	struct memory_model mm;
 	double forward_flops;		/* per sample */
 	double edge_share;		/* of the forward FLOPs outside the layers */
+	double kernels;			/* the forward's kernels, one sample */
 	struct cached_roofline *cache;	/* accelerators x micro x tp x sp */
 	struct roofline scratch;	/* a micro-batch or tp not a power of 2 */
 	struct cached_step *steps;	/* open addressing, by signature */
@@ -95,6 +96,7 @@ struct train_prep *train_prepare(const struct catalog *c,
 	memory_model_init(&p->mm, w->model, &p->g);
 	for (size_t i = 0; i < p->g.n; i++)
 		p->forward_flops += p->g.ops[i].flops;
+	p->kernels = (double)p->g.n;
 	p->edge_share = w->model->kind == MODEL_TRANSFORMER
 				? edge_share_of(&p->g, w->model->tf.layers,
 						p->forward_flops) : 0;
@@ -201,7 +203,7 @@ static void search_env_init(struct search_env *e, struct train_prep *p,
 {
 	coll_fabric_of(in, &s->eff, &e->fabric);
 	e->job = (struct step_job){p->w, in, nodes, &e->fabric, &s->eff,
-				   p->mm.params, p->edge_share};
+				   p->mm.params, p->edge_share, p->kernels};
 	e->fa = forward_arg_of(p, in->acc, s);
 	e->ctx = (struct layout_ctx){&e->job, &p->mm,
 				     accelerator_memory_capacity(in->acc), forward,

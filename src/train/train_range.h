@@ -6,10 +6,11 @@
  * probability.
  *
  * The ranges, each read as a 90% interval of its figure:
- *   large-GEMM ceiling   0.948 to 1.0 of the part's figure: MAMF reports
- *                        the mean at the best shape of a sweep; Horace He
- *                        measured an A100 8192^3 GEMM with random inputs
- *                        at 257 TFLOP/s, 0.948 of MAMF's 271.2
+ *   large-GEMM ceiling   0.948 to 1/0.948 of the planner's: it takes
+ *                        MAMF's best-shape figure at 0.948 (Horace He's
+ *                        A100 8192^3 GEMM with random inputs, 257 against
+ *                        MAMF's 271.2 TFLOP/s); the best shape itself at
+ *                        one end, as far below at the other
  *   memory bandwidth     0.70 to 0.90 of the datasheet (assumption: the
  *                        planner's 0.80 +- 0.10)
  *   network and links    0.77 to 0.83 of line rate: the nccl-tests runs

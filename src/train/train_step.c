@@ -121,6 +121,45 @@ static double stage_compute(const struct step_job *j, const struct layout *l,
 	return c;
 }
 
+/*
+ * Work the op graph leaves out, per micro-batch on the stage that paces
+ * the pipeline, all of it memory-bound or launch-bound:
+ *   The loss over the vocabulary, on the last stage of a decoder: PyTorch's
+ *     cross-entropy casts the 16-bit logits to fp32 (2 B read, 4 B
+ *     written per logit), takes the log-softmax (4 + 4) and in the
+ *     backward writes softmax minus one-hot and casts it back (4 + 4,
+ *     4 + 2): 28 bytes per logit, s x b x V / t logits.  Our count of
+ *     those kernels' traffic; fused losses (Liger, Cut Cross-Entropy)
+ *     move less.
+ *   Rotary embeddings, on models with them: the query and key rotated in
+ *     place in the forward and their gradients in the backward, a read
+ *     and a write of 2-byte elements each time: 8 s b (h + h_kv) / t
+ *     bytes per layer.
+ *   Launch gaps: each kernel of the forward, twice that in the backward
+ *     (a data- and a weight-gradient kernel per product), leaves the GPU
+ *     idle eff->stream_gap (efficiency.c: NVIDIA's CUDA Graphs note).
+ */
+static double micro_non_gemm(const struct step_job *j, const struct layout *l)
+{
+	const struct model *m = j->w->model;
+	double bw = j->in->acc->memory_bandwidth * j->eff->memory;
+	double gaps = 3 * j->kernels / l->pp * j->eff->stream_gap;
+	if (m->kind != MODEL_TRANSFORMER || bw <= 0)
+		return gaps;
+	const struct transformer_config *tf = &m->tf;
+	double tokens = (double)j->w->train.seq * l->micro;
+	double bytes = 0;
+	if (tf->arch == TF_DECODER)	/* encoders: masked tokens only */
+		bytes += 28.0 * tokens * (double)tf->vocab / l->tp;
+	if (tf->positions == POS_ROPE) {
+		double kv = tf->kv_heads > 0 ? (double)tf->hidden * tf->kv_heads / tf->heads
+					     : (double)tf->hidden;
+		bytes += 8.0 * tokens * (tf->hidden + kv) / l->tp *
+			 ((double)tf->layers / l->pp);
+	}
+	return gaps + bytes / bw;
+}
+
 /* Model state one GPU updates and reduces: its tp x pp share. */
 static double local_params(const struct step_job *j, const struct layout *l)
 {
@@ -263,7 +302,14 @@ static void dp_time(const struct step_job *j, const struct layout *l,
  * the moments, and under mixed precision the fp32 master weights), reads
  * the gradients, and writes the weights (reading them too when they are
  * the master copy): memory-bound, on the share of the parameters this GPU
- * updates (1/dp of them from ZeRO-1 on).
+ * updates (1/dp of them from ZeRO-1 on).  Before it, gradient clipping
+ * reads the gradients for their norm and scales them in place (a read
+ * and a write): three passes over them (Megatron-LM's clip_grad_norm_fp32
+ * and multi_tensor_scale; PyTorch's clip_grad_norm_ likewise).  And a
+ * framework that does not fuse accumulation into the weight-gradient
+ * GEMM (Megatron-LM's gradient_accumulation_fusion, on by default, does)
+ * adds each later micro-batch's 16-bit gradients into the buffer: a read
+ * of them and a read and write of the buffer per micro-batch.
  */
 static double optimizer_time(const struct step_job *j, const struct layout *l)
 {
@@ -272,10 +318,16 @@ static double optimizer_time(const struct step_job *j, const struct layout *l)
 	struct state_bytes b = memory_state_bytes(j->w->precision,
 						  j->w->train.optimizer, &g);
 	double per_param = 2 * b.optimizer + b.gradients +
-			   (b.master_copy ? 1 : 2) * b.weights;
+			   (b.master_copy ? 1 : 2) * b.weights + 3 * b.gradients;
 	double n = local_params(j, l) / (l->zero >= 1 ? l->dp : 1);
+	double accumulate = 0;
+	if (!framework_of(j)->accumulation_fused && l->accumulation > 1) {
+		double held = local_params(j, l) / (l->zero >= 2 ? l->dp : 1);
+		accumulate = (double)(l->accumulation - 1) * held *
+			     (2 + 2 * b.gradients);
+	}
 	double bw = a->memory_bandwidth * j->eff->memory;
-	return bw > 0 ? n * per_param / bw : 0;
+	return bw > 0 ? (n * per_param + accumulate) / bw : 0;
 }
 
 /* Decoding on all vCPUs of a node and copying each GPU's share over its
@@ -331,8 +383,9 @@ void train_step_time(const struct step_job *j, const struct layout *l,
 	double share = stage_share(j, l->pp);
 	st->stage_forward = fwd->time * share;
 	st->straggler = train_straggler_factor(j->eff, l->tp * l->pp * l->dp);
-	st->stage_compute = stage_compute(j, l, fwd, st->stage_forward) *
-			    st->straggler;
+	st->non_gemm = micro_non_gemm(j, l);
+	st->stage_compute = (stage_compute(j, l, fwd, st->stage_forward) +
+			     st->non_gemm) * st->straggler;
 	st->tp_comm = tp_time(j, l);
 	st->pp_comm = pp_time(j, l);
 	double slot = st->stage_compute + st->tp_comm + st->pp_comm;

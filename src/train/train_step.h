@@ -55,6 +55,7 @@ struct step_job {
 	double edge_share;	/* share of the forward time in ops outside the
 				 * repeated layers (embedding, output head):
 				 * carried by the end stages of a pipeline */
+	double kernels;		/* kernels of one whole-model forward */
 };
 
 /* The state accounting of w's framework (workload/framework.h) under
@@ -72,6 +73,8 @@ struct step {
 	double stage_compute;	/* forward + backward + recomputation, one
 				 * stage, at the pace of the slowest GPU */
 	double straggler;	/* that pace over the mean GPU's (>= 1) */
+	double non_gemm;	/* of stage_compute: work the op graph leaves
+				 * out (loss, rotary, launch gaps) */
 	double tp_comm;		/* per micro-batch, one stage */
 	double pp_comm;		/* per micro-batch, one stage */
 	double pipeline;	/* the schedule, bubble included */

@@ -22,6 +22,9 @@
  *     overlap_grad_reduce is off.  arguments.py:3121-3122
  *     --overlap-grad-reduce defaults to False.  The distributed
  *     optimizer is Megatron's ZeRO-1; it has no ZeRO-2 or -3 of its own.
+ *     arguments.py:2944-2948 --no-gradient-accumulation-fusion: fusion
+ *     on by default (layers.py:713-727: the weight-gradient GEMM
+ *     accumulates into the fp32 main_grad).
  * NeMo runs Megatron-Core (the same rules) with overlap on: NeMo 2.0
  *   recipes set overlap_grad_reduce and overlap_param_gather (assumption
  *   until verified: see the framework's limits_from).
@@ -51,6 +54,7 @@ static const struct framework table[FRAMEWORK_KINDS] = {
 		.zero_stage = {true, true, true, true},
 		.model_parallel = true, .sequence_parallel = true,
 		.overlap_default = true,
+		.accumulation_fused = true,
 		.limits_from = "no framework named: every ZeRO stage, tensor parallelism inside a node with sequence parallelism, overlap on",
 	},
 	[FRAMEWORK_MEGATRON] = {
@@ -65,6 +69,7 @@ static const struct framework table[FRAMEWORK_KINDS] = {
 		.zero_stage = {true, true, false, false},
 		.model_parallel = true, .sequence_parallel = true,
 		.overlap_default = false,
+		.accumulation_fused = true,
 		.limits_from = "Megatron-LM: distributed optimizer (ZeRO-1) only; --overlap-grad-reduce off by default (arguments.py:3121-3122)",
 	},
 	[FRAMEWORK_NEMO] = {
@@ -79,6 +84,7 @@ static const struct framework table[FRAMEWORK_KINDS] = {
 		.zero_stage = {true, true, false, false},
 		.model_parallel = true, .sequence_parallel = true,
 		.overlap_default = true,
+		.accumulation_fused = true,
 		.limits_from = "NeMo: Megatron-Core's distributed optimizer (ZeRO-1) with gradient reduction overlapped (assumption: NeMo's performance recipes turn overlap on)",
 	},
 	[FRAMEWORK_DEEPSPEED] = {

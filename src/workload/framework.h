@@ -62,6 +62,9 @@ struct framework {
 	bool model_parallel;		/* tensor and pipeline parallelism */
 	bool sequence_parallel;		/* with tensor parallelism */
 	bool overlap_default;		/* gradient reduction overlaps backward */
+	/* the weight-gradient GEMM accumulates into the gradient buffer
+	 * itself, so micro-batches add no pass of their own */
+	bool accumulation_fused;
 	const char *limits_from;
 };
 
