@@ -714,3 +714,44 @@ void plan_choose(struct plan_result *r, const struct plan_settings *s)
 	if (r->recommended >= 0)
 		range_sentence(r);
 }
+
+/* "tp 8 pp 4x5 mb 2" */
+static void layout_text(const struct plan_layout *l, char *buf, size_t len)
+{
+	char v[32] = "";
+	if (l->interleave > 1)
+		snprintf(v, sizeof(v), "x%ld", l->interleave);
+	char zero[16] = "";
+	if (l->zero)
+		snprintf(zero, sizeof(zero), " zero %d", l->zero);
+	snprintf(buf, len, "tp %ld pp %ld%s mb %ld%s", l->tp, l->pp, v,
+		 l->micro_batch, zero);
+}
+
+void plan_layout_sentence(struct plan_result *r)
+{
+	if (r->recommended < 0 || r->n_layouts < 2 || !r->layouts[0].fits ||
+	    r->layouts[0].step_s <= 0)
+		return;
+	size_t fit = 0;
+	for (size_t i = 0; i < r->n_layouts; i++)
+		fit += r->layouts[i].fits;
+	if (fit < 2)
+		return;
+	const struct plan_layout *best = &r->layouts[0];
+	char name[128];
+	layout_text(best, name, sizeof(name));
+	why_add(r, " Its layout, %s, is the fastest of %zu splits that fit; next:",
+		name, fit);
+	size_t shown = 0;
+	for (size_t i = 1; i < r->n_layouts && shown < 3; i++) {
+		const struct plan_layout *l = &r->layouts[i];
+		if (!l->fits)
+			continue;
+		layout_text(l, name, sizeof(name));
+		why_add(r, "%s %s (+%.0f%%)", shown ? "," : "", name,
+			100 * (l->step_s / best->step_s - 1));
+		shown++;
+	}
+	why_add(r, ".");
+}

@@ -15,6 +15,12 @@
 
 /* Pareto front, the cheapest within the deadline, the fastest within the
  * budget and the recommendation (choose.c). */
+/* After the recommended option's layouts are known (r->layouts, best
+ * first): a sentence on how the chosen layout compares with the next few
+ * that fit, so a reader sees whether the choice is sharp or one of a
+ * crowd. */
+void plan_layout_sentence(struct plan_result *r);
+
 void plan_choose(struct plan_result *r, const struct plan_settings *s);
 
 /* Why a user cannot act on o: "owned machine" (a team owns a given

@@ -357,6 +357,7 @@ static int plan_one(struct plan *p, const struct workload *w,
 			sample_figures(&settings, w, r);
 			plan_choose(r, &settings);
 			plan_training_layouts(tp, &settings, r);
+			plan_layout_sentence(r);
 		}
 		gp_errors_free(&errs);
 		return bad;
