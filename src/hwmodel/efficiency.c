@@ -84,7 +84,6 @@ void efficiency_default(struct efficiency *e)
 	e->link = 0.80;
 	e->network_rdma = 0.80;
 	e->network_tcp = 0.50;
-	e->grad_bucket = 25.0 * 1024 * 1024;
 	e->spot_overhead = 0.10;
 	e->host_link = 0.80;
 	e->host_link_from = "assumption: 80% of the PCIe rate for pinned host-to-device copies";

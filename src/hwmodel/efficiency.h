@@ -32,10 +32,6 @@ struct efficiency {
 	/* Fraction of the instance network's line rate collectives reach,
 	 * with and without RDMA (GPUDirect over EFA, InfiniBand, RoCE). */
 	double network_rdma, network_tcp;
-	/* Gradients are reduced in buckets of this many bytes as the last
-	 * micro-batch's backward pass fills them (PyTorch DDP's default
-	 * bucket_cap_mb = 25); the last bucket is never hidden. */
-	double grad_bucket;
 	/* Extra wall time on spot capacity for preemptions: restarts from the
 	 * last checkpoint and lost work. */
 	double spot_overhead;

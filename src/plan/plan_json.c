@@ -52,8 +52,10 @@ static json_t *assumptions_json(const struct efficiency *e)
 	json_object_set_new(j, "link_efficiency", assumption(e->link, e->link_from));
 	json_object_set_new(j, "network_efficiency_rdma", assumption(e->network_rdma, e->network_from));
 	json_object_set_new(j, "network_efficiency_tcp", assumption(e->network_tcp, e->network_from));
-	json_object_set_new(j, "gradient_bucket_bytes",
-			    assumption(e->grad_bucket, "PyTorch DistributedDataParallel's default bucket_cap_mb = 25 (MiB): gradients are reduced bucket by bucket during the last micro-batch's backward pass, and only the last bucket is never hidden"));
+	json_object_set_new(j, "overlap_slowdown",
+			    assumption(e->overlap_slowdown, e->overlap_from));
+	json_object_set_new(j, "straggler_cv",
+			    assumption(e->straggler_cv, e->straggler_from));
 	json_object_set_new(j, "spot_overhead", assumption(e->spot_overhead, e->spot_from));
 	json_object_set_new(j, "host_link_efficiency",
 			    assumption(e->host_link, e->host_link_from));

@@ -519,12 +519,14 @@ const struct serve_hw *serve_cache_find(struct serve_prep *sp,
 {
 	struct serve_cache *c = &sp->cache;
 	if (c->compute != e->compute || c->memory != e->memory ||
+	    c->compute_default != efficiency_compute_is_default(e) ||
 	    c->link != e->link || c->graph_gap != e->graph_gap ||
 	    c->stream_gap != e->stream_gap || c->stream_floor != e->stream_floor ||
 	    c->iteration_host != e->iteration_host ||
 	    !matrix_eff_equal(&c->matrix, &e->matrix)) {
 		cache_clear(c);
 		c->compute = e->compute;
+		c->compute_default = efficiency_compute_is_default(e);
 		c->memory = e->memory;
 		c->link = e->link;
 		c->graph_gap = e->graph_gap;
@@ -607,8 +609,8 @@ void serve_device_init(struct serve_device *d, const struct accelerator *a,
 	enum precision fp32;
 	memset(d, 0, sizeof(*d));
 	d->acc = a;
-	d->matrix = roofline_matrix_peak(a, want, &d->used) * e->compute *
-		    compute_fraction;
+	double peak = roofline_matrix_peak(a, want, &d->used);
+	d->matrix = peak * efficiency_ceiling(e, a, d->used) * compute_fraction;
 	d->vector = roofline_matrix_peak(a, PREC_FP32, &fp32) * e->compute *
 		    compute_fraction;
 	d->sms = matrix_eff_sms(&e->matrix, a, compute_fraction);

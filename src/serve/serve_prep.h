@@ -188,6 +188,7 @@ struct serve_cache {
 	struct plan_result options;
 	/* the efficiencies they were found with; others empty the cache */
 	double compute, memory, link;
+	bool compute_default;	/* each part's own ceiling (efficiency.h) */
 	double graph_gap, stream_gap, stream_floor, iteration_host;
 	struct matrix_eff matrix;
 };

@@ -31,6 +31,7 @@ int main(void)
 	struct r_option none[] = { opt("c", "T4", 1, 7, false) };
 	train_b[0].cost_range[0] = 40;	/* measured */
 	train_b[0].cost_range[1] = 70;
+	train_b[0].range_measured = true;
 	struct r_workload w[4];
 	memset(w, 0, sizeof(w));
 	w[0] = (struct r_workload){ .name = "t1", .training = true, .v = train_a,
@@ -66,7 +67,17 @@ int main(void)
 	CHECK_NEAR(t.monthly[0], 700, 1e-9);
 	CHECK_NEAR(t.monthly[1], 1000, 1e-9);
 	CHECK_NEAR(t.monthly[2], 1300, 1e-9);
-	CHECK(t.measured && t.assumed);
+	CHECK(t.measured && t.assumed && !t.stated);
+	/* the assumptions' stated range (train_range.h) counts apart */
+	train_a[0].cost_range[0] = 90;
+	train_a[0].cost_range[1] = 112;
+	train_a[0].range_level = 0.8;
+	fp_totals(&p, &t);
+	CHECK_NEAR(t.one_off[0], 130, 1e-9);
+	CHECK_NEAR(t.one_off[2], 182, 1e-9);
+	CHECK(t.measured && t.stated && t.assumed);	/* the service's */
+	CHECK_NEAR(t.stated_level, 0.8, 0);
+	train_a[0].cost_range[0] = train_a[0].cost_range[1] = 0;
 
 	char buf[600];
 	CHECK(fp_illustrative(&p, buf, sizeof(buf)) == 1);	/* once */

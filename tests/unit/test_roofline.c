@@ -68,8 +68,10 @@ static void casts_by_hand(const struct built *b)
 /*
  * Every product of Llama-2-7B at 2,048 tokens is bound by compute at both
  * precisions, so with every linear layer in FP8 (layers 0) the matrix
- * time halves exactly as the peaks do (989.5 / 1,979); keeping the output
- * head at 16 bits (layers 32) costs more than that.
+ * time falls as the peaks times their measured ceilings do (the catalog's
+ * matmul_ceiling, MAMF: bf16 80.3% of 989.5, fp8 70.9% of 1,979; the
+ * planner's 0.948 of each cancels): 0.566; keeping the output head at 16
+ * bits (layers 32) costs more than that.
  */
 static void linear_time_follows_the_peak(const struct built *b)
 {
@@ -78,7 +80,7 @@ static void linear_time_follows_the_peak(const struct built *b)
 	train(b, PREC_FP8, 0, &all);
 	train(b, PREC_FP8, LAYERS, &inner);
 	CHECK_NEAR(all.class_time[OPC_GEMM] / bf.class_time[OPC_GEMM],
-		   989.5 / 1979.0, 1e-12);
+		   (989.5 * 0.803) / (1979.0 * 0.709), 1e-12);
 	CHECK(inner.class_time[OPC_GEMM] > all.class_time[OPC_GEMM]);
 }
 
@@ -119,22 +121,26 @@ static void efficiency_default_sets_every_field(void)
 	CHECK(g.matrix.measured_half_n == 0 && z.matrix.measured_half_n == 0);
 	CHECK(g.matrix.from == z.matrix.from);
 	const double gd[] = {g.compute, g.memory, g.link, g.network_rdma,
-			     g.network_tcp, g.grad_bucket, g.spot_overhead,
+			     g.network_tcp, g.spot_overhead,
 			     g.host_link, g.graph_gap, g.stream_gap,
-			     g.stream_floor, g.iteration_host};
+			     g.stream_floor, g.iteration_host,
+			     g.overlap_slowdown, g.straggler_cv};
 	const double zd[] = {z.compute, z.memory, z.link, z.network_rdma,
-			     z.network_tcp, z.grad_bucket, z.spot_overhead,
+			     z.network_tcp, z.spot_overhead,
 			     z.host_link, z.graph_gap, z.stream_gap,
-			     z.stream_floor, z.iteration_host};
+			     z.stream_floor, z.iteration_host,
+			     z.overlap_slowdown, z.straggler_cv};
 	for (size_t i = 0; i < sizeof(gd) / sizeof(gd[0]); i++)
 		CHECK(gd[i] == zd[i]);
 	CHECK(g.fused_attention == z.fused_attention);
 	const char *gs[] = {g.host_link_from, g.launch_from, g.iteration_from,
 			    g.compute_from, g.memory_from, g.network_from,
-			    g.spot_from, g.link_from, g.matrix.from};
+			    g.spot_from, g.link_from, g.matrix.from,
+			    g.overlap_from, g.straggler_from};
 	const char *zs[] = {z.host_link_from, z.launch_from, z.iteration_from,
 			    z.compute_from, z.memory_from, z.network_from,
-			    z.spot_from, z.link_from, z.matrix.from};
+			    z.spot_from, z.link_from, z.matrix.from,
+			    z.overlap_from, z.straggler_from};
 	for (size_t i = 0; i < sizeof(gs) / sizeof(gs[0]); i++)
 		CHECK(gs[i] && gs[i] == zs[i]);
 }
