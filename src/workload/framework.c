@@ -21,7 +21,8 @@
  *     max(40000000, 1000000 * dp) parameters; one bucket when
  *     overlap_grad_reduce is off.  arguments.py:3121-3122
  *     --overlap-grad-reduce defaults to False.  The distributed
- *     optimizer is Megatron's ZeRO-1; it has no ZeRO-2 or -3 of its own.
+ *     optimizer is Megatron's ZeRO-1; Megatron FSDP (--use-megatron-fsdp,
+ *     arguments.py:1027-1029) its ZeRO-3; it has no ZeRO-2.
  *     arguments.py:2944-2948 --no-gradient-accumulation-fusion: fusion
  *     on by default (layers.py:713-727: the weight-gradient GEMM
  *     accumulates into the fp32 main_grad).
@@ -66,11 +67,13 @@ static const struct framework table[FRAMEWORK_KINDS] = {
 		.grads_from = "Megatron-LM arguments.py:1204-1217 (fp32 gradients under bf16); dist_optimizer.md: 18 / 6 + 12/d bytes per parameter (bf16), 20 / 4 + 16/d (fp16)",
 		.bucket_min = 40e6, .bucket_per_rank = 1e6,
 		.bucket_from = "Megatron-Core distributed_data_parallel.py:122-137: max(40M, 1M x dp) parameters per bucket",
-		.zero_stage = {true, true, false, false},
+		.zero3_gathers_per_layer = 1,
+		.zero3_from = "Megatron FSDP (--use-megatron-fsdp, arguments.py:1027-1029 at d98e8a64): one gather per transformer layer (assumption: the layer is the unit it shards)",
+		.zero_stage = {true, true, false, true},
 		.model_parallel = true, .sequence_parallel = true,
 		.overlap_default = false,
 		.accumulation_fused = true,
-		.limits_from = "Megatron-LM: distributed optimizer (ZeRO-1) only; --overlap-grad-reduce off by default (arguments.py:3121-3122)",
+		.limits_from = "Megatron-LM: the distributed optimizer (ZeRO-1) or Megatron FSDP (ZeRO-3), no ZeRO-2; --overlap-grad-reduce off by default (arguments.py:3121-3122)",
 	},
 	[FRAMEWORK_NEMO] = {
 		.kind = FRAMEWORK_NEMO, .name = "nemo",
@@ -81,11 +84,13 @@ static const struct framework table[FRAMEWORK_KINDS] = {
 		.grads_from = "Megatron-Core's rules (NeMo trains through them): fp32 gradients under bf16",
 		.bucket_min = 40e6, .bucket_per_rank = 1e6,
 		.bucket_from = "Megatron-Core distributed_data_parallel.py:122-137: max(40M, 1M x dp) parameters per bucket",
-		.zero_stage = {true, true, false, false},
+		.zero3_gathers_per_layer = 1,
+		.zero3_from = "Megatron FSDP (--use-megatron-fsdp, arguments.py:1027-1029 at d98e8a64): one gather per transformer layer (assumption: the layer is the unit it shards)",
+		.zero_stage = {true, true, false, true},
 		.model_parallel = true, .sequence_parallel = true,
 		.overlap_default = true,
 		.accumulation_fused = true,
-		.limits_from = "NeMo: Megatron-Core's distributed optimizer (ZeRO-1) with gradient reduction overlapped (assumption: NeMo's performance recipes turn overlap on)",
+		.limits_from = "NeMo: Megatron-Core's distributed optimizer (ZeRO-1) or Megatron FSDP (ZeRO-3), with gradient reduction overlapped (assumption: NeMo's performance recipes turn overlap on)",
 	},
 	[FRAMEWORK_DEEPSPEED] = {
 		.kind = FRAMEWORK_DEEPSPEED, .name = "deepspeed",
