@@ -12,6 +12,11 @@
  *   gpu_hours      the option's gpu_hours (the run's tokens or samples)
  *   days           the option's time_s in days
  *
+ * gpu_hours and days are wall clock, as published totals are: the steps
+ * over the goodput (train/goodput.h), at the record's own goodput inputs
+ * where its `training:` states them (`goodput:`, read as a workload's),
+ * else the defaults.  The step-based measures compare with the step alone.
+ *
  * error = predicted / measured - 1 (in the compared terms), within the
  * record's tolerance when |error| <= tolerance.  A record the planner
  * cannot predict (it does not fit in memory, no layout uses its GPUs, its

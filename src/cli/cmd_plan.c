@@ -243,19 +243,30 @@ static void split_cell(const struct plan_option *o, char *buf, size_t len)
 		 o->pp, v, o->micro_batch, zero, rc);
 }
 
+/* A share of the wall clock to a tenth of a percent ("98.9%"): goodput
+ * moves by tenths between cluster sizes; "-" when no progress is made. */
+static void goodput_cell(double g, char *buf, size_t len)
+{
+	if (g > 0)
+		snprintf(buf, len, "%.1f%%", 100 * g);
+	else
+		snprintf(buf, len, "-");
+}
+
 static void training_table(FILE *out, const struct plan_result *r,
 			   const size_t *idx, size_t top)
 {
 	static const char *const header[] = {"", "INSTANCE", "GPUS", "SPLIT",
-		"TIME", "RANGE", "COST", "SPOT", "GPU-H", "MEM/GPU", "MFU", "NOTE"};
+		"TIME", "RANGE", "COST", "SPOT", "GPU-H", "GOODPUT", "MEM/GPU", "MFU",
+		"NOTE"};
 	struct table t;
-	table_init(&t, 12, header);
-	for (int c = 4; c < 11; c++)
+	table_init(&t, 13, header);
+	for (int c = 4; c < 12; c++)
 		table_right_align(&t, (size_t)c);
 	for (size_t k = 0; k < top; k++) {
 		const struct plan_option *o = &r->v[idx[k]];
 		char mark[4], inst[320], gpus[320], split[96], tm[32], cost[32],
-			spot[32] = "-", gh[32], mem[32], mfu[16], range[32] = "-",
+			spot[32] = "-", gh[32], gp[16], mem[32], mfu[16], range[32] = "-",
 			note[PLAN_REASON_LEN];
 		snprintf(mark, sizeof(mark), "%s%s",
 			 (long)idx[k] == r->recommended ? "*" : "",
@@ -275,10 +286,19 @@ static void training_table(FILE *out, const struct plan_result *r,
 		if (unpriced(o))
 			snprintf(cost, sizeof(cost), "-");
 		plan_gpu_hours_text(o->gpu_hours, gh, sizeof(gh));
+		goodput_cell(o->goodput, gp, sizeof(gp));
+		if (!(o->goodput > 0)) {
+			/* no progress: the run never ends, and its figures
+			 * (the productive time's) are not a run's */
+			snprintf(tm, sizeof(tm), "-");
+			snprintf(cost, sizeof(cost), "-");
+			snprintf(spot, sizeof(spot), "-");
+			snprintf(gh, sizeof(gh), "-");
+		}
 		plan_gb_text(o->memory_per_gpu, mem, sizeof(mem));
 		snprintf(mfu, sizeof(mfu), "%.0f%%", 100 * o->mfu);
 		const char *row[] = {mark, inst, gpus, split, tm, range, cost,
-				     spot, gh, mem, mfu,
+				     spot, gh, gp, mem, mfu,
 				     status_of(o, note, sizeof(note))};
 		table_add_row(&t, row);
 	}
@@ -376,6 +396,35 @@ static void sample_lines(FILE *out, const struct plan *p,
 	fputc('\n', out);
 }
 
+/* The recommended run's GPU-hours of wall clock and of compute apart,
+ * with the goodput between them (train/goodput.h); nothing for a run that
+ * loses less than the table's tenth of a percent. */
+static void goodput_line(FILE *out, const struct plan_result *r)
+{
+	if (r->w->kind != WORKLOAD_TRAINING || r->recommended < 0 ||
+	    r->w->train.goodput.off)
+		return;
+	const struct plan_option *o = &r->v[r->recommended];
+	if (o->goodput >= 0.9995)
+		return;
+	char wall[32], compute[32], wall_h[32], every[64], mtbf[32];
+	plan_gpu_hours_text(o->gpu_hours, wall, sizeof(wall));
+	plan_gpu_hours_text(o->gpu_hours_compute, compute, sizeof(compute));
+	units_format(UNIT_DURATION, o->mtbf_s, NULL, mtbf, sizeof(mtbf));
+	/* a run shorter than its interval writes none on the way
+	 * (goodput.h): its interval is the run itself */
+	double run = o->gpu_hours_compute * 3600 / (double)o->gpus;
+	if (o->checkpoint_interval_s < run * (1 - 1e-9))
+		snprintf(every, sizeof(every), "a checkpoint every %s",
+			 units_format(UNIT_DURATION, o->checkpoint_interval_s, NULL,
+				      wall_h, sizeof(wall_h)));
+	else
+		snprintf(every, sizeof(every), "no checkpoint before the end");
+	fprintf(out, "Goodput %.1f%% (%.1f%% to %.1f%%) on %ld GPU%s: %s GPU-hours of wall clock for %s of compute; %s, a failure every %s.\n\n",
+		100 * o->goodput, 100 * o->goodput_low, 100 * o->goodput_high,
+		o->gpus, o->gpus == 1 ? "" : "s", wall, compute, every, mtbf);
+}
+
 static int emit_table(struct emit_ctx *e, const struct plan *p,
 		      const struct plan_result *r)
 {
@@ -404,6 +453,7 @@ static int emit_table(struct emit_ctx *e, const struct plan *p,
 		precision_name(w->precision), traffic, r->n, feasible,
 		p->settings.currency);
 	fprintf(e->out, "%s\n\n", r->why ? r->why : "");
+	goodput_line(e->out, r);
 	if (p->settings.carried)
 		sample_lines(e->out, p, r);
 	size_t *idx = xcalloc((size_t)p->settings.top + 1, sizeof(size_t));
@@ -425,8 +475,8 @@ static const char *const csv_header[] = {"workload", "kind", "provider",
 	"slices", "dp", "tp", "pp", "interleave", "micro_batch", "zero",
 	"recompute", "replicas", "batch", "feasible", "time_s", "p99_latency_s",
 	"cost", "cost_spot", "cost_period", "cost_per_million", "currency",
-	"gpu_hours", "memory_per_gpu_bytes", "mfu", "pareto", "recommended",
-	"reasons"};
+	"gpu_hours", "gpu_hours_compute", "goodput", "memory_per_gpu_bytes",
+	"mfu", "pareto", "recommended", "reasons"};
 enum { CSV_COLS = sizeof(csv_header) / sizeof(csv_header[0]) };
 
 /* Cells of one row, each its own buffer: plain decimal numbers can be
@@ -484,7 +534,9 @@ static void csv_training(struct csv_row *row, const struct plan_option *o)
 	csv_text(row, 16, recompute_name(o->recompute));
 	csv_real(row, 20, o->time_s);
 	csv_text(row, 24, "run");
-	csv_real(row, 29, o->mfu);
+	csv_real(row, 28, o->gpu_hours_compute);
+	csv_real(row, 29, o->goodput);
+	csv_real(row, 31, o->mfu);
 }
 
 /* Serving's columns: replicas, batch, p99 and the price of a million. */
@@ -534,13 +586,13 @@ static void emit_csv(struct emit_ctx *e, const struct plan *p,
 			csv_money(row, 23, o->cost_spot);
 		csv_text(row, 26, p->settings.currency);
 		csv_real(row, 27, o->gpu_hours);
-		csv_real(row, 28, o->memory_per_gpu);
-		csv_text(row, 30, o->pareto ? "true" : "false");
-		csv_text(row, 31, (long)i == r->recommended ? "true" : "false");
+		csv_real(row, 30, o->memory_per_gpu);
+		csv_text(row, 32, o->pareto ? "true" : "false");
+		csv_text(row, 33, (long)i == r->recommended ? "true" : "false");
 		csv_reasons(o, reasons, PLAN_MAX_REASONS * (PLAN_REASON_LEN + 2));
 		for (int c = 0; c < CSV_COLS; c++)
 			row->v[c] = row->cell[c];
-		row->v[32] = reasons;
+		row->v[34] = reasons;
 		table_add_row(&e->csv, row->v);
 	}
 	free(reasons);

@@ -286,6 +286,11 @@ static const struct quantity_range ranges[Q_COUNT_OF_QUANTITIES] = {
 	[Q_SERVING_TIME] = {UNIT_DURATION, 3600, 744 * 3600.0, "1 h to 744 h (a 31-day month)"},
 	[Q_EFFICIENCY] = {UNIT_COUNT, 1e-3, 1, "0.001 to 1"},
 	[Q_PROBABILITY] = {UNIT_COUNT, 0, 0.99, "0 to 0.99"},
+	/* one failure in 114,000 GPU-years to one every 10 GPU-hours: past
+	 * any fleet either way; written as the parse computes it (a count
+	 * times the hour's factor), so the bounds read back exactly */
+	[Q_FAILURE_RATE] = {UNIT_FREQUENCY, 1e-9 * (1 / 3600.0), 0.1 * (1 / 3600.0),
+			    "1e-9 to 0.1 per GPU-hour"},
 };
 
 const struct quantity_range *quantity_range(enum quantity q)

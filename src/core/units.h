@@ -105,6 +105,8 @@ enum quantity {
 	Q_SERVING_TIME,		/* s of service a month */
 	Q_EFFICIENCY,		/* a fraction of a datasheet figure */
 	Q_PROBABILITY,		/* dropout: 0 (none) to below 1 */
+	Q_FAILURE_RATE,		/* failures per GPU per s (written per
+				 * GPU-hour or GPU-day: workload/training.c) */
 	Q_COUNT_OF_QUANTITIES
 };
 

@@ -70,6 +70,9 @@ enum reason_code {
 				 * reached, b: the target, s; n1: 1 when even
 				 * an idle replica misses it, else n2: the
 				 * instances at most */
+	REASON_GOODPUT,		/* training makes no progress: a: the
+				 * cluster's MTBF s, b: checkpoint write s,
+				 * c: restart s, n1: GPUs (train/goodput.h) */
 };
 
 /*
@@ -108,7 +111,14 @@ struct plan_option {
 	bool sequence_parallel;
 	long micro_batch, accumulation;	/* per GPU; micro-steps per step */
 	double step_s;			/* one optimizer step */
-	double time_s;			/* the whole run, wall clock */
+	double time_s;			/* the whole run, wall clock: the steps
+					 * over the goodput */
+	/* the share of the wall clock that trains, at the goodput inputs'
+	 * values and at their ranges' pessimistic and optimistic ends (1:
+	 * `goodput: none`); the checkpoint interval used and the cluster's
+	 * mean time between failures, s (0 when not modelled) */
+	double goodput, goodput_low, goodput_high;
+	double checkpoint_interval_s, mtbf_s;
 	double mfu;			/* model FLOPs / (time x GPUs x peak) */
 	/* inference */
 	long batch;			/* requests per batch on one replica */
@@ -138,7 +148,9 @@ struct plan_option {
 	int n_reasons;			/* why infeasible; also notes on feasible ones */
 	long first_reason;		/* index in owner->reasons; see plan_option_reason_at() */
 	struct time_breakdown per_step;
-	double gpu_hours;		/* training: whole run; inference: a month */
+	double gpu_hours;		/* training: whole run, wall clock (what
+					 * is paid); inference: a month */
+	double gpu_hours_compute;	/* training: the productive share of it */
 	double cost;			/* on demand, plan currency: run or month */
 	bool has_spot;
 	double cost_spot;		/* spot, plan currency, preemption included */

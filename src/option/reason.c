@@ -111,7 +111,7 @@ static void format_reason(const struct plan_option *o, int i, char *buf,
 			  size_t len)
 {
 	const struct plan_reason *r = plan_option_reason_at(o, i);
-	char x[32], y[32];
+	char x[32], y[32], z[32];
 	switch (r->code) {
 	case REASON_TEXT:
 		snprintf(buf, len, "%s", o->owner->text + r->text);
@@ -162,6 +162,13 @@ static void format_reason(const struct plan_option *o, int i, char *buf,
 			 "the estimate is out of range (%s is not a finite, non-negative number): check the figures of the catalog and the workload",
 			 r->s1 ? r->s1 : "a figure");
 		break;
+	case REASON_GOODPUT:
+		snprintf(buf, len,
+			 "makes no progress on %ld GPUs: a failure every %s against %s per checkpoint and %s per restart",
+			 r->n1, units_format(UNIT_DURATION, r->a, NULL, x, 32),
+			 units_format(UNIT_DURATION, r->b, NULL, y, 32),
+			 units_format(UNIT_DURATION, r->c, NULL, z, 32));
+		break;
 	case REASON_SERVE_MEMORY:
 	case REASON_SERVE_SLOW:
 	case REASON_SERVE_RATE:
@@ -200,6 +207,7 @@ const char *plan_reason_code_name(enum reason_code c)
 		[REASON_SERVE_ON_DEMAND] = "serve_on_demand",
 		[REASON_OUT_OF_RANGE] = "out_of_range",
 		[REASON_LLM_TARGET] = "llm_target",
+		[REASON_GOODPUT] = "goodput",
 	};
 	return names[c];
 }

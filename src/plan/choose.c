@@ -540,6 +540,17 @@ static void limits_text(const struct plan_result *r, const struct plan_settings 
 			 money_text(r->budget, s->currency, b, sizeof(b)));
 }
 
+/* Some option cannot run because its cluster fails faster than it
+ * makes progress (train/goodput.h). */
+static bool makes_no_progress(const struct plan_result *r)
+{
+	for (size_t i = 0; i < r->n; i++)
+		for (int k = 0; k < r->v[i].n_reasons; k++)
+			if (plan_option_reason_at(&r->v[i], k)->code == REASON_GOODPUT)
+				return true;
+	return false;
+}
+
 /*
  * Nothing feasible: one sentence naming the closest option and what to
  * relax, with numbers ("No option meets the 24 h deadline; the closest,
@@ -552,6 +563,11 @@ static void nothing_sentence(struct plan_result *r, const struct plan_settings *
 	const struct workload *w = r->w;
 	find_shortfall(r, s);
 	const struct plan_shortfall *f = &r->shortfall;
+	if (f->closest < 0 && makes_no_progress(r)) {
+		why_add(r, "No instance in the catalog can run %s: every option is out of memory, unpriced, or a cluster that fails more often than it can checkpoint and restart (see the reasons per option); use fewer GPUs, or checkpoint and restart faster.",
+			 w->name);
+		return;
+	}
 	if (f->closest < 0) {
 		why_add(r, "No instance in the catalog can run %s: every option is out of memory or unpriced (see the reasons per option); use an instance with more memory per GPU, or a smaller model or batch.",
 			 w->name);

@@ -180,6 +180,13 @@ static size_t option_figures(struct plan_option *o, struct figure *f)
 				 &o->per_step.communication};
 	f[n++] = (struct figure){"breakdown.input_s", &o->per_step.input};
 	f[n++] = (struct figure){"gpu_hours", &o->gpu_hours};
+	f[n++] = (struct figure){"gpu_hours_compute", &o->gpu_hours_compute};
+	f[n++] = (struct figure){"goodput.fraction", &o->goodput};
+	f[n++] = (struct figure){"goodput.low", &o->goodput_low};
+	f[n++] = (struct figure){"goodput.high", &o->goodput_high};
+	f[n++] = (struct figure){"goodput.checkpoint_interval_s",
+				 &o->checkpoint_interval_s};
+	f[n++] = (struct figure){"goodput.mtbf_s", &o->mtbf_s};
 	f[n++] = (struct figure){"cost", &o->cost};
 	f[n++] = (struct figure){"cost_spot", &o->cost_spot};
 	f[n++] = (struct figure){"energy_kwh", &o->energy_kwh};
@@ -190,7 +197,7 @@ static size_t option_figures(struct plan_option *o, struct figure *f)
 	return n;
 }
 
-#define MAX_FIGURES (16 + MEM_PARTS)
+#define MAX_FIGURES (22 + MEM_PARTS)
 
 static bool reason_ok(const struct plan_reason *r)
 {

@@ -13,6 +13,7 @@
 #include "option/wording.h"
 #include "plan/choose.h"
 #include "serve/serve.h"
+#include "train/goodput.h"
 #include "workload/workload_json.h"
 
 /*
@@ -44,6 +45,33 @@ static json_t *assumption(double value, const char *from)
 	return j;
 }
 
+/* A goodput input (train/goodput.h) in the JSON's unit: its value, the
+ * ends of its stated range and where each comes from. */
+static json_t *goodput_input_json(const struct goodput_model *m,
+				  enum goodput_input i)
+{
+	const struct goodput_value *v = &m->in[i];
+	double k = goodput_json_scale(i);
+	json_t *j = assumption(v->value * k, v->from);
+	json_object_set_new(j, "low", real(v->low * k));
+	json_object_set_new(j, "high", real(v->high * k));
+	json_object_set_new(j, "range_from", json_text(v->range_from));
+	json_object_set_new(j, "given", json_boolean(v->given));
+	return j;
+}
+
+/* The goodput defaults, for the plan-wide list of assumptions. */
+static void goodput_assumptions(json_t *j)
+{
+	struct goodput_model m;
+	goodput_defaults(&m);
+	for (int i = 0; i < GOODPUT_INPUTS; i++) {
+		char key[64];
+		snprintf(key, sizeof(key), "goodput_%s", goodput_input_key(i));
+		json_object_set_new(j, key, goodput_input_json(&m, i));
+	}
+}
+
 static json_t *assumptions_json(const struct efficiency *e)
 {
 	json_t *j = json_object();
@@ -63,6 +91,42 @@ static json_t *assumptions_json(const struct efficiency *e)
 	json_object_set_new(j, "kernel_gap_stream_s", assumption(e->stream_gap, e->launch_from));
 	json_object_set_new(j, "kernel_floor_stream_s", assumption(e->stream_floor, e->launch_from));
 	json_object_set_new(j, "llm_iteration_host_s", assumption(e->iteration_host, e->iteration_from));
+	goodput_assumptions(j);
+	return j;
+}
+
+/* A training workload's goodput inputs: the defaults with its own
+ * `goodput:` in their place (train/goodput.h). */
+static json_t *goodput_inputs_json(const struct workload *w)
+{
+	struct goodput_model m;
+	goodput_model_for(&w->train.goodput, &m);
+	json_t *j = json_object();
+	json_object_set_new(j, "modelled", json_boolean(!m.off));
+	for (int i = 0; i < GOODPUT_INPUTS; i++)
+		json_object_set_new(j, goodput_input_key(i), goodput_input_json(&m, i));
+	json_object_set_new(j, "checkpoint_interval",
+			    json_pack("{s:o,s:o}", "value", m.interval > 0
+				      ? real(m.interval) : json_string("optimal"),
+				      "from", json_text(m.interval_from)));
+	json_object_set_new(j, "lost_work",
+			    json_pack("{s:o,s:o}", "interval_fraction", real(0.5),
+				      "from", json_text(goodput_lost_work_from())));
+	return j;
+}
+
+/* An option's goodput: the share of its wall clock that trains, at the
+ * inputs' values and their ranges' ends, with the interval and MTBF it
+ * came from (null when the workload turns the model off). */
+static json_t *goodput_json(const struct plan_option *o, bool modelled)
+{
+	json_t *j = json_object();
+	json_object_set_new(j, "fraction", real(o->goodput));
+	json_object_set_new(j, "low", real(o->goodput_low));
+	json_object_set_new(j, "high", real(o->goodput_high));
+	json_object_set_new(j, "checkpoint_interval_s",
+			    modelled ? real(o->checkpoint_interval_s) : json_null());
+	json_object_set_new(j, "mtbf_s", modelled ? real(o->mtbf_s) : json_null());
 	return j;
 }
 
@@ -369,6 +433,7 @@ static json_t *option_json(const struct plan_result *r,
 		set(j, "step_s", real(o->step_s));
 		set(j, "time_s", real(o->time_s));
 		set(j, "mfu", real(o->mfu));
+		set(j, "goodput", goodput_json(o, !r->w->train.goodput.off));
 	} else {
 		set(j, "replicas", json_integer(o->replicas));
 		/* one replica's split: tensor parallel x pipeline stages */
@@ -391,6 +456,8 @@ static json_t *option_json(const struct plan_result *r,
 	set(j, "cost_period", json_text(training ? "run" : "month"));
 	set(j, "currency", json_text(currency));
 	set(j, "gpu_hours", real(o->gpu_hours));
+	if (training)	/* apart from the wall clock's (paid) */
+		set(j, "gpu_hours_compute", real(o->gpu_hours_compute));
 	set(j, "energy_kwh", real(o->energy_kwh));
 	set(j, "memory_per_gpu_bytes", num(o->memory_per_gpu));
 	set(j, "memory_capacity_bytes", num(o->memory_capacity));
@@ -584,6 +651,7 @@ json_t *plan_result_head_json(const struct plan *p, const struct plan_result *r)
 		set(j, "deadline_s", w->train.deadline > 0 ? real(w->train.deadline) : json_null());
 		set(j, "budget", r->budget > 0 ? real(r->budget) : json_null());
 		set(j, "layouts_considered", layouts_json(r));
+		set(j, "goodput_inputs", goodput_inputs_json(w));
 	} else {
 		const struct inference *in = &w->infer;
 		for (int t = 0; t < TARGET_COUNT; t++)

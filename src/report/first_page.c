@@ -134,3 +134,17 @@ size_t fp_limits(const struct r_plan *p, enum report_lang lang, char *buf,
 	}
 	return n;
 }
+
+bool fp_gpu_hours(const struct r_plan *p, double *wall, double *compute)
+{
+	*wall = *compute = 0;
+	for (size_t i = 0; i < p->n; i++) {
+		const struct r_workload *w = &p->w[i];
+		if (w->recommended < 0 || !w->training ||
+		    !(w->v[w->recommended].gpu_hours_compute > 0))
+			continue;
+		*wall += w->v[w->recommended].gpu_hours;
+		*compute += w->v[w->recommended].gpu_hours_compute;
+	}
+	return *compute > 0;
+}

@@ -60,4 +60,9 @@ size_t fp_assumed(const struct r_plan *p, char *buf, size_t len);
 size_t fp_limits(const struct r_plan *p, enum report_lang lang, char *buf,
 		 size_t len);
 
+/* The recommended training runs' GPU-hours of wall clock and of compute
+ * (goodput); false, and nothing summed, when no recommended run records
+ * its compute (a plan made before goodput was modelled). */
+bool fp_gpu_hours(const struct r_plan *p, double *wall, double *compute);
+
 #endif

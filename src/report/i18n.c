@@ -141,6 +141,11 @@ static const char *const words[MSG_COUNT][2] = {
 			       "回测中 H100 训练的实际峰值利用率低于规划器的估计（已知偏差），H100 的时间与费用可能偏低"},
 	[MSG_FP_LIMIT_CPU] = {"the sample-device figures were measured on a CPU, not a GPU",
 			      "样本设备数据是在 CPU 而非 GPU 上测得的"},
+	[MSG_FP_GPU_HOURS] = {"Training GPU-hours: %s of wall clock (what is paid), %s of them compute: %.1f%% goodput, the rest lost to failures, restarts and checkpoints at published failure rates.",
+			      "训练 GPU 小时：挂钟时间 %s（计费部分），其中计算 %s：有效训练时间比例 %.1f%%，其余按公开的故障率计为故障、重启与检查点的损失。"},
+	[MSG_GOODPUT_LINE] = {"GPU-hours: %s of wall clock, %s of compute; goodput %s (%s to %s): failures, restarts and checkpoints take the rest.",
+			      "GPU 小时：挂钟时间 %s，计算 %s；有效训练时间比例 %s（%s 至 %s），其余为故障、重启与检查点。"},
+	[MSG_COL_GPU_HOURS_SPLIT] = {"GPU-h wall / compute", "GPU 小时 挂钟/计算"},
 };
 
 const char *tr(enum report_lang lang, enum msg id)
@@ -181,6 +186,9 @@ const char *tr_assumption(enum report_lang lang, const char *key,
 		{"kernel_gap_stream_s", "实测（同上）：在流中逐个从主机启动时每个核函数留下的空隙"},
 		{"kernel_floor_stream_s", "实测（同上）：从主机启动的核函数每个至少占用的时间"},
 		{"llm_iteration_host_s", "实测（SGLang issue 5593）：大模型推理引擎每次迭代在重放 CUDA Graph 之前等待主机调度、准备输入和采样的时间；其他引擎沿用此假设"},
+		{"goodput_failure_rate_per_gpu_hour", "实测（Llama 3 报告第 3.3.4 节）：预训练快照期内意外中断的次数除以 GPU 数与时长，即每 GPU 小时的故障率；范围见计划 JSON"},
+		{"goodput_checkpoint_write_s", "实测（PyTorch 博客，分布式异步检查点一文）：7B 模型同步分布式检查点使训练暂停的平均时间，各框架默认同步保存；范围见计划 JSON"},
+		{"goodput_restart_s", "实测（MegaScale 第 6.3 节）：发现故障并运行诊断测试的平均时间上限，重新加载检查点计入其中；范围见计划 JSON"},
 	};
 	if (lang != LANG_ZH)
 		return english;
@@ -316,6 +324,10 @@ char *tr_reason(enum report_lang lang, const struct plan_reason_figures *r,
 	else if (!strcmp(c, "no_exchange_rate"))
 		snprintf(buf, len, zh ? "缺少 %s 到 %s 的汇率" : "no exchange rate from %s to %s",
 			 r->s1 ? r->s1 : "", r->s2 ? r->s2 : "");
+	else if (!strcmp(c, "goodput"))
+		snprintf(buf, len, zh ? "无法推进：%ld 个 GPU 每 %s 故障一次"
+				      : "makes no progress: %ld GPUs fail every %s",
+			 r->n1, tr_duration(lang, r->a, x, sizeof(x)));
 	else if (!strcmp(c, "out_of_range"))
 		snprintf(buf, len, zh ? "估算超出范围（%s 不是有限的非负数）"
 				      : "estimate out of range (%s is not a finite, non-negative number)",

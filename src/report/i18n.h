@@ -60,6 +60,9 @@ enum msg {
 	MSG_FP_RECOMMENDED, MSG_FP_OBVIOUS,
 	MSG_FP_INPUTS, MSG_FP_PRICES, MSG_FP_ASSUMED, MSG_FP_NO_ILLUSTRATIVE,
 	MSG_FP_LIMITS, MSG_FP_LIMIT_SIZE, MSG_FP_LIMIT_H100, MSG_FP_LIMIT_CPU,
+	MSG_FP_GPU_HOURS,	/* %s wall clock, %s compute, %.1f goodput % */
+	MSG_GOODPUT_LINE,	/* %s wall, %s compute, %s goodput (%s to %s) */
+	MSG_COL_GPU_HOURS_SPLIT,	/* training tables: wall / compute */
 	MSG_COUNT
 };
 

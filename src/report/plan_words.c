@@ -35,10 +35,26 @@ static const char *target_label(const char *json)
 	return "p99";
 }
 
+/* Some option's first reason is a cluster that makes no progress
+ * between failures (goodput). */
+static bool no_progress(const struct r_workload *w)
+{
+	for (size_t i = 0; i < w->n; i++)
+		if (w->v[i].reason.code && !strcmp(w->v[i].reason.code, "goodput"))
+			return true;
+	return false;
+}
+
 void r_shortfall_sentence(const struct r_plan *p, const struct r_workload *w,
 			  enum report_lang lang, char *buf, size_t len)
 {
 	bool zh = lang == LANG_ZH;
+	if ((!w->has_shortfall || w->closest < 0) && no_progress(w)) {
+		snprintf(buf, len, "%s", zh
+			 ? "没有方案满足约束条件；没有实例能运行它：集群故障过于频繁，来不及保存检查点和重启：请减少 GPU 数量，或加快检查点与重启。"
+			 : "No option meets the constraints, and no instance can run it: the cluster fails more often than it can checkpoint and restart; use fewer GPUs, or checkpoint and restart faster.");
+		return;
+	}
 	if (!w->has_shortfall || w->closest < 0) {
 		snprintf(buf, len, "%s", zh
 			 ? "没有方案满足约束条件；没有实例能运行它：请换用每块 GPU 显存更大的实例，或更小的模型或批量。"

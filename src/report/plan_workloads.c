@@ -84,6 +84,8 @@ static void read_option(struct reader *rd, size_t at, const char *path,
 	if (training) {
 		opt->time_s = rd_number(rd, r, "time_s", path, false, 0);
 		opt->mfu = rd_number(rd, r, "mfu", path, true, 0);
+		opt->gpu_hours_compute = rd_number(rd, r, "gpu_hours_compute", path,
+						   true, 0);
 		opt->dp = rd_count(rd, r, "dp", path, true, 0);
 		opt->tp = rd_count(rd, r, "tp", path, true, 0);
 		opt->micro = rd_count(rd, r, "micro_batch", path, true, 0);
@@ -99,7 +101,10 @@ static void read_option(struct reader *rd, size_t at, const char *path,
 		"optimizer_bytes", "activations_bytes", "kv_cache_bytes",
 		"workspace_bytes"};
 	static const char *const rk[] = {"low", "high"};
+	static const char *const gk[] = {"fraction", "low", "high"};
 	read_parts(rd, "breakdown", path, bk, opt->breakdown, 4);
+	if (training)
+		read_parts(rd, "goodput", path, gk, opt->goodput, 3);
 	read_parts(rd, "cost_range", path, rk, opt->cost_range, 2);
 	opt->range_measured = rd_bool(rd, r, "range_measured", path, false);
 	opt->range_level = rd_number(rd, r, "range_level", path, true, 0);

@@ -316,6 +316,35 @@ static void sample_block(struct doc *d, const struct r_workload *w)
 	paragraph(d, text, BODY);
 }
 
+/* GPU-hours in a sentence: digits grouped as money is ("40,349"), cents
+ * below 100 hours. */
+static void grouped_hours(double h, char *buf, size_t len)
+{
+	tr_money(h, "", buf, len);
+	size_t n = strlen(buf);
+	while (n > 0 && buf[n - 1] == ' ')
+		buf[--n] = '\0';
+}
+
+/* A training run's GPU-hours of wall clock and of compute, and the
+ * goodput between them; nothing for a plan made before goodput was
+ * modelled, a service, or a run that loses less than a tenth of a
+ * percent (as the terminal's table). */
+static void goodput_block(struct doc *d, const struct r_option *o)
+{
+	if (!(o->gpu_hours_compute > 0) || !(o->goodput[0] > 0) ||
+	    o->goodput[0] >= 0.9995)
+		return;
+	char line[600], a[64], b[64], g[3][16];
+	grouped_hours(o->gpu_hours, a, sizeof(a));
+	grouped_hours(o->gpu_hours_compute, b, sizeof(b));
+	for (int k = 0; k < 3; k++)
+		snprintf(g[k], sizeof(g[k]), "%.1f%%", 100 * o->goodput[k]);
+	snprintf(line, sizeof(line), tr(d->o->lang, MSG_GOODPUT_LINE), a, b,
+		 g[0], g[1], g[2]);
+	paragraph(d, line, BODY);
+}
+
 static void summary_block(struct doc *d, const struct r_workload *w)
 {
 	enum report_lang lang = d->o->lang;
@@ -352,6 +381,7 @@ static void summary_block(struct doc *d, const struct r_workload *w)
 			 tr_money(w->v[w->obvious].cost, d->p->currency, a, sizeof(a)));
 	}
 	paragraph(d, line, BODY);
+	goodput_block(d, o);
 	d->y += 6;
 }
 
@@ -421,6 +451,20 @@ static void headline_chart(struct doc *d, bool training, double h)
 	free(v);
 }
 
+/* Page 1's training GPU-hours, wall clock and compute apart (goodput). */
+static void gpu_hours_line(struct doc *d)
+{
+	double wall, compute;
+	if (!fp_gpu_hours(d->p, &wall, &compute))
+		return;
+	char line[600], a[64], b[64];
+	grouped_hours(wall, a, sizeof(a));
+	grouped_hours(compute, b, sizeof(b));
+	snprintf(line, sizeof(line), tr(d->o->lang, MSG_FP_GPU_HOURS), a, b,
+		 100 * compute / wall);
+	paragraph(d, line, 8.5);
+}
+
 /*
  * Page 1, what a manager decides on: the title; the plan's date and tool
  * (as the plan records them: the report never reads the clock); the
@@ -444,6 +488,7 @@ static void first_page(struct doc *d)
 	fp_totals(p, &t);
 	if (t.n_training)
 		total_line(d, MSG_FP_ONE_OFF, t.one_off, t.n_training);
+	gpu_hours_line(d);
 	if (t.n_services)
 		total_line(d, MSG_FP_MONTHLY, t.monthly, t.n_services);
 	if (t.measured)
@@ -550,6 +595,20 @@ static void gpu_hours_text(double h, char *buf, size_t len)
 	snprintf(buf, len, h >= 100 ? "%.0f" : "%.3g", h);
 }
 
+/* A training run's GPU-hours, wall clock / compute where the plan
+ * records both (goodput). */
+static void gpu_hours_split(const struct r_option *o, char *buf, size_t len)
+{
+	char wall[64], compute[64];
+	gpu_hours_text(o->gpu_hours, wall, sizeof(wall));
+	if (!(o->gpu_hours_compute > 0)) {
+		snprintf(buf, len, "%s", wall);
+		return;
+	}
+	gpu_hours_text(o->gpu_hours_compute, compute, sizeof(compute));
+	snprintf(buf, len, "%s / %s", wall, compute);
+}
+
 static void option_rows(const struct doc *d, const struct r_workload *w,
 			const size_t *ranked, size_t rows, char (*cells)[CELL])
 {
@@ -568,7 +627,7 @@ static void option_rows(const struct doc *d, const struct r_workload *w,
 				money_cell(o->cost_spot, c[4], CELL);
 			else
 				snprintf(c[4], CELL, "-");
-			gpu_hours_text(o->gpu_hours, c[5], CELL);
+			gpu_hours_split(o, c[5], CELL);
 		} else {
 			snprintf(c[2], CELL, "%ld%s%s", o->replicas,
 				 o->sharing ? " " : "", o->sharing ? o->sharing : "");
@@ -599,7 +658,8 @@ static void options_table(struct doc *d, const struct r_workload *w,
 	snprintf(month_h, sizeof(month_h), "%s (%s)", tr(lang, MSG_COST_MONTH), d->p->currency);
 	const char *train_h[TABLE_COLS] = {tr(lang, MSG_COL_INSTANCE), tr(lang, MSG_COL_GPUS),
 		tr(lang, MSG_COL_TIME), cost_h, spot_h,
-		tr(lang, MSG_COL_GPU_HOURS), tr(lang, MSG_COL_MEMORY), tr(lang, MSG_COL_STATUS)};
+		tr(lang, MSG_COL_GPU_HOURS_SPLIT), tr(lang, MSG_COL_MEMORY),
+		tr(lang, MSG_COL_STATUS)};
 	const char *serve_h[TABLE_COLS] = {tr(lang, MSG_COL_INSTANCE), tr(lang, MSG_COL_GPUS),
 		tr(lang, MSG_COL_REPLICAS), tr(lang, MSG_COL_P99), month_h,
 		tr(lang, MSG_COL_GPU_HOURS), tr(lang, MSG_COL_MEMORY), tr(lang, MSG_COL_STATUS)};

@@ -67,6 +67,10 @@ struct r_option {
 	bool illustrative;		/* its price has no published source */
 	bool runnable;			/* fits and has a price (feasible or not) */
 	double time_s, p99_s, cost, cost_spot, gpu_hours, mfu;
+	/* training: the productive share of gpu_hours (wall clock), and the
+	 * goodput between them: fraction, low, high; 0s in a plan made
+	 * before goodput was modelled */
+	double gpu_hours_compute, goodput[3];
 	double memory, capacity, memory_parts[6];
 	double breakdown[4];		/* compute, memory, communication, input s */
 	double cost_range[2];		/* low, high; 0: none */

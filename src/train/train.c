@@ -20,6 +20,7 @@
 #include "model/memory.h"
 #include "option/reason.h"
 #include "option/settings.h"
+#include "train/goodput.h"
 #include "train/train.h"
 #include "hwmodel/roofline.h"
 #include "train/train_layout.h"
@@ -269,6 +270,10 @@ static void price_option(const struct instance *in, const struct prices *pr,
 	}
 	o->cost = pr->on_demand * nodes * hours;
 	if (pr->has_spot) {
+		/* hours are the wall clock: the hardware failures, restarts
+		 * and checkpoints of goodput.h are in them; spot_overhead (an
+		 * assumption) adds the reclaims of spot capacity on top, a
+		 * second cause of restarts the failure rate does not count */
 		o->has_spot = true;
 		o->cost_spot = pr->spot * nodes * hours * (1 + s->eff.spot_overhead);
 	}
@@ -301,8 +306,13 @@ static void check_limits(const struct workload *w, const struct plan_settings *s
 	}
 }
 
-/* The step's range at the settings' level (train_range.h), carried to the
- * run's time and its cost, which is paid by the hour. */
+/*
+ * The step's range at the settings' level (train_range.h), carried to the
+ * run's time with the goodput's own (goodput.h: its inputs' stated ends,
+ * read as the step's assumptions are and added in quadrature), and to the
+ * cost, which is paid by the hour.  A cluster whose pessimistic inputs
+ * make no progress has its goodput reason; its range is the step's.
+ */
 static void step_ranges(const struct step *st, const struct plan_settings *s,
 			struct plan_option *o)
 {
@@ -312,10 +322,43 @@ static void step_ranges(const struct step *st, const struct plan_settings *s,
 	o->range_level = s->range_level;
 	o->step_low_s = o->step_s * lo;
 	o->step_high_s = o->step_s * hi;
-	o->time_low_s = o->time_s * lo;
-	o->time_high_s = o->time_s * hi;
-	o->cost_low = o->cost * lo;
-	o->cost_high = o->cost * hi;
+	double scale = train_range_scale(s->range_level);
+	double g_down = o->goodput_high > 0 ? 1 - o->goodput / o->goodput_high : 0;
+	double g_up = o->goodput_low > 0 ? o->goodput / o->goodput_low - 1 : 0;
+	double down = sqrt((1 - lo) * (1 - lo) + (scale * g_down) * (scale * g_down));
+	double up = sqrt((hi - 1) * (hi - 1) + (scale * g_up) * (scale * g_up));
+	o->time_low_s = o->time_s * (1 - down);
+	o->time_high_s = o->time_s * (1 + up);
+	o->cost_low = o->cost * (1 - down);
+	o->cost_high = o->cost * (1 + up);
+}
+
+/*
+ * The run's wall clock on `gpus` GPUs (goodput.h): its productive time
+ * over the share of the wall clock that trains.  A cluster too large to
+ * make progress keeps the productive time, to stay a finite figure, and
+ * is infeasible with its reason.
+ */
+static void wall_clock(const struct workload *w, long gpus, double productive,
+		       struct plan_option *o)
+{
+	struct goodput_model m;
+	struct goodput g;
+	goodput_model_for(&w->train.goodput, &m);
+	goodput_of(&m, gpus, productive, &g);
+	o->goodput = g.mid.fraction;
+	o->goodput_low = g.low;
+	o->goodput_high = g.high;
+	o->checkpoint_interval_s = g.mid.interval;
+	o->mtbf_s = g.mid.mtbf;
+	o->time_s = g.mid.feasible ? productive / g.mid.fraction : productive;
+	if (g.mid.feasible)
+		return;
+	struct plan_reason r = {.code = REASON_GOODPUT, .a = g.mid.mtbf,
+				.b = m.in[GOODPUT_CHECKPOINT_WRITE].value,
+				.c = m.in[GOODPUT_RESTART].value, .n1 = gpus};
+	o->feasible = false;
+	plan_option_code(o, &r);
 }
 
 static void fill_option(struct train_prep *p, const struct instance *in,
@@ -337,13 +380,15 @@ static void fill_option(struct train_prep *p, const struct instance *in,
 	o->micro_batch = l->micro;
 	o->accumulation = l->accumulation;
 	o->step_s = st->total;
-	o->time_s = st->total * w->train.steps;
+	double productive = st->total * w->train.steps;
+	wall_clock(w, gpus, productive, o);
 	o->per_step.compute = st->compute;
 	o->per_step.memory = st->memory;
 	o->per_step.communication = st->communication;
 	o->per_step.input = st->exposed_input;
 	double hours = o->time_s / 3600;
 	o->gpu_hours = gpus * hours;
+	o->gpu_hours_compute = gpus * productive / 3600;
 	o->energy_kwh = gpus * in->acc->tdp * hours / 1000;
 	o->memory_per_gpu = t->memory;
 	memcpy(o->memory_parts, t->parts, sizeof(o->memory_parts));
@@ -471,7 +516,8 @@ static struct plan_option *add_option(struct train_prep *p,
 		note_memory(o, in, t);
 		return o;
 	}
-	o->runnable = o->feasible;	/* false only if the price did not convert */
+	o->runnable = o->feasible;	/* false if the price did not convert or
+					 * the cluster makes no progress */
 	check_limits(p->w, s, r, o);
 	return o;
 }

@@ -35,6 +35,13 @@ static struct swing straggler_swing(const struct step *st,
 	return s;
 }
 
+double train_range_scale(double level)
+{
+	if (level <= 0 || level >= 1)
+		return 0;
+	return gsl_cdf_ugaussian_Pinv(0.5 + level / 2) / RANGE_Z;
+}
+
 /* Adds a part's moves at the two ends of its range. */
 static void add_swing(struct swing s, double *down, double *up)
 {
@@ -60,7 +67,7 @@ void train_step_range(const struct step *st, const struct efficiency *e,
 					 0.40 / e->overlap_slowdown}, &down, &up);
 	add_swing(straggler_swing(st, e, st->compute + st->memory - st->optimizer),
 		  &down, &up);
-	double scale = gsl_cdf_ugaussian_Pinv(0.5 + level / 2) / RANGE_Z;
+	double scale = train_range_scale(level);
 	*low = 1 - sqrt(down) * scale / st->total;
 	*high = 1 + sqrt(up) * scale / st->total;
 	if (*low < 0.05)

@@ -40,6 +40,10 @@
 void train_step_range(const struct step *st, const struct efficiency *e,
 		      double level, double *low, double *high);
 
+/* What a stated range (read as a 90% interval) is multiplied by at
+ * probability level: Phi^-1(0.5 + level/2) / Phi^-1(0.95). */
+double train_range_scale(double level);
+
 /* One sentence naming the ranges and their sources, for a plan's
  * assumptions. */
 extern const char train_range_from[];

@@ -19,7 +19,7 @@ static const char *const training_keys[] = {
 	"tokens", "samples", "epochs", "seq", "global_batch", "optimizer",
 	"zero", "recompute", "parallelism", "instance", "gpus", "nodes",
 	"layout", "fused_attention", "deadline", "budget", "spot", "input",
-	"framework", NULL};
+	"framework", "goodput", NULL};
 static const char *const inference_keys[] = {
 	"request_rate", "prompt_tokens", "output_tokens", "p99_latency",
 	"ttft_p99", "tpot_p99", "ttft_p50", "tpot_p50",
@@ -56,7 +56,7 @@ int wl_check_keys(struct yread *r, const struct ynode *map,
 							    : training_keys;
 	const char *const *other = kind == WORKLOAD_INFERENCE ? training_keys
 							      : inference_keys;
-	const char *names[40];
+	const char *names[48];
 	size_t nn = add_names(names, add_names(names, 0, common_keys), own);
 	if (kind < 0)
 		nn = add_names(names, nn, other);
@@ -116,7 +116,7 @@ static const char *const serving_required[] = {"model", "precision", NULL};
 int wl_check_embedded_keys(struct yread *r, const struct ynode *map,
 			   const char *what, bool serving)
 {
-	const char *names[40];
+	const char *names[48];
 	size_t nn = add_names(names, 0, embedded_common);
 	const char *const *own = serving ? serving_keys : training_keys;
 	for (const char *const *k = own; *k; k++)

@@ -70,6 +70,114 @@ static int read_input(struct yread *r, const struct ynode *map,
 	return bad ? -1 : 0;
 }
 
+/* ---- goodput ---- */
+
+static const struct yfield goodput_fields[] = {
+	{"failure_rate", false}, {"checkpoint_write", false},
+	{"checkpoint_interval", false}, {"restart", false}, {NULL, false},
+};
+
+/* The per-GPU spellings of a failure rate and the seconds each stands for. */
+static const struct {
+	const char *suffix;
+	double seconds;
+} per_gpu[] = {{"/GPU-h", 3600}, {"/GPU-d", 86400}};
+
+/* `failure_rate: 2e-5/GPU-h` (or `4.7e-4/GPU-d`): failures per GPU per
+ * hour or day of its running, into failures per GPU per s. */
+static int read_failure_rate(struct yread *r, const struct ynode *map,
+			     double *out)
+{
+	const struct ynode *n = ymap_get(map, "failure_rate");
+	if (!n)
+		return 0;
+	const char *text = n->kind == YNODE_SCALAR ? n->text : "";
+	size_t len = strlen(text);
+	for (size_t i = 0; i < sizeof(per_gpu) / sizeof(per_gpu[0]); i++) {
+		size_t k = strlen(per_gpu[i].suffix);
+		if (len <= k || strcmp(text + len - k, per_gpu[i].suffix) != 0)
+			continue;
+		char count[64];
+		struct unit_problem p;
+		double v;
+		snprintf(count, sizeof(count), "%.*s", (int)(len - k), text);
+		if (len - k >= sizeof(count) ||
+		    units_parse(UNIT_COUNT, count, &v, NULL, &p) < 0)
+			break;
+		v /= per_gpu[i].seconds;
+		if (!quantity_in_range(Q_FAILURE_RATE, v)) {
+			yr_error(r, n, NULL, "'failure_rate' must be from %s, found '%.60s'",
+				 quantity_range(Q_FAILURE_RATE)->range, text);
+			return -1;
+		}
+		*out = v;
+		return 1;
+	}
+	yr_error(r, n, NULL,
+		 "'failure_rate' is failures per GPU: expected a rate like '2e-5/GPU-h' or '4.7e-4/GPU-d', found '%.60s'",
+		 text);
+	return -1;
+}
+
+/* `checkpoint_interval:` a duration, or `optimal` (Young/Daly: 0). */
+static int read_checkpoint_interval(struct yread *r, const struct ynode *map,
+				    double *out)
+{
+	const struct ynode *n = ymap_get(map, "checkpoint_interval");
+	if (n && n->kind == YNODE_SCALAR && !n->quoted &&
+	    strcmp(n->text, "optimal") == 0) {
+		*out = 0;
+		return 1;
+	}
+	if (n && n->kind == YNODE_SCALAR && strspn(n->text, "0123456789.eE+-") == strlen(n->text)) {
+		yr_error(r, n, NULL,
+			 "'checkpoint_interval' expects a duration like '2h' or 'optimal', found '%.60s'",
+			 n->text);
+		return -1;
+	}
+	return yr_quantity_in(r, map, "checkpoint_interval", Q_DEADLINE, out, NULL);
+}
+
+/* `goodput: none` and `goodput: 1` turn the model off: the cluster is
+ * taken to lose nothing to failures and checkpoints. */
+static bool goodput_off(const struct ynode *n)
+{
+	return n->kind == YNODE_SCALAR && !n->quoted &&
+	       (strcmp(n->text, "none") == 0 || strcmp(n->text, "1") == 0);
+}
+
+/* `goodput:` the inputs the team knows of its cluster; what it leaves
+ * out keeps the planner's default (train/goodput.h). */
+static int read_goodput(struct yread *r, const struct ynode *map,
+			const char *owner, struct goodput_inputs *g)
+{
+	const struct ynode *n = ymap_get(map, "goodput");
+	if (!n)
+		return 0;
+	g->at = (struct origin){r->file, n->line, n->col};
+	if (goodput_off(n)) {
+		g->off = true;
+		return 0;
+	}
+	char what[160];
+	snprintf(what, sizeof(what), "'goodput' of %s", owner);
+	if (n->kind == YNODE_SCALAR) {
+		yr_error(r, n, NULL,
+			 "%s expects a mapping of its inputs (failure_rate, checkpoint_write, checkpoint_interval, restart), none or 1, found '%.60s'",
+			 what, n->text);
+		return -1;
+	}
+	if (!yr_expect_map(r, n, what))
+		return -1;
+	int bad = yr_check_keys(r, n, what, goodput_fields) > 0;
+	bad |= read_failure_rate(r, n, &g->failure_rate) < 0;
+	bad |= yr_quantity_in(r, n, "checkpoint_write", Q_LATENCY,
+			      &g->checkpoint_write, NULL) < 0;
+	bad |= read_checkpoint_interval(r, n, &g->checkpoint_interval) < 0;
+	bad |= yr_quantity_in(r, n, "restart", Q_LATENCY, &g->restart, NULL) < 0;
+	return bad ? -1 : 0;
+}
+
 /* tokens or samples (x epochs), one of them, and a batch that fits. */
 static int read_amount(struct yread *r, const struct ynode *map,
 		       const char *what, bool optional, struct training *t)
@@ -232,6 +340,7 @@ int wl_read_training(struct yread *r, const struct ynode *map,
 	bad |= yr_bool(r, map, "fused_attention", &t->fused_attention) < 0;
 	bad |= read_input(r, map, what, t) < 0;
 	bad |= read_framework(r, map, what, t) < 0;
+	bad |= read_goodput(r, map, what, &t->goodput) < 0;
 	t->optimizer = (enum optimizer)opt;
 	t->recompute = (enum recompute)rec;
 	return bad ? -1 : 0;

@@ -58,6 +58,23 @@ struct train_layout {
 	struct origin at;	/* the `layout:` map; line 0: not given */
 };
 
+/*
+ * `goodput:` in a training workload (or an outcome record): what the team
+ * knows of its cluster's failures and checkpoints.  0 in a field: the
+ * planner's sourced default (train/goodput.h).
+ */
+struct goodput_inputs {
+	bool off;			/* `goodput: none` or `goodput: 1`: the wall
+					 * clock is the productive time */
+	double failure_rate;		/* failures per GPU per s */
+	double checkpoint_write;	/* s training stops to write one */
+	double checkpoint_interval;	/* s of training between two; 0 also
+					 * for `optimal` (Young/Daly) */
+	double restart;			/* s from a failure to training again,
+					 * the lost work apart */
+	struct origin at;		/* the `goodput:` key; line 0: not given */
+};
+
 struct training {
 	bool by_tokens;		/* `tokens:` was given, else `samples:` */
 	double tokens;		/* as written; 0 when by samples */
@@ -101,6 +118,7 @@ struct training {
 	bool has_input;
 	double decode_time_per_sample;	/* s of one CPU core per sample */
 	double bytes_per_sample;	/* B copied host to device per sample */
+	struct goodput_inputs goodput;	/* `goodput:`; zeros: the defaults */
 };
 
 /* The latency targets a service may set, in the order they are checked

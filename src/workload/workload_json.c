@@ -40,6 +40,25 @@ json_t *workload_layout_json(const struct train_layout *l)
 	return j;
 }
 
+/* The workload's own goodput inputs (null: the planner's default; the
+ * plan's JSON gives the defaults and their sources); null when it says
+ * nothing. */
+static json_t *goodput_inputs_json(const struct goodput_inputs *g)
+{
+	if (!g->at.line)
+		return json_null();
+	json_t *j = json_object();
+	json_object_set_new(j, "modelled", json_boolean(!g->off));
+	json_object_set_new(j, "failure_rate_per_gpu_hour",
+			    positive_or_null(g->failure_rate * 3600));
+	json_object_set_new(j, "checkpoint_write_s",
+			    positive_or_null(g->checkpoint_write));
+	json_object_set_new(j, "checkpoint_interval_s",
+			    positive_or_null(g->checkpoint_interval));
+	json_object_set_new(j, "restart_s", positive_or_null(g->restart));
+	return j;
+}
+
 static json_t *training_to_json(const struct training *t)
 {
 	json_t *j = json_object();
@@ -90,6 +109,7 @@ static json_t *training_to_json(const struct training *t)
 				    json_number(t->bytes_per_sample));
 	}
 	json_object_set_new(j, "input", in);
+	json_object_set_new(j, "goodput", goodput_inputs_json(&t->goodput));
 	return j;
 }
 

@@ -79,6 +79,22 @@ int main(void)
 	CHECK_NEAR(t.stated_level, 0.8, 0);
 	train_a[0].cost_range[0] = train_a[0].cost_range[1] = 0;
 
+	/* GPU-hours of the recommended training runs only: t1's 10 (9 of
+	 * compute) and t2's 100 (95); the service and x's unrecommended run
+	 * add nothing */
+	double wall, compute;
+	CHECK(!fp_gpu_hours(&p, &wall, &compute));	/* none recorded yet */
+	train_a[0].gpu_hours = 10;
+	train_a[0].gpu_hours_compute = 9;
+	train_b[0].gpu_hours = 100;
+	train_b[0].gpu_hours_compute = 95;
+	train_b[1].gpu_hours = train_b[1].gpu_hours_compute = 1000;
+	serve[0].gpu_hours = serve[0].gpu_hours_compute = 500;
+	none[0].gpu_hours = none[0].gpu_hours_compute = 7;
+	CHECK(fp_gpu_hours(&p, &wall, &compute));
+	CHECK_NEAR(wall, 110, 1e-12);
+	CHECK_NEAR(compute, 104, 1e-12);
+
 	char buf[600];
 	CHECK(fp_illustrative(&p, buf, sizeof(buf)) == 1);	/* once */
 	CHECK_STR(buf, "a.small");

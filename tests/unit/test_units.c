@@ -202,6 +202,7 @@ static const struct range_case range_cases[] = {
 	{Q_SERVING_TIME, "1h", "744h", "1 h to 744 h (a 31-day month)"},
 	{Q_EFFICIENCY, "0.001", "1", "0.001 to 1"},
 	{Q_PROBABILITY, "0", "0.99", "0 to 0.99"},
+	{Q_FAILURE_RATE, "1e-9/h", "0.1/h", "1e-9 to 0.1 per GPU-hour"},
 };
 
 static void test_ranges(void)
