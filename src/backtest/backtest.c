@@ -76,13 +76,27 @@ static bool cannot_run(const struct plan_option *opt, char *why, size_t len)
 	return false;
 }
 
+/* The option's range, as the option gives it; the run's only when the
+ * record states the run's length (as for time_s). */
+static void copy_range(const struct plan_option *opt, bool has_run,
+		       struct backtest_plan *bp)
+{
+	bp->has_range = opt->has_range;
+	if (!opt->has_range)
+		return;
+	bp->step_low_s = opt->step_low_s;
+	bp->step_high_s = opt->step_high_s;
+	bp->time_low_s = has_run ? opt->time_low_s : 0;
+	bp->time_high_s = has_run ? opt->time_high_s : 0;
+}
+
 /*
  * The planner's option for o, into *bp, with its per-sample forward FLOPs
  * in *forward.  Returns false with a reason in why when there is none.
  */
 static bool predict(const struct catalog *c, const struct outcome *o,
-		    struct backtest_plan *bp, double *forward, char *why,
-		    size_t len)
+		    double level, struct backtest_plan *bp, double *forward,
+		    char *why, size_t len)
 {
 	/* A copy: a record of unstated length is planned as one step, its
 	 * totals then unused (gpu_hours and days need the length). */
@@ -93,6 +107,7 @@ static bool predict(const struct catalog *c, const struct outcome *o,
 		w.train.steps = 1;
 	}
 	struct plan_settings s = settings_for(&w);
+	s.range_level = level;
 	struct gp_errors errs;
 	gp_errors_init(&errs);
 	struct train_prep *tp = train_prepare(c, &w, &errs);
@@ -123,6 +138,7 @@ static bool predict(const struct catalog *c, const struct outcome *o,
 					     ? opt->gpu_hours : 0,
 			.mfu = opt->mfu,
 		};
+		copy_range(opt, o->w->train.total_samples > 0, bp);
 	}
 	plan_result_free(&r);
 	train_prep_free(tp);
@@ -321,6 +337,73 @@ static void compare(struct backtest_row *row, double forward)
 	row->within = fabs(row->error) <= row->tolerance;
 }
 
+/* lo .. hi is a finite interval of positive numbers. */
+static bool interval_ok(double lo, double hi)
+{
+	return isfinite(lo) && isfinite(hi) && lo > 0 && lo <= hi;
+}
+
+/* The range in the compared terms and in the row's own. */
+static void set_range(struct backtest_row *row, double low_cmp,
+		      double high_cmp, double low_own, double high_own)
+{
+	row->has_range = interval_ok(low_cmp, high_cmp) &&
+			 interval_ok(low_own, high_own);
+	row->low_cmp = low_cmp;
+	row->high_cmp = high_cmp;
+	row->low_own = low_own;
+	row->high_own = high_own;
+}
+
+void backtest_row_range(struct backtest_row *row)
+{
+	const struct backtest_plan *bp = &row->plan;
+	row->has_range = false;
+	if (row->o->serving || !row->predicted || !bp->has_range)
+		return;
+	double lo = bp->step_low_s, hi = bp->step_high_s, step = bp->step_s;
+	/* a rate goes as 1 / step: its low end is the slow step */
+	double slow = step / hi, fast = step / lo;
+	switch (row->m) {
+	case MEASURE_STEP_TIME:
+		set_range(row, lo, hi, lo, hi);
+		break;
+	case MEASURE_FLOPS_PER_GPU:
+		set_range(row, lo, hi, row->predicted_own * slow,
+			  row->predicted_own * fast);
+		break;
+	case MEASURE_TOKENS_PER_S:
+	case MEASURE_MFU:
+		set_range(row, row->predicted_cmp * slow,
+			  row->predicted_cmp * fast, row->predicted_cmp * slow,
+			  row->predicted_cmp * fast);
+		break;
+	case MEASURE_GPU_HOURS: {
+		if (!(bp->time_s > 0))
+			return;
+		double l = row->predicted_cmp * bp->time_low_s / bp->time_s;
+		double h = row->predicted_cmp * bp->time_high_s / bp->time_s;
+		set_range(row, l, h, l, h);
+		break;
+	}
+	case MEASURE_DAYS: {
+		if (!(bp->time_s > 0))
+			return;
+		double l = bp->time_low_s / 86400, h = bp->time_high_s / 86400;
+		set_range(row, l, h, l, h);
+		break;
+	}
+	default:	/* serving: no range yet */
+		break;
+	}
+}
+
+bool backtest_row_covered(const struct backtest_row *row)
+{
+	return row->has_range && row->measured_cmp >= row->low_cmp &&
+	       row->measured_cmp <= row->high_cmp;
+}
+
 static struct backtest_row *add_row(struct backtest *bt)
 {
 	xgrow((void **)&bt->v, &bt->cap, bt->n + 1, sizeof(*bt->v));
@@ -337,7 +420,8 @@ static void backtest_record(struct backtest *bt, const struct catalog *c,
 	double forward = 0;
 	char why[PLAN_REASON_LEN] = "";
 	bool ok = o->serving ? predict_serving(o, &bp, why, sizeof(why))
-			     : predict(c, o, &bp, &forward, why, sizeof(why));
+			     : predict(c, o, bt->range_level, &bp, &forward,
+				       why, sizeof(why));
 	for (int m = 0; m < MEASURE_COUNT; m++) {
 		if (!o->m[m].has)
 			continue;
@@ -361,6 +445,7 @@ static void backtest_record(struct backtest *bt, const struct catalog *c,
 				 "the comparison is out of range (the measurement in the compared terms is %g)",
 				 row->measured_cmp);
 		}
+		backtest_row_range(row);
 	}
 }
 
@@ -396,6 +481,11 @@ static void summarise(struct backtest *bt)
 void backtest_file(struct backtest *bt, const struct catalog *c,
 		   const struct outcome_file *f)
 {
+	if (!(bt->range_level > 0)) {
+		struct plan_settings s;
+		plan_settings_default(&s);
+		bt->range_level = s.range_level;
+	}
 	for (size_t i = 0; i < f->n; i++)
 		backtest_record(bt, c, &f->v[i]);
 	summarise(bt);
@@ -483,6 +573,21 @@ static json_t *layout_json(const struct backtest_row *row)
 	return j;
 }
 
+/* The prediction's range in the measurement's own unit (the row's
+ * unit_key) and in the compared terms (compared_as); null without one. */
+static json_t *range_json(const struct backtest_row *row)
+{
+	if (!row->has_range)
+		return json_null();
+	json_t *j = json_object();
+	json_object_set_new(j, "low", json_number(row->low_own));
+	json_object_set_new(j, "high", json_number(row->high_own));
+	json_object_set_new(j, "low_compared", json_number(row->low_cmp));
+	json_object_set_new(j, "high_compared", json_number(row->high_cmp));
+	json_object_set_new(j, "covered", json_boolean(backtest_row_covered(row)));
+	return j;
+}
+
 static json_t *row_json(const struct backtest_row *row)
 {
 	const struct outcome *o = row->o;
@@ -525,6 +630,7 @@ static json_t *row_json(const struct backtest_row *row)
 	json_object_set_new(j, "predicted_step_s", row->predicted
 					 ? json_number(row->plan.step_s)
 					 : json_null());
+	json_object_set_new(j, "range", range_json(row));
 	json_object_set_new(j, "error", row->predicted
 				       ? json_real(row->error) : json_null());
 	json_object_set_new(j, "tolerance", json_real(row->tolerance));
@@ -547,6 +653,7 @@ json_t *backtest_json(const struct backtest *bt)
 	json_object_set_new(j, "rows", rows);
 	json_t *s = json_object();
 	json_object_set_new(s, "rows", json_integer((json_int_t)bt->n));
+	json_object_set_new(s, "range_level_fraction", json_real(bt->range_level));
 	json_object_set_new(s, "predicted",
 			    json_integer((json_int_t)bt->n_predicted));
 	json_object_set_new(s, "within_tolerance",

@@ -18,7 +18,10 @@
  * else the defaults.  The step-based measures compare with the step alone.
  *
  * error = predicted / measured - 1 (in the compared terms), within the
- * record's tolerance when |error| <= tolerance.  A record the planner
+ * record's tolerance when |error| <= tolerance.  Where the planner gives
+ * its option a range (option.h: has_range, at the settings' range_level)
+ * each training row carries it in the compared terms too
+ * (backtest_row_range()); coverage.h asks whether the ranges hold.  A record the planner
  * cannot predict (it does not fit in memory, no layout uses its GPUs, its
  * model does not build) gives error rows: no figure, a reason, and
  * outside tolerance.
@@ -46,6 +49,11 @@ struct backtest_plan {
 	double time_s;			/* s, the whole run (0: no run length) */
 	double gpu_hours;		/* the whole run (0: no run length) */
 	double mfu;			/* a fraction */
+	/* the option's range at the asked level (option.h); valid when
+	 * has_range.  time_* are 0 when the record gives no run length. */
+	bool has_range;
+	double step_low_s, step_high_s;
+	double time_low_s, time_high_s;
 	/* serving records: the simulated traffic (serve/cbatch.h), or for a
 	 * model batched whole the batcher's (serve/dbatch.h) */
 	struct cb_result sim;
@@ -73,9 +81,19 @@ struct backtest_row {
 	double error;			/* predicted_cmp / measured_cmp - 1 */
 	double tolerance;		/* outcome_tolerance() of this row */
 	bool within;			/* |error| <= tolerance */
+	/* the prediction's range (backtest_row_range()), valid when
+	 * has_range: in the compared terms, and in the measurement's own
+	 * (flops_per_gpu: FLOP/s per GPU, whose low end is the slow step) */
+	bool has_range;
+	double low_cmp, high_cmp;
+	double low_own, high_own;
 };
 
 struct backtest {
+	/* the level the planner's ranges are asked at (a probability, set
+	 * before the first backtest_file(); 0 there: the settings' default,
+	 * option/settings.h, written back) */
+	double range_level;
 	struct backtest_row *v;		/* record by record, measures in
 					 * enum measure order */
 	size_t n, cap;
@@ -95,6 +113,24 @@ struct backtest {
 void backtest_file(struct backtest *bt, const struct catalog *c,
 		   const struct outcome_file *f);
 void backtest_free(struct backtest *bt);
+
+/*
+ * The range of row's prediction, from its plan's step or run range, in
+ * the row's compared terms and in its own; has_range false when the plan
+ * has none, the row is a serving one, or the range is not a finite
+ * positive interval.  Needs compare()'s fields (predicted_cmp,
+ * predicted_own) set: backtest_file() calls it for every predicted row.
+ *
+ *   step_time, flops_per_gpu  compared as the step: [step_low, step_high]
+ *   tokens_per_s, mfu         inverse in the step: predicted x step_s /
+ *                             step_high .. predicted x step_s / step_low
+ *   gpu_hours                 predicted x time_low / time_s .. x time_high / time_s
+ *   days                      time_low / 86400 .. time_high / 86400
+ */
+void backtest_row_range(struct backtest_row *row);
+/* The measurement lies in the row's range (ends included): false
+ * without one. */
+bool backtest_row_covered(const struct backtest_row *row);
 
 /* Narayanan et al. 2021, eq. (3): FLOPs of one training step of a GPT
  * with l layers, hidden size h and vocabulary V on a batch of B

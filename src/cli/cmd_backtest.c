@@ -2,12 +2,16 @@
  * cmd_backtest.c - `gpuplan backtest FILE...`: the planner against
  * recorded outcomes of real runs; a row per measurement with the
  * prediction and its error, then the mean and largest absolute error.
+ * With --coverage LEVEL, whether the planner's LEVEL ranges hold
+ * (backtest/coverage.h) instead of the rows.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "backtest/backtest.h"
+#include "backtest/coverage.h"
+#include "backtest/coverage_print.h"
 #include "commands.h"
 #include "common.h"
 #include "core/atomic_file.h"
@@ -23,7 +27,12 @@ static const struct opt_spec backtest_opts[] = {
 	 "exit 1 when a row is outside its tolerance or beyond PCT (15 or 15%); records marked known_miss are reported, not failed"},
 	{"max-mean-error", 0, OPT_VALUE, "PCT",
 	 "exit 1 when the mean absolute error is beyond PCT"},
-	{"format", 'f', OPT_VALUE, "FMT", "table, csv or json (default: table)"},
+	{"coverage", 0, OPT_VALUE, "LEVEL",
+	 "instead of the rows, the share of measurements inside the planner's LEVEL ranges (50 to below 100, like 80 or 80%), overall, by stratum and by source"},
+	{"coverage-min", 0, OPT_VALUE, "SHARE",
+	 "with --coverage: exit 1 when the share overall, or in a stratum of 5 or more records, is below SHARE (0.75 or 75%)"},
+	{"format", 'f', OPT_VALUE, "FMT",
+	 "table, csv or json (default: table; with --coverage table, json or markdown)"},
 	OUTPUT_OPTION,
 	{NULL, 0, 0, NULL, NULL},
 };
@@ -38,11 +47,39 @@ static const struct cmd_spec backtest_spec = {
 	"exactly its hardware, with its layout where it gives one, and each\n"
 	"measurement is compared in its own terms (flops_per_gpu as a step time,\n"
 	"counted as the record says).  error = predicted / measured - 1.\n"
+	"--coverage LEVEL plans each run with its ranges at LEVEL and counts the\n"
+	"measurements inside them: one per record and quantity kind (the step,\n"
+	"or the whole run), overall and by GPU generation, precision, ZeRO stage,\n"
+	"data-parallel width and kind, each share with its exact 95% interval\n"
+	"(Clopper-Pearson), the ranges' mean width and the misses by side; then\n"
+	"each source (a record's first source URL) and the overall share with it\n"
+	"left out.\n"
 	"Exit status: 0; 1 with --max-error or --max-mean-error when a row or the\n"
-	"mean is beyond its limit (after the output is written); 2 for bad input.",
+	"mean is beyond its limit, or with --coverage-min when a share is below\n"
+	"it (after the output is written); 2 for bad input.",
 };
 
 /* ---- options ---- */
+
+/* A plain decimal number, "15" or "15%" (then *percent): false for
+ * anything else (a sign, an exponent, other letters). */
+static bool read_number(const char *v, double *x, bool *percent)
+{
+	char num[64];
+	size_t len = strlen(v);
+	*percent = len && v[len - 1] == '%';
+	if (*percent)
+		len--;
+	if (len == 0 || len >= sizeof(num))
+		return false;
+	memcpy(num, v, len);
+	num[len] = '\0';
+	if (strspn(num, "0123456789.") != len)
+		return false;
+	char *end = NULL;
+	*x = strtod(num, &end);
+	return *end == '\0';
+}
 
 /* A percentage option: "15" or "15%", above 0 and at most 1000. */
 static int read_limit(const struct parsed *p, const char *name, bool *set,
@@ -52,19 +89,9 @@ static int read_limit(const struct parsed *p, const char *name, bool *set,
 	*set = v != NULL;
 	if (!v)
 		return 0;
-	char num[64];
-	size_t len = strlen(v);
-	if (len && v[len - 1] == '%')
-		len--;
-	bool ok = len > 0 && len < sizeof(num);
-	if (ok) {
-		memcpy(num, v, len);
-		num[len] = '\0';
-		ok = strspn(num, "0123456789.") == len;
-	}
-	char *end = NULL;
-	double x = ok ? strtod(num, &end) : 0;
-	if (!ok || *end || !(x > 0 && x <= 1000))
+	bool percent;
+	double x = 0;
+	if (!read_number(v, &x, &percent) || !(x > 0 && x <= 1000))
 		return usage_error(&backtest_spec,
 				   "--%s expects a percentage above 0 and at most 1000, like 15 or 15%%, found '%s'",
 				   name, v);
@@ -72,11 +99,71 @@ static int read_limit(const struct parsed *p, const char *name, bool *set,
 	return 0;
 }
 
-static int read_format(const struct parsed *p, enum out_format *fmt)
+/* --coverage LEVEL: "80" or "80%", at least 50 and below 100 (a range
+ * meant to hold less often than not says nothing; 100% has no finite
+ * ends).  Into *level as a probability; 0 when not given. */
+static int read_level(const struct parsed *p, double *level)
+{
+	const char *v = opt_value(p, &backtest_spec, "coverage");
+	*level = 0;
+	if (!v)
+		return 0;
+	bool percent;
+	double x = 0;
+	if (!read_number(v, &x, &percent) || !(x >= 50 && x < 100))
+		return usage_error(&backtest_spec,
+				   "--coverage expects a percentage from 50 to below 100, like 80 or 80%%, found '%s'",
+				   v);
+	*level = x / 100;
+	return 0;
+}
+
+/* --coverage-min SHARE: a fraction above 0 and at most 1 ("0.75") or a
+ * percentage ("75%"); a bare number above 1 is refused, not read as a
+ * percentage (2 would be a gate nothing passes or a 2% gate).  Into *min
+ * as a fraction; -1 when not given. */
+static int read_min_share(const struct parsed *p, bool coverage, double *min)
+{
+	const char *v = opt_value(p, &backtest_spec, "coverage-min");
+	*min = -1;
+	if (!v)
+		return 0;
+	if (!coverage)
+		return usage_error(&backtest_spec,
+				   "--coverage-min needs --coverage LEVEL (the level whose ranges it holds)");
+	bool percent;
+	double x = 0;
+	bool ok = read_number(v, &x, &percent);
+	if (ok && percent)
+		x /= 100;
+	if (!ok || !(x > 0 && x <= 1))
+		return usage_error(&backtest_spec,
+				   "--coverage-min expects a share above 0 and at most 1, like 0.75 or 75%%, found '%s'",
+				   v);
+	*min = x;
+	return 0;
+}
+
+/* The rows take table, csv or json; the coverage table, json or
+ * markdown. */
+static int read_format(const struct parsed *p, bool coverage,
+		       enum out_format *fmt, bool *markdown)
 {
 	*fmt = FORMAT_TABLE;	/* the human table unless asked: DESIGN.md */
-	if (!opt_value(p, &backtest_spec, "format"))
+	*markdown = false;
+	const char *v = opt_value(p, &backtest_spec, "format");
+	if (!v)
 		return 0;
+	if (!strcmp(v, "markdown") || !strcmp(v, "csv")) {
+		bool md = v[0] == 'm';
+		if (md != coverage)
+			return usage_error(&backtest_spec,
+					   "--format %s %s --coverage: the rows are table, csv or json, the coverage table, json or markdown",
+					   v, md ? "needs" : "does not go with");
+		*markdown = md;
+		*fmt = md ? FORMAT_TABLE : FORMAT_CSV;
+		return 0;
+	}
 	return cli_format(p, &backtest_spec, fmt);
 }
 
@@ -365,16 +452,49 @@ static int verdict(const struct backtest *bt, bool has_max, double max,
 	return rc;
 }
 
-static int run(const struct parsed *p, enum out_format fmt,
+/* What the command was asked for beyond the files. */
+struct backtest_ask {
+	enum out_format fmt;
+	bool markdown;		/* --format markdown (with coverage) */
+	double level;		/* --coverage; 0: the rows */
+	double min_share;	/* --coverage-min; -1: no gate */
+};
+
+/* The coverage report; *below (with the reason) when --coverage-min is
+ * not met. */
+static void print_coverage(FILE *out, const struct backtest *bt,
+			  const struct backtest_ask *ask, bool *below,
+			  char *why, size_t len)
+{
+	struct coverage cv;
+	coverage_of(&cv, bt, ask->level);
+	if (ask->fmt == FORMAT_JSON) {
+		json_t *j = coverage_json(&cv);
+		json_write(out, j);
+		json_decref(j);
+	} else
+		coverage_print(out, &cv, ask->markdown);
+	*below = ask->min_share >= 0 &&
+		 coverage_below(&cv, ask->min_share, why, len);
+	coverage_free(&cv);
+}
+
+static int run(const struct parsed *p, const struct backtest_ask *ask,
 	       const struct catalog *c, const struct outcome_file *files)
 {
 	struct backtest bt;
 	memset(&bt, 0, sizeof(bt));
+	bt.range_level = ask->level;
 	for (size_t i = 0; i < p->nargs; i++)
 		backtest_file(&bt, c, &files[i]);
 	struct output o;
 	output_open(&o);
-	if (fmt == FORMAT_JSON) {
+	enum out_format fmt = ask->fmt;
+	bool below = false;
+	char why[1200] = "";
+	if (ask->level > 0)
+		print_coverage(o.f, &bt, ask, &below, why, sizeof(why));
+	else if (fmt == FORMAT_JSON) {
 		json_t *j = backtest_json(&bt);
 		json_write(o.f, j);
 		json_decref(j);
@@ -389,8 +509,13 @@ static int run(const struct parsed *p, enum out_format fmt,
 	double max = 0, mean = 0;
 	read_limit(p, "max-error", &has_max, &max);
 	read_limit(p, "max-mean-error", &has_mean, &mean);
-	if (rc == 0)
+	if (rc == 0) {
 		rc = verdict(&bt, has_max, max, has_mean, mean);
+		if (below) {
+			fprintf(stderr, "gpuplan: %s\n", why);
+			rc = 1;
+		}
+	}
 	backtest_free(&bt);
 	return rc;
 }
@@ -398,14 +523,16 @@ static int run(const struct parsed *p, enum out_format fmt,
 int cmd_backtest(int argc, char **argv)
 {
 	struct parsed p;
-	enum out_format fmt;
+	struct backtest_ask ask;
 	struct catalog c;
 	struct outcome_file *files = NULL;
 	bool set;
 	double limit;
 	catalog_init(&c);
 	int rc = opts_parse(&backtest_spec, argc, argv, &p);
-	if (rc != OPTS_OK || (rc = read_format(&p, &fmt)) ||
+	if (rc != OPTS_OK || (rc = read_level(&p, &ask.level)) ||
+	    (rc = read_min_share(&p, ask.level > 0, &ask.min_share)) ||
+	    (rc = read_format(&p, ask.level > 0, &ask.fmt, &ask.markdown)) ||
 	    (rc = cli_one_stdin_of(&p, &backtest_spec, (const char *const[]){"catalog", NULL}, true)) ||
 	    (rc = read_limit(&p, "max-error", &set, &limit)) ||
 	    (rc = read_limit(&p, "max-mean-error", &set, &limit)) ||
@@ -414,7 +541,7 @@ int cmd_backtest(int argc, char **argv)
 	files = xcalloc(p.nargs + 1, sizeof(*files));
 	if ((rc = load_all(&p, &c, files)) || (rc = check_target(&p)))
 		goto out;
-	rc = run(&p, fmt, &c, files);
+	rc = run(&p, &ask, &c, files);
 out:
 	for (size_t i = 0; files && i < p.nargs; i++)
 		outcome_file_free(&files[i]);

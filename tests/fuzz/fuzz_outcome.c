@@ -4,7 +4,8 @@
  * the planner harness's small price list (tests/fuzz/data/catalogs/:
  * p4de.24xlarge, A100-SXM-80GB and others).  A file that loads is then
  * backtested, and every row predicted must hold finite figures (the
- * loader's promise that what it accepts plans), with a JSON that writes.
+ * loader's promise that what it accepts plans), with a JSON that writes;
+ * its coverage (backtest/coverage.h) accounts for every row, once.
  */
 #include <math.h>
 #include <stdbool.h>
@@ -12,6 +13,7 @@
 #include <stdlib.h>
 
 #include "backtest/backtest.h"
+#include "backtest/coverage.h"
 #include "backtest/outcome.h"
 #include "catalog/catalog.h"
 #include "core/output.h"
@@ -23,6 +25,31 @@ static int load(const struct fuzz_files *f, struct gp_errors *errs)
 	int rc = outcome_file_load(&of, f->path[0], fuzz_price_list("outcome"), errs);
 	outcome_file_free(&of);
 	return rc;
+}
+
+static void write_null(json_t *j)
+{
+	FILE *null = fopen("/dev/null", "w");
+	if (null) {
+		json_write(null, j);
+		fclose(null);
+	}
+	json_decref(j);
+}
+
+/* Every row is an observation, folded into one, or left out with its
+ * reason; the JSON writes. */
+static void check_coverage(const struct backtest *bt)
+{
+	struct coverage cv;
+	coverage_of(&cv, bt, bt->range_level);
+	size_t counted = cv.n_obs + cv.rows_folded + cv.rows_serving +
+			 cv.rows_no_range + cv.rows_not_predicted;
+	if (counted != bt->n)
+		fuzz_fail("coverage_of", "%zu rows accounted for, %zu rows", counted,
+			  bt->n);
+	write_null(coverage_json(&cv));
+	coverage_free(&cv);
 }
 
 /* What loaded backtests to finite figures. */
@@ -42,13 +69,8 @@ static void check_backtest(const struct fuzz_files *f)
 				fuzz_fail("backtest_file", "row %zu (%s): a figure is not finite",
 					  i, measure_name(r->m));
 		}
-		json_t *j = backtest_json(&bt);
-		FILE *null = fopen("/dev/null", "w");
-		if (null) {
-			json_write(null, j);
-			fclose(null);
-		}
-		json_decref(j);
+		write_null(backtest_json(&bt));
+		check_coverage(&bt);
 		backtest_free(&bt);
 	}
 	outcome_file_free(&of);
