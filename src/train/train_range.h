@@ -19,6 +19,10 @@
  *                        study measured (arXiv 2507.03114)
  *   straggler spread     half to twice the 1.76% coefficient of
  *                        variation (assumption: one observation)
+ *   attention's kernel   0.47 to 2 times the planner's attention time: the
+ *                        kernels of the FlashAttention-2 benchmark
+ *   memory-bound kernels 1 to 2 times: fused as the planner prices them,
+ *                        or unfused (Liger Kernel's 2-3x)
  * Each range moves the part of the step it governs (the compute-bound
  * part, the memory-bound part and the optimizer, the exposed
  * communication, the overlap penalty, the pace of the slowest GPU); the
@@ -26,8 +30,7 @@
  * 90% reading to the level asked with the normal quantiles.
  *
  * What no source bounds is not in the range and is said so where ranges
- * are printed: the kernels behind attention, the loss and other
- * non-GEMM work, the software version a run used.
+ * are printed: the software version a run used.
  */
 #ifndef GPUPLAN_TRAIN_TRAIN_RANGE_H
 #define GPUPLAN_TRAIN_TRAIN_RANGE_H

@@ -404,4 +404,11 @@ void train_step_time(const struct step_job *j, const struct layout *l,
 	double bound = fwd->time > 0 ? fwd->compute_bound / fwd->time : 1;
 	st->compute = work * bound;
 	st->memory = work - st->compute + st->optimizer;
+	/* the shares of that work in attention and in the work the graph
+	 * leaves out, for the step's range (train_range.h) */
+	double fwd_work = st->stage_compute - st->non_gemm * st->straggler;
+	st->attention = fwd->time > 0 && st->stage_compute > 0
+		? work * fwd_work / st->stage_compute *
+		  fwd->class_time[OPC_ATTENTION] / fwd->time
+		: 0;
 }

@@ -88,6 +88,7 @@ struct step {
 	double total;
 	/* the step split into what bounds it (sums to total) */
 	double compute, memory, communication;
+	double attention;	/* of compute + memory: attention's kernels */
 };
 
 /*

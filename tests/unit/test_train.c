@@ -88,10 +88,17 @@ static void test_straggler(void)
  *   memory    3 x (1 - 0.8/0.9) = 0.333333   3 x (0.8/0.7 - 1) = 0.428571
  *   network   0.811 x (1 - 0.8/0.83) = 0.029313   0.811 x (0.8/0.77 - 1) = 0.031597
  *   overlap   0.189                          0.40 - 0.189 = 0.211
+ *   unfused   2.5 x (1 - 1) = 0              2.5 x (2 - 1) = 2.5
+ *             (the memory-bound work but the optimizer, fused or not)
+ *   attention none in this step
  * down = sqrt(0.312^2 + 0.333333^2 + 0.029313^2 + 0.189^2) = 0.495010
- * up   = sqrt(0.329114^2 + 0.428571^2 + 0.031597^2 + 0.211^2) = 0.580955
- * at 90% (the stated ranges as they are): 0.950501 and 1.058094;
- * at 80%, x 1.281552 / 1.6449 = 0.779107: 0.961433 and 1.045263.
+ * up   = sqrt(0.329114^2 + 0.428571^2 + 0.031597^2 + 0.211^2 + 2.5^2)
+ *      = sqrt(0.337508 + 6.25) = 2.566614
+ * at 90% (the stated ranges as they are): 0.950501 and 1.256654;
+ * at 80%, x 1.281552 / 1.6449 = 0.779107: 0.961433 and 1.199967.
+ * With 2 s of it attention (0.47x to 2x): down adds (2 x 0.53)^2 = 1.1236,
+ * up adds 2^2 = 4: at 90% 1 - sqrt(1.368635) / 10 = 0.883014 and
+ * 1 + sqrt(10.587508) / 10 = 1.325385.
  */
 static void test_range(void)
 {
@@ -111,10 +118,16 @@ static void test_range(void)
 	double lo, hi;
 	train_step_range(&st, &e, 0.90, &lo, &hi);
 	CHECK_NEAR(lo, 0.950501, 1e-4);
-	CHECK_NEAR(hi, 1.058094, 1e-4);
+	CHECK_NEAR(hi, 1.256654, 1e-4);
 	train_step_range(&st, &e, 0.80, &lo, &hi);
 	CHECK_NEAR(lo, 0.961433, 1e-4);
-	CHECK_NEAR(hi, 1.045263, 1e-4);
+	CHECK_NEAR(hi, 1.199967, 1e-4);
+	st.attention = 2;
+	double alo, ahi;
+	train_step_range(&st, &e, 0.90, &alo, &ahi);
+	CHECK_NEAR(alo, 0.883016, 1e-4);
+	CHECK_NEAR(ahi, 1.325385, 1e-4);
+	st.attention = 0;
 	/* a wider level, a wider range */
 	double lo95, hi95;
 	train_step_range(&st, &e, 0.95, &lo95, &hi95);
