@@ -61,6 +61,13 @@ static json_t *assumptions_json(const struct efficiency *e)
 	json_object_set_new(j, "kernel_gap_stream_s", assumption(e->stream_gap, e->launch_from));
 	json_object_set_new(j, "kernel_floor_stream_s", assumption(e->stream_floor, e->launch_from));
 	json_object_set_new(j, "llm_iteration_host_s", assumption(e->iteration_host, e->iteration_from));
+	/* training (issue 27): listed once a source or a measurement fills them */
+	if (e->overlap_from)
+		json_object_set_new(j, "overlap_slowdown",
+				    assumption(e->overlap_slowdown, e->overlap_from));
+	if (e->straggler_from)
+		json_object_set_new(j, "straggler_cv",
+				    assumption(e->straggler_cv, e->straggler_from));
 	return j;
 }
 
@@ -138,7 +145,7 @@ static json_t *calibration_json(const struct carried *k)
 	set(j, "measured", json_text(c->measured));
 	set(j, "catalog_accelerator", k->acc ? json_text(k->acc->name) : json_null());
 	set(j, "carried_to_catalog", json_boolean(k->compute || k->memory || k->host_link || k->link ||
-				 k->launch));
+				 k->launch || k->overlap || k->straggler));
 	set(j, "note", json_text(k->note));
 	set(j, "ranges", json_text("Monte Carlo: 1000 draws of each fitted curve's parameters from its covariance (sample_device); the delta method on the carried fractions' 95% intervals (catalog options)"));
 	return j;
