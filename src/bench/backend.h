@@ -42,6 +42,12 @@ struct bench_run_options {
 					 * CPU, bf16 on GPUs that have it) */
 	uint64_t memory_limit;		/* CPU: bytes a model step may hold;
 					 * 0: 90% of MemAvailable */
+	/* the training suites (train-gemm, overlap, spread, layer): the
+	 * micro-batch and tensor-parallel degree the model's products are
+	 * cut for (train_shapes.h), and each figure's sustained phase, s
+	 * (measure.h: sustain_policy_of) */
+	long micro_batch, tp;
+	double sustain_s;
 };
 
 /*

@@ -17,8 +17,11 @@
 #include "bench/cpu_gemm.h"
 #include "bench/cpu_membw.h"
 #include "bench/cpu_program.h"
+#include "bench/cpu_train.h"
 #include "bench/cpu_transfer.h"
+#include "bench/layer_program.h"
 #include "bench/model_sweep.h"
+#include "bench/train_suite.h"
 #include "profile/stream_rule.h"
 
 static char last_error[512];
@@ -313,6 +316,195 @@ static int run_model(struct cpu_run *r)
 			       sizeof(last_error));
 }
 
+/* ---- the training suites (train_suite.h) ---- */
+
+/* The model's precision for the CPU's GEMMs: fp32 unless fp64 was asked. */
+static enum gemm_precision train_precision(const struct cpu_run *r)
+{
+	return r->opts->precision == BENCH_FP64 ? GEMM_FP64 : GEMM_FP32;
+}
+
+static int need_model(const struct cpu_run *r, const char *suite)
+{
+	if (r->opts->model)
+		return 0;
+	snprintf(last_error, sizeof(last_error),
+		 "the %s suite needs a model (--model PROFILE)", suite);
+	return -1;
+}
+
+/* One of the model's GEMMs into figure f, sustained; a fault is recorded
+ * and the suite goes on.  -1 only when the suite must end. */
+static int train_one(struct cpu_run *r, const struct cpu_suite_options *o,
+		     struct bench_figure *f, const struct train_gemm *g)
+{
+	char label[BENCH_LABEL_MAX];
+	const char *names[1] = {f->name};
+	bench_figure_label(f, label, sizeof(label));
+	step(r, label);
+	size_t before = r->out->n;
+	int rc = cpu_train_gemm(train_precision(r), g, o, r->opts->sustain_s, f,
+				r->out, last_error, sizeof(last_error));
+	r->done++;
+	if (rc == CPU_MEASURE_FAILED)
+		return -1;
+	if (rc != 0)
+		cpu_fault(r, f->suite, rc, names, 1, before, NULL);
+	else
+		measured(r, before);
+	return 0;
+}
+
+static int run_train_gemm(struct cpu_run *r)
+{
+	struct train_shapes s;
+	if (need_model(r, "train-gemm") < 0 ||
+	    train_suite_shapes(r->opts, &s, r->out, last_error,
+			       sizeof(last_error)) < 0)
+		return -1;
+	r->total = s.n * TRAIN_ROLES;
+	const char *prec = gemm_precision_name(train_precision(r));
+	for (size_t i = 0; i < s.n; i++)
+		for (int role = 0; role < TRAIN_ROLES; role++) {
+			struct bench_figure f;
+			struct train_gemm g;
+			train_suite_figure(&f, "train-gemm", prec, &s.v[i],
+					   (enum train_role)role, "", r->opts, &g);
+			if (train_one(r, &r->o, &f, &g) < 0)
+				return -1;
+		}
+	return 0;
+}
+
+/*
+ * The largest product's forward GEMM alone, then beside a thread copying
+ * memory: the CPU's stand-in for a collective (cpu_train.h).  The GEMM
+ * runs on one thread fewer than asked when it can, so the copy thread has
+ * a core of its own and the slowdown is the memory's, not a core shared.
+ */
+static int run_overlap(struct cpu_run *r)
+{
+	struct train_shapes s;
+	if (need_model(r, "overlap") < 0 ||
+	    train_suite_shapes(r->opts, &s, r->out, last_error,
+			       sizeof(last_error)) < 0)
+		return -1;
+	struct cpu_suite_options o = r->o;
+	int team = cpu_suite_threads(&r->o);
+	o.threads = team > 1 ? team - 1 : 1;
+	r->total = 2;
+	const char *prec = gemm_precision_name(train_precision(r));
+	struct bench_figure f;
+	struct train_gemm g;
+	train_suite_figure(&f, "overlap", prec, &s.v[0], TRAIN_FORWARD, "alone",
+			   r->opts, &g);
+	if (train_one(r, &o, &f, &g) < 0)
+		return -1;
+	struct cpu_copier *c = cpu_copier_start(TRAIN_OVERLAP_BYTES, last_error,
+						sizeof(last_error));
+	if (!c) {
+		bench_figures_note(r->out, "overlap: no copy thread (%s): the GEMM beside one is not measured",
+				   last_error);
+		return 0;
+	}
+	train_suite_figure(&f, "overlap", prec, &s.v[0], TRAIN_FORWARD,
+			   "beside memcpy", r->opts, &g);
+	f.bytes = (double)TRAIN_OVERLAP_BYTES;
+	int rc = train_one(r, &o, &f, &g);
+	double rate = cpu_copier_stop(c);
+	bench_figures_note(r->out,
+			   "overlap on the CPU: a thread copying %llu MiB buffers (%.3g GB/s) beside the GEMM on %d thread%s stands in for a collective: it takes memory bandwidth, not a GPU's SMs",
+			   TRAIN_OVERLAP_BYTES >> 20, rate / 1e9, o.threads,
+			   o.threads == 1 ? "" : "s");
+	return rc;
+}
+
+static int run_spread(struct cpu_run *r)
+{
+	if (need_model(r, "spread") < 0)
+		return -1;
+	bench_figures_note(r->out, "spread: not measurable with one device (the CPU): the spread of a GEMM's rate across the GPUs of a node, the straggler term, needs a node's GPUs");
+	return 0;
+}
+
+/* One run of the layer's program per call. */
+static int layer_kernel(void *ctx, long iterations, char *why, size_t len)
+{
+	return cpu_program_run(ctx, iterations, why, len) == BENCH_OK ? 0 : -1;
+}
+
+/* Prepares, measures and checks the layer's program into f. */
+static int layer_measure(struct cpu_run *r, const struct bench_program *p,
+			 struct bench_figure *f)
+{
+	struct cpu_executor e = {r->opts->memory_limit, cpu_suite_threads(&r->o)};
+	if (!e.limit)
+		e.limit = mem_available() / 10 * 9;
+	struct cpu_program *c = NULL;
+	uint64_t held = 0;
+	int st = cpu_program_prepare(p, e.limit, e.threads, &c, &held, last_error,
+				     sizeof(last_error));
+	if (st == BENCH_OUT_OF_MEMORY)
+		return CPU_MEASURE_NO_MEMORY;
+	if (st != BENCH_OK)
+		return CPU_MEASURE_FAILED;
+	f->memory_bytes = (double)held;
+	int rc = cpu_suite_measure_sustained(&r->o, layer_kernel, c,
+					     bench_program_flops(p),
+					     r->opts->sustain_s, f, last_error,
+					     sizeof(last_error));
+	if (rc == 0 && cpu_program_check(c, last_error, sizeof(last_error)) != BENCH_OK)
+		rc = CPU_MEASURE_WRONG;
+	cpu_program_free(c);
+	return rc;
+}
+
+static int run_layer(struct cpu_run *r)
+{
+	const struct bench_run_options *o = r->opts;
+	if (need_model(r, "layer") < 0)
+		return -1;
+	if (!layer_program_has_layer(o->model)) {
+		bench_figures_note(r->out, "layer: %s has no transformer layer (ops 'layer 0 ...'): nothing to time",
+				   o->model_name);
+		return 0;
+	}
+	enum bench_precision prec = o->precision ? o->precision : BENCH_FP32;
+	struct model_program lp;
+	size_t forward;
+	if (layer_program_build(o->model, o->micro_batch, prec, &lp, &forward,
+				last_error, sizeof(last_error)) < 0)
+		return -1;
+	struct bench_figure f = {.suite = "layer", .kernel = "layer",
+				 .unit = "FLOP/s", .batch = o->micro_batch,
+				 .seq = train_suite_seq(o)};
+	snprintf(f.precision, sizeof(f.precision), "%s",
+		 precision_name(bench_precision_core(prec)));
+	snprintf(f.name, sizeof(f.name), "%s layer 0 fwd+bwd batch %ld",
+		 f.precision, o->micro_batch);
+	const char *names[1] = {f.name};
+	r->total = 1;
+	step(r, f.name);
+	size_t before = r->out->n;
+	int rc = layer_measure(r, &lp.prog, &f);
+	r->done++;
+	model_program_free(&lp);
+	if (rc == CPU_MEASURE_FAILED) {
+		measure_result_free(&f.time);
+		return -1;
+	}
+	if (rc != 0) {
+		measure_result_free(&f.time);
+		cpu_fault(r, "layer", rc, names, 1, before, NULL);
+		return 0;
+	}
+	bench_figures_push(r->out, &f);
+	measured(r, before);
+	bench_figures_note(r->out, "layer: %s's first layer at micro-batch %ld x %ld tokens, forward (%zu kernels) and backward on one device; per micro-batch",
+			   o->model_name, o->micro_batch, f.seq, forward);
+	return 0;
+}
+
 static const struct {
 	const char *name;
 	int (*run)(struct cpu_run *r);
@@ -321,6 +513,10 @@ static const struct {
 	{"membw", run_membw},
 	{"transfer", run_transfer},
 	{"model", run_model},
+	{"train-gemm", run_train_gemm},
+	{"overlap", run_overlap},
+	{"spread", run_spread},
+	{"layer", run_layer},
 };
 
 static int cpu_has_suite(const char *suite)
@@ -355,12 +551,12 @@ static int cpu_run_suite(const char *suite, const struct bench_run_options *o,
 	last_error[0] = '\0';
 	for (size_t i = 0; i < sizeof(suites) / sizeof(suites[0]); i++)
 		if (strcmp(suites[i].name, suite) == 0) {
-			if (strcmp(suite, "model") != 0)
+			if (!bench_suite_needs_model(suite))
 				note_repetitions(&r);
 			return suites[i].run(&r);
 		}
 	snprintf(last_error, sizeof(last_error),
-		 "the cpu has no '%s' suite (it has gemm, membw, transfer, model)",
+		 "the cpu has no '%s' suite (it has gemm, membw, transfer, model, train-gemm, overlap, spread, layer)",
 		 suite);
 	return -1;
 }

@@ -17,7 +17,10 @@
  *   allreduce  NCCL sum over every GPU of the host, fp32, 1 MiB to 1 GiB
  *              by 4x (quick: 64 MiB), bus bandwidth as nccl-tests;
  *   launch     empty kernels back to back;
- *   model      the model's step (model_sweep.h) through the PROGRAM job.
+ *   model      the model's step (model_sweep.h) through the PROGRAM job;
+ *   train-gemm, overlap, spread, layer   the training suites
+ *              (train_suite.h), sustained (measure.h), at the model's
+ *              precision (bf16 where the device has it).
  * A suite that needs two GPUs on a host with one, a precision the device
  * lacks, or NCCL where it is not installed is noted and skipped, not
  * failed.
@@ -47,8 +50,10 @@
 #include "bench/cpu_suite.h"
 #include "bench/cuda_job.h"
 #include "bench/model_program.h"
+#include "bench/layer_program.h"
 #include "bench/model_sweep.h"
 #include "bench/plugin_loader.h"
+#include "bench/train_suite.h"
 
 #define KiB 1024ULL
 #define MiB (1024ULL * KiB)
@@ -122,6 +127,10 @@ static uint64_t job_devices(const struct gpuplan_cuda_job *job)
 		m |= bit(job->peer);
 	for (int i = 1; job->kind == GPUPLAN_JOB_ALLREDUCE && i < job->n_devices; i++)
 		m |= bit(job->device + i);
+	/* a GEMM beside an all-reduce runs on every GPU of it, from 0 */
+	for (int i = 0; job->kind == GPUPLAN_JOB_GEMM &&
+			(job->flags & GPUPLAN_JOB_BESIDE_COMM) && i < job->n_devices; i++)
+		m |= bit(i);
 	return m;
 }
 
@@ -206,9 +215,24 @@ static enum outcome no_room(struct cuda_run *r, const struct bench_figure *f,
  * went wrong (profile/fault.h).  A note from prepare is kept (once per distinct
  * text).  s, when not NULL, is the series the figure belongs to.
  */
+static enum outcome measure_work(struct cuda_run *r,
+				 const struct gpuplan_cuda_job *job,
+				 struct bench_figure *f, struct series *s,
+				 double work);
+
 static enum outcome measure(struct cuda_run *r,
 			    const struct gpuplan_cuda_job *job,
 			    struct bench_figure *f, struct series *s)
+{
+	return measure_work(r, job, f, s, bench_figure_rule_work(f));
+}
+
+/* measure() with the work of one iteration given: a figure whose suite's
+ * rule needs what the figure does not hold (the layer's program). */
+static enum outcome measure_work(struct cuda_run *r,
+				 const struct gpuplan_cuda_job *job,
+				 struct bench_figure *f, struct series *s,
+				 double work)
 {
 	char label[BENCH_LABEL_MAX], reason[256];
 	bench_figure_label(f, label, sizeof(label));
@@ -220,8 +244,8 @@ static enum outcome measure(struct cuda_run *r,
 	if (r->progress)
 		r->progress(r->ctx, label, r->done - 1, r->total);
 	struct gpuplan_cuda_job_info info;
-	int res = cuda_job_measure(&r->jo, job, bench_figure_rule_work(f), f,
-				   r->out, &info, reason, sizeof(reason));
+	int res = cuda_job_measure(&r->jo, job, work, f, r->out, &info, reason,
+				   sizeof(reason));
 	switch (res) {
 	case CUDA_JOB_MEASURED:
 		bench_figures_timer_fault(r->out, &r->out->v[r->out->n - 1], true);
@@ -550,6 +574,204 @@ static int run_model(struct cuda_run *r)
 			       sizeof(g.error));
 }
 
+/* ---- the training suites (train_suite.h) ---- */
+
+static enum bench_precision train_precision(const struct cuda_run *r)
+{
+	return r->o->precision ? r->o->precision : default_model_precision();
+}
+
+static int need_model(const char *suite, const struct cuda_run *r)
+{
+	if (r->o->model)
+		return 0;
+	fail("the %s suite needs a model (--model PROFILE)", suite);
+	return -1;
+}
+
+/* The model's products, and the sustained loop for every figure of the
+ * suite (measure.h): runs of CUDA_SUSTAIN_RUN_S, policy sp. */
+static int train_setup(struct cuda_run *r, const char *suite,
+		       struct train_shapes *s, struct sustain_policy *sp)
+{
+	if (need_model(suite, r) < 0 ||
+	    train_suite_shapes(r->o, s, r->out, g.error, sizeof(g.error)) < 0)
+		return -1;
+	*sp = sustain_policy_of(r->o->sustain_s);
+	r->jo.sustain = sp;
+	r->jo.min_run_s = CUDA_SUSTAIN_RUN_S;
+	return 0;
+}
+
+/* The GEMM job of gm on device: its layout as train_shapes.h calls it. */
+static struct gpuplan_cuda_job train_job(const struct train_gemm *gm,
+					 enum bench_precision p, int device)
+{
+	uint32_t flags = (gm->trans_a ? 0 : GPUPLAN_JOB_A_PLAIN) |
+			 (gm->trans_b ? GPUPLAN_JOB_B_TRANSPOSED : 0);
+	return (struct gpuplan_cuda_job){.kind = GPUPLAN_JOB_GEMM,
+					 .precision = p, .flags = flags,
+					 .device = device, .m = gm->m,
+					 .n = gm->n, .k = gm->k};
+}
+
+static int run_train_gemm(struct cuda_run *r)
+{
+	struct train_shapes s;
+	struct sustain_policy sp;
+	if (train_setup(r, "train-gemm", &s, &sp) < 0)
+		return -1;
+	enum bench_precision p = train_precision(r);
+	const char *prec = precision_name(bench_precision_core(p));
+	r->total = s.n * TRAIN_ROLES;
+	for (size_t i = 0; i < s.n; i++) {
+		/* a product that does not fit is not tried in its other roles */
+		struct series full = {false, 0};
+		for (int role = 0; role < TRAIN_ROLES; role++) {
+			struct bench_figure f;
+			struct train_gemm gm;
+			train_suite_figure(&f, "train-gemm", prec, &s.v[i],
+					   (enum train_role)role, "", r->o, &gm);
+			struct gpuplan_cuda_job job = train_job(&gm, p, g.device);
+			enum outcome m = measure(r, &job, &f, &full);
+			/* lost, or the device lacks the precision (noted) */
+			if (m == LOST || (m == SKIPPED && !full.full))
+				return 0;
+		}
+	}
+	return 0;
+}
+
+/* The GEMM of pr beside n GPUs' all-reduce, or a copy on one GPU. */
+static enum outcome overlap_beside(struct cuda_run *r,
+				   const struct train_product *pr,
+				   enum bench_precision p, int n)
+{
+	struct bench_figure f;
+	struct train_gemm gm;
+	train_suite_figure(&f, "overlap", precision_name(bench_precision_core(p)),
+			   pr, TRAIN_FORWARD,
+			   n >= 2 ? "beside allreduce" : "beside d2d copy", r->o, &gm);
+	f.gpus = n;
+	f.bytes = (double)TRAIN_OVERLAP_BYTES;
+	struct gpuplan_cuda_job job = train_job(&gm, p, g.device);
+	job.flags |= GPUPLAN_JOB_BESIDE_COMM;
+	job.n_devices = n;
+	job.bytes = TRAIN_OVERLAP_BYTES;
+	return measure(r, &job, &f, NULL);
+}
+
+/*
+ * The largest product's forward GEMM alone, then beside a collective on
+ * every GPU of the host (NCCL's all-reduce; a device-to-device copy on a
+ * host of one GPU, or without NCCL, said so).
+ */
+static int run_overlap(struct cuda_run *r)
+{
+	struct train_shapes s;
+	struct sustain_policy sp;
+	if (train_setup(r, "overlap", &s, &sp) < 0)
+		return -1;
+	enum bench_precision p = train_precision(r);
+	r->total = 2;
+	struct bench_figure f;
+	struct train_gemm gm;
+	train_suite_figure(&f, "overlap", precision_name(bench_precision_core(p)),
+			   &s.v[0], TRAIN_FORWARD, "alone", r->o, &gm);
+	struct gpuplan_cuda_job job = train_job(&gm, p, g.device);
+	enum outcome m = measure(r, &job, &f, NULL);
+	if (m != MEASURED)
+		return 0;
+	int n = g.count >= 2 ? g.count : 1;
+	size_t faults = r->out->faults.n;
+	m = overlap_beside(r, &s.v[0], p, n);
+	if (m == SKIPPED && n >= 2 && r->out->faults.n == faults) {
+		/* no NCCL (noted): a copy stands in, as on one GPU */
+		r->total++;
+		n = 1;
+		m = overlap_beside(r, &s.v[0], p, n);
+	}
+	if (m == MEASURED && n == 1)
+		bench_figures_note(r->out, "overlap: a device-to-device copy of %llu MiB on cuda:%d stands in for the all-reduce (%s): it loads memory and the copy engines, not SMs as NCCL's kernels do, so the slowdown it shows is a lower bound",
+				   TRAIN_OVERLAP_BYTES >> 20, g.device,
+				   g.count < 2 ? "one GPU" : "no NCCL");
+	return 0;
+}
+
+/* The largest product's forward GEMM on each GPU of the host, one after
+ * another: each part's own sustained rate, the spread a synchronous step
+ * waits on. */
+static int run_spread(struct cuda_run *r)
+{
+	if (need_model("spread", r) < 0)
+		return -1;
+	if (g.count < 2) {
+		bench_figures_note(r->out, "spread needs two GPUs; this host has %d: the straggler term is not measurable with one device",
+				   g.count);
+		return 0;
+	}
+	struct train_shapes s;
+	struct sustain_policy sp;
+	if (train_setup(r, "spread", &s, &sp) < 0)
+		return -1;
+	enum bench_precision p = train_precision(r);
+	r->total = (size_t)g.count;
+	for (int d = 0; d < g.count; d++) {
+		char suffix[16];
+		struct bench_figure f;
+		struct train_gemm gm;
+		snprintf(suffix, sizeof(suffix), "gpu %d", d);
+		train_suite_figure(&f, "spread", precision_name(bench_precision_core(p)),
+				   &s.v[0], TRAIN_FORWARD, suffix, r->o, &gm);
+		f.gpu = d;
+		struct gpuplan_cuda_job job = train_job(&gm, p, d);
+		if (measure(r, &job, &f, NULL) == LOST)
+			return 0;
+	}
+	bench_figures_note(r->out, "spread: the same GEMM on each of the host's %d GPUs in turn, each sustained alone; NVML clocks are sampled on cuda:%d only",
+			   g.count, g.device);
+	return 0;
+}
+
+static int run_layer(struct cuda_run *r)
+{
+	const struct bench_run_options *o = r->o;
+	if (need_model("layer", r) < 0)
+		return -1;
+	if (!layer_program_has_layer(o->model)) {
+		bench_figures_note(r->out, "layer: %s has no transformer layer (ops 'layer 0 ...'): nothing to time",
+				   o->model_name);
+		return 0;
+	}
+	enum bench_precision p = train_precision(r);
+	struct model_program lp;
+	size_t forward;
+	if (layer_program_build(o->model, o->micro_batch, p, &lp, &forward,
+				g.error, sizeof(g.error)) < 0)
+		return -1;
+	struct sustain_policy sp = sustain_policy_of(o->sustain_s);
+	r->jo.sustain = &sp;
+	r->jo.min_run_s = CUDA_SUSTAIN_RUN_S;
+	r->total = 1;
+	struct bench_figure f;
+	figure_init(&f, "layer", "layer", "FLOP/s");
+	snprintf(f.precision, sizeof(f.precision), "%s",
+		 precision_name(bench_precision_core(p)));
+	snprintf(f.name, sizeof(f.name), "%s layer 0 fwd+bwd batch %ld",
+		 f.precision, o->micro_batch);
+	f.batch = o->micro_batch;
+	f.seq = train_suite_seq(o);
+	f.memory_bytes = bench_program_bytes(&lp.prog);
+	struct gpuplan_cuda_job job = {.kind = GPUPLAN_JOB_PROGRAM,
+				       .precision = p, .device = g.device,
+				       .program = &lp.prog};
+	if (measure_work(r, &job, &f, NULL, bench_program_flops(&lp.prog)) == MEASURED)
+		bench_figures_note(r->out, "layer: %s's first layer at micro-batch %ld x %ld tokens, forward (%zu kernels) and backward on cuda:%d; per micro-batch",
+				   o->model_name, o->micro_batch, f.seq, forward, g.device);
+	model_program_free(&lp);
+	return 0;
+}
+
 /* ---- the backend table ---- */
 
 static const struct {
@@ -564,6 +786,10 @@ static const struct {
 	{"allreduce", run_allreduce, true},
 	{"launch", run_launch, false},
 	{"model", run_model, false},
+	{"train-gemm", run_train_gemm, false},
+	{"overlap", run_overlap, true},
+	{"spread", run_spread, true},
+	{"layer", run_layer, false},
 };
 
 static int cuda_init(void)

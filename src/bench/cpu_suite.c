@@ -46,6 +46,16 @@ void cpu_suite_size_name(double bytes, char *buf, size_t len)
 	snprintf(buf, len, "%.0f %s", bytes, units[u]);
 }
 
+double cpu_suite_uniform(uint64_t i, uint64_t seed)
+{
+	/* splitmix64 (Steele, Lea and Flood, 2014) of the index and seed */
+	uint64_t z = i + seed * 0x9E3779B97F4A7C15ULL + 0x9E3779B97F4A7C15ULL;
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+	z ^= z >> 31;
+	return (double)(z >> 11) * 0x1p-52 - 1.0;
+}
+
 double cpu_suite_now(void)
 {
 	struct timespec t;
@@ -155,6 +165,25 @@ double cpu_suite_repetition_floor(const struct cpu_suite_options *o,
 	/* calibrate() settles at half the target: twice the multiples */
 	double target = o->quick ? 1e-3 : 2e-3;
 	return fmax(target, fmax(2000 * seen_res, 200 * seen_wake));
+}
+
+int cpu_suite_measure_sustained(const struct cpu_suite_options *o,
+				cpu_kernel_fn kernel, void *ctx,
+				double work_per_call, double sustain_s,
+				struct bench_figure *f, char *why, size_t len)
+{
+	struct sustain_policy p = sustain_policy_of(sustain_s);
+	struct timed t = {kernel, ctx, 1};
+	if (calibrate(&t, cpu_suite_repetition_floor(o, NULL, NULL), why, len) < 0)
+		return -1;
+	f->iterations = t.iterations;
+	f->threads = cpu_suite_threads(o);
+	f->work = work_per_call * (double)t.iterations;
+	int rc = host_quiet_sustained(&p, timed_rep, &t, f->threads, &f->time,
+				      f->disturbed, sizeof(f->disturbed), why,
+				      len);
+	bench_figure_rate(f);
+	return rc;
 }
 
 int cpu_suite_measure(const struct cpu_suite_options *o, cpu_kernel_fn kernel,

@@ -16,6 +16,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "bench/measure.h"
 #include "profile/figure.h"
@@ -54,6 +55,11 @@ int cpu_suite_threads(const struct cpu_suite_options *o);
  * divides them exactly (bytes below 1 KiB or not a whole KiB: "B"). */
 void cpu_suite_size_name(double bytes, char *buf, size_t len);
 
+/* Element i of a seeded uniform draw in [-1, 1), 53 bits of it (a
+ * splitmix64 hash of i and seed): GEMM inputs whose every mantissa bit
+ * varies, as real activations and weights do, and the same on every run. */
+double cpu_suite_uniform(uint64_t i, uint64_t seed);
+
 /* Seconds on the monotonic clock. */
 double cpu_suite_now(void);
 
@@ -88,5 +94,15 @@ double cpu_suite_repetition_floor(const struct cpu_suite_options *o,
 int cpu_suite_measure(const struct cpu_suite_options *o, cpu_kernel_fn kernel,
 		      void *ctx, double work_per_call, struct bench_figure *f,
 		      char *why, size_t len);
+
+/*
+ * The same with the sustained loop (measure.h): the calibration above,
+ * then `sustain_s` seconds, the first half settling, each repetition of
+ * the second kept.  For the training suites.
+ */
+int cpu_suite_measure_sustained(const struct cpu_suite_options *o,
+				cpu_kernel_fn kernel, void *ctx,
+				double work_per_call, double sustain_s,
+				struct bench_figure *f, char *why, size_t len);
 
 #endif

@@ -13,7 +13,7 @@ struct cuda_job_options cuda_job_defaults(const struct gpuplan_cuda_plugin *api,
 					  int quick)
 {
 	struct cuda_job_options o = {api, {2, 10, 200, 0.02, 0.5, NULL}, 2e-3,
-				     1L << 24};
+				     1L << 24, NULL};
 	if (quick) {
 		o.policy = (struct measure_policy){1, 6, 50, 0.02, 0.1, NULL};
 		o.min_run_s = 1e-3;
@@ -87,7 +87,9 @@ static int time_job(const struct cuda_job_options *o, struct run_ctx *r,
 		result = run_failed(r->status, why, len);
 	} else if (c > 0) {
 		result = CUDA_JOB_NO_READING;
-	} else if (measure_run(&o->policy, timed_run, r, &f->time, why, len) < 0) {
+	} else if ((o->sustain
+		    ? measure_sustained(o->sustain, timed_run, r, &f->time, why, len)
+		    : measure_run(&o->policy, timed_run, r, &f->time, why, len)) < 0) {
 		result = run_failed(r->status, why, len);
 	} else if (f->time.n == 0) {
 		result = CUDA_JOB_NO_READING;

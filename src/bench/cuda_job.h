@@ -23,7 +23,14 @@ struct cuda_job_options {
 	double min_run_s;	/* a timed run lasts at least this long (events
 				 * resolve about 0.5 us; launches cost microseconds) */
 	long max_iterations;	/* calibration never goes past this */
+	/* the training suites: the sustained loop (measure.h) instead of
+	 * the policy; NULL for every other suite */
+	const struct sustain_policy *sustain;
 };
+
+/* A sustained figure's runs last this long: the GPU kept busy back to
+ * back, the host's wait for each run's end a small share of it. */
+#define CUDA_SUSTAIN_RUN_S 0.05
 
 /* The GPU suites' default policy: full 2 warm-ups, 10..200 repetitions,
  * 2%, 0.5 s per figure, runs of 2 ms or more; quick 1, 6..50, 2%, 0.1 s,

@@ -124,9 +124,22 @@ bool host_quiet_judge(const struct host_window *w, char *why, size_t len)
 	return disturbed;
 }
 
-int host_quiet_measure(const struct measure_policy *p, measure_rep_fn rep,
-		       void *ctx, int threads, struct measure_result *r,
-		       char *disturbed, size_t dlen, char *why, size_t len)
+/* One way of measuring a figure: measure_run or measure_sustained. */
+struct loop {
+	const struct measure_policy *policy;
+	const struct sustain_policy *sustain;
+};
+
+static int run_loop(const struct loop *l, measure_rep_fn rep, void *ctx,
+		    struct measure_result *r, char *why, size_t len)
+{
+	return l->sustain ? measure_sustained(l->sustain, rep, ctx, r, why, len)
+			  : measure_run(l->policy, rep, ctx, r, why, len);
+}
+
+static int watched(const struct loop *l, measure_rep_fn rep, void *ctx,
+		   int threads, struct measure_result *r, char *disturbed,
+		   size_t dlen, char *why, size_t len)
 {
 	int rc = 0;
 	for (int attempt = 0; attempt < HOST_QUIET_ATTEMPTS; attempt++) {
@@ -134,7 +147,7 @@ int host_quiet_measure(const struct measure_policy *p, measure_rep_fn rep,
 			measure_result_free(r);
 		struct host_window w = {.threads = threads};
 		host_sample_take(&w.before);
-		rc = measure_run(p, rep, ctx, r, why, len);
+		rc = run_loop(l, rep, ctx, r, why, len);
 		host_sample_take(&w.after);
 		if (rc < 0)
 			return rc;
@@ -144,4 +157,20 @@ int host_quiet_measure(const struct measure_policy *p, measure_rep_fn rep,
 			return 0;
 	}
 	return rc;
+}
+
+int host_quiet_measure(const struct measure_policy *p, measure_rep_fn rep,
+		       void *ctx, int threads, struct measure_result *r,
+		       char *disturbed, size_t dlen, char *why, size_t len)
+{
+	struct loop l = {p, NULL};
+	return watched(&l, rep, ctx, threads, r, disturbed, dlen, why, len);
+}
+
+int host_quiet_sustained(const struct sustain_policy *p, measure_rep_fn rep,
+			 void *ctx, int threads, struct measure_result *r,
+			 char *disturbed, size_t dlen, char *why, size_t len)
+{
+	struct loop l = {NULL, p};
+	return watched(&l, rep, ctx, threads, r, disturbed, dlen, why, len);
 }

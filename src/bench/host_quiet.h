@@ -72,4 +72,9 @@ int host_quiet_measure(const struct measure_policy *p, measure_rep_fn rep,
 		       void *ctx, int threads, struct measure_result *r,
 		       char *disturbed, size_t dlen, char *why, size_t len);
 
+/* The same for the sustained loop (measure.h: measure_sustained). */
+int host_quiet_sustained(const struct sustain_policy *p, measure_rep_fn rep,
+			 void *ctx, int threads, struct measure_result *r,
+			 char *disturbed, size_t dlen, char *why, size_t len);
+
 #endif

@@ -70,3 +70,70 @@ int measure_run(const struct measure_policy *p, measure_rep_fn rep, void *ctx,
 	r->converged = r->converged && rc == 0 && !r->too_few;
 	return rc;
 }
+
+double sustain_default_s(bool gpu, bool quick)
+{
+	if (gpu)
+		return quick ? 4 : 20;
+	return quick ? 0.25 : 1;
+}
+
+struct sustain_policy sustain_policy_of(double seconds)
+{
+	return (struct sustain_policy){seconds / 2, seconds / 2, 6, 4000, 0.02,
+				       NULL};
+}
+
+/* Runs rep for settle_s: the settle part, its readings discarded (bad
+ * ones counted in r).  A part's time is the larger of the clock's and the
+ * device's own (the sum of its good readings): a simulated device's
+ * readings are not the host's time. */
+static int settle(const struct sustain_policy *p, double (*clock)(void *),
+		  measure_rep_fn rep, void *ctx, struct measure_result *r,
+		  char *why, size_t len)
+{
+	double start = clock(ctx), busy = 0, t;
+	while (fmax(clock(ctx) - start, busy) < p->settle_s) {
+		if (rep(ctx, &t, why, len) < 0)
+			return -1;
+		if (!measure_reading_good(t))
+			measure_reject(r, t);
+		else
+			busy += t;
+	}
+	return 0;
+}
+
+int measure_sustained(const struct sustain_policy *p, measure_rep_fn rep,
+		      void *ctx, struct measure_result *r, char *why,
+		      size_t len)
+{
+	double (*clock)(void *) = p->clock ? p->clock : monotonic_s;
+	memset(r, 0, sizeof(*r));
+	if (settle(p, clock, rep, ctx, r, why, len) < 0)
+		return -1;
+	size_t cap = p->max_reps > 0 ? (size_t)p->max_reps : 1, have = 64;
+	r->samples = xcalloc(have, sizeof(double));
+	double start = clock(ctx), busy = 0, t;
+	int rc = 0;
+	for (size_t attempts = 0; attempts < cap; attempts++) {
+		if (fmax(r->elapsed_s, busy) >= p->steady_s && (int)r->n >= p->min_reps)
+			break;
+		if (rep(ctx, &t, why, len) < 0) {
+			rc = -1;
+			break;
+		}
+		r->elapsed_s = clock(ctx) - start;
+		if (!measure_reading_good(t)) {
+			measure_reject(r, t);
+			continue;
+		}
+		xgrow((void **)&r->samples, &have, r->n + 1, sizeof(double));
+		r->samples[r->n++] = t;
+		busy += t;
+	}
+	measure_summarise(r);
+	r->too_few = r->rejected > 0 && (int)r->n < p->min_reps;
+	r->converged = rc == 0 && !r->too_few && tight(r, p->rel_half_width);
+	return rc;
+}

@@ -41,4 +41,48 @@ typedef int (*measure_rep_fn)(void *ctx, double *seconds, char *why,
 int measure_run(const struct measure_policy *p, measure_rep_fn rep, void *ctx,
 		struct measure_result *r, char *why, size_t len);
 
+/*
+ * The training suites' sustained loop.  A GPU under a long run of large
+ * GEMMs heats up and meets its power limit, and then holds a lower clock
+ * than a short benchmark sees.  How much power a matmul draws depends on
+ * its data as well (Horace He, "Strangely, Matrix Multiplications on GPUs
+ * Run Faster When Given 'Predictable' Data!", 2024,
+ * https://www.thonking.ai/p/strangely-matrix-multiplications: the same
+ * benchmark ran at 295 TFLOP/s on zeros and 257 on torch.randn inputs,
+ * since bits that flip cost switching power and the part is power
+ * limited; read 2026-12-07 in a copy of the page), so every input is
+ * random as well.  So a sustained figure runs back to back
+ * for settle_s seconds first (timed, discarded: the part reaching its
+ * power and thermal steady state; bad readings still counted) and then for
+ * steady_s seconds, every repetition kept; the figure is the median of the
+ * steady part.  A part lasts until the clock or the device's own time
+ * (its good readings summed: a simulated device's time is not the
+ * host's) reaches its seconds.  At least min_reps repetitions are kept
+ * even past steady_s (an interval needs 6), and no more than max_reps
+ * (attempts, good or not, as measure_run counts them: the profile keeps
+ * every one).  converged: the interval is within
+ * rel_half_width of the median; too_few as measure_run.  elapsed_s is the
+ * steady part's length (by the policy's clock): its NVML samples are
+ * found by it (profile/samples.h).
+ */
+struct sustain_policy {
+	double settle_s, steady_s;	/* s */
+	int min_reps, max_reps;
+	double rel_half_width;
+	double (*clock)(void *ctx);	/* NULL: CLOCK_MONOTONIC */
+};
+
+/* The sustained phase a figure gets by default, s: 20 on a GPU (4
+ * quick), long enough for the power limit and most of the heating to
+ * show; 1 on the CPU (0.25 quick), whose clock does not sag the same way
+ * and whose suite has a minute. */
+double sustain_default_s(bool gpu, bool quick);
+
+/* settle and steady halves of `seconds`, 6..4000 reps, 2%. */
+struct sustain_policy sustain_policy_of(double seconds);
+
+int measure_sustained(const struct sustain_policy *p, measure_rep_fn rep,
+		      void *ctx, struct measure_result *r, char *why,
+		      size_t len);
+
 #endif

@@ -35,6 +35,7 @@
 #include "bench/model_sweep.h"
 #include "bench/plugin_loader.h"
 #include "bench/prom.h"
+#include "bench/train_shapes.h"
 #include "bench/verdicts.h"
 #include "commands.h"
 #include "core/atomic_file.h"
@@ -52,7 +53,7 @@ static const struct opt_spec bench_opts[] = {
 	{"device", 'd', OPT_VALUE, "DEV",
 	 "auto (the first GPU, else the CPU; the default), cpu, cuda or cuda:N"},
 	{"suite", 's', OPT_VALUE, "LIST",
-	 "comma-separated: gemm,membw,transfer,p2p,allreduce,launch,model (default: every suite the device has)"},
+	 "comma-separated: gemm,membw,transfer,p2p,allreduce,launch,model,train-gemm,overlap,spread,layer (default: every suite the device has; those that need a model with --model)"},
 	{"quick", 'q', OPT_FLAG, NULL,
 	 "fewer sizes and shorter repetitions: a first look in seconds"},
 	{"threads", 't', OPT_VALUE, "N",
@@ -65,6 +66,12 @@ static const struct opt_spec bench_opts[] = {
 	 "the model's precision: fp32 or fp64 on the CPU; fp32, tf32, fp16 or bf16 on a GPU (default fp32; bf16 on GPUs that have it)"},
 	{"memory-limit", 0, OPT_VALUE, "SIZE",
 	 "CPU: memory the model's step may hold, e.g. 4GiB (default: 90% of what the kernel reports available)"},
+	{"micro-batch", 0, OPT_VALUE, "N",
+	 "training suites: samples per micro-batch the model's GEMMs and layer are cut for (default 1)"},
+	{"tp", 0, OPT_VALUE, "N",
+	 "training suites: the tensor-parallel degree that divides the model's GEMMs (default 1)"},
+	{"sustain", 0, OPT_VALUE, "TIME",
+	 "training suites: each figure's sustained phase, its first half settling, e.g. 20s (default 20s on a GPU, 1s on the CPU; --quick 4s and 0.25s)"},
 	{"output", 'o', OPT_VALUE, "FILE",
 	 "write the profile to FILE (atomically) instead of standard output"},
 	{"prom", 0, OPT_VALUE, "FILE",
@@ -82,11 +89,15 @@ static const struct cmd_spec bench_spec = {
 	"figure with every raw repetition) goes to -o FILE or standard output;\n"
 	"progress and the summary table go to standard error.  The CPU has\n"
 	"gemm, membw and transfer; a GPU has gemm, membw, transfer, p2p,\n"
-	"allreduce and launch; both run model when --model is given.",
+	"allreduce and launch; both run model when --model is given, and the\n"
+	"training suites: train-gemm (the model's forward, data- and\n"
+	"weight-gradient GEMMs, random data, sustained), overlap (the largest\n"
+	"one beside a collective), spread (on every GPU of the host) and layer\n"
+	"(one transformer layer forward and backward).",
 };
 
 struct bench_request {
-	const char *suites[8];	/* asked for, in bench_suite_names order */
+	const char *suites[BENCH_PROFILE_MAX_SUITES];	/* asked for, in bench_suite_names order */
 	size_t n_suites;	/* 0: the device's own */
 	bool quick;
 	int threads;		/* 0: the default */
@@ -96,13 +107,15 @@ struct bench_request {
 	long seq;		/* --seq; 0: the model's own */
 	enum bench_precision precision;	/* --precision; 0: the device's default */
 	uint64_t memory_limit;	/* --memory-limit; 0: the default */
+	long micro_batch, tp;	/* --micro-batch, --tp (1 by default) */
+	double sustain_s;	/* --sustain; 0: the device's default */
 };
 
 /* ---- options ---- */
 
 static int parse_suites(const char *list, struct bench_request *q)
 {
-	bool want[8] = {false};
+	bool want[BENCH_PROFILE_MAX_SUITES] = {false};
 	char *copy = strdup(list ? list : "");
 	int rc = 0;
 	for (char *save = NULL, *s = strtok_r(copy, ",", &save); s && !rc;
@@ -146,21 +159,53 @@ static int parse_device(const char *d, struct bench_request *q)
 	return 0;
 }
 
-/* --model, --seq, --precision and --memory-limit. */
+/* --micro-batch, --tp and --sustain: the training suites' settings. */
+static int parse_training_options(const struct parsed *p, struct bench_request *q)
+{
+	const char *mb = opt_value(p, &bench_spec, "micro-batch");
+	const char *tp = opt_value(p, &bench_spec, "tp");
+	const char *sustain = opt_value(p, &bench_spec, "sustain");
+	q->micro_batch = q->tp = 1;
+	if (mb && !opt_whole(mb, 1, 1L << 20, &q->micro_batch))
+		return usage_error(&bench_spec,
+				   "--micro-batch '%s': expected a whole number of samples from 1 to %ld",
+				   mb, 1L << 20);
+	if (tp && !opt_whole(tp, 1, 1024, &q->tp))
+		return usage_error(&bench_spec,
+				   "--tp '%s': expected a whole number of GPUs from 1 to 1024", tp);
+	if (sustain) {
+		struct unit_problem up;
+		if (units_parse(UNIT_DURATION, sustain, &q->sustain_s, NULL, &up) < 0 ||
+		    !(q->sustain_s >= 0.01 && q->sustain_s <= 3600))
+			return usage_error(&bench_spec,
+					   "--sustain '%s': expected a time from 10ms to 1h like '20s' or '200ms'",
+					   sustain);
+	}
+	return 0;
+}
+
+/* --model, --seq, --precision, --memory-limit and the training suites'. */
 static int parse_model_options(const struct parsed *p, struct bench_request *q)
 {
 	q->model = opt_value(p, &bench_spec, "model");
 	const char *seq = opt_value(p, &bench_spec, "seq");
 	const char *prec = opt_value(p, &bench_spec, "precision");
 	const char *limit = opt_value(p, &bench_spec, "memory-limit");
-	bool wants_model = false;
-	for (size_t i = 0; i < q->n_suites; i++)
-		wants_model |= !strcmp(q->suites[i], "model");
-	if (wants_model && !q->model)
-		return usage_error(&bench_spec, "the model suite needs --model PROFILE");
-	if (!q->model && (seq || prec || limit))
+	const char *train = opt_value(p, &bench_spec, "micro-batch") ? "micro-batch"
+			    : opt_value(p, &bench_spec, "tp") ? "tp"
+			    : opt_value(p, &bench_spec, "sustain") ? "sustain" : NULL;
+	const char *needs = NULL;
+	for (size_t i = 0; i < q->n_suites && !needs; i++)
+		if (bench_suite_needs_model(q->suites[i]))
+			needs = q->suites[i];
+	if (needs && !q->model)
+		return usage_error(&bench_spec, "the %s suite needs --model PROFILE", needs);
+	if (!q->model && (seq || prec || limit || train))
 		return usage_error(&bench_spec, "--%s applies to --model, which was not given",
-				   seq ? "seq" : prec ? "precision" : "memory-limit");
+				   seq ? "seq" : prec ? "precision" : limit ? "memory-limit" : train);
+	int rc = parse_training_options(p, q);
+	if (rc)
+		return rc;
 	if (seq) {
 		if (!opt_whole(seq, 1, 1L << 24, &q->seq))
 			return usage_error(&bench_spec,
@@ -267,8 +312,8 @@ static int pick_suites(const struct bench_request *q,
 	const char *const *names = q->n_suites ? q->suites : bench_suite_names;
 	size_t n = q->n_suites ? q->n_suites : (size_t)-1;
 	for (size_t i = 0; i < n && names[i]; i++) {
-		/* by default the model suite runs when there is a model */
-		if (!q->n_suites && !strcmp(names[i], "model") && !q->model)
+		/* by default the suites that need a model run when there is one */
+		if (!q->n_suites && bench_suite_needs_model(names[i]) && !q->model)
 			continue;
 		if (b->has_suite(names[i])) {
 			snprintf(p->suites[p->n_suites++], sizeof(p->suites[0]),
@@ -279,7 +324,7 @@ static int pick_suites(const struct bench_request *q,
 		}
 	}
 	if (p->n_suites == 0)
-		return usage_error(&bench_spec, "nothing to measure on the %s (it has gemm, membw, transfer and, with --model, model)",
+		return usage_error(&bench_spec, "nothing to measure on the %s (it has gemm, membw, transfer and, with --model, model, train-gemm, overlap, spread and layer)",
 				   b->name);
 	return 0;
 }
@@ -333,7 +378,9 @@ static int run_suites(const struct bench_backend *b,
 	struct bench_run_options o = {
 		.quick = q->quick, .threads = q->threads, .policy = NULL,
 		.model = model, .model_name = p->model_name,
-		.precision = q->precision, .memory_limit = q->memory_limit};
+		.precision = q->precision, .memory_limit = q->memory_limit,
+		.micro_batch = q->micro_batch, .tp = q->tp,
+		.sustain_s = p->sustain_s};
 	struct progress g = {isatty(STDERR_FILENO) != 0, 0, p->n_suites, 0,
 			     false, sampler};
 	for (size_t i = 0; i < p->n_suites; i++) {
@@ -556,6 +603,24 @@ static int load_model(const struct bench_request *q, struct model *m,
 	return rc;
 }
 
+/* The model's products cut for --micro-batch and --tp before anything is
+ * measured (train_shapes.h): a tp that leaves a fraction of a layer's
+ * features is a usage error, not a minute's bench that fails.  0 or 2. */
+static int check_shapes(const struct bench_request *q,
+			const struct model_graph *g, const struct bench_profile *p)
+{
+	bool gemms = false;
+	for (size_t i = 0; i < p->n_suites; i++)
+		gemms |= bench_suite_sustained(p->suites[i]) &&
+			 strcmp(p->suites[i], "layer") != 0;
+	struct train_shapes s;
+	char why[256];
+	if (!gemms || train_shapes_of(g, q->micro_batch, q->tp, &s, why,
+				      sizeof(why)) == 0)
+		return 0;
+	return usage_error(&bench_spec, "%s: %s", p->model_name, why);
+}
+
 /* --precision against what the device's executor runs: the CPU's OpenBLAS
  * programs are fp32 or fp64; GPU programs fp32, tf32, fp16 or bf16. */
 static int check_precision(const struct bench_request *q,
@@ -614,6 +679,53 @@ static void say_throttled(const struct gpu_samples *s)
 		names, when);
 }
 
+/* The training suites' settings into p, when one of them runs: the
+ * sustained phase the device gets by default unless --sustain gave one. */
+static void training_settings(const struct bench_request *q,
+			      struct bench_profile *p)
+{
+	bool training = false;
+	for (size_t i = 0; i < p->n_suites; i++)
+		training |= bench_suite_sustained(p->suites[i]);
+	if (!training)
+		return;
+	p->train_micro_batch = q->micro_batch;
+	p->train_tp = q->tp;
+	p->sustain_s = q->sustain_s > 0
+		? q->sustain_s
+		: sustain_default_s(strcmp(p->device.kind, "cpu") != 0, q->quick);
+}
+
+/* Each sustained figure's clocks in its steady part (profile.h), one line
+ * each: what the GPU held while the figure was measured. */
+static void say_clocks(const struct bench_profile *p)
+{
+	bool any = false;
+	for (size_t i = 0; i < p->figures.n; i++) {
+		const struct bench_figure *f = &p->figures.v[i];
+		const struct gpu_window *w = &f->clocks;
+		if (!bench_suite_sustained(f->suite))
+			continue;
+		any = true;
+		if (!w->samples)
+			continue;
+		char names[160] = "none";
+		if (w->throttle)
+			gpu_throttle_names(w->throttle, names, sizeof(names));
+		fprintf(stderr, "clocks: %s '%s': ", f->suite, f->name);
+		if (w->has_sm_clock)
+			fprintf(stderr, "median SM clock %.0f MHz, ", w->sm_clock_median_hz / 1e6);
+		if (w->has_power)
+			fprintf(stderr, "median power %.0f W, ", w->power_median_w);
+		if (w->has_temperature)
+			fprintf(stderr, "hottest %.0f C, ", w->temperature_max_c);
+		fprintf(stderr, "throttle reasons: %s (%zu sample%s of the steady part)\n",
+			names, w->samples, w->samples == 1 ? "" : "s");
+	}
+	if (any && !strcmp(p->device.kind, "cpu"))
+		fprintf(stderr, "clocks: not sampled on the CPU (NVML samples GPUs only)\n");
+}
+
 /* Each fault, on its own line: what, where, and what it cost. */
 static void say_faults(const struct bench_faults *l)
 {
@@ -665,6 +777,8 @@ static int measure(const struct bench_request *q, const struct bench_backend *b,
 		rc = check_precision(q, b);
 	if (!rc)
 		rc = pick_suites(q, b, &p);
+	if (!rc)
+		rc = check_shapes(q, &g, &p);
 	if (rc)
 		goto out;
 	const char *prom = opt_value(parsed, &bench_spec, "prom");
@@ -694,6 +808,7 @@ static int measure(const struct bench_request *q, const struct bench_backend *b,
 		fprintf(stderr, "gpuplan bench: note: --memory-limit applies to the CPU: "
 			"on a GPU the model's sweep runs until the GPU's own memory ends it\n");
 	struct cpu_suite_options co = {q->threads, q->quick, NULL};
+	training_settings(q, &p);
 	p.quick = q->quick;
 	p.threads = strcmp(p.device.kind, "cpu") ? 1 : cpu_suite_threads(&co);
 	p.policy = b->policy(q->quick);
@@ -705,7 +820,9 @@ static int measure(const struct bench_request *q, const struct bench_backend *b,
 	b->shutdown();
 	if (rc == 0) {
 		bench_profile_mark_throttled(&p);
+		bench_profile_window_clocks(&p);
 		summary_table(&p, cpu_suite_now() - start);
+		say_clocks(&p);
 		say_throttled(&p.samples);
 		say_faults(&p.figures.faults);
 		bench_verdicts_say(&verdicts, &p, stderr);

@@ -38,7 +38,9 @@ static const struct cmd_spec fit_spec = {
 	"gpuplan/measured/v1).  From its figures: transfer time against bytes\n"
 	"(latency and bandwidth), the model sweep's step time and memory against\n"
 	"batch (a fixed part and a part per sample), GEMM and GPU memory rates\n"
-	"against size (a saturating curve).  Each curve gets its parameters with\n"
+	"against size (a saturating curve); from the training suites, the\n"
+	"model's sustained matmul rate, the GEMM's slowdown beside a collective,\n"
+	"the spread of its rate across GPUs and a layer's time.  Each curve gets its parameters with\n"
 	"standard errors and 95% intervals, R^2, the root mean square relative\n"
 	"residual and the leave-one-out error.  Figures marked disturbed,\n"
 	"throttled or with too few repetitions are left out and counted; a curve\n"
@@ -67,6 +69,72 @@ static int read_format(const struct parsed *p, enum fit_format *fmt)
 }
 
 /* ---- output ---- */
+
+/* The training terms (fit/train_terms.h), a line each. */
+static void print_training(FILE *out, const struct train_terms *t)
+{
+	const struct train_matmul *m = &t->matmul;
+	if (m->ok)
+		fprintf(out, "training: %s (%s): matmul %s at its own shapes, sustained %.3g s: %.4g FLOP/s [%.4g, %.4g] over %zu GEMMs\n",
+			t->model, t->source, m->precision, t->sustain_s, m->rate,
+			m->low, m->high, m->n);
+	const struct train_overlap *o = &t->overlap;
+	if (o->ok)
+		fprintf(out, "training: %s (%s): overlap: the GEMM %.2f%% slower beside %s [%.2f%%, %.2f%%]\n",
+			t->model, t->source, 100 * o->slowdown, o->beside,
+			100 * o->low, 100 * o->high);
+	const struct train_spread *sp = &t->spread;
+	if (sp->ok)
+		fprintf(out, "training: %s (%s): spread over %d GPUs: coefficient of variation %.2f%% [%.2f%%, %.2f%%], slowest GPU %d\n",
+			t->model, t->source, sp->n, 100 * sp->cv, 100 * sp->low,
+			100 * sp->high, sp->slowest);
+	const struct train_layer *y = &t->layer;
+	if (y->ok)
+		fprintf(out, "training: %s (%s): layer forward and backward, %s, micro-batch %ld x %ld: %.4g s [%.4g, %.4g]\n",
+			t->model, t->source, y->precision, y->batch, y->seq,
+			y->seconds, y->low, y->high);
+	const struct { bool ok; const char *term, *why; } no[] = {
+		{m->ok, "matmul", m->why}, {o->ok, "overlap", o->why},
+		{sp->ok, "spread", sp->why}, {y->ok, "layer", y->why}};
+	for (size_t i = 0; i < 4; i++)
+		if (!no[i].ok)
+			fprintf(out, "training: %s (%s): no %s term: %s\n", t->model,
+				t->source, no[i].term, no[i].why);
+}
+
+static json_t *interval_json(double lo, double hi)
+{
+	return json_pack("[f, f]", lo, hi);
+}
+
+static json_t *training_json(const struct train_terms *t)
+{
+	json_t *j = json_pack("{s:o, s:o, s:s, s:o, s:I, s:I, s:f}", "source",
+			      json_text(t->source), "device", json_text(t->device),
+			      "measured", t->measured, "model", json_text(t->model),
+			      "micro_batch", (json_int_t)t->micro_batch, "tp",
+			      (json_int_t)t->tp, "sustain_s", t->sustain_s);
+	const struct train_matmul *m = &t->matmul;
+	json_object_set_new(j, "matmul", !m->ok ? json_pack("{s:o}", "why", json_text(m->why))
+		: json_pack("{s:s, s:f, s:o, s:I}", "precision", m->precision, "rate",
+			    m->rate, "ci95", interval_json(m->low, m->high), "gemms",
+			    (json_int_t)m->n));
+	const struct train_overlap *o = &t->overlap;
+	json_object_set_new(j, "overlap", !o->ok ? json_pack("{s:o}", "why", json_text(o->why))
+		: json_pack("{s:o, s:f, s:o}", "beside", json_text(o->beside),
+			    "slowdown", o->slowdown, "ci95", interval_json(o->low, o->high)));
+	const struct train_spread *sp = &t->spread;
+	json_object_set_new(j, "spread", !sp->ok ? json_pack("{s:o}", "why", json_text(sp->why))
+		: json_pack("{s:i, s:f, s:o, s:i}", "gpus", sp->n, "cv", sp->cv,
+			    "ci95", interval_json(sp->low, sp->high), "slowest_gpu",
+			    sp->slowest));
+	const struct train_layer *y = &t->layer;
+	json_object_set_new(j, "layer", !y->ok ? json_pack("{s:o}", "why", json_text(y->why))
+		: json_pack("{s:s, s:I, s:I, s:f, s:o}", "precision", y->precision,
+			    "batch", (json_int_t)y->batch, "seq", (json_int_t)y->seq,
+			    "seconds", y->seconds, "ci95", interval_json(y->low, y->high)));
+	return j;
+}
 
 static void param_text(const struct scaling_curve *c, int i, char *buf, size_t len)
 {
@@ -129,6 +197,8 @@ static void print_table(FILE *out, const struct curve_list *l)
 			fprintf(out, "note: %s: %zu figure%s not used: %s\n",
 				l->v[i].name, l->v[i].left_out,
 				l->v[i].left_out == 1 ? "" : "s", l->v[i].left_out_why);
+	for (size_t i = 0; i < l->n_train; i++)
+		print_training(out, &l->train[i]);
 }
 
 static json_t *param_json(const struct fit_param *p)
@@ -205,8 +275,12 @@ static json_t *curves_json(const struct curve_list *l)
 			json_array_append_new(left, j);
 		}
 	}
-	return json_pack("{s:s, s:o, s:o, s:o}", "schema", "gpuplan/fit/v1",
-			 "curves", curves, "rates", rates, "left_out", left);
+	json_t *training = json_array();
+	for (size_t i = 0; i < l->n_train; i++)
+		json_array_append_new(training, training_json(&l->train[i]));
+	return json_pack("{s:s, s:o, s:o, s:o, s:o}", "schema", "gpuplan/fit/v1",
+			 "curves", curves, "rates", rates, "training", training,
+			 "left_out", left);
 }
 
 /* ---- plots ---- */
@@ -311,6 +385,8 @@ int cmd_fit(int argc, char **argv)
 		fitted += l.v[i].ok;
 	for (size_t i = 0; i < l.n_rates; i++)
 		fitted += l.rates[i].ok;
+	for (size_t i = 0; i < l.n_train; i++)
+		fitted += train_terms_any(&l.train[i]);
 	if (fitted == 0) {
 		print_table(stderr, &l);
 		fprintf(stderr, "gpuplan fit: no curve could be fitted; nothing written\n");

@@ -83,6 +83,21 @@ static void pick(struct calibration *c, const struct scaling_curve *s)
 	}
 }
 
+/* Each training term t gives, unless a later profile gave it already. */
+static void pick_training(struct calibration *c, const struct train_terms *t)
+{
+	const struct {
+		bool ok;
+		const struct train_terms **slot;
+	} terms[] = {
+		{t->matmul.ok, &c->matmul}, {t->overlap.ok, &c->overlap},
+		{t->spread.ok, &c->spread}, {t->layer.ok, &c->layer}};
+	for (size_t i = 0; i < sizeof(terms) / sizeof(terms[0]); i++)
+		if (terms[i].ok && (!*terms[i].slot ||
+				    strcmp(t->measured, (*terms[i].slot)->measured) > 0))
+			*terms[i].slot = t;
+}
+
 /* A fitted figure of `device`, measured `when`: the first device seen
  * into *first, the latest time into c->measured; -1 (said) when it is
  * another device than the first. */
@@ -122,6 +137,11 @@ int calibration_load(struct calibration *c, const char *path,
 						 l->rates[i].measured, &first,
 						 errs) < 0)
 			return -1;
+	for (size_t i = 0; i < l->n_train; i++)
+		if (train_terms_any(&l->train[i]) &&
+		    one_device(c, l->train[i].device, l->train[i].measured, &first,
+			       errs) < 0)
+			return -1;
 	if (!first) {
 		gp_errors_add(errs, shown, 0, 0,
 			      "the file's left_out list says why each series was not fitted",
@@ -136,6 +156,8 @@ int calibration_load(struct calibration *c, const char *path,
 	for (size_t i = 0; i < l->n_rates; i++)
 		if (l->rates[i].ok && !strcmp(l->rates[i].unit, "launch/s"))
 			c->launch = &l->rates[i];
+	for (size_t i = 0; i < l->n_train; i++)
+		pick_training(c, &l->train[i]);
 	return 0;
 }
 

@@ -17,6 +17,10 @@
  *   model step    `model NAME PREC step time`: a forward pass keeping its
  *                 activations (model_sweep.h), fixed_s + batch x
  *                 per_sample_s
+ *   training      the training suites' terms (train_terms.h): the model's
+ *                 sustained matmul rate, the GEMM's slowdown beside a
+ *                 collective, the spread of its rate across GPUs, a
+ *                 layer's time; each from the latest profile that gives it
  *
  * A calibration is of one device: curves from two devices are refused.
  * Uncertainty is drawn by Monte Carlo: each curve's two parameters from
@@ -53,6 +57,9 @@ struct calibration {
 	const struct scaling_curve *collective;	/* NULL: none measured */
 	const struct measured_rate *launch;	/* NULL: none measured */
 	int collective_gpus;			/* the GPUs it ran on */
+	/* the training terms, each the latest given (NULL: none); the term
+	 * itself is the member of the same name */
+	const struct train_terms *matmul, *overlap, *spread, *layer;
 };
 
 /*

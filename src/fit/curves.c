@@ -76,8 +76,17 @@ struct measured_rate *curve_list_add_rate(struct curve_list *l)
 	return r;
 }
 
+struct train_terms *curve_list_add_train(struct curve_list *l)
+{
+	xgrow((void **)&l->train, &l->cap_train, l->n_train + 1, sizeof(*l->train));
+	struct train_terms *t = &l->train[l->n_train++];
+	memset(t, 0, sizeof(*t));
+	return t;
+}
+
 void curve_list_free(struct curve_list *l)
 {
+	free(l->train);
 	free(l->rates);
 	for (size_t i = 0; i < l->n; i++) {
 		free(l->v[i].x);
@@ -268,6 +277,9 @@ void curves_from_profile(const struct bench_profile *p, const char *source,
 	for (size_t i = 0; i < p->figures.n; i++)
 		place(out, first, p, &p->figures.v[i], source);
 	fit_series(out, first);
+	struct train_terms t;
+	if (train_terms_from_profile(p, source, &t))
+		*curve_list_add_train(out) = t;
 }
 
 /* ---- scaling against ranks ---- */

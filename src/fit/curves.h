@@ -41,6 +41,10 @@
  *                 curve of this kind follows: the footprints inside a
  *                 cache are left out, saying so
  *
+ * The training suites' figures (train-gemm, overlap, spread, layer) make
+ * no curve either: they are terms of the training model, each from its
+ * suite's figures (train_terms.h).
+ *
  * A figure measured at one setting only is no curve: the launch suite's
  * (an empty kernel's launches per second) is kept as a measured rate, its
  * value and 95% interval as the profile has them.
@@ -60,6 +64,7 @@
 #include <stddef.h>
 
 #include "fit/lsq.h"
+#include "fit/train_terms.h"
 
 struct bench_profile;
 
@@ -115,9 +120,14 @@ struct curve_list {
 	size_t n, cap;
 	struct measured_rate *rates;
 	size_t n_rates, cap_rates;
+	/* each profile's training terms (train_terms.h), when it ran a
+	 * training suite */
+	struct train_terms *train;
+	size_t n_train, cap_train;
 };
 
-/* Appends p's curves (named by `source`) to out. */
+/* Appends p's curves (named by `source`) to out, and its training terms
+ * when it ran a training suite. */
 void curves_from_profile(const struct bench_profile *p, const char *source,
 			 struct curve_list *out);
 
@@ -133,6 +143,9 @@ double curve_scaling_efficiency(const struct fit *f, double ranks);
 
 /* A new curve at the end of l, zeroed. */
 struct scaling_curve *curve_list_add(struct curve_list *l);
+
+/* Training terms at the end of l's, zeroed. */
+struct train_terms *curve_list_add_train(struct curve_list *l);
 
 /* A new measured rate at the end of l's, zeroed. */
 struct measured_rate *curve_list_add_rate(struct curve_list *l);

@@ -14,6 +14,7 @@
 #include "core/utc_time.h"
 #include "core/yaml_emit.h"
 #include "core/yaml_read.h"
+#include "fit/train_fitted.h"
 
 /* ---- writing ---- */
 
@@ -104,6 +105,7 @@ void fitted_emit(const struct curve_list *l, FILE *f)
 	for (size_t i = 0; i < l->n_rates; i++)
 		if (l->rates[i].ok)
 			emit_rate(&l->rates[i], f);
+	train_fitted_emit(l, f);
 	fputs(left ? "left_out:\n" : "left_out: []\n", f);
 	for (size_t i = 0; i < l->n; i++)
 		if (!l->v[i].ok)
@@ -546,8 +548,8 @@ static void read_rate(struct yread *r, const struct ynode *n, size_t index,
 }
 
 static const struct yfield file_fields[] = {
-	{"schema", true}, {"curves", true}, {"rates", false}, {"left_out", true},
-	{NULL, false},
+	{"schema", true}, {"curves", true}, {"rates", false}, {"training", false},
+	{"left_out", true}, {NULL, false},
 };
 
 int fitted_load(struct curve_list *out, const char *path, const char *shown,
@@ -571,6 +573,7 @@ int fitted_load(struct curve_list *out, const char *path, const char *shown,
 				for (size_t i = 0; i < rates->n; i++)
 					read_rate(&r, rates->items[i], i,
 						  curve_list_add_rate(out));
+			train_fitted_read(&r, t.root, out);
 			const struct ynode *left = ymap_get(t.root, "left_out");
 			if (left && yr_expect_seq(&r, left, "'left_out'"))
 				for (size_t i = 0; i < left->n; i++)

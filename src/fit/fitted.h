@@ -31,6 +31,7 @@
  *       unit: launch/s
  *       value: 250000
  *       ci95: [248000, 251000]          # as the profile has it
+ *   training: [...]                     # training terms (train_fitted.h)
  *   left_out:
  *     - {name: "membw copy", source: "m.yaml", why: "..."}
  *

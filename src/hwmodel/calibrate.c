@@ -5,6 +5,7 @@
 #include "hwmodel/calibrate.h"
 
 #include "catalog/device_match.h"
+#include "profile/samples.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -110,6 +111,135 @@ static void carry_compute(const struct calibration *c, struct carried *k,
 	}
 }
 
+/* The rows, output and input features of the product a train-gemm point
+ * belongs to, from its role (bench/train_shapes.h: forward m = out,
+ * n = rows, k = in; dgrad m = in, n = rows, k = out; wgrad m = in,
+ * n = out, k = rows). */
+static void product_dims(const struct train_point *p, double *rows,
+			 double *out, double *in)
+{
+	if (!strcmp(p->role, "forward")) {
+		*rows = (double)p->n, *out = (double)p->m, *in = (double)p->k;
+	} else if (!strcmp(p->role, "dgrad")) {
+		*rows = (double)p->n, *out = (double)p->k, *in = (double)p->m;
+	} else {
+		*rows = (double)p->k, *out = (double)p->n, *in = (double)p->m;
+	}
+}
+
+/* sum(W / shape) over the points: the time at the ceiling 1, x peak. */
+static double shaped_work(const struct train_matmul *m, const struct efficiency *e,
+			  long sms)
+{
+	double w = 0;
+	for (size_t i = 0; i < m->n; i++) {
+		const struct train_point *p = &m->v[i];
+		double rows, out, in;
+		product_dims(p, &rows, &out, &in);
+		double work = 2.0 * (double)p->m * (double)p->n * (double)p->k *
+			      (double)p->occurrences;
+		w += work / matrix_eff_gemm(&e->matrix, MATRIX_GEMM, rows, out, in,
+					    1, sms, NULL);
+	}
+	return w;
+}
+
+/* The median SM clock of the points' steady parts, Hz; 0: none sampled. */
+static double median_clock(const struct train_matmul *m)
+{
+	double v[TRAIN_TERMS_MAX_POINTS];
+	size_t n = 0;
+	for (size_t i = 0; i < m->n; i++)
+		if (m->v[i].clock_hz > 0)
+			v[n++] = m->v[i].clock_hz;
+	return gpu_median(v, n);
+}
+
+/* The compute ceiling from the model's own GEMMs (calibrate.h), in place
+ * of the square GEMM curve's; false when the part has no peak at their
+ * precision or the ceiling is above the datasheet. */
+static bool carry_matmul(const struct calibration *c, struct carried *k,
+			 struct efficiency *e)
+{
+	const struct train_terms *t = c->matmul;
+	int p = t ? precision_from_name(t->matmul.precision) : -1;
+	if (!t || p < 0 || !k->acc->has_peak[p])
+		return false;
+	const struct train_matmul *m = &t->matmul;
+	double peak = accelerator_sustained_peak(k->acc, (enum precision)p);
+	long sms = matrix_eff_sms(&e->matrix, k->acc, 1.0);
+	double shaped = shaped_work(m, e, sms), work = 0;
+	for (size_t i = 0; i < m->n; i++)
+		work += 2.0 * (double)m->v[i].m * m->v[i].n * m->v[i].k * m->v[i].occurrences;
+	/* the measured time of the work is work / rate */
+	double ceiling = shaped * m->rate / (work * peak);
+	if (ceiling > 1.05) {
+		size_t at = strlen(k->refused);
+		snprintf(k->refused + at, sizeof(k->refused) - at,
+			 "; the matmul of %s's GEMMs not carried: a ceiling of %.2f of %s's sustained %s peak",
+			 t->model, ceiling, k->acc->name, m->precision);
+		return false;
+	}
+	e->compute = ceiling;
+	k->compute_half = fmax(ceiling * (m->high / m->rate - 1),
+			       ceiling * (1 - m->low / m->rate));
+	char clock[120] = "";
+	double hz = median_clock(m);
+	if (hz > 0) {
+		char names[96] = "none";
+		if (m->throttle)
+			gpu_throttle_names(m->throttle, names, sizeof(names));
+		snprintf(clock, sizeof(clock), "; median SM clock %.0f MHz, throttle reasons: %s",
+			 hz / 1e6, names);
+	}
+	snprintf(k->compute_from, sizeof(k->compute_from),
+		 "measured on %s, %s (%s, train-gemm): %s's %zu forward, data- and weight-gradient GEMMs at micro-batch %ld, tp %ld, %s, random data, %.3g s sustained each: %.4g FLOP/s [%.4g, %.4g]%s; a ceiling of %.3f of %s's sustained %s peak once the tile model's factor at each product's shape is divided out; carried to every accelerator as that fraction of its own peak (assumption)",
+		 c->device, t->measured, c->file, t->model, m->n, t->micro_batch,
+		 t->tp, m->precision, t->sustain_s, m->rate, m->low, m->high, clock,
+		 ceiling, k->acc->name, m->precision);
+	e->compute_from = k->compute_from;
+	k->compute = k->matmul = true;
+	return true;
+}
+
+/* The overlap slowdown and the straggler spread, as measured, to every
+ * instance (calibrate.h). */
+static void carry_training(const struct calibration *c, struct carried *k,
+			   struct efficiency *e)
+{
+	if (!c->gpu)
+		return;
+	const struct train_terms *t = c->overlap;
+	if (t) {
+		const struct train_overlap *o = &t->overlap;
+		bool copy = strstr(o->beside, "allreduce") == NULL;
+		e->overlap_slowdown = fmax(o->slowdown, 0);
+		k->overlap_low = fmax(o->low, 0);
+		k->overlap_high = fmax(o->high, 0);
+		snprintf(k->overlap_from, sizeof(k->overlap_from),
+			 "measured on %s, %s (%s, overlap): %s's largest GEMM %.2f%% slower beside %s [%.2f%%, %.2f%%]%s%s; taken to hold on every instance (assumption)",
+			 c->device, t->measured, c->file, t->model, 100 * o->slowdown,
+			 o->beside, 100 * o->low, 100 * o->high,
+			 o->slowdown < 0 ? ", a speed-up within the noise held at 0" : "",
+			 copy ? " (a copy stands in for the collective: memory traffic, not NCCL's SMs, so a lower bound)" : "");
+		e->overlap_from = k->overlap_from;
+		k->overlap = true;
+	}
+	t = c->spread;
+	if (t) {
+		const struct train_spread *s = &t->spread;
+		e->straggler_cv = s->cv;
+		k->straggler_low = s->low;
+		k->straggler_high = s->high;
+		snprintf(k->straggler_from, sizeof(k->straggler_from),
+			 "measured on %s, %s (%s, spread): %s's largest GEMM on %d GPUs of the node, coefficient of variation %.2f%% [%.2f%%, %.2f%%] (a chi-square interval over %d degrees of freedom), slowest GPU %d; taken to hold on every node (assumption)",
+			 c->device, t->measured, c->file, t->model, s->n, 100 * s->cv,
+			 100 * s->low, 100 * s->high, s->n - 1, s->slowest);
+		e->straggler_from = k->straggler_from;
+		k->straggler = true;
+	}
+}
+
 static void carry_memory(const struct calibration *c, struct carried *k,
 			 struct efficiency *e)
 {
@@ -192,8 +322,9 @@ static void carry_launch(const struct calibration *c, struct carried *k,
 static void carried_list(const struct carried *k, char *out, size_t len)
 {
 	const struct { bool on; const char *name; } parts[] = {
-		{k->compute, "compute"}, {k->memory, "memory"},
-		{k->host_link, "host link"}, {k->link, "GPU link"}};
+		{k->compute, k->matmul ? "compute (the model's own GEMMs)" : "compute"},
+		{k->memory, "memory"}, {k->host_link, "host link"},
+		{k->link, "GPU link"}};
 	out[0] = '\0';
 	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
 		if (parts[i].on) {
@@ -224,30 +355,41 @@ int calibrate_carry(const struct calibration *c, const struct catalog *cat,
 			 c->device);
 	}
 	carry_launch(c, out, e);
+	carry_training(c, out, e);
 	if (!out->acc) {
 		size_t at = strlen(out->note);
 		if (out->launch)
 			snprintf(out->note + at, sizeof(out->note) - at,
 				 "; its host's launch floor is carried to every instance as it is");
+		if (out->overlap || out->straggler)
+			snprintf(out->note + strlen(out->note), sizeof(out->note) - strlen(out->note),
+				 "; its overlap slowdown and straggler spread are carried to every instance as they are");
 		return 0;
 	}
-	carry_compute(c, out, e);
+	if (!carry_matmul(c, out, e))
+		carry_compute(c, out, e);
 	carry_memory(c, out, e);
 	carry_links(c, out, e);
-	char list[80];
+	char list[200];
 	carried_list(out, list, sizeof(list));
 	snprintf(out->note, sizeof(out->note),
 		 "measured on %s, %s, as catalog accelerator %s: %s carried to the catalog as fractions of each datasheet",
 		 c->device, c->measured, out->acc->name, list);
-	if (!list[0])
+	if (!list[0] && (out->overlap || out->straggler))
+		snprintf(out->note, sizeof(out->note),
+			 "measured on %s, %s, as catalog accelerator %s: no datasheet fraction carried",
+			 c->device, c->measured, out->acc->name);
+	else if (!list[0])
 		snprintf(out->note, sizeof(out->note),
 			 "the sample device (%s) is catalog accelerator %s, but %s",
 			 c->device, out->acc->name,
 			 out->refused[0] ? "none of its measured fractions could be carried"
 					 : "the profile has no GEMM, membw, pinned-transfer or all-reduce curve to carry");
 	size_t at = strlen(out->note);
-	snprintf(out->note + at, sizeof(out->note) - at, "%s%s",
+	snprintf(out->note + at, sizeof(out->note) - at, "%s%s%s",
 		 out->launch ? "; its host's launch floor is carried to every instance as it is" : "",
+		 out->overlap || out->straggler
+			 ? "; its overlap slowdown and straggler spread are carried to every instance as they are" : "",
 		 out->refused);
 	return 0;
 }

@@ -14,6 +14,21 @@
  *   GPU link   the all-reduce's bus bandwidth on the most GPUs measured
  *              over half the GPU interconnect's bidirectional figure (the
  *              one-way rate a ring's every step runs at, collective.c).
+ * The training suites' terms (fit/train_terms.h), when measured on a GPU:
+ *   compute    the model's own GEMMs, sustained on random data, replace
+ *              the square GEMM curve: the ceiling is their time as the
+ *              planner would price it (each GEMM of a product at the shape
+ *              factor of the product's forward GEMM, matrix_eff.h, as the
+ *              training step prices a backward at three times the
+ *              forward), sum(W / shape) / (sustained peak x sum(W /
+ *              rate)), so the planner gives back the measured time on the
+ *              sample device; its interval from the rate's;
+ *   overlap_slowdown, straggler_cv   the overlap suite's slowdown (held
+ *              at 0 when the measurement says a speed-up) and the spread
+ *              suite's coefficient of variation, with their 95%
+ *              intervals, carried as they are to every instance (the
+ *              sample node's, an assumption the plan states), on any GPU
+ *              the catalog names or not, like the launch floor.
  * A GPU's host launch rate (the launch suite's empty kernels) is the
  * floor per kernel a serving engine launches from the host
  * (efficiency.h: stream_floor), carried as it is to every instance, the
@@ -58,6 +73,12 @@ struct carried {
 	double compute_half, memory_half;	/* the fractions' 95% half-widths */
 	char compute_from[1200], memory_from[1200], host_link_from[1200];
 	char link_from[1200], launch_from[1200];
+	/* the training terms carried (above): compute from the model's own
+	 * GEMMs; the overlap slowdown and straggler spread with their 95%
+	 * intervals (asymmetric: the spread's is a chi-square interval) */
+	bool matmul, overlap, straggler;
+	double overlap_low, overlap_high, straggler_low, straggler_high;
+	char overlap_from[1200], straggler_from[1200];
 };
 
 /*

@@ -204,7 +204,7 @@ static json_t *calibration_json(const struct carried *k)
 	set(j, "measured", json_text(c->measured));
 	set(j, "catalog_accelerator", k->acc ? json_text(k->acc->name) : json_null());
 	set(j, "carried_to_catalog", json_boolean(k->compute || k->memory || k->host_link || k->link ||
-				 k->launch));
+				 k->launch || k->overlap || k->straggler));
 	set(j, "note", json_text(k->note));
 	set(j, "ranges", json_text("Monte Carlo: 1000 draws of each fitted curve's parameters from its covariance (sample_device); the delta method on the carried fractions' 95% intervals (catalog options)"));
 	return j;

@@ -11,8 +11,20 @@
 #include "core/xalloc.h"
 
 const char *const bench_suite_names[] = {
-	"gemm", "membw", "transfer", "p2p", "allreduce", "launch", "model", NULL,
+	"gemm", "membw", "transfer", "p2p", "allreduce", "launch", "model",
+	"train-gemm", "overlap", "spread", "layer", NULL,
 };
+
+bool bench_suite_sustained(const char *suite)
+{
+	return !strcmp(suite, "train-gemm") || !strcmp(suite, "overlap") ||
+	       !strcmp(suite, "spread") || !strcmp(suite, "layer");
+}
+
+bool bench_suite_needs_model(const char *suite)
+{
+	return !strcmp(suite, "model") || bench_suite_sustained(suite);
+}
 
 void bench_figures_init(struct bench_figures *l)
 {
@@ -53,7 +65,8 @@ struct bench_figure *bench_figures_push(struct bench_figures *l,
 double bench_figure_rule_work(const struct bench_figure *f)
 {
 	const char *k = f->kernel;
-	if (!strcmp(f->suite, "gemm"))
+	if (!strcmp(f->suite, "gemm") || !strcmp(f->suite, "train-gemm") ||
+	    !strcmp(f->suite, "overlap") || !strcmp(f->suite, "spread"))
 		return 2.0 * (double)f->m * (double)f->n * (double)f->k;
 	if (!strcmp(f->suite, "membw")) {
 		int arrays = !strcmp(k, "add") || !strcmp(k, "triad") ? 3 : 2;

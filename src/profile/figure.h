@@ -23,7 +23,17 @@
  *   launch    one launch per call; the unit is launches/s (its inverse is
  *             the latency);
  *   model     the model's forward FLOPs for the batch (model_cost: what
- *             the planner counts), per step.
+ *             the planner counts), per step;
+ *   train-gemm, overlap, spread   as gemm: 2*m*n*k FLOPs per call, m, n
+ *             and k as the GEMM was called (column-major, the output
+ *             m x n: bench/train_shapes.h);
+ *   layer     the FLOPs of the layer's forward and backward program
+ *             (bench_program_flops), per micro-batch.
+ * The training suites (train-gemm, overlap, spread, layer) are sustained
+ * (bench/measure.h, measure_sustained): their repetitions are those of
+ * the steady part of a phase of options.sustain_s seconds, and on a GPU
+ * the NVML samples of that part are summarised beside each figure
+ * (`clocks`, samples.h).
  * A repetition may run the kernel several times (`iterations`) so that it
  * lasts long enough to time; work is then the per-call work times that.
  *
@@ -38,6 +48,7 @@
 #include <stddef.h>
 
 #include "profile/fault.h"
+#include "profile/samples.h"
 #include "profile/timing.h"
 
 struct bench_figure {
@@ -52,7 +63,13 @@ struct bench_figure {
 	long batch, seq;	/* model: samples per step, tokens per sample (0: not a sequence model) */
 	double memory_bytes;	/* model: memory the step held (buffers, device workspace), B */
 	int from_gpu, to_gpu;	/* p2p: source and destination device (kernels p2p*) */
-	int gpus;		/* allreduce: GPUs taking part */
+	int gpus;		/* allreduce, overlap: GPUs taking part */
+	int gpu;		/* spread: the device the figure ran on */
+	long occurrences;	/* train-gemm: GEMMs of this shape in one
+				 * micro-batch's forward pass (0: not given) */
+	/* sustained figures on the sampled GPU: the NVML samples of their
+	 * steady part (samples.h); clocks.samples 0: none */
+	struct gpu_window clocks;
 	int threads;		/* threads the kernel ran on */
 	long iterations;	/* kernel calls per repetition */
 	double work;		/* per repetition: FLOPs or bytes, integer-valued */
@@ -68,9 +85,16 @@ struct bench_figure {
 };
 
 /* Every suite name a backend may offer, in the order a run measures them:
- * gemm, membw, transfer, p2p, allreduce, launch, model; NULL-terminated
- * (a figure's suite, and options.suites in a profile, are among them). */
+ * gemm, membw, transfer, p2p, allreduce, launch, model, train-gemm,
+ * overlap, spread, layer; NULL-terminated (a figure's suite, and
+ * options.suites in a profile, are among them). */
 extern const char *const bench_suite_names[];
+
+/* Whether suite runs the training suites' sustained loop (above). */
+bool bench_suite_sustained(const char *suite);
+
+/* Whether suite needs the model (--model): model and the training suites. */
+bool bench_suite_needs_model(const char *suite);
 
 /* Figures, the notes a suite left on the way (a skipped pair, a sweep
  * stopped by the device's memory) and the faults met (fault.h). */

@@ -15,7 +15,8 @@
  *            GPUs on the host (profile_gpu.c)}
  *   options: suites [..], quick, threads, policy {warmup, min_reps,
  *            max_reps, rel_half_width, time_cap_s}, model {name, seq,
- *            policy, step_cap_s, max_batch} (with --model)
+ *            policy, step_cap_s, max_batch, and with a training suite
+ *            micro_batch, tp, sustain_s} (with --model)
  *   notes: ["..."]   what the suites skipped or where a sweep stopped, why
  *   faults: [...]    what went wrong while measuring, where, and which
  *            figures are therefore missing or marked (fault.h,
@@ -24,12 +25,19 @@
  *   figures: one mapping per figure:
  *     suite, name, kernel, unit (FLOP/s, OP/s, B/s or launch/s),
  *     parameters: {precision, m, n, k, bytes, elements, batch, seq,
- *                  memory_bytes, from_gpu, to_gpu, gpus} (those that
- *                 apply), threads, iterations
+ *                  memory_bytes, from_gpu, to_gpu, gpus, gpu,
+ *                  occurrences} (those that apply), threads, iterations
  *     work        FLOPs, operations, bytes or launches per repetition
  *     value, low, high          the rate and its 95% interval, in unit
  *     throttled: true           only when the GPU slowed its clocks while
  *                               it ran (a throttled fault lists it)
+ *     clocks: {samples, sm_clock_median_hz, power_median_w,
+ *              temperature_max_c, throttle: [names]}
+ *                               a sustained figure on the sampled GPU
+ *                               with samples in its steady part
+ *                               (samples.h: gpu_window; each reading
+ *                               only when a sample held it; checked
+ *                               against the samples)
  *     time: median_s, ci_low_s, ci_high_s, n, converged, has_ci,
  *           elapsed_s, rejected (timer readings discarded, only when
  *           some were), too_few: true (only when that left fewer good
@@ -76,7 +84,7 @@
 #include "profile/timing.h"
 
 #define BENCH_PROFILE_SCHEMA "gpuplan/measured/v1"
-#define BENCH_PROFILE_MAX_SUITES 8
+#define BENCH_PROFILE_MAX_SUITES 12
 
 struct bench_profile {
 	char tool_version[32];
@@ -95,6 +103,11 @@ struct bench_profile {
 	struct measure_policy model_policy;
 	double model_step_cap_s;
 	long model_max_batch;
+	/* the training suites (bench/train_shapes.h): the micro-batch and the
+	 * tensor-parallel degree the model's GEMMs were cut for, and the
+	 * seconds of each figure's sustained phase; 0 when none ran */
+	long train_micro_batch, train_tp;
+	double sustain_s;
 	struct bench_figures figures;	/* with the suites' notes */
 	/* kind cuda: NVML samples, or none and sampling_note saying why */
 	struct gpu_samples samples;
@@ -113,6 +126,16 @@ void bench_profile_stamp(struct bench_profile *p);
  * throttled fault per suite listing them.  Nothing when the run was not
  * throttled. */
 void bench_profile_mark_throttled(struct bench_profile *p);
+
+/* After a GPU run: each sustained figure (figure.h) that ran on the
+ * sampled GPU gets the window of its steady part (gpu_samples_window over
+ * its time.elapsed_s).  Nothing without samples. */
+void bench_profile_window_clocks(struct bench_profile *p);
+
+/* The window a sustained figure f of p gets (all zero for any other). */
+void bench_profile_figure_window(const struct bench_profile *p,
+				 const struct bench_figure *f,
+				 struct gpu_window *out);
 
 /* Writes p as YAML to f.  Whatever p holds, the loader takes the text
  * back: a name read from the system or a plugin's message holding a

@@ -21,7 +21,9 @@
  *     lists it in `marked`; a figure named `missing` is not in figures:;
  *   - a throttled figure has a slowing sample labelled with it
  *     (bench_figure_label), and a figure with such a sample is throttled;
- *   - p2p and allreduce figures name GPUs the host has.
+ *   - p2p, allreduce, overlap and spread figures name GPUs the host has;
+ *   - a sustained figure's clocks are its steady part's samples
+ *     (bench_profile_figure_window), and absent when it has none.
  * The checks run once the rest of the file has read clean, so each names
  * one real inconsistency, not an echo of an earlier error.
  */
@@ -303,10 +305,38 @@ static void check_gpus(struct yread *r, const struct ynode *items,
 			yr_error(r, par, NULL,
 				 "a p2p figure from GPU %d to GPU %d on a host with %d",
 				 f->from_gpu, f->to_gpu, count);
-		if (!strcmp(f->suite, "allreduce") && f->gpus > count)
+		if ((!strcmp(f->suite, "allreduce") || !strcmp(f->suite, "overlap")) &&
+		    f->gpus > count)
 			yr_error(r, par, NULL,
-				 "an allreduce over %d GPUs on a host with %d",
-				 f->gpus, count);
+				 "an %s over %d GPUs on a host with %d",
+				 f->suite, f->gpus, count);
+		if (!strcmp(f->suite, "spread") && f->gpu >= count)
+			yr_error(r, par, NULL,
+				 "a spread figure of GPU %d on a host with %d",
+				 f->gpu, count);
+	}
+}
+
+/* Each figure's clocks are its steady part's samples (profile.h). */
+static void check_clocks(struct yread *r, const struct ynode *items,
+			 const struct bench_profile *p)
+{
+	for (size_t i = 0; i < p->figures.n; i++) {
+		const struct bench_figure *f = &p->figures.v[i];
+		struct gpu_window want;
+		bench_profile_figure_window(p, f, &want);
+		if (gpu_window_equal(&want, &f->clocks))
+			continue;
+		const struct ynode *at = ymap_get(items->items[i], "clocks");
+		if (!want.samples)
+			yr_error(r, at, NULL,
+				 "'%s' has clocks, but no sample of the sampled GPU is labelled with its steady part",
+				 f->name);
+		else
+			yr_error(r, at ? at : items->items[i], NULL,
+				 "the clocks of '%s' are not its steady part's %zu sample%s (median SM clock %.17g Hz, power %.17g W)",
+				 f->name, want.samples, want.samples == 1 ? "" : "s",
+				 want.sm_clock_median_hz, want.power_median_w);
 	}
 }
 
@@ -325,6 +355,7 @@ void profile_check_figures(struct yread *r, const struct ynode *root,
 		check_fault_names(r, faults, p, &x, listed);
 	check_marks(r, items, p, listed);
 	check_throttled(r, items, p);
+	check_clocks(r, items, p);
 	check_gpus(r, items, p);
 	free(listed);
 	index_free(&x);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "profile/profile_figure.h"
+#include "profile/profile_gpu.h"
 #include "profile/profile_read.h"
 #include "core/precision.h"
 #include "core/xalloc.h"
@@ -26,7 +27,8 @@ static void read_parameters(struct yread *r, const struct ynode *fig,
 		{"bytes", false}, {"elements", false}, {"threads", true},
 		{"iterations", true}, {"batch", false}, {"seq", false},
 		{"memory_bytes", false}, {"from_gpu", false}, {"to_gpu", false},
-		{"gpus", false}, {NULL, false}};
+		{"gpus", false}, {"gpu", false}, {"occurrences", false},
+		{NULL, false}};
 	const struct ynode *p = ymap_get(fig, "parameters");
 	if (!p || !yr_expect_map(r, p, "figure parameters"))
 		return;
@@ -48,7 +50,43 @@ static void read_parameters(struct yread *r, const struct ynode *fig,
 	profile_read_number(r, p, "memory_bytes", &f->memory_bytes);
 	profile_read_int(r, p, "from_gpu", 0, 1 << 16, &f->from_gpu);
 	profile_read_int(r, p, "to_gpu", 0, 1 << 16, &f->to_gpu);
-	profile_read_int(r, p, "gpus", 2, 1 << 16, &f->gpus);
+	profile_read_int(r, p, "gpus", 1, 1 << 16, &f->gpus);
+	if (!strcmp(f->suite, "allreduce") && f->gpus == 1)
+		yr_error(r, ymap_get(p, "gpus"), NULL,
+			 "an all-reduce figure expects 'gpus' of 2 or more, found 1");
+	profile_read_int(r, p, "gpu", 0, 1 << 16, &f->gpu);
+	yr_int(r, p, "occurrences", 1, 1L << 40, &f->occurrences);
+	if (ymap_get(p, "gpu") && strcmp(f->suite, "spread"))
+		yr_error(r, ymap_get(p, "gpu"), NULL,
+			 "'gpu' belongs to a spread figure, not %s", f->suite);
+	if (!strcmp(f->suite, "spread") && !ymap_get(p, "gpu"))
+		yr_error(r, p, NULL, "a spread figure needs 'gpu'");
+}
+
+/* clocks: the steady part's samples (profile.h); whether they are the
+ * samples' own is checked with the figures (profile_fault.c). */
+static void read_clocks(struct yread *r, const struct ynode *fig,
+			struct bench_figure *f)
+{
+	static const struct yfield fields[] = {
+		{"samples", true}, {"sm_clock_median_hz", false},
+		{"power_median_w", false}, {"temperature_max_c", false},
+		{"throttle", true}, {NULL, false}};
+	const struct ynode *c = ymap_get(fig, "clocks");
+	if (!c || !yr_expect_map(r, c, "figure clocks"))
+		return;
+	yr_check_keys(r, c, "figure clocks", fields);
+	struct gpu_window *w = &f->clocks;
+	long n = 0;
+	if (yr_int(r, c, "samples", 1, 100000000, &n) == 1)
+		w->samples = (size_t)n;
+	w->has_sm_clock = profile_read_number(r, c, "sm_clock_median_hz",
+					      &w->sm_clock_median_hz) == 1;
+	w->has_power = profile_read_number(r, c, "power_median_w",
+					   &w->power_median_w) == 1;
+	w->has_temperature = profile_read_number(r, c, "temperature_max_c",
+						 &w->temperature_max_c) == 1;
+	profile_read_reasons(r, c, "throttle", &w->throttle);
 }
 
 /* work against the suite's rule: a profile whose work was edited, or
@@ -181,8 +219,8 @@ int profile_read_figure(struct yread *r, const struct ynode *n,
 		{"suite", true}, {"name", true}, {"kernel", true},
 		{"parameters", true}, {"work", true}, {"unit", true},
 		{"value", true}, {"low", true}, {"high", true},
-		{"throttled", false}, {"disturbed", false}, {"time", true},
-		{NULL, false}};
+		{"throttled", false}, {"disturbed", false}, {"clocks", false},
+		{"time", true}, {NULL, false}};
 	memset(f, 0, sizeof(*f));
 	if (!yr_expect_map(r, n, "a figure"))
 		return -1;
@@ -207,6 +245,7 @@ int profile_read_figure(struct yread *r, const struct ynode *n,
 	yr_bool(r, n, "throttled", &f->throttled);
 	/* the evidence; profile_read_text() refuses an empty one */
 	profile_read_text(r, n, "disturbed", f->disturbed, sizeof(f->disturbed));
+	read_clocks(r, n, f);
 	read_time(r, n, &f->time);
 	if (gp_errors_count(r->errs) == before) {
 		check_work(r, n, f);

@@ -80,7 +80,7 @@ void profile_emit_gpu(const struct bench_device *d, FILE *f)
 	fprintf(f, "  gpus_on_host: %d\n", d->gpu_count);
 }
 
-static void emit_reasons(FILE *f, uint64_t reasons)
+void profile_emit_reasons(FILE *f, uint64_t reasons)
 {
 	char names[512];
 	gpu_throttle_names(reasons, names, sizeof(names));
@@ -105,7 +105,7 @@ static void emit_sample(const struct gpu_sample *s, FILE *f)
 			fprintf(f, "      %s: %s\n", r[i].key, NUM_SHORTEST(r[i].v));
 	if (s->valid & GPU_SAMPLE_THROTTLE) {
 		fprintf(f, "      throttle: ");
-		emit_reasons(f, s->throttle);
+		profile_emit_reasons(f, s->throttle);
 		fputc('\n', f);
 	}
 	/* "" before the first mark: absent, as a YAML reader refuses "" */
@@ -122,7 +122,7 @@ void profile_emit_sampling(const struct bench_profile *p, FILE *f)
 		profile_emit_string(f, "  ", "note", p->sampling_note);
 	fprintf(f, "  throttled: %s\n  reasons_seen: ",
 		s->throttled ? "true" : "false");
-	emit_reasons(f, s->throttle_seen);
+	profile_emit_reasons(f, s->throttle_seen);
 	fprintf(f, "\n  samples:%s\n", s->n ? "" : " []");
 	for (size_t i = 0; i < s->n; i++)
 		emit_sample(&s->v[i], f);
@@ -207,7 +207,7 @@ void profile_read_gpu(struct yread *r, const struct ynode *d,
 }
 
 /* A list of reason names into bits. */
-static int read_reasons(struct yread *r, const struct ynode *map,
+int profile_read_reasons(struct yread *r, const struct ynode *map,
 			const char *key, uint64_t *out)
 {
 	const struct ynode *s = ymap_get(map, key);
@@ -254,7 +254,7 @@ static void read_sample(struct yread *r, const struct ynode *n,
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
 		if (profile_read_number(r, n, v[i].key, v[i].v) == 1)
 			s->valid |= v[i].bit;
-	if (read_reasons(r, n, "throttle", &s->throttle) == 1)
+	if (profile_read_reasons(r, n, "throttle", &s->throttle) == 1)
 		s->valid |= GPU_SAMPLE_THROTTLE;
 	profile_read_name(r, n, "during", s->during, sizeof(s->during));
 }
@@ -305,7 +305,7 @@ void profile_read_sampling(struct yread *r, const struct ynode *root,
 	bool throttled = false;
 	uint64_t seen = 0;
 	yr_bool(r, sn, "throttled", &throttled);
-	read_reasons(r, sn, "reasons_seen", &seen);
+	profile_read_reasons(r, sn, "reasons_seen", &seen);
 	const struct ynode *list = ymap_get(sn, "samples");
 	if (list && yr_expect_seq(r, list, "samples"))
 		for (size_t i = 0; i < list->n; i++) {
@@ -320,6 +320,29 @@ void profile_read_sampling(struct yread *r, const struct ynode *root,
 		}
 	if (gp_errors_count(r->errs) == before)
 		check_derived(r, sn, &p->samples, throttled, seen);
+}
+
+/* ---- the steady part's clocks ---- */
+
+void bench_profile_figure_window(const struct bench_profile *p,
+				 const struct bench_figure *f,
+				 struct gpu_window *out)
+{
+	memset(out, 0, sizeof(*out));
+	/* a spread figure of another GPU ran while the sampled one idled */
+	if (!bench_suite_sustained(f->suite) || strcmp(p->device.kind, "cuda") ||
+	    (!strcmp(f->suite, "spread") && f->gpu != p->device.index))
+		return;
+	char label[BENCH_LABEL_MAX];
+	bench_figure_label(f, label, sizeof(label));
+	gpu_samples_window(&p->samples, label, f->time.elapsed_s, out);
+}
+
+void bench_profile_window_clocks(struct bench_profile *p)
+{
+	for (size_t i = 0; i < p->figures.n; i++)
+		bench_profile_figure_window(p, &p->figures.v[i],
+					    &p->figures.v[i].clocks);
 }
 
 /* ---- marking throttled figures ---- */

@@ -27,6 +27,12 @@ void profile_read_gpu(struct yread *r, const struct ynode *device,
 void profile_emit_sampling(const struct bench_profile *p, FILE *f);
 void profile_read_sampling(struct yread *r, const struct ynode *root,
 			   struct bench_profile *p);
+/* A list of throttle reasons, "[sw_power_cap, hw_thermal]", written and
+ * read back (unknown bits as "0x..."): 1 read, 0 absent, -1 wrong (said). */
+void profile_emit_reasons(FILE *f, uint64_t reasons);
+int profile_read_reasons(struct yread *r, const struct ynode *map,
+			 const char *key, uint64_t *out);
+
 /* The GPU keys a device mapping may hold, NULL-terminated. */
 extern const char *const profile_gpu_keys[];
 

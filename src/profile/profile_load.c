@@ -156,12 +156,33 @@ static void read_suites(struct yread *r, const struct ynode *o,
 	}
 }
 
+/* The training suites' settings: all three or none. */
+static void read_training(struct yread *r, const struct ynode *m,
+			  struct bench_profile *p)
+{
+	int given = (ymap_get(m, "micro_batch") != NULL) +
+		    (ymap_get(m, "tp") != NULL) + (ymap_get(m, "sustain_s") != NULL);
+	if (!given)
+		return;
+	if (given != 3) {
+		yr_error(r, m, NULL, "the training suites' settings go together: micro_batch, tp and sustain_s");
+		return;
+	}
+	yr_int(r, m, "micro_batch", 1, 1L << 24, &p->train_micro_batch);
+	yr_int(r, m, "tp", 1, 1 << 16, &p->train_tp);
+	if (profile_read_number(r, m, "sustain_s", &p->sustain_s) == 1 &&
+	    !(p->sustain_s > 0))
+		yr_error(r, ymap_get(m, "sustain_s"), NULL,
+			 "'sustain_s' expects a number > 0, found 0");
+}
+
 static void read_model(struct yread *r, const struct ynode *o,
 		       struct bench_profile *p)
 {
 	static const struct yfield fields[] = {
 		{"name", true}, {"seq", true}, {"policy", true},
-		{"step_cap_s", true}, {"max_batch", true}, {NULL, false}};
+		{"step_cap_s", true}, {"max_batch", true}, {"micro_batch", false},
+		{"tp", false}, {"sustain_s", false}, {NULL, false}};
 	const struct ynode *m = ymap_get(o, "model");
 	if (!m || !yr_expect_map(r, m, "options model"))
 		return;
@@ -171,6 +192,7 @@ static void read_model(struct yread *r, const struct ynode *o,
 	read_policy(r, m, &p->model_policy);
 	profile_read_number(r, m, "step_cap_s", &p->model_step_cap_s);
 	yr_int(r, m, "max_batch", 1, 1L << 40, &p->model_max_batch);
+	read_training(r, m, p);
 }
 
 static void read_options(struct yread *r, const struct ynode *root,

@@ -71,6 +71,10 @@ static void emit_options(const struct bench_profile *p, FILE *f)
 		emit_policy(&p->model_policy, "    ", f);
 		fprintf(f, "    step_cap_s: %s\n    max_batch: %ld\n",
 			NUM_SHORTEST(p->model_step_cap_s), p->model_max_batch);
+		if (p->sustain_s > 0)
+			fprintf(f, "    micro_batch: %ld\n    tp: %ld\n    sustain_s: %s\n",
+				p->train_micro_batch, p->train_tp,
+				NUM_SHORTEST(p->sustain_s));
 	}
 }
 
@@ -94,6 +98,10 @@ static void emit_parameters(const struct bench_figure *g, FILE *f)
 			g->to_gpu);
 	if (g->gpus > 0)
 		fprintf(f, "      gpus: %d\n", g->gpus);
+	if (!strcmp(g->suite, "spread"))
+		fprintf(f, "      gpu: %d\n", g->gpu);
+	if (g->occurrences > 0)
+		fprintf(f, "      occurrences: %ld\n", g->occurrences);
 	fprintf(f, "      threads: %d\n      iterations: %ld\n", g->threads,
 		g->iterations);
 }
@@ -118,6 +126,25 @@ static void emit_time(const struct measure_result *t, FILE *f)
 	fprintf(f, "]\n");
 }
 
+/* The steady part's samples (profile.h: clocks), when it had any. */
+static void emit_clocks(const struct gpu_window *w, FILE *f)
+{
+	if (!w->samples)
+		return;
+	fprintf(f, "    clocks:\n      samples: %zu\n", w->samples);
+	if (w->has_sm_clock)
+		fprintf(f, "      sm_clock_median_hz: %s\n",
+			NUM_SHORTEST(w->sm_clock_median_hz));
+	if (w->has_power)
+		fprintf(f, "      power_median_w: %s\n", NUM_SHORTEST(w->power_median_w));
+	if (w->has_temperature)
+		fprintf(f, "      temperature_max_c: %s\n",
+			NUM_SHORTEST(w->temperature_max_c));
+	fputs("      throttle: ", f);
+	profile_emit_reasons(f, w->throttle);
+	fputc('\n', f);
+}
+
 static void emit_figure(const struct bench_figure *g, FILE *f)
 {
 	fprintf(f, "  - suite: %s\n", g->suite);
@@ -132,6 +159,7 @@ static void emit_figure(const struct bench_figure *g, FILE *f)
 		fprintf(f, "    throttled: true\n");
 	if (g->disturbed[0])
 		profile_emit_string(f, "    ", "disturbed", g->disturbed);
+	emit_clocks(&g->clocks, f);
 	emit_time(&g->time, f);
 }
 

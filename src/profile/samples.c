@@ -5,6 +5,7 @@
  */
 #include "profile/samples.h"
 
+#include "core/sort_doubles.h"
 #include "core/xalloc.h"
 
 #include <ctype.h>
@@ -35,6 +36,71 @@ void gpu_samples_push(struct gpu_samples *s, const struct gpu_sample *x)
 	if (x->valid & GPU_SAMPLE_THROTTLE)
 		s->throttle_seen |= x->throttle;
 	s->throttled = (s->throttle_seen & GPU_THROTTLE_SLOWING) != 0;
+}
+
+/* ---- a figure's window ---------------------------------------------------- */
+
+double gpu_median(double *v, size_t n)
+{
+	if (!n)
+		return 0;
+	sort_doubles(v, n);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* The t_s of the last sample labelled `label`, or -1 when none is. */
+static double last_of(const struct gpu_samples *s, const char *label)
+{
+	for (size_t i = s->n; i-- > 0;)
+		if (!strcmp(s->v[i].during, label))
+			return s->v[i].t_s;
+	return -1;
+}
+
+void gpu_samples_window(const struct gpu_samples *s, const char *label,
+			double window_s, struct gpu_window *out)
+{
+	memset(out, 0, sizeof(*out));
+	double end = last_of(s, label);
+	if (end < 0 || !label[0])
+		return;
+	double *clock = xcalloc(s->n, sizeof(double));
+	double *power = xcalloc(s->n, sizeof(double));
+	size_t nc = 0, np = 0;
+	for (size_t i = 0; i < s->n; i++) {
+		const struct gpu_sample *x = &s->v[i];
+		if (strcmp(x->during, label) || x->t_s < end - window_s)
+			continue;
+		out->samples++;
+		if (x->valid & GPU_SAMPLE_SM_CLOCK)
+			clock[nc++] = x->sm_clock_hz;
+		if (x->valid & GPU_SAMPLE_POWER)
+			power[np++] = x->power_w;
+		if ((x->valid & GPU_SAMPLE_TEMPERATURE) &&
+		    (!out->has_temperature || x->temperature_c > out->temperature_max_c)) {
+			out->temperature_max_c = x->temperature_c;
+			out->has_temperature = true;
+		}
+		if (x->valid & GPU_SAMPLE_THROTTLE)
+			out->throttle |= x->throttle;
+	}
+	out->has_sm_clock = nc > 0;
+	out->sm_clock_median_hz = gpu_median(clock, nc);
+	out->has_power = np > 0;
+	out->power_median_w = gpu_median(power, np);
+	free(clock);
+	free(power);
+}
+
+bool gpu_window_equal(const struct gpu_window *a, const struct gpu_window *b)
+{
+	return a->samples == b->samples && a->has_sm_clock == b->has_sm_clock &&
+	       a->has_power == b->has_power &&
+	       a->has_temperature == b->has_temperature &&
+	       a->sm_clock_median_hz == b->sm_clock_median_hz &&
+	       a->power_median_w == b->power_median_w &&
+	       a->temperature_max_c == b->temperature_max_c &&
+	       a->throttle == b->throttle;
 }
 
 /* ---- reason names ---------------------------------------------------------- */

@@ -89,6 +89,36 @@ struct gpu_samples {
 	bool throttled;		/* throttle_seen & GPU_THROTTLE_SLOWING */
 };
 
+/*
+ * What the samples of one sustained figure's steady part show: those
+ * labelled with the figure (during == its label) taken in the last
+ * `window_s` seconds of that label (the steady phase's length, its
+ * time.elapsed_s: the phase ends where the label's last sample is, to
+ * within one sampling period).  The medians are of the samples that hold
+ * the reading; a reading no sample held is absent (has_* false), never 0.
+ */
+struct gpu_window {
+	size_t samples;			/* samples in the window; 0: none */
+	bool has_sm_clock, has_power;
+	double sm_clock_median_hz;	/* Hz */
+	double power_median_w;		/* W */
+	double temperature_max_c;	/* the hottest sample; valid with has_temperature */
+	bool has_temperature;
+	uint64_t throttle;		/* the union of the window's reasons */
+};
+
+/* The window of `label` over the last window_s seconds (above) into out
+ * (zeroed first: no sample, samples 0). */
+void gpu_samples_window(const struct gpu_samples *s, const char *label,
+			double window_s, struct gpu_window *out);
+
+/* Whether two windows say the same (every field, exactly). */
+bool gpu_window_equal(const struct gpu_window *a, const struct gpu_window *b);
+
+/* The median of v[0..n) (reordered; the mean of the middle two when n is
+ * even); 0 when n is 0. */
+double gpu_median(double *v, size_t n);
+
 void gpu_samples_init(struct gpu_samples *s);
 void gpu_samples_free(struct gpu_samples *s);
 /* Appends one sample and updates throttle_seen and throttled. */

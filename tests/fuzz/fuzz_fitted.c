@@ -5,7 +5,9 @@
  * Besides the loaders' invariants (fuzz.h): every curve it loads has at
  * least three points with y > 0, finite parameters inside their 95%
  * intervals, and parameters that are what its points give (the loader's
- * own refit: a curve that loads is one the planner may trust).
+ * own refit: a curve that loads is one the planner may trust); every
+ * training term it gives (fit/train_terms.h) is finite and inside its
+ * own 95% interval, its rates above 0.
  */
 #include <math.h>
 
@@ -43,14 +45,44 @@ static void check_curves(const struct curve_list *l)
 	}
 }
 
+/* lo <= v <= hi, all finite. */
+static bool held(double v, double lo, double hi)
+{
+	return isfinite(v) && isfinite(lo) && isfinite(hi) && lo <= v && v <= hi;
+}
+
+static void check_training(const struct curve_list *l)
+{
+	for (size_t i = 0; i < l->n_train; i++) {
+		const struct train_terms *t = &l->train[i];
+		if (t->matmul.ok && !(held(t->matmul.rate, t->matmul.low, t->matmul.high) &&
+				      t->matmul.low > 0))
+			fuzz_fail("fitted_load", "matmul %g in [%g, %g]", t->matmul.rate,
+				  t->matmul.low, t->matmul.high);
+		if (t->overlap.ok && !held(t->overlap.slowdown, t->overlap.low, t->overlap.high))
+			fuzz_fail("fitted_load", "overlap %g in [%g, %g]", t->overlap.slowdown,
+				  t->overlap.low, t->overlap.high);
+		if (t->spread.ok && !(held(t->spread.cv, t->spread.low, t->spread.high) &&
+				      t->spread.n >= 2))
+			fuzz_fail("fitted_load", "spread %g in [%g, %g] over %d", t->spread.cv,
+				  t->spread.low, t->spread.high, t->spread.n);
+		if (t->layer.ok && !(held(t->layer.seconds, t->layer.low, t->layer.high) &&
+				     t->layer.seconds > 0))
+			fuzz_fail("fitted_load", "layer %g in [%g, %g]", t->layer.seconds,
+				  t->layer.low, t->layer.high);
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct fuzz_files f;
 	fuzz_write_file(data, size, "fitted.yaml", &f);
 	fuzz_check_loader("fitted_load", load, &f);
-	if (loaded_rc == 0)
+	if (loaded_rc == 0) {
 		check_curves(&loaded);
+		check_training(&loaded);
+	}
 	curve_list_free(&loaded);
 	return 0;
 }

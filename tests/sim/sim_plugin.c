@@ -20,6 +20,10 @@
  *                             a part held at a low clock
  *   GPUPLAN_SIM_BAD_CHECK=K   job_check fails for jobs of kind K (enum
  *                             gpuplan_cuda_job_kind), as on a wrong result
+ *   GPUPLAN_SIM_OVERLAP=F     a GEMM beside a collective takes 1 + F times
+ *                             as long as alone (default 0.08)
+ *   GPUPLAN_SIM_STRAGGLER=D:F every job on device D takes F times as long
+ *                             (F > 0), as a part that holds a lower clock
  * Faults in measurement, each deterministic.  Jobs are numbered from 1 in
  * the order job_prepare is called (whatever it answers):
  *   GPUPLAN_SIM_FAIL_JOB=N    every job_run of job N fails with BENCH_ERROR
@@ -70,6 +74,9 @@
  * job_run: seconds = overhead + iterations * t, where t per iteration is
  *   GEMM, and every PROGRAM kernel (summed):  max(flops / peak, bytes / memory)
  *     GEMM flops 2*m*n*k (times count in a program), bytes A + B + C;
+ *     beside a collective (GPUPLAN_JOB_BESIDE_COMM) times 1 + the overlap
+ *     switch, holding the GEMM and `bytes` (a copy: twice) on each GPU of
+ *     the collective; layouts other than TN refused for int8 and fp8;
  *     STREAM bytes (2 or 3) * elements, ROWNORM 3 * rows * cols, flops as
  *     program_abi.h counts them; element sizes those of the precision
  *   COPY, D2D  2 * bytes / memory      TRIAD  3 * bytes / memory
@@ -120,6 +127,9 @@ static struct {
 	uint64_t memory;			/* bytes per device */
 	int no_nccl, no_peer, jitter;
 	double slow;				/* GPUPLAN_SIM_SLOW, 1 by default */
+	double overlap;				/* GPUPLAN_SIM_OVERLAP, 0.08 by default */
+	int straggler;				/* GPUPLAN_SIM_STRAGGLER's device; -1: none */
+	double straggler_slow;			/* and its factor */
 	uint32_t bad_check;			/* job kind, 0 for none */
 	uint64_t fail_job, lose_after;		/* job numbers; 0: never */
 	int lose;				/* GPUPLAN_SIM_LOSE_AFTER was given */
@@ -139,6 +149,7 @@ struct sim_job {
 	uint32_t devices;			/* the devices it runs on */
 	int ran;
 	double iteration_s;			/* roofline time of one iteration, s */
+	int device;				/* the (first) device */
 	/* Bytes per device, in double so that an absurd size is only a large
 	 * number; exact once reserved, being at most GPUPLAN_SIM_MEMORY <= 2^53. */
 	double need[SIM_MAX_DEVICES];
@@ -203,6 +214,24 @@ static int fault_switches(char *err, size_t errlen)
 	return 0;
 }
 
+/* GPUPLAN_SIM_OVERLAP and GPUPLAN_SIM_STRAGGLER (see the top of the file). */
+static int training_switches(char *err, size_t errlen)
+{
+	const char *o = getenv("GPUPLAN_SIM_OVERLAP");
+	const char *st = getenv("GPUPLAN_SIM_STRAGGLER");
+	char *end = NULL;
+
+	sim.overlap = o && *o ? strtod(o, &end) : 0.08;
+	if (o && *o && (*end || !(sim.overlap >= 0 && sim.overlap < 100)))
+		return fail(err, errlen, -1, "GPUPLAN_SIM_OVERLAP must be a fraction of 0 or more");
+	sim.straggler = -1;
+	sim.straggler_slow = 1;
+	if (st && *st && (sscanf(st, "%d:%lf", &sim.straggler, &sim.straggler_slow) != 2 ||
+			  sim.straggler < 0 || !(sim.straggler_slow > 0)))
+		return fail(err, errlen, -1, "GPUPLAN_SIM_STRAGGLER must look like 1:1.1 (device:factor)");
+	return 0;
+}
+
 static int sim_init(char *err, size_t errlen)
 {
 	const char *cc = getenv("GPUPLAN_SIM_CC");
@@ -230,7 +259,7 @@ static int sim_init(char *err, size_t errlen)
 	sim.slow = slow && *slow ? strtod(slow, NULL) : 1;
 	if (!(sim.slow > 0 && sim.slow < 1e6))
 		return fail(err, errlen, -1, "GPUPLAN_SIM_SLOW must be a factor above 0");
-	if (fault_switches(err, errlen))
+	if (fault_switches(err, errlen) || training_switches(err, errlen))
 		return -1;
 	sim.ready = 1;
 	return 0;
@@ -414,14 +443,45 @@ static int plan_program(const struct bench_program *p, struct sim_job *j, int d,
 	return BENCH_OK;
 }
 
-static int plan_gemm(const struct gpuplan_cuda_job *job, struct sim_job *j)
+/* A GEMM beside a collective: its memory on every GPU of the collective
+ * (the GEMM runs on each, holding `bytes` beside it, twice for a copy's
+ * two ends), and its time stretched by the overlap switch. */
+static int plan_beside(const struct gpuplan_cuda_job *job, struct sim_job *j,
+		       double gemm_bytes, char *err, size_t errlen)
+{
+	int32_t n = job->n_devices, i;
+	double comm = (double)job->bytes * (n >= 2 ? 1.0 : 2.0);
+
+	if (n < 1 || n > sim.devices || (n >= 2 && job->device >= n) || !job->bytes)
+		return fail(err, errlen, BENCH_ERROR,
+			    "a gemm beside a collective of %d devices from cuda:%d (of %d), %llu bytes",
+			    n, job->device, sim.devices, (unsigned long long)job->bytes);
+	if (n >= 2 && sim.no_nccl)
+		return fail(err, errlen, BENCH_UNSUPPORTED, "libnccl.so.2 not found");
+	if (n == 1)
+		j->need[job->device] = gemm_bytes + comm;
+	for (i = 0; n >= 2 && i < n; i++)
+		j->need[i] = gemm_bytes + comm;
+	j->iteration_s *= 1.0 + sim.overlap;
+	return BENCH_OK;
+}
+
+static int plan_gemm(const struct gpuplan_cuda_job *job, struct sim_job *j,
+		     char *err, size_t errlen)
 {
 	double m = (double)job->m, n = (double)job->n, k = (double)job->k;
+	double bytes = (m * k + k * n) * precisions[job->precision].in +
+		       m * n * precisions[job->precision].out;
+	uint32_t layout = job->flags & (GPUPLAN_JOB_A_PLAIN | GPUPLAN_JOB_B_TRANSPOSED);
 
-	j->need[job->device] = (m * k + k * n) * precisions[job->precision].in +
-			       m * n * precisions[job->precision].out;
+	if (layout && (job->precision == BENCH_INT8 || job->precision == BENCH_FP8_E4M3))
+		return fail(err, errlen, BENCH_UNSUPPORTED,
+			    "int8 and fp8 gemms take the TN layout only");
+	j->need[job->device] = bytes;
 	j->iteration_s = roofline(2.0 * m * n * k, precisions[job->precision].peak,
-				  j->need[job->device]);
+				  bytes);
+	if (job->flags & GPUPLAN_JOB_BESIDE_COMM)
+		return plan_beside(job, j, bytes, err, errlen);
 	return BENCH_OK;
 }
 
@@ -485,7 +545,7 @@ static int plan_job(const struct gpuplan_cuda_job *job, struct sim_job *j,
 			return fail(err, errlen, BENCH_UNSUPPORTED,
 				    "fp8 gemm needs compute capability 8.9 or newer, cuda:%d is %d.%d",
 				    d, sim.cc_major, sim.cc_minor);
-		return plan_gemm(job, j);
+		return plan_gemm(job, j, err, errlen);
 	case GPUPLAN_JOB_COPY: case GPUPLAN_JOB_D2D: case GPUPLAN_JOB_TRIAD:
 		j->need[d] = (k == GPUPLAN_JOB_TRIAD ? 3.0 : 2.0) * b;	/* arrays */
 		j->iteration_s = j->need[d] / SIM_MEM_BW;
@@ -561,6 +621,7 @@ static int sim_job_prepare(const struct gpuplan_cuda_job *job, void **handle,
 		return fail(err, errlen, BENCH_OUT_OF_MEMORY, "out of host memory");
 	j->kind = job->kind;
 	j->id = sim.jobs;
+	j->device = job->device;
 	j->devices = job_devices(job);
 	rc = plan_job(job, j, info, err, errlen);
 	if (rc == BENCH_OK)
@@ -637,7 +698,8 @@ static int sim_job_run(void *handle, int64_t iterations, double *seconds,
 		return fail(err, errlen, BENCH_ERROR, "job_run needs a job and iterations >= 1");
 	if ((rc = run_fault(j, err, errlen)) != BENCH_OK)
 		return rc;
-	*seconds = timer((SIM_OVERHEAD_S + (double)iterations * j->iteration_s) * jitter());
+	*seconds = timer((SIM_OVERHEAD_S + (double)iterations * j->iteration_s) * jitter() *
+			 (j->device == sim.straggler ? sim.straggler_slow : 1.0));
 	j->ran = 1;
 	return BENCH_OK;
 }

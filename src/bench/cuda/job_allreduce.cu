@@ -304,6 +304,38 @@ static int ar_compare(struct ar_job *a, int g, unsigned char *buf, char *err,
 	return BENCH_OK;
 }
 
+int allreduce_enqueue(struct job *j, int64_t times, char *err, size_t errlen)
+{
+	struct ar_job *a = (struct ar_job *)j;
+	int64_t i;
+
+	for (i = 0; i < times; i++)
+		if (ar_enqueue(a, err, errlen)) {
+			a->broken = 1;
+			return BENCH_ERROR;
+		}
+	j->ran = 1;
+	return BENCH_OK;
+}
+
+cudaStream_t allreduce_stream(struct job *j, int device)
+{
+	struct ar_job *a = (struct ar_job *)j;
+
+	return a->streams[device - a->first];
+}
+
+int allreduce_wait(struct job *j, char *err, size_t errlen)
+{
+	struct ar_job *a = (struct ar_job *)j;
+
+	if (ar_sync_all(a, "all-reduce", err, errlen)) {
+		a->broken = 1;
+		return BENCH_ERROR;
+	}
+	return BENCH_OK;
+}
+
 static int ar_check(struct job *j, char *err, size_t errlen)
 {
 	struct ar_job *a = (struct ar_job *)j;

@@ -1,15 +1,23 @@
 /*
- * job_gemm.cu - the GEMM job: C = A * B through cuBLASLt at any
+ * job_gemm.cu - the GEMM job: C = op(A) op(B) through cuBLASLt at any
  * bench_precision, m x n x k.
  *
- * Layout: TN, column-major (A stored k x m and transposed, B k x n, C
- * m x n), for every precision: fp8 and int8 accept nothing else in
- * cuBLASLt, and one layout for all keeps the figures comparable.
+ * Layout: column-major, C m x n; TN by default (A stored k x m and
+ * transposed, B k x n), the one layout fp8 and int8 accept in cuBLASLt
+ * and the square suite's for every precision; the training suite asks
+ * for NN and NT too (GPUPLAN_JOB_A_PLAIN, GPUPLAN_JOB_B_TRANSPOSED), as a
+ * framework's data- and weight-gradient GEMMs are called.
  *
- * Inputs are -1, 0 or 1, so every product is exact in every input type
- * and the fp32/int32 sums are exact integers; only the rounding of the
- * output to fp16 or bf16 can differ from the host's integer sum.  The
- * check therefore knows the answer exactly and allows just that rounding.
+ * Inputs are drawn uniform in [-1, 1) (int8: integers in [-64, 64]),
+ * seeded (jobs.h: uniform_value): a GEMM of -1, 0 and 1, or of zeros,
+ * flips fewer bits and draws less power, and on a power-limited part runs
+ * faster than one of real data.  The check rebuilds the inputs of each
+ * sampled element on the host, rounded as the device stored them, sums
+ * them in double, and allows what the device's arithmetic may differ by
+ * (gemm_bound); int8's int32 sums are exact.
+ *
+ * A GEMM job also serves the overlap job (job_overlap.cu), which runs one
+ * per GPU beside a collective: gemm_enqueue and gemm_stream.
  */
 #include <math.h>
 #include <stdio.h>
@@ -33,7 +41,7 @@ struct gemm_job {
 	struct job base;
 	int device;
 	uint32_t precision;
-	uint64_t m, n, k;
+	uint64_t m, n, k;		/* op(A) m x k, op(B) k x n */
 	cudaStream_t stream;
 	cublasLtHandle_t lt;
 	int have_gemm;			/* g holds descriptors */
@@ -69,8 +77,7 @@ static void gemm_release(struct job *j)
 	free(g);
 }
 
-static int gemm_run(struct job *j, int64_t iterations, double *seconds,
-		    char *err, size_t errlen)
+int gemm_enqueue(struct job *j, int64_t iterations, char *err, size_t errlen)
 {
 	struct gemm_job *g = (struct gemm_job *)j;
 	cublasStatus_t st;
@@ -81,8 +88,6 @@ static int gemm_run(struct job *j, int64_t iterations, double *seconds,
 		cuda_status(rc, "cudaSetDevice", err, errlen);
 		return BENCH_ERROR;
 	}
-	if (job_timer_start(&g->timer, g->stream, err, errlen))
-		return BENCH_ERROR;
 	for (i = 0; i < iterations; i++) {
 		st = lt_gemm_enqueue(g->lt, &g->g, NULL, g->a, g->b, g->c, g->ws,
 				     g->ws_bytes, g->stream);
@@ -93,24 +98,70 @@ static int gemm_run(struct job *j, int64_t iterations, double *seconds,
 			return BENCH_ERROR;
 		}
 	}
+	j->ran = 1;
+	return BENCH_OK;
+}
+
+cudaStream_t gemm_stream(struct job *j)
+{
+	return ((struct gemm_job *)j)->stream;
+}
+
+static int gemm_run(struct job *j, int64_t iterations, double *seconds,
+		    char *err, size_t errlen)
+{
+	struct gemm_job *g = (struct gemm_job *)j;
+	cudaError_t rc;
+
+	if ((rc = cudaSetDevice(g->device)) != cudaSuccess) {
+		cuda_status(rc, "cudaSetDevice", err, errlen);
+		return BENCH_ERROR;
+	}
+	if (job_timer_start(&g->timer, g->stream, err, errlen) ||
+	    gemm_enqueue(j, iterations, err, errlen))
+		return BENCH_ERROR;
 	return job_timer_stop(&g->timer, g->stream, seconds, err, errlen);
 }
 
-/* The exact product at (i, j): A stored k x m, B k x n, column-major. */
-static int64_t gemm_want(const struct gemm_job *g, uint64_t i, uint64_t j)
+/* Where element (i, l) of op(A) and (l, j) of op(B) are stored,
+ * column-major: A k x m (ld k) when transposed, else m x k (ld m); B n x k
+ * (ld n) when transposed, else k x n (ld k). */
+static uint64_t a_index(const struct gemm_job *g, uint64_t i, uint64_t l)
 {
-	int64_t sum = 0;
-	uint64_t l;
-
-	for (l = 0; l < g->k; l++)
-		sum += (int64_t)small_int(l + i * g->k, SEED_A, 1) *
-		       small_int(l + j * g->k, SEED_B, 1);
-	return sum;
+	return g->g.shape.trans_a ? l + i * g->k : i + l * g->m;
 }
 
-/* Relative error the output type's rounding allows (twice its unit
- * roundoff); 0 for outputs that hold the integer sums exactly. */
-static double gemm_tolerance(uint32_t precision)
+static uint64_t b_index(const struct gemm_job *g, uint64_t l, uint64_t j)
+{
+	return g->g.shape.trans_b ? j + l * g->n : l + j * g->k;
+}
+
+/* Element (i, j) of C from the stored inputs, in double: the sum, and the
+ * sum of the terms' magnitudes and of their squares (for the bound). */
+struct gemm_want {
+	double sum, abs_sum, sq_sum;
+};
+
+static void gemm_want(const struct gemm_job *g, uint64_t i, uint64_t j,
+		      struct gemm_want *w)
+{
+	cudaDataType_t t = g->g.shape.ab_type;
+	uint64_t l;
+
+	memset(w, 0, sizeof(*w));
+	for (l = 0; l < g->k; l++) {
+		double p = uniform_stored(t, a_index(g, i, l), SEED_A, 1.0f) *
+			   uniform_stored(t, b_index(g, l, j), SEED_B, 1.0f);
+
+		w->sum += p;
+		w->abs_sum += fabs(p);
+		w->sq_sum += p * p;
+	}
+}
+
+/* Relative error of one rounding to the output type, doubled (fp8's
+ * output is bf16); 0 for outputs that hold the integer sums exactly. */
+static double gemm_out_tol(uint32_t precision)
 {
 	switch (precision) {
 	case BENCH_FP32:
@@ -121,9 +172,41 @@ static double gemm_tolerance(uint32_t precision)
 	case BENCH_BF16:
 	case BENCH_FP8_E4M3:	/* bf16 output */
 		return ldexp(1.0, -7);
-	default:		/* fp64, int8 */
+	case BENCH_FP64:
+		return ldexp(1.0, -52);
+	default:		/* int8: int32, exact */
 		return 0.0;
 	}
+}
+
+/*
+ * How far the device's C(i, j) may be from the double sum of its own
+ * stored inputs:
+ *   the output's rounding              out |want|
+ *   the accumulation (fp32, or fp64)   8 sqrt(k) u_acc sum |ab|
+ *   tf32's rounding of every input,
+ *   and split-k partial sums rounded
+ *   to the output type                 8 (u_in + out) sqrt(sum (ab)^2)
+ * The last two are random walks over the terms: with random data, rounding
+ * errors of random sign grow as sqrt(k), not k (N. Higham and T. Mary, "A
+ * New Approach to Probabilistic Rounding Error Analysis", 2018-11-22,
+ * https://nla-group.org/2018/11/22/a-new-approach-to-probabilistic-rounding-error-analysis/:
+ * the constants of the worst-case bounds can be replaced by their square
+ * roots); 8 is this check's margin over that scale.  A wrong element (a
+ * layout read the wrong way, a stale output) is another sum of random
+ * terms, about sqrt(2 sum (ab)^2) away: some ten times the bound.
+ */
+static double gemm_bound(uint32_t precision, uint64_t k,
+			 const struct gemm_want *w)
+{
+	double out = gemm_out_tol(precision), rk = sqrt((double)k);
+	double u_acc = precision == BENCH_FP64 ? ldexp(1.0, -53) : ldexp(1.0, -24);
+	double u_in = precision == BENCH_TF32 ? ldexp(1.0, -10) : 0.0;
+
+	if (precision == BENCH_INT8)
+		return 0.0;
+	return out * fabs(w->sum) + 8.0 * rk * u_acc * w->abs_sum +
+	       8.0 * (u_in + out) * sqrt(w->sq_sum);
 }
 
 /* Sample s of GEMM_SAMPLES: the four corners, then spread by the pattern. */
@@ -142,7 +225,6 @@ static void gemm_sample(const struct gemm_job *g, unsigned int s, uint64_t *i,
 static int gemm_check(struct job *j, char *err, size_t errlen)
 {
 	struct gemm_job *g = (struct gemm_job *)j;
-	double tol = gemm_tolerance(g->precision);
 	unsigned char cell[8];
 	cudaError_t rc;
 	unsigned int s;
@@ -153,6 +235,7 @@ static int gemm_check(struct job *j, char *err, size_t errlen)
 		return BENCH_ERROR;
 	}
 	for (s = 0; s < GEMM_SAMPLES; s++) {
+		struct gemm_want w;
 		uint64_t r, c;
 		double got, want;
 
@@ -161,11 +244,10 @@ static int gemm_check(struct job *j, char *err, size_t errlen)
 			     errlen))
 			return BENCH_ERROR;
 		got = elem_to_double(cell, g->g.shape.c_type);
-		want = (double)gemm_want(g, r, c);
-		/* NaN (the poison prepare left) fails this comparison.  The
-		 * sqrt(k) term allows a split-k reduction that rounds its
-		 * partial sums (about sqrt(k) in size) to the output type. */
-		if (!(fabs(got - want) <= tol * (fabs(want) + sqrt((double)g->k)))) {
+		gemm_want(g, r, c, &w);
+		want = w.sum;
+		/* NaN (the poison prepare left) fails this comparison */
+		if (!(fabs(got - want) <= gemm_bound(g->precision, g->k, &w))) {
 			set_err(err, errlen,
 				"%s gemm %llux%llux%llu wrong at C(%llu,%llu): got %.9g, want %.9g",
 				precision_name(g->precision), (unsigned long long)g->m,
@@ -226,12 +308,19 @@ static int gemm_shape(const struct gpuplan_cuda_job *spec, struct lt_shape *s,
 	}
 	if ((ret = lt_types(spec->precision, s, err, errlen)) != BENCH_OK)
 		return ret;
-	s->trans_a = 1;
+	s->trans_a = !(spec->flags & GPUPLAN_JOB_A_PLAIN);
+	s->trans_b = (spec->flags & GPUPLAN_JOB_B_TRANSPOSED) != 0;
+	if ((spec->precision == BENCH_INT8 || spec->precision == BENCH_FP8_E4M3) &&
+	    (!s->trans_a || s->trans_b)) {
+		set_err(err, errlen, "%s gemm takes the TN layout only (cuBLASLt)",
+			precision_name(spec->precision));
+		return BENCH_UNSUPPORTED;
+	}
 	s->m = (uint64_t)spec->m;
 	s->n = (uint64_t)spec->n;
 	s->k = (uint64_t)spec->k;
-	s->lda = spec->k;
-	s->ldb = spec->k;
+	s->lda = s->trans_a ? spec->k : spec->m;
+	s->ldb = s->trans_b ? spec->n : spec->k;
 	s->ldc = spec->m;
 	s->batch = 1;
 	return BENCH_OK;
@@ -299,10 +388,10 @@ static int gemm_buffers(struct gemm_job *g, const cublasLtMatmulHeuristicResult_
 	if (g->ws_bytes &&
 	    (ret = dev_alloc(&g->ws, g->ws_bytes, "cublasLt workspace", err, errlen)))
 		return ret;
-	if ((ret = fill_small(g->a, g->g.shape.ab_type, g->m * g->k, SEED_A, 1, 1.0f,
-			      g->stream, err, errlen)) ||
-	    (ret = fill_small(g->b, g->g.shape.ab_type, g->k * g->n, SEED_B, 1, 1.0f,
-			      g->stream, err, errlen)))
+	if ((ret = fill_uniform(g->a, g->g.shape.ab_type, g->m * g->k, SEED_A, 1.0f,
+				g->stream, err, errlen)) ||
+	    (ret = fill_uniform(g->b, g->g.shape.ab_type, g->k * g->n, SEED_B, 1.0f,
+				g->stream, err, errlen)))
 		return ret;
 	return BENCH_OK;
 }

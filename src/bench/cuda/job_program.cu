@@ -16,8 +16,11 @@
  *   ROWNORM  c = (a - mean) / sqrt(var + 1e-5) per row (a layer norm);
  * with float arithmetic and `flops` only counted by the host.
  *
- * Buffers hold k/256 with |k| <= 4 (so |x| <= 1/64, as program_abi.h
- * asks), exact in every precision here.  After a warm-up step in prepare
+ * Buffers hold values drawn uniform in [-1/64, 1/64) (jobs.h:
+ * uniform_value; |x| <= 1/64, as program_abi.h asks), every mantissa bit
+ * varying as in real activations and weights: a program of a few
+ * repeated values would draw less power than a real step.  The check
+ * reads back what a kernel's inputs hold.  After a warm-up step in prepare
  * (module loading, cuBLASLt's first calls) every written buffer is filled
  * again, so the check sees what the timed run wrote, not the warm-up.
  */
@@ -33,8 +36,7 @@
 #define GEMM_SAMPLES 8
 #define STREAM_SAMPLES 32
 #define ROWNORM_ROWS 4		/* checked rows; every element of each */
-#define FILL_RANGE 4
-#define FILL_SCALE (1.0f / 256.0f)
+#define FILL_SCALE (1.0f / 64.0f)
 
 struct prog_job {
 	struct job base;
@@ -801,8 +803,8 @@ static int prog_fill(struct prog_job *p, int only_written, char *err, size_t err
 
 	for (b = 0; b < p->n_buffers; b++)
 		if ((!only_written || p->writer[b] >= 0) &&
-		    (ret = fill_small(p->bufs[b], p->type, p->elements[b], 0xb0f0000u + b,
-				      FILL_RANGE, FILL_SCALE, p->stream, err, errlen)))
+		    (ret = fill_uniform(p->bufs[b], p->type, p->elements[b], 0xb0f0000u + b,
+					FILL_SCALE, p->stream, err, errlen)))
 			return ret;
 	if ((rc = cudaStreamSynchronize(p->stream)) != cudaSuccess)
 		return cuda_status(rc, "filling the program's buffers", err, errlen);

@@ -374,6 +374,74 @@ int fill_small(void *dev, cudaDataType_t type, uint64_t n, uint32_t seed,
 	return BENCH_OK;
 }
 
+/* uniform_value (or uniform_int8) at element i, as T. */
+template <typename T>
+__host__ __device__ static inline T uniform_as(uint64_t i, uint32_t seed, float scale)
+{
+	return from_float<T>(uniform_value(i, seed) * scale);
+}
+
+template <>
+__host__ __device__ inline int8_t uniform_as<int8_t>(uint64_t i, uint32_t seed, float scale)
+{
+	(void)scale;
+	return (int8_t)uniform_int8(i, seed);
+}
+
+template <typename T>
+static __global__ void uniform_kernel(T *p, uint64_t n, uint32_t seed, float scale)
+{
+	uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+	uint64_t i;
+
+	for (i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
+		p[i] = uniform_as<T>(i, seed, scale);
+}
+
+template <typename T>
+static void launch_uniform(void *dev, uint64_t n, uint32_t seed, float scale,
+			   cudaStream_t s)
+{
+	unsigned int grid = stream_grid((const void *)uniform_kernel<T>,
+					STREAM_THREADS, n);
+
+	uniform_kernel<T><<<grid, STREAM_THREADS, 0, s>>>((T *)dev, n, seed, scale);
+}
+
+int fill_uniform(void *dev, cudaDataType_t type, uint64_t n, uint32_t seed,
+		 float scale, cudaStream_t s, char *err, size_t errlen)
+{
+	cudaError_t rc;
+
+	switch (type) {
+	case CUDA_R_64F: launch_uniform<double>(dev, n, seed, scale, s); break;
+	case CUDA_R_32F: launch_uniform<float>(dev, n, seed, scale, s); break;
+	case CUDA_R_16F: launch_uniform<__half>(dev, n, seed, scale, s); break;
+	case CUDA_R_16BF: launch_uniform<__nv_bfloat16>(dev, n, seed, scale, s); break;
+	case CUDA_R_8I: launch_uniform<int8_t>(dev, n, seed, scale, s); break;
+	case CUDA_R_8F_E4M3: launch_uniform<__nv_fp8_e4m3>(dev, n, seed, scale, s); break;
+	default:
+		set_err(err, errlen, "fill of data type %d not supported", (int)type);
+		return BENCH_ERROR;
+	}
+	if ((rc = cudaGetLastError()) != cudaSuccess)
+		return cuda_status(rc, "fill kernel launch", err, errlen);
+	return BENCH_OK;
+}
+
+double uniform_stored(cudaDataType_t type, uint64_t i, uint32_t seed, float scale)
+{
+	switch (type) {
+	case CUDA_R_64F: return uniform_as<double>(i, seed, scale);
+	case CUDA_R_32F: return uniform_as<float>(i, seed, scale);
+	case CUDA_R_16F: return __half2float(uniform_as<__half>(i, seed, scale));
+	case CUDA_R_16BF: return __bfloat162float(uniform_as<__nv_bfloat16>(i, seed, scale));
+	case CUDA_R_8I: return uniform_as<int8_t>(i, seed, scale);
+	case CUDA_R_8F_E4M3: return (float)uniform_as<__nv_fp8_e4m3>(i, seed, scale);
+	default: return NAN;
+	}
+}
+
 size_t elem_size(cudaDataType_t type)
 {
 	switch (type) {

@@ -37,6 +37,14 @@ static int job_gpus(const struct gpuplan_cuda_job *job, struct job_gpus *g,
 		g->n = 2;
 		return plugin_check_device(job->peer, err, errlen);
 	}
+	if (job->kind == GPUPLAN_JOB_GEMM && (job->flags & GPUPLAN_JOB_BESIDE_COMM) &&
+	    job->n_devices >= 2) {
+		/* every GPU of the collective, 0..n-1, runs the gemm */
+		g->range = 1;
+		g->first = 0;
+		g->n = job->n_devices;
+		return plugin_check_device(job->n_devices - 1, err, errlen);
+	}
 	if (job->kind != GPUPLAN_JOB_ALLREDUCE)
 		return 0;
 	if (job->n_devices < 1) {
@@ -76,6 +84,8 @@ static int dispatch(const struct gpuplan_cuda_job *job, struct job **out,
 {
 	switch (job->kind) {
 	case GPUPLAN_JOB_GEMM:
+		if (job->flags & GPUPLAN_JOB_BESIDE_COMM)
+			return overlap_prepare(job, out, info, err, errlen);
 		return gemm_prepare(job, out, info, err, errlen);
 	case GPUPLAN_JOB_COPY:
 	case GPUPLAN_JOB_TRIAD:

@@ -11,6 +11,7 @@
  *   job_memory.cu      COPY, TRIAD, LAUNCH kernels
  *   job_transfer.cu    H2D, D2H, D2D, P2P
  *   job_allreduce.cu   ALLREDUCE through a dlopen()ed NCCL
+ *   job_overlap.cu     GEMM beside a collective (GPUPLAN_JOB_BESIDE_COMM)
  *   job_program.cu     PROGRAM (program_abi.h)
  *
  * Every job is a struct that starts with struct job, whose ops say how to
@@ -139,6 +140,27 @@ __host__ __device__ static inline int small_int(uint64_t i, uint32_t seed,
 }
 
 /*
+ * Element i of a seeded uniform draw in [-1, 1) with 24 random bits
+ * (exact in float), and the integers the int8 GEMM is filled with,
+ * uniform in [-64, 64] (a sum of k products stays within int32 for k up
+ * to 2^19).  Host and device compute the same values, so a check can
+ * rebuild any input; every mantissa bit varies, as in real activations
+ * and weights (a GEMM of zeros or of a few values draws less power and
+ * runs faster on a power-limited part).
+ */
+__host__ __device__ static inline float uniform_value(uint64_t i, uint32_t seed)
+{
+	return (float)(pattern_word(i, seed) >> 8) * (1.0f / 8388608.0f) - 1.0f;
+}
+
+#define UNIFORM_INT8_RANGE 64
+__host__ __device__ static inline int uniform_int8(uint64_t i, uint32_t seed)
+{
+	return (int)(pattern_word(i, seed) % (2u * UNIFORM_INT8_RANGE + 1)) -
+	       UNIFORM_INT8_RANGE;
+}
+
+/*
  * Where sampled block b (0..SAMPLE_BLOCKS-1) of `block` units starts in
  * `total` units: the first at 0, the last ending at the end, the rest
  * evenly between; all of a buffer of at most SAMPLE_BLOCKS blocks (a start
@@ -184,6 +206,17 @@ int check_pattern_host(const void *host, uint64_t bytes, uint32_t seed,
 int fill_small(void *dev, cudaDataType_t type, uint64_t n, uint32_t seed,
 	       int range, float scale, cudaStream_t s, char *err,
 	       size_t errlen);
+
+/* Element i = uniform_value(i, seed) * scale stored as `type` (double,
+ * float, half, bf16, fp8 e4m3; int8 takes uniform_int8 and no scale), on
+ * stream s. */
+int fill_uniform(void *dev, cudaDataType_t type, uint64_t n, uint32_t seed,
+		 float scale, cudaStream_t s, char *err, size_t errlen);
+
+/* What fill_uniform stores at element i, read back as a double: the host
+ * side of the same rounding. */
+double uniform_stored(cudaDataType_t type, uint64_t i, uint32_t seed,
+		      float scale);
 
 /* Bytes of one element of a cudaDataType_t we use; 0 for any other. */
 size_t elem_size(cudaDataType_t type);
@@ -246,6 +279,23 @@ int program_prepare(const struct gpuplan_cuda_job *spec, struct job **out,
 
 /* job_allreduce.cu: closes NCCL if it was opened; from shutdown. */
 void allreduce_unload(void);
+
+/* A GEMM beside a collective (job_overlap.cu); jobs.cu sends GEMM jobs
+ * with GPUPLAN_JOB_BESIDE_COMM here. */
+int overlap_prepare(const struct gpuplan_cuda_job *spec, struct job **out,
+		    struct gpuplan_cuda_job_info *info, char *err,
+		    size_t errlen);
+
+/* What the overlap job drives of the others, untimed.  A prepared GEMM job
+ * (job_gemm.cu): `iterations` GEMMs enqueued on its stream.  A prepared
+ * ALLREDUCE job (job_allreduce.cu): `times` all-reduces enqueued on every
+ * GPU's stream; the stream of GPU `device`; every stream waited for.  Each
+ * an enum bench_status. */
+int gemm_enqueue(struct job *j, int64_t iterations, char *err, size_t errlen);
+cudaStream_t gemm_stream(struct job *j);
+int allreduce_enqueue(struct job *j, int64_t times, char *err, size_t errlen);
+cudaStream_t allreduce_stream(struct job *j, int device);
+int allreduce_wait(struct job *j, char *err, size_t errlen);
 
 /* ---- cuBLASLt (lt_gemm.cu) ----------------------------------------------- */
 

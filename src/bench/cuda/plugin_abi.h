@@ -35,7 +35,7 @@
 extern "C" {
 #endif
 
-#define GPUPLAN_CUDA_ABI_VERSION 2
+#define GPUPLAN_CUDA_ABI_VERSION 3
 #define GPUPLAN_CUDA_ENTRY_SYMBOL "gpuplan_cuda_plugin_entry"
 #define GPUPLAN_CUDA_PLUGIN_FILE "libgpuplan-cuda.so"
 
@@ -59,12 +59,31 @@ struct gpuplan_cuda_self_test {
  * prepares a job, runs it a given number of times between two CUDA events
  * and checks its result.  One job kind per measured operation:
  *
- *   GEMM        C = A * B through cuBLASLt, m x n x k at `precision`
- *               (enum bench_precision), on `device`.  TF32 is fp32 storage
- *               with CUBLAS_COMPUTE_32F_FAST_TF32; FP8 is e4m3 A and B with
- *               fp32 accumulation and bf16 C (sm_89 and newer); INT8
- *               accumulates and writes int32.  The fastest algorithm of the
+ *   GEMM        C = op(A) op(B) through cuBLASLt, column-major, C m x n,
+ *               reduced over k, at `precision` (enum bench_precision), on
+ *               `device`.  A is stored k x m and transposed (the TN layout)
+ *               unless flags has GPUPLAN_JOB_A_PLAIN (stored m x k); B is
+ *               stored k x n unless GPUPLAN_JOB_B_TRANSPOSED (stored n x k,
+ *               transposed): a framework's forward, data- and
+ *               weight-gradient GEMMs are TN, NN and NT (bench/
+ *               train_shapes.h).  FP8 and INT8 take TN only (BENCH_
+ *               UNSUPPORTED otherwise).  TF32 is fp32 storage with
+ *               CUBLAS_COMPUTE_32F_FAST_TF32; FP8 is e4m3 A and B with fp32
+ *               accumulation and bf16 C (sm_89 and newer); INT8
+ *               accumulates and writes int32.  Inputs are drawn uniform in
+ *               [-1, 1) (int8: integers in [-64, 64]), seeded, every
+ *               mantissa bit varying: a GEMM of zeros or of a few values
+ *               draws less power and so runs faster on a power-limited
+ *               part than one of real data.  The fastest algorithm of the
  *               heuristic's first few is chosen in prepare.
+ *               With GPUPLAN_JOB_BESIDE_COMM the GEMM runs beside a
+ *               collective on other streams for the whole of every run:
+ *               with n_devices >= 2, an NCCL all-reduce (sum, fp32) of
+ *               `bytes` per GPU over GPUs 0..n_devices-1 (which include
+ *               `device`), each of them running the same GEMM too; with
+ *               n_devices 1, a device-to-device copy of `bytes` on
+ *               `device` (copy engines: memory traffic, not NCCL's SMs).
+ *               The run's time is the GEMMs' on `device`'s stream.
  *   COPY        the device-memory copy kernel a[i] = b[i] over `bytes` per
  *               array (vectorised 16-byte loads and stores, grid-stride).
  *   TRIAD       a[i] = b[i] + s * c[i] over `bytes` per array, doubles.
@@ -110,6 +129,9 @@ enum gpuplan_cuda_job_kind {
 enum gpuplan_cuda_job_flags {
 	GPUPLAN_JOB_PINNED = 1u << 0,
 	GPUPLAN_JOB_BIDIRECTIONAL = 1u << 1,
+	GPUPLAN_JOB_A_PLAIN = 1u << 2,		/* GEMM: A stored m x k, not transposed */
+	GPUPLAN_JOB_B_TRANSPOSED = 1u << 3,	/* GEMM: B stored n x k, transposed */
+	GPUPLAN_JOB_BESIDE_COMM = 1u << 4,	/* GEMM: a collective runs beside it */
 };
 
 struct gpuplan_cuda_job {
@@ -118,9 +140,10 @@ struct gpuplan_cuda_job {
 	uint32_t flags;			/* enum gpuplan_cuda_job_flags */
 	int32_t device;			/* the (first) device */
 	int32_t peer;			/* P2P: the other device */
-	int32_t n_devices;		/* ALLREDUCE: GPUs taking part */
+	int32_t n_devices;		/* ALLREDUCE, GEMM beside a collective: GPUs taking part */
 	int64_t m, n, k;		/* GEMM */
-	uint64_t bytes;			/* COPY, TRIAD: per array; transfers: per direction; ALLREDUCE: per GPU */
+	uint64_t bytes;			/* COPY, TRIAD: per array; transfers: per direction;
+					 * ALLREDUCE and a GEMM's collective: per GPU */
 	const struct bench_program *program;	/* PROGRAM; read during prepare only */
 };
 
