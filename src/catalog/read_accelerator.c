@@ -9,6 +9,17 @@
 #include "core/suggest.h"
 #include "core/xalloc.h"
 
+/* A map keyed by precision names (fp32, bf16, ...): every key one. */
+static int check_precision_keys(struct yread *r, const struct ynode *n,
+				const char *what)
+{
+	struct yfield fields[PREC_COUNT + 1];
+	for (int p = 0; p < PREC_COUNT; p++)
+		fields[p] = (struct yfield){precision_name(p), false};
+	fields[PREC_COUNT] = (struct yfield){NULL, false};
+	return yr_check_keys(r, n, what, fields);
+}
+
 static int read_peaks(struct yread *r, const struct ynode *map,
 		      const char *owner, struct accelerator *a)
 {
@@ -19,11 +30,7 @@ static int read_peaks(struct yread *r, const struct ynode *map,
 	snprintf(what, sizeof(what), "'peak_dense' of %s", owner);
 	if (!yr_expect_map(r, n, what))
 		return -1;
-	struct yfield fields[PREC_COUNT + 1];
-	for (int p = 0; p < PREC_COUNT; p++)
-		fields[p] = (struct yfield){precision_name(p), false};
-	fields[PREC_COUNT] = (struct yfield){NULL, false};
-	int bad = yr_check_keys(r, n, what, fields);
+	int bad = check_precision_keys(r, n, what);
 	if (n->n == 0) {
 		yr_error(r, n, NULL, "%s lists no precision", what);
 		bad = 1;
@@ -63,11 +70,7 @@ static int read_ceilings(struct yread *r, const struct ynode *map,
 	snprintf(what, sizeof(what), "'matmul_ceiling' of %s", owner);
 	if (!yr_expect_map(r, n, what))
 		return -1;
-	struct yfield fields[PREC_COUNT + 1];
-	for (int p = 0; p < PREC_COUNT; p++)
-		fields[p] = (struct yfield){precision_name(p), false};
-	fields[PREC_COUNT] = (struct yfield){NULL, false};
-	int bad = yr_check_keys(r, n, what, fields);
+	int bad = check_precision_keys(r, n, what);
 	for (int p = 0; p < PREC_COUNT; p++) {
 		int rc = yr_number_in(r, n, precision_name(p), Q_EFFICIENCY,
 				      &a->matmul_ceiling[p]);

@@ -41,6 +41,20 @@
  * PyTorch FSDP: see the fsdp entry's sources.
  */
 
+/* What Megatron-LM and NeMo share: Megatron-Core's gradients, buckets and
+ * Megatron FSDP. */
+#define MEGATRON_CORE_RULES \
+	.grad_bytes_bf16 = 4, .reduce_bytes_bf16 = 4, \
+	.zero_grad_bytes_bf16 = 4, .zero_reduce_bytes_bf16 = 4, \
+	.fp16_main_grad_bytes = 4, \
+	.bucket_min = 40e6, .bucket_per_rank = 1e6, \
+	.bucket_from = "Megatron-Core distributed_data_parallel.py:122-137: max(40M, 1M x dp) parameters per bucket", \
+	.zero3_gathers_per_layer = 1, \
+	.zero3_from = "Megatron FSDP (--use-megatron-fsdp, arguments.py:1027-1029 at d98e8a64): one gather per transformer layer (assumption: the layer is the unit it shards)", \
+	.zero_stage = {true, true, false, true}, \
+	.model_parallel = true, .sequence_parallel = true, \
+	.accumulation_fused = true
+
 static const struct framework table[FRAMEWORK_KINDS] = {
 	[FRAMEWORK_GENERIC] = {
 		.kind = FRAMEWORK_GENERIC, .name = "generic",
@@ -60,36 +74,18 @@ static const struct framework table[FRAMEWORK_KINDS] = {
 	},
 	[FRAMEWORK_MEGATRON] = {
 		.kind = FRAMEWORK_MEGATRON, .name = "megatron",
+		MEGATRON_CORE_RULES,
 		.version = "Megatron-LM d98e8a64 (2026-08-22)",
-		.grad_bytes_bf16 = 4, .reduce_bytes_bf16 = 4,
-		.zero_grad_bytes_bf16 = 4, .zero_reduce_bytes_bf16 = 4,
-		.fp16_main_grad_bytes = 4,
 		.grads_from = "Megatron-LM arguments.py:1204-1217 (fp32 gradients under bf16); dist_optimizer.md: 18 / 6 + 12/d bytes per parameter (bf16), 20 / 4 + 16/d (fp16)",
-		.bucket_min = 40e6, .bucket_per_rank = 1e6,
-		.bucket_from = "Megatron-Core distributed_data_parallel.py:122-137: max(40M, 1M x dp) parameters per bucket",
-		.zero3_gathers_per_layer = 1,
-		.zero3_from = "Megatron FSDP (--use-megatron-fsdp, arguments.py:1027-1029 at d98e8a64): one gather per transformer layer (assumption: the layer is the unit it shards)",
-		.zero_stage = {true, true, false, true},
-		.model_parallel = true, .sequence_parallel = true,
 		.overlap_default = false,
-		.accumulation_fused = true,
 		.limits_from = "Megatron-LM: the distributed optimizer (ZeRO-1) or Megatron FSDP (ZeRO-3), no ZeRO-2; --overlap-grad-reduce off by default (arguments.py:3121-3122)",
 	},
 	[FRAMEWORK_NEMO] = {
 		.kind = FRAMEWORK_NEMO, .name = "nemo",
+		MEGATRON_CORE_RULES,
 		.version = "NeMo on Megatron-Core d98e8a64",
-		.grad_bytes_bf16 = 4, .reduce_bytes_bf16 = 4,
-		.zero_grad_bytes_bf16 = 4, .zero_reduce_bytes_bf16 = 4,
-		.fp16_main_grad_bytes = 4,
 		.grads_from = "Megatron-Core's rules (NeMo trains through them): fp32 gradients under bf16",
-		.bucket_min = 40e6, .bucket_per_rank = 1e6,
-		.bucket_from = "Megatron-Core distributed_data_parallel.py:122-137: max(40M, 1M x dp) parameters per bucket",
-		.zero3_gathers_per_layer = 1,
-		.zero3_from = "Megatron FSDP (--use-megatron-fsdp, arguments.py:1027-1029 at d98e8a64): one gather per transformer layer (assumption: the layer is the unit it shards)",
-		.zero_stage = {true, true, false, true},
-		.model_parallel = true, .sequence_parallel = true,
 		.overlap_default = true,
-		.accumulation_fused = true,
 		.limits_from = "NeMo: Megatron-Core's distributed optimizer (ZeRO-1) or Megatron FSDP (ZeRO-3), with gradient reduction overlapped (assumption: NeMo's performance recipes turn overlap on)",
 	},
 	[FRAMEWORK_DEEPSPEED] = {
