@@ -4,6 +4,7 @@
  */
 #include "first_page.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -58,6 +59,38 @@ void fp_totals(const struct r_plan *p, struct fp_totals *t)
 		else
 			t->n_services++;
 	}
+}
+
+/* Appends a sentence to buf (a space before all but the first). */
+static void add_sentence(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void add_sentence(char *buf, size_t len, const char *fmt, ...)
+{
+	size_t used = strlen(buf);
+	if (used && used + 1 < len) {
+		buf[used++] = ' ';
+		buf[used] = '\0';
+	}
+	va_list ap;
+	va_start(ap, fmt);
+	if (used < len)
+		vsnprintf(buf + used, len - used, fmt, ap);
+	va_end(ap);
+}
+
+size_t fp_range_notes(const struct fp_totals *t, enum report_lang lang,
+		      char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (t->measured)
+		add_sentence(buf, len, "%s", tr(lang, MSG_FP_RANGE_MEASURED));
+	if (t->stated)
+		add_sentence(buf, len, tr(lang, MSG_FP_RANGE_STATED),
+			     100 * t->stated_level);
+	if (t->assumed)
+		add_sentence(buf, len, tr(lang, MSG_FP_RANGE_ASSUMED),
+			     100 * FP_TRAIN_SPREAD, 100 * FP_SERVE_SPREAD);
+	return (size_t)t->measured + t->stated + t->assumed;
 }
 
 size_t fp_illustrative(const struct r_plan *p, char *buf, size_t len)

@@ -45,6 +45,12 @@ struct fp_totals {
  * workload without a recommendation adds nothing). */
 void fp_totals(const struct r_plan *p, struct fp_totals *t);
 
+/* How the totals' ranges were made, one sentence per kind present
+ * (measured, the assumptions' stated ranges, the flat spread), joined in
+ * buf; returns how many. */
+size_t fp_range_notes(const struct fp_totals *t, enum report_lang lang,
+		      char *buf, size_t len);
+
 /* The recommended instances whose price is illustrative (no published
  * source), comma-separated, each once; "" when none.  Returns how many. */
 size_t fp_illustrative(const struct r_plan *p, char *buf, size_t len);

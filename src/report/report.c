@@ -491,18 +491,8 @@ static void first_page(struct doc *d)
 	gpu_hours_line(d);
 	if (t.n_services)
 		total_line(d, MSG_FP_MONTHLY, t.monthly, t.n_services);
-	if (t.measured)
-		paragraph(d, tr(lang, MSG_FP_RANGE_MEASURED), 8.5);
-	if (t.stated) {
-		snprintf(line, sizeof(line), tr(lang, MSG_FP_RANGE_STATED),
-			 100 * t.stated_level);
+	if (fp_range_notes(&t, lang, line, sizeof(line)) > 0)
 		paragraph(d, line, 8.5);
-	}
-	if (t.assumed) {
-		snprintf(line, sizeof(line), tr(lang, MSG_FP_RANGE_ASSUMED),
-			 100 * FP_TRAIN_SPREAD, 100 * FP_SERVE_SPREAD);
-		paragraph(d, line, 8.5);
-	}
 	double h = t.n_training && t.n_services ? 205 : 300;
 	headline_chart(d, true, h);
 	headline_chart(d, false, h);
