@@ -63,6 +63,9 @@ struct train_prep {
 	double forward_flops;		/* per sample */
 	double edge_share;		/* of the forward FLOPs outside the layers */
 	double kernels;			/* the forward's kernels, one sample */
+	/* train_range_scale() of range_level: one quantile per workload,
+	 * not one per option */
+	double range_level, range_scale;
 	struct cached_roofline *cache;	/* accelerators x micro x tp x sp */
 	struct roofline scratch;	/* a micro-batch or tp not a power of 2 */
 	struct cached_step *steps;	/* open addressing, by signature */
@@ -204,7 +207,8 @@ static void search_env_init(struct search_env *e, struct train_prep *p,
 {
 	coll_fabric_of(in, &s->eff, &e->fabric);
 	e->job = (struct step_job){p->w, in, nodes, &e->fabric, &s->eff,
-				   p->mm.params, p->edge_share, p->kernels};
+				   p->mm.params, p->edge_share, p->kernels,
+				   train_straggler_factor(&s->eff, nodes * in->gpus)};
 	e->fa = forward_arg_of(p, in->acc, s);
 	e->ctx = (struct layout_ctx){&e->job, &p->mm,
 				     accelerator_memory_capacity(in->acc), forward,
@@ -313,16 +317,20 @@ static void check_limits(const struct workload *w, const struct plan_settings *s
  * cost, which is paid by the hour.  A cluster whose pessimistic inputs
  * make no progress has its goodput reason; its range is the step's.
  */
-static void step_ranges(const struct step *st, const struct plan_settings *s,
-			struct plan_option *o)
+static void step_ranges(struct train_prep *p, const struct step *st,
+			const struct plan_settings *s, struct plan_option *o)
 {
+	if (p->range_level != s->range_level) {
+		p->range_level = s->range_level;
+		p->range_scale = train_range_scale(s->range_level);
+	}
+	double scale = p->range_scale;
 	double lo, hi;
-	train_step_range(st, &s->eff, s->range_level, &lo, &hi);
+	train_step_range(st, &s->eff, scale, &lo, &hi);
 	o->has_range = true;
 	o->range_level = s->range_level;
 	o->step_low_s = o->step_s * lo;
 	o->step_high_s = o->step_s * hi;
-	double scale = train_range_scale(s->range_level);
 	double g_down = o->goodput_high > 0 ? 1 - o->goodput / o->goodput_high : 0;
 	double g_up = o->goodput_low > 0 ? o->goodput / o->goodput_low - 1 : 0;
 	double down = sqrt((1 - lo) * (1 - lo) + (scale * g_down) * (scale * g_down));
@@ -399,7 +407,7 @@ static void fill_option(struct train_prep *p, const struct instance *in,
 	double model_flops = 3 * p->forward_flops * w->train.global_batch;
 	o->mfu = st->total > 0 && peak > 0 ? model_flops / (st->total * gpus * peak) : 0;
 	price_option(in, pr, nodes, hours, s, o);
-	step_ranges(st, s, o);
+	step_ranges(p, st, s, o);
 	if (o->precision_used != w->precision) {
 		struct plan_reason r = {.code = REASON_PRECISION,
 					.p_used = (int)o->precision_used,

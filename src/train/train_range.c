@@ -72,10 +72,10 @@ static void add_swing(struct swing s, double *down, double *up)
 }
 
 void train_step_range(const struct step *st, const struct efficiency *e,
-		      double level, double *low, double *high)
+		      double scale, double *low, double *high)
 {
 	*low = *high = 1;
-	if (st->total <= 0 || level <= 0 || level >= 1)
+	if (st->total <= 0 || scale <= 0)
 		return;
 	double mem = e->memory > 0 ? e->memory : 0.80;
 	double down = 0, up = 0;
@@ -94,7 +94,6 @@ void train_step_range(const struct step *st, const struct efficiency *e,
 		  &down, &up);
 	add_swing((struct swing){st->memory - st->optimizer, 1.0, UNFUSED_SLOW},
 		  &down, &up);
-	double scale = train_range_scale(level);
 	*low = 1 - sqrt(down) * scale / st->total;
 	*high = 1 + sqrt(up) * scale / st->total;
 	if (*low < 0.05)

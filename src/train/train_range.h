@@ -38,10 +38,10 @@
 #include "hwmodel/efficiency.h"
 #include "train/train_step.h"
 
-/* Factors on st->total: *low <= 1 <= *high, at probability level
- * (0 < level < 1; 0.80 for an 80% range). */
+/* Factors on st->total: *low <= 1 <= *high, with the stated ranges
+ * multiplied by scale (train_range_scale() of the probability wanted). */
 void train_step_range(const struct step *st, const struct efficiency *e,
-		      double level, double *low, double *high);
+		      double scale, double *low, double *high);
 
 /* What a stated range (read as a 90% interval) is multiplied by at
  * probability level: Phi^-1(0.5 + level/2) / Phi^-1(0.95). */

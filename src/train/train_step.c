@@ -382,7 +382,7 @@ void train_step_time(const struct step_job *j, const struct layout *l,
 	st->fwd = *fwd;
 	double share = stage_share(j, l->pp);
 	st->stage_forward = fwd->time * share;
-	st->straggler = train_straggler_factor(j->eff, l->tp * l->pp * l->dp);
+	st->straggler = j->straggler;
 	st->non_gemm = micro_non_gemm(j, l);
 	st->stage_compute = (stage_compute(j, l, fwd, st->stage_forward) +
 			     st->non_gemm) * st->straggler;

@@ -56,6 +56,7 @@ struct step_job {
 				 * repeated layers (embedding, output head):
 				 * carried by the end stages of a pipeline */
 	double kernels;		/* kernels of one whole-model forward */
+	double straggler;	/* train_straggler_factor() of its GPUs */
 };
 
 /* The state accounting of w's framework (workload/framework.h) under

@@ -116,25 +116,25 @@ static void test_range(void)
 	st.overlap_extra = 0.189;
 	st.straggler = 1;
 	double lo, hi;
-	train_step_range(&st, &e, 0.90, &lo, &hi);
+	train_step_range(&st, &e, train_range_scale(0.90), &lo, &hi);
 	CHECK_NEAR(lo, 0.950501, 1e-4);
 	CHECK_NEAR(hi, 1.256654, 1e-4);
-	train_step_range(&st, &e, 0.80, &lo, &hi);
+	train_step_range(&st, &e, train_range_scale(0.80), &lo, &hi);
 	CHECK_NEAR(lo, 0.961433, 1e-4);
 	CHECK_NEAR(hi, 1.199967, 1e-4);
 	st.attention = 2;
 	double alo, ahi;
-	train_step_range(&st, &e, 0.90, &alo, &ahi);
+	train_step_range(&st, &e, train_range_scale(0.90), &alo, &ahi);
 	CHECK_NEAR(alo, 0.883016, 1e-4);
 	CHECK_NEAR(ahi, 1.325385, 1e-4);
 	st.attention = 0;
 	/* a wider level, a wider range */
 	double lo95, hi95;
-	train_step_range(&st, &e, 0.95, &lo95, &hi95);
+	train_step_range(&st, &e, train_range_scale(0.95), &lo95, &hi95);
 	CHECK(lo95 < lo && hi95 > hi);
 	/* nothing to range */
 	st.total = 0;
-	train_step_range(&st, &e, 0.80, &lo, &hi);
+	train_step_range(&st, &e, train_range_scale(0.80), &lo, &hi);
 	CHECK(lo == 1 && hi == 1);
 }
 
