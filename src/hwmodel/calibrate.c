@@ -183,7 +183,7 @@ static bool carry_matmul(const struct calibration *c, struct carried *k,
 	e->compute = ceiling;
 	k->compute_half = fmax(ceiling * (m->high / m->rate - 1),
 			       ceiling * (1 - m->low / m->rate));
-	char clock[120] = "";
+	char clock[200] = "";
 	double hz = median_clock(m);
 	if (hz > 0) {
 		char names[96] = "none";
@@ -193,7 +193,7 @@ static bool carry_matmul(const struct calibration *c, struct carried *k,
 			 hz / 1e6, names);
 	}
 	snprintf(k->compute_from, sizeof(k->compute_from),
-		 "measured on %s, %s (%s, train-gemm): %s's %zu forward, data- and weight-gradient GEMMs at micro-batch %ld, tp %ld, %s, random data, %.3g s sustained each: %.4g FLOP/s [%.4g, %.4g]%s; a ceiling of %.3f of %s's sustained %s peak once the tile model's factor at each product's shape is divided out; carried to every accelerator as that fraction of its own peak (assumption)",
+		 "measured on %.80s, %.40s (%.200s, train-gemm): %.60s's %zu forward, data- and weight-gradient GEMMs at micro-batch %ld, tp %ld, %.8s, random data, %.3g s sustained each: %.4g FLOP/s [%.4g, %.4g]%.200s; a ceiling of %.3f of %.60s's sustained %.8s peak once the tile model's factor at each product's shape is divided out; carried to every accelerator as that fraction of its own peak (assumption)",
 		 c->device, t->measured, c->file, t->model, m->n, t->micro_batch,
 		 t->tp, m->precision, t->sustain_s, m->rate, m->low, m->high, clock,
 		 ceiling, k->acc->name, m->precision);
