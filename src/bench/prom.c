@@ -36,9 +36,11 @@ static void sample(FILE *f, const char *family, const struct bench_profile *p,
 
 	add(&l, "device", p->device.kind);
 	/* `gpu`, the device index: the label dcgm-exporter and gpuplan
-	 * diagnose give the same GPU, so a dashboard can join them */
+	 * diagnose give the same GPU, so a dashboard can join them; a spread
+	 * figure's is the GPU it ran on */
 	if (strcmp(p->device.kind, "cpu") != 0)
-		add_num(&l, "gpu", p->device.index);
+		add_num(&l, "gpu", !strcmp(g->suite, "spread") ? g->gpu
+							       : p->device.index);
 	add(&l, "suite", g->suite);
 	add(&l, "kernel", g->kernel);
 	add(&l, "precision", g->precision);

@@ -17,10 +17,12 @@ int train_suite_shapes(const struct bench_run_options *o,
 	if (s->left)
 		snprintf(rest, sizeof(rest), "; %zu smaller one%s (%.1f%%) not timed",
 			 s->left, s->left == 1 ? "" : "s", 100 * (1 - share));
-	char note[400];
+	char note[400], tokens[48] = "";
+	if (train_suite_seq(o) > 0)
+		snprintf(tokens, sizeof(tokens), " x %ld tokens", train_suite_seq(o));
 	snprintf(note, sizeof(note),
-		 "%s at micro-batch %ld x %ld tokens, tp %ld: %zu distinct GEMM shape%s carry %.1f%% of its linear and convolution FLOPs%s",
-		 o->model_name, o->micro_batch, train_suite_seq(o), o->tp, s->n,
+		 "%s at micro-batch %ld%s, tp %ld: %zu distinct GEMM shape%s carry %.1f%% of its linear and convolution FLOPs%s",
+		 o->model_name, o->micro_batch, tokens, o->tp, s->n,
 		 s->n == 1 ? "" : "s", 100 * share, rest);
 	/* said once, though each training suite cuts the products again */
 	for (size_t i = 0; i < out->n_notes; i++)

@@ -102,6 +102,21 @@ int gemm_enqueue(struct job *j, int64_t iterations, char *err, size_t errlen)
 	return BENCH_OK;
 }
 
+/* Poison C (NaN, or -1 for int32) so a check after a run that did
+ * nothing cannot pass on the results of runs before it. */
+int gemm_poison(struct job *j, char *err, size_t errlen)
+{
+	struct gemm_job *g = (struct gemm_job *)j;
+	cudaError_t rc;
+
+	if ((rc = cudaSetDevice(g->device)) != cudaSuccess ||
+	    (rc = cudaMemsetAsync(g->c, 0xff, g->m * g->n * elem_size(g->g.shape.c_type),
+				  g->stream)) != cudaSuccess ||
+	    (rc = cudaStreamSynchronize(g->stream)) != cudaSuccess)
+		return cuda_status(rc, "poisoning the gemm's output", err, errlen);
+	return BENCH_OK;
+}
+
 cudaStream_t gemm_stream(struct job *j)
 {
 	return ((struct gemm_job *)j)->stream;
@@ -431,13 +446,7 @@ static int gemm_setup(struct gemm_job *g, const struct lt_shape *shape,
 	if ((ret = gemm_buffers(g, res, n, err, errlen)) ||
 	    (ret = gemm_choose(g, res, n, info, err, errlen)))
 		return ret;
-	/* Poison C (NaN, or -1 for int32) so a check after a run that did
-	 * nothing cannot pass on the results of the trials above. */
-	if ((rc = cudaMemsetAsync(g->c, 0xff, g->m * g->n * elem_size(shape->c_type),
-				  g->stream)) != cudaSuccess ||
-	    (rc = cudaStreamSynchronize(g->stream)) != cudaSuccess)
-		return cuda_status(rc, "gemm setup", err, errlen);
-	return BENCH_OK;
+	return gemm_poison(&g->base, err, errlen);
 }
 
 int gemm_prepare(const struct gpuplan_cuda_job *spec, struct job **out,

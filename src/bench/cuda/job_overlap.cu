@@ -293,9 +293,10 @@ static int overlap_setup(struct overlap_job *o, const struct gpuplan_cuda_job *s
 	if ((rc = cudaEventCreate(&o->comm_done)) != cudaSuccess)
 		return cuda_status(rc, "cudaEventCreate", err, errlen);
 	o->have_comm_done = 1;
-	if ((ret = calibrate(o, info, err, errlen)))
+	if ((ret = calibrate(o, info, err, errlen)) || (ret = wait_all(o, err, errlen)))
 		return ret;
-	return wait_all(o, err, errlen);
+	/* the calibration's results must not pass a check of timed runs */
+	return gemm_poison(o->gemms[o->timed], err, errlen);
 }
 
 int overlap_prepare(const struct gpuplan_cuda_job *spec, struct job **out,

@@ -293,6 +293,8 @@ int overlap_prepare(const struct gpuplan_cuda_job *spec, struct job **out,
  * an enum bench_status. */
 int gemm_enqueue(struct job *j, int64_t iterations, char *err, size_t errlen);
 cudaStream_t gemm_stream(struct job *j);
+/* Its output overwritten with NaN (int32: -1), as prepare leaves it. */
+int gemm_poison(struct job *j, char *err, size_t errlen);
 int allreduce_enqueue(struct job *j, int64_t times, char *err, size_t errlen);
 cudaStream_t allreduce_stream(struct job *j, int device);
 int allreduce_wait(struct job *j, char *err, size_t errlen);
