@@ -295,9 +295,11 @@ static int read_framework(struct yread *r, const struct ynode *map,
 		return -1;
 	}
 	if (!f->model_parallel && (t->layout.tp > 1 || t->layout.pp > 1)) {
+		bool tp = t->layout.tp > 1;
 		yr_error(r, n, NULL,
-			 "%s: framework '%s' has no tensor or pipeline parallelism, but the layout gives tp %ld, pp %ld",
-			 what, f->name, t->layout.tp, t->layout.pp);
+			 "%s: framework '%s' has no tensor or pipeline parallelism, but the layout gives %s %ld",
+			 what, f->name, tp ? "tp" : "pp",
+			 tp ? t->layout.tp : t->layout.pp);
 		return -1;
 	}
 	return 0;
