@@ -179,19 +179,3 @@ void goodput_of(const struct goodput_model *m, long gpus, double productive,
 	g->high = at_end(m, 0, gpus, productive).fraction;
 	g->low = at_end(m, 2, gpus, productive).fraction;
 }
-
-bool goodput_range(const struct goodput_model *m, long gpus,
-		   double productive_low, double productive_high,
-		   double *wall_low, double *wall_high)
-{
-	if (m->off) {
-		*wall_low = productive_low;
-		*wall_high = productive_high;
-		return true;
-	}
-	struct goodput_point best = at_end(m, 0, gpus, productive_low);
-	struct goodput_point worst = at_end(m, 2, gpus, productive_high);
-	*wall_low = productive_low / best.fraction;
-	*wall_high = worst.feasible ? productive_high / worst.fraction : INFINITY;
-	return worst.feasible;
-}

@@ -114,15 +114,5 @@ struct goodput {
 void goodput_of(const struct goodput_model *m, long gpus, double productive,
 		struct goodput *g);
 
-/*
- * The wall clock of a run whose productive time lies in [productive_low,
- * productive_high] s, on `gpus` GPUs: the short end at the optimistic
- * inputs, the long end at the pessimistic ones.  For widening a step
- * model's range into a run's.  False (and *wall_high infinite) when the
- * pessimistic end makes no progress.
- */
-bool goodput_range(const struct goodput_model *m, long gpus,
-		   double productive_low, double productive_high,
-		   double *wall_low, double *wall_high);
 
 #endif
