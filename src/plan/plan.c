@@ -180,13 +180,12 @@ static size_t option_figures(struct plan_option *o, struct figure *f)
 				 &o->per_step.communication};
 	f[n++] = (struct figure){"breakdown.input_s", &o->per_step.input};
 	f[n++] = (struct figure){"gpu_hours", &o->gpu_hours};
+	/* the goodput's fractions lie in [0, 1] and its MTBF is finite by
+	 * the inputs' ranges; its interval is the run's when the run is
+	 * shorter, so it is checked with the run */
 	f[n++] = (struct figure){"gpu_hours_compute", &o->gpu_hours_compute};
-	f[n++] = (struct figure){"goodput.fraction", &o->goodput};
-	f[n++] = (struct figure){"goodput.low", &o->goodput_low};
-	f[n++] = (struct figure){"goodput.high", &o->goodput_high};
 	f[n++] = (struct figure){"goodput.checkpoint_interval_s",
 				 &o->checkpoint_interval_s};
-	f[n++] = (struct figure){"goodput.mtbf_s", &o->mtbf_s};
 	f[n++] = (struct figure){"cost", &o->cost};
 	f[n++] = (struct figure){"cost_spot", &o->cost_spot};
 	f[n++] = (struct figure){"energy_kwh", &o->energy_kwh};
@@ -197,7 +196,7 @@ static size_t option_figures(struct plan_option *o, struct figure *f)
 	return n;
 }
 
-#define MAX_FIGURES (22 + MEM_PARTS)
+#define MAX_FIGURES (18 + MEM_PARTS)
 
 static bool reason_ok(const struct plan_reason *r)
 {

@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "i18n.h"
+#include "plan_words.h"
 
 /* Appends s to buf as the next item of a comma-separated list. */
 static void list_add(char *buf, size_t len, const char *s)
@@ -180,4 +181,17 @@ bool fp_gpu_hours(const struct r_plan *p, double *wall, double *compute)
 		*compute += w->v[w->recommended].gpu_hours_compute;
 	}
 	return *compute > 0;
+}
+
+bool fp_gpu_hours_sentence(const struct r_plan *p, enum report_lang lang,
+			   char *buf, size_t len)
+{
+	double wall, compute;
+	if (!fp_gpu_hours(p, &wall, &compute))
+		return false;
+	char a[64], b[64];
+	r_hours_text(wall, a, sizeof(a));
+	r_hours_text(compute, b, sizeof(b));
+	snprintf(buf, len, tr(lang, MSG_FP_GPU_HOURS), a, b, 100 * compute / wall);
+	return true;
 }

@@ -70,5 +70,8 @@ size_t fp_limits(const struct r_plan *p, enum report_lang lang, char *buf,
  * (goodput); false, and nothing summed, when no recommended run records
  * its compute (a plan made before goodput was modelled). */
 bool fp_gpu_hours(const struct r_plan *p, double *wall, double *compute);
+/* The same as page 1's sentence in lang; false when there is none. */
+bool fp_gpu_hours_sentence(const struct r_plan *p, enum report_lang lang,
+			   char *buf, size_t len);
 
 #endif

@@ -102,3 +102,26 @@ void r_shortfall_sentence(const struct r_plan *p, const struct r_workload *w,
 		snprintf(buf + k, len - (size_t)k, "%s", zh ? "。" : ".");
 	tr_trim_utf8(buf);
 }
+
+void r_hours_text(double h, char *buf, size_t len)
+{
+	tr_money(h, "", buf, len);
+	size_t n = strlen(buf);
+	while (n > 0 && buf[n - 1] == ' ')
+		buf[--n] = '\0';
+}
+
+bool r_goodput_sentence(const struct r_option *o, enum report_lang lang,
+			char *buf, size_t len)
+{
+	if (!(o->gpu_hours_compute > 0) || !(o->goodput[0] > 0) ||
+	    o->goodput[0] >= 0.9995)
+		return false;
+	char a[64], b[64], g[3][16];
+	r_hours_text(o->gpu_hours, a, sizeof(a));
+	r_hours_text(o->gpu_hours_compute, b, sizeof(b));
+	for (int k = 0; k < 3; k++)
+		snprintf(g[k], sizeof(g[k]), "%.1f%%", 100 * o->goodput[k]);
+	snprintf(buf, len, tr(lang, MSG_GOODPUT_LINE), a, b, g[0], g[1], g[2]);
+	return true;
+}

@@ -8,6 +8,7 @@
 #ifndef GPUPLAN_REPORT_PLAN_WORDS_H
 #define GPUPLAN_REPORT_PLAN_WORDS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "i18n.h"
@@ -23,5 +24,15 @@ void r_shortfall_sentence(const struct r_plan *p, const struct r_workload *w,
 /* "8 x H200-SXM", or with MIG "8 x H200-SXM as 15 x 3g.71gb": the
  * option's GPUs as the plan's table words them (plan_gpus_text()). */
 void r_gpus_text(const struct r_option *o, char *buf, size_t len);
+
+/* A training run's GPU-hours of wall clock and of compute with the
+ * goodput between them, in lang; false (nothing written) for a service,
+ * a plan made before goodput was modelled, or a run that loses less than
+ * a tenth of a percent (as the terminal's table). */
+bool r_goodput_sentence(const struct r_option *o, enum report_lang lang,
+			char *buf, size_t len);
+
+/* GPU-hours with their digits grouped as money's are ("40,349"). */
+void r_hours_text(double h, char *buf, size_t len);
 
 #endif

@@ -316,33 +316,12 @@ static void sample_block(struct doc *d, const struct r_workload *w)
 	paragraph(d, text, BODY);
 }
 
-/* GPU-hours in a sentence: digits grouped as money is ("40,349"), cents
- * below 100 hours. */
-static void grouped_hours(double h, char *buf, size_t len)
-{
-	tr_money(h, "", buf, len);
-	size_t n = strlen(buf);
-	while (n > 0 && buf[n - 1] == ' ')
-		buf[--n] = '\0';
-}
-
-/* A training run's GPU-hours of wall clock and of compute, and the
- * goodput between them; nothing for a plan made before goodput was
- * modelled, a service, or a run that loses less than a tenth of a
- * percent (as the terminal's table). */
+/* A training run's goodput, when it loses enough to say (plan_words.h). */
 static void goodput_block(struct doc *d, const struct r_option *o)
 {
-	if (!(o->gpu_hours_compute > 0) || !(o->goodput[0] > 0) ||
-	    o->goodput[0] >= 0.9995)
-		return;
-	char line[600], a[64], b[64], g[3][16];
-	grouped_hours(o->gpu_hours, a, sizeof(a));
-	grouped_hours(o->gpu_hours_compute, b, sizeof(b));
-	for (int k = 0; k < 3; k++)
-		snprintf(g[k], sizeof(g[k]), "%.1f%%", 100 * o->goodput[k]);
-	snprintf(line, sizeof(line), tr(d->o->lang, MSG_GOODPUT_LINE), a, b,
-		 g[0], g[1], g[2]);
-	paragraph(d, line, BODY);
+	char line[600];
+	if (r_goodput_sentence(o, d->o->lang, line, sizeof(line)))
+		paragraph(d, line, BODY);
 }
 
 static void summary_block(struct doc *d, const struct r_workload *w)
@@ -454,15 +433,9 @@ static void headline_chart(struct doc *d, bool training, double h)
 /* Page 1's training GPU-hours, wall clock and compute apart (goodput). */
 static void gpu_hours_line(struct doc *d)
 {
-	double wall, compute;
-	if (!fp_gpu_hours(d->p, &wall, &compute))
-		return;
-	char line[600], a[64], b[64];
-	grouped_hours(wall, a, sizeof(a));
-	grouped_hours(compute, b, sizeof(b));
-	snprintf(line, sizeof(line), tr(d->o->lang, MSG_FP_GPU_HOURS), a, b,
-		 100 * compute / wall);
-	paragraph(d, line, 8.5);
+	char line[600];
+	if (fp_gpu_hours_sentence(d->p, d->o->lang, line, sizeof(line)))
+		paragraph(d, line, 8.5);
 }
 
 /*

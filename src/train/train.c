@@ -49,10 +49,20 @@ struct signature {
 	bool rdma, gpudirect;
 };
 
+/* A goodput already worked out for a cluster size: valid while the
+ * preparation plans the workload it was made for (gen) and the run is as
+ * long. */
+struct goodput_memo {
+	unsigned long gen;		/* 0: none */
+	double productive;		/* s */
+	struct goodput g;
+};
+
 struct cached_step {
 	bool used, ok;
 	struct signature sig;
 	struct layout_try best;
+	struct goodput_memo goodput;
 };
 
 struct train_prep {
@@ -70,6 +80,10 @@ struct train_prep {
 	struct roofline scratch;	/* a micro-batch or tp not a power of 2 */
 	struct cached_step *steps;	/* open addressing, by signature */
 	size_t n_steps, cap_steps;	/* cap: a power of two */
+	/* the workload's goodput inputs (goodput.h), and which workload they
+	 * are of: a rebind makes a new generation */
+	struct goodput_model goodput;
+	unsigned long gen;
 };
 
 /* The embedding and the output head sit outside the repeated layers: a
@@ -106,6 +120,8 @@ struct train_prep *train_prepare(const struct catalog *c,
 						p->forward_flops) : 0;
 	p->cache = xcalloc(c->n_acc * LOG_MICRO_SLOTS * LOG_TP_SLOTS * 2 + 1,
 			   sizeof(*p->cache));
+	goodput_model_for(&w->train.goodput, &p->goodput);
+	p->gen = 1;
 	return p;
 }
 
@@ -117,6 +133,8 @@ const struct model_graph *train_prep_graph(const struct train_prep *p)
 void train_prep_rebind(struct train_prep *p, const struct workload *w)
 {
 	p->w = w;
+	goodput_model_for(&w->train.goodput, &p->goodput);
+	p->gen++;
 }
 
 double train_prep_forward_flops(const struct train_prep *p)
@@ -310,6 +328,24 @@ static void check_limits(const struct workload *w, const struct plan_settings *s
 	}
 }
 
+/* The goodput of `productive` s on `gpus` GPUs, from memo when it holds
+ * it (a large catalog repeats each machine in many regions), else worked
+ * out and kept there (memo may be NULL). */
+static const struct goodput *goodput_for(const struct train_prep *p,
+					 struct goodput_memo *memo, long gpus,
+					 double productive, struct goodput *scratch)
+{
+	if (memo && memo->gen == p->gen && memo->productive == productive)
+		return &memo->g;
+	struct goodput *g = memo ? &memo->g : scratch;
+	goodput_of(&p->goodput, gpus, productive, g);
+	if (memo) {
+		memo->gen = p->gen;
+		memo->productive = productive;
+	}
+	return g;
+}
+
 /*
  * The step's range at the settings' level (train_range.h), carried to the
  * run's time with the goodput's own (goodput.h: its inputs' stated ends,
@@ -347,32 +383,30 @@ static void step_ranges(struct train_prep *p, const struct step *st,
  * make progress keeps the productive time, to stay a finite figure, and
  * is infeasible with its reason.
  */
-static void wall_clock(const struct workload *w, long gpus, double productive,
-		       struct plan_option *o)
+static void wall_clock(const struct train_prep *p, struct goodput_memo *memo,
+		       long gpus, double productive, struct plan_option *o)
 {
-	struct goodput_model m;
-	struct goodput g;
-	goodput_model_for(&w->train.goodput, &m);
-	goodput_of(&m, gpus, productive, &g);
-	o->goodput = g.mid.fraction;
-	o->goodput_low = g.low;
-	o->goodput_high = g.high;
-	o->checkpoint_interval_s = g.mid.interval;
-	o->mtbf_s = g.mid.mtbf;
-	o->time_s = g.mid.feasible ? productive / g.mid.fraction : productive;
-	if (g.mid.feasible)
+	struct goodput scratch;
+	const struct goodput *g = goodput_for(p, memo, gpus, productive, &scratch);
+	o->goodput = g->mid.fraction;
+	o->goodput_low = g->low;
+	o->goodput_high = g->high;
+	o->checkpoint_interval_s = g->mid.interval;
+	o->mtbf_s = g->mid.mtbf;
+	o->time_s = g->mid.feasible ? productive / g->mid.fraction : productive;
+	if (g->mid.feasible)
 		return;
-	struct plan_reason r = {.code = REASON_GOODPUT, .a = g.mid.mtbf,
-				.b = m.in[GOODPUT_CHECKPOINT_WRITE].value,
-				.c = m.in[GOODPUT_RESTART].value, .n1 = gpus};
+	struct plan_reason r = {.code = REASON_GOODPUT, .a = g->mid.mtbf,
+				.b = p->goodput.in[GOODPUT_CHECKPOINT_WRITE].value,
+				.c = p->goodput.in[GOODPUT_RESTART].value, .n1 = gpus};
 	o->feasible = false;
 	plan_option_code(o, &r);
 }
 
 static void fill_option(struct train_prep *p, const struct instance *in,
 			const struct prices *pr, long nodes,
-			const struct layout_try *t, const struct plan_settings *s,
-			struct plan_option *o)
+			const struct layout_try *t, struct goodput_memo *memo,
+			const struct plan_settings *s, struct plan_option *o)
 {
 	const struct workload *w = p->w;
 	const struct layout *l = &t->l;
@@ -389,7 +423,7 @@ static void fill_option(struct train_prep *p, const struct instance *in,
 	o->accumulation = l->accumulation;
 	o->step_s = st->total;
 	double productive = st->total * w->train.steps;
-	wall_clock(w, gpus, productive, o);
+	wall_clock(p, memo, gpus, productive, o);
 	o->per_step.compute = st->compute;
 	o->per_step.memory = st->memory;
 	o->per_step.communication = st->communication;
@@ -486,10 +520,9 @@ static void grow_steps(struct train_prep *p)
 
 /* The layout and step of `nodes` instances like `in`, searched once per
  * hardware signature. */
-static const struct cached_step *cached_step(struct train_prep *p,
-					     const struct instance *in,
-					     long nodes,
-					     const struct plan_settings *s)
+static struct cached_step *cached_step(struct train_prep *p,
+				       const struct instance *in, long nodes,
+				       const struct plan_settings *s)
 {
 	struct signature g = signature_of(in, nodes);
 	if (2 * (p->n_steps + 1) > p->cap_steps)
@@ -509,6 +542,7 @@ static struct plan_option *add_option(struct train_prep *p,
 				      const struct instance *in,
 				      const struct prices *pr, long nodes,
 				      const struct layout_try *t,
+				      struct goodput_memo *memo,
 				      const struct plan_settings *s,
 				      struct plan_result *r)
 {
@@ -518,7 +552,7 @@ static struct plan_option *add_option(struct train_prep *p,
 	o->gpus = nodes * in->gpus;
 	o->memory_capacity = accelerator_memory_capacity(in->acc);
 	o->feasible = true;
-	fill_option(p, in, pr, nodes, t, s, o);
+	fill_option(p, in, pr, nodes, t, memo, s, o);
 	if (!t->fits) {
 		o->feasible = false;
 		note_memory(o, in, t);
@@ -571,10 +605,10 @@ void plan_training(struct train_prep *p, const struct instance *in,
 			break;
 		if (nodes * in->gpus > t->global_batch * most_split(p->w, in))
 			break;	/* every rank needs a sample: more cannot help */
-		const struct cached_step *cs = cached_step(p, in, nodes, s);
+		struct cached_step *cs = cached_step(p, in, nodes, s);
 		if (cs->ok)	/* else no layout uses this many (a fixed one
 				 * may need more GPUs) */
-			add_option(p, in, &pr, nodes, &cs->best, s, r);
+			add_option(p, in, &pr, nodes, &cs->best, &cs->goodput, s, r);
 	}
 }
 
@@ -588,7 +622,7 @@ struct plan_option *plan_training_at(struct train_prep *p,
 	struct layout_try best;
 	if (!search_layout(p, in, nodes, s, &best, why, whylen))
 		return NULL;
-	return add_option(p, in, &pr, nodes, &best, s, r);
+	return add_option(p, in, &pr, nodes, &best, NULL, s, r);
 }
 
 /* ---- the layouts weighed for the recommendation ---- */

@@ -72,7 +72,8 @@ struct goodput_inputs {
 					 * for `optimal` (Young/Daly) */
 	double restart;			/* s from a failure to training again,
 					 * the lost work apart */
-	struct origin at;		/* the `goodput:` key; line 0: not given */
+	struct origin at;		/* where its value is written; line 0:
+					 * not given */
 };
 
 struct training {

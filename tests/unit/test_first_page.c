@@ -94,6 +94,11 @@ int main(void)
 	CHECK(fp_gpu_hours(&p, &wall, &compute));
 	CHECK_NEAR(wall, 110, 1e-12);
 	CHECK_NEAR(compute, 104, 1e-12);
+	char gh[600];
+	CHECK(fp_gpu_hours_sentence(&p, LANG_EN, gh, sizeof(gh)));	/* 104 / 110 */
+	CHECK_HAS(gh, "Training GPU-hours: 110 of wall clock (what is paid), 104 of them compute: 94.5% goodput");
+	CHECK(fp_gpu_hours_sentence(&p, LANG_ZH, gh, sizeof(gh)));
+	CHECK_HAS(gh, "挂钟时间 110");
 
 	char buf[600];
 	CHECK(fp_illustrative(&p, buf, sizeof(buf)) == 1);	/* once */

@@ -148,7 +148,7 @@ static void workload_inputs(void)
 		CHECK_NEAR(own->checkpoint_write, 30, 0);
 		CHECK_NEAR(own->checkpoint_interval, 7200, 0);
 		CHECK_NEAR(own->restart, 300, 0);
-		CHECK(!own->off && own->at.line == 13);
+		CHECK(!own->off && own->at.line == 14);
 		struct goodput_model m;
 		goodput_model_for(own, &m);
 		CHECK(m.in[GOODPUT_RESTART].given &&
@@ -167,6 +167,7 @@ static void workload_inputs(void)
 		goodput_model_for(off, &m);
 		goodput_of(&m, 16384, MONTH, &g);
 		CHECK(g.mid.fraction == 1 && g.low == 1 && g.high == 1);
+		CHECK(workload_find(&wf, "one")->train.goodput.off);	/* goodput: 1 */
 		const struct goodput_inputs *opt = &workload_find(&wf, "optimal")->train.goodput;
 		CHECK(opt->checkpoint_interval == 0);
 		CHECK_NEAR(opt->failure_rate, 2e-5 / 3600, 1e-15);
