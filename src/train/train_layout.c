@@ -26,8 +26,7 @@ static const struct training *train_of(const struct layout_ctx *c)
 
 static const struct framework *framework_of(const struct layout_ctx *c)
 {
-	const struct framework *f = train_of(c)->framework;
-	return f ? f : framework_get(FRAMEWORK_GENERIC);
+	return framework_or_generic(train_of(c)->framework);
 }
 
 static bool is_transformer(const struct layout_ctx *c)

@@ -168,8 +168,7 @@ static double local_params(const struct step_job *j, const struct layout *l)
 
 static const struct framework *framework_of(const struct step_job *j)
 {
-	const struct framework *f = j->w->train.framework;
-	return f ? f : framework_get(FRAMEWORK_GENERIC);
+	return framework_or_generic(j->w->train.framework);
 }
 
 struct grad_rules train_grad_rules(const struct workload *w, int zero)

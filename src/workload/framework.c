@@ -126,6 +126,11 @@ const struct framework *framework_get(enum framework_kind k)
 	return (unsigned)k < FRAMEWORK_KINDS ? &table[k] : &table[0];
 }
 
+const struct framework *framework_or_generic(const struct framework *f)
+{
+	return f ? f : &table[FRAMEWORK_GENERIC];
+}
+
 const struct framework *framework_find(const char *name)
 {
 	for (int k = FRAMEWORK_MEGATRON; k < FRAMEWORK_KINDS; k++)
@@ -154,8 +159,7 @@ double framework_grad_bytes(const struct framework *f, enum precision p,
 struct grad_rules framework_rules(const struct framework *f, enum precision p,
 				  int zero)
 {
-	if (!f)
-		f = framework_get(FRAMEWORK_GENERIC);
+	f = framework_or_generic(f);
 	return (struct grad_rules){
 		.grad_bytes = framework_grad_bytes(f, p, zero, false),
 		.main_grad_bytes = p == PREC_FP16 ? f->fp16_main_grad_bytes : 0,

@@ -70,6 +70,8 @@ struct framework {
 
 /* The table entry of kind k. */
 const struct framework *framework_get(enum framework_kind k);
+/* f, or the generic entry where a workload names none (NULL). */
+const struct framework *framework_or_generic(const struct framework *f);
 /* By name, case-blind; NULL when unknown. */
 const struct framework *framework_find(const char *name);
 /* "megatron, nemo, deepspeed, fsdp" for messages. */
