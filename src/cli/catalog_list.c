@@ -69,11 +69,12 @@ static int parse_max_price(const struct cmd_spec *s, const char *text,
 					   text);
 		return 0;
 	}
-	char *end;
-	double v = strtod(text, &end);
-	/* finite: strtod also reads "inf" and "nan", which would keep or
-	 * drop every instance without a word */
-	if (*end == '\0' && end != text && isfinite(v) && v >= 0 && currency) {
+	/* a bare amount is a plain decimal: strtod would also read "0x10"
+	 * as 16 and "inf" or "nan", keeping or dropping every instance
+	 * without a word */
+	double v;
+	struct unit_problem bare;
+	if (currency && units_plain_number(text, &v, &bare) == 0) {
 		out->amount = v;
 		memcpy(out->currency, currency, 4);
 		out->per = MONEY_PER_HOUR;

@@ -209,6 +209,21 @@ static bool utf8_valid(const char *s)
 	return true;
 }
 
+/* A quarter page of heading holds about 200 characters of Latin text and
+ * the report cuts the rest with "..."; far beyond that a title is a
+ * mistake, and laying out one long unbroken word costs time that grows
+ * with its square (64 KB took 29 s). */
+enum { TITLE_MAX_CHARACTERS = 500 };
+
+/* Characters (code points) of a valid UTF-8 string. */
+static size_t title_characters(const char *utf8)
+{
+	size_t n = 0;
+	for (const unsigned char *c = (const unsigned char *)utf8; *c; c++)
+		n += (*c & 0xC0) != 0x80;
+	return n;
+}
+
 int report_options_read(const struct parsed *p, const struct cmd_spec *s,
 			struct report_options *o)
 {
@@ -226,6 +241,10 @@ int report_options_read(const struct parsed *p, const struct cmd_spec *s,
 		return usage_error(s, "--title is not valid UTF-8 (check the terminal's encoding)");
 	if (o->title && text_control_char(o->title, TERM_KEEP_LINES, &what) >= 0)
 		return usage_error(s, "--title may not hold %s", what);
+	size_t chars = o->title ? title_characters(o->title) : 0;
+	if (chars > TITLE_MAX_CHARACTERS)
+		return usage_error(s, "--title holds at most %d characters (a quarter page of heading), found %zu",
+				   TITLE_MAX_CHARACTERS, chars);
 	const char *rows = opt_value(p, s, "rows");
 	if (rows) {
 		long n;

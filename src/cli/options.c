@@ -180,6 +180,13 @@ static int parse_long(const struct cmd_spec *s, struct parsed *p, int i,
 		char word[64];
 		snprintf(word, sizeof(word), "%.*s",
 			 (int)strcspn(argv[i], "="), argv[i]);
+		/* "--help=x" is help given a value, not an unknown option
+		 * (whose nearest name would be --help itself) */
+		if (eq && strcmp(word, "--help") == 0) {
+			usage_error(s, "option '--help' takes no value, found '%.64s'",
+				    argv[i]);
+			return -1;
+		}
 		return unknown_option(s, word, NULL);
 	}
 	struct opt_result *r = &p->opt[index];
@@ -187,7 +194,8 @@ static int parse_long(const struct cmd_spec *s, struct parsed *p, int i,
 		return take_value(s, o, false, r, eq ? eq + 1 : NULL, i, argc,
 				  argv);
 	if (eq) {
-		usage_error(s, "option '--%s' takes no value", o->name);
+		usage_error(s, "option '--%s' takes no value, found '%.64s'",
+			    o->name, argv[i]);
 		return -1;
 	}
 	r->set = true;

@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -144,13 +146,79 @@ static mode_t mode_for(const char *target)
 	return 0666 & ~mask;
 }
 
+/*
+ * Temporary names say who made them: TARGET.tmp.HOST-PID.XXXXXX, HOST
+ * being 8 hex digits of the host name's FNV-1a hash.  A write killed
+ * with SIGKILL (or by a power cut) cannot remove its file; the next write
+ * of the same target can, once it knows the writer is gone.
+ */
+static unsigned long host_tag(void)
+{
+	char host[256] = "";
+	unsigned long h = 2166136261u;
+	if (gethostname(host, sizeof(host) - 1) < 0)
+		host[0] = '\0';
+	for (const unsigned char *c = (const unsigned char *)host; *c; c++)
+		h = ((h ^ *c) * 16777619u) & 0xFFFFFFFFu;
+	return h;
+}
+
+/* The writer's pid when name is base's temporary made on this host
+ * ("base.tmp.HOST-PID.XXXXXX"), else 0. */
+static long temp_writer(const char *name, const char *base, unsigned long host)
+{
+	size_t bl = strlen(base);
+	if (strncmp(name, base, bl) != 0 || strncmp(name + bl, ".tmp.", 5) != 0)
+		return 0;
+	const char *p = name + bl + 5;
+	char *end;
+	if (strspn(p, "0123456789abcdef") != 8)
+		return 0;
+	unsigned long h = strtoul(p, &end, 16);
+	if (h != host || *end != '-' || strspn(end + 1, "0123456789") == 0)
+		return 0;
+	long pid = strtol(end + 1, &end, 10);
+	if (pid <= 0 || *end != '.' || strlen(end + 1) != 6)
+		return 0;
+	return pid;
+}
+
+/* Removes what earlier writes of target left when they were killed: its
+ * temporaries made on this host by a process that no longer exists.  A
+ * live writer's file (another gpuplan writing the same target, or one on
+ * another host sharing the folder) is never touched. */
+static void remove_stale_temps(const char *target, unsigned long host)
+{
+	char *dcopy = xstrdup(target), *bcopy = xstrdup(target);
+	const char *dir = dirname(dcopy), *base = basename(bcopy);
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	while (d && (e = readdir(d)) != NULL) {
+		long pid = temp_writer(e->d_name, base, host);
+		if (pid == 0 || pid == (long)getpid())
+			continue;
+		if (kill((pid_t)pid, 0) < 0 && errno == ESRCH) {
+			char *stale = xasprintf("%s/%s", dir, e->d_name);
+			unlink(stale);
+			free(stale);
+		}
+	}
+	if (d)
+		closedir(d);
+	free(dcopy);
+	free(bcopy);
+}
+
 /* Creates an empty temporary file beside target, with the mode the
  * target will have; its descriptor in *fd. */
 static int create_temp(struct atomic_staged *st, const char *target, int *fd,
 		       char *why, size_t whylen)
 {
 	st->target = xstrdup(target);
-	st->tmp = xasprintf("%s.tmp.XXXXXX", target);
+	unsigned long host = host_tag();
+	remove_stale_temps(target, host);
+	st->tmp = xasprintf("%s.tmp.%08lx-%ld.XXXXXX", target, host,
+			    (long)getpid());
 	st->slot = -1;
 	st->f = NULL;
 	st->canon = NULL;

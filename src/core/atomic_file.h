@@ -19,7 +19,10 @@
  *     ATOMIC_REFUSED, before anything is written: `-o` naming the
  *     command's own input would otherwise destroy it.
  * Temporary files are registered with io_guard, so SIGINT, SIGTERM or
- * SIGHUP during a write removes them.
+ * SIGHUP during a write removes them.  SIGKILL cannot be caught: each
+ * temporary's name holds a tag of the host and the writer's pid
+ * (FILE.tmp.HOST-PID.XXXXXX), and the next write of FILE removes those
+ * whose writer on this host is gone.
  *
  * A set (a report's PDF and its PNG and SVG charts) is staged file by
  * file, each to its temporary name, and renamed only when every one of

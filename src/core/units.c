@@ -162,6 +162,17 @@ static int scan_number(const char *s, size_t *pos, double *out,
 	return 0;
 }
 
+int units_plain_number(const char *text, double *out, struct unit_problem *p)
+{
+	size_t pos = 0;
+	if (scan_number(text, &pos, out, p) < 0)
+		return -1;
+	if (text[pos] != '\0')
+		return fail(p, pos, "expected a plain decimal number, found "
+			    "trailing '%s'", text + pos);
+	return 0;
+}
+
 static size_t skip_spaces(const char *s, size_t i)
 {
 	while (s[i] == ' ' || s[i] == '\t')

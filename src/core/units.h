@@ -60,6 +60,12 @@ struct unit_detail {
 int units_parse(enum unit_kind kind, const char *text, double *si,
 		struct unit_detail *detail, struct unit_problem *p);
 
+/* The whole of text as a plain decimal number, without a unit ("16",
+ * "2.5", "1e3"): hex ("0x10"), "inf", "nan", a sign other than '+',
+ * spaces and trailing characters are refused (strtod takes them all).
+ * 0, or -1 with *p filled. */
+int units_plain_number(const char *text, double *out, struct unit_problem *p);
+
 /* What a value of this kind looks like, for messages: "a byte size like
  * '80GiB'". */
 const char *units_example(enum unit_kind kind);

@@ -61,6 +61,34 @@ for run in INT:1 TERM:1 HUP:1 QUIT:1 PIPE:1 ALRM:1 USR1:1 XCPU:1 INT:2 TERM:2; d
 	no_temps "SIG$sig"
 done 2>/dev/null	# bash's "Hangup" notices
 
+# SIGKILL cannot be caught: the killed write leaves its temporary file,
+# and the next write of the same target removes it (its writer is gone),
+# while a live writer's temporary is left alone (issue 28).
+out=$scratch/killed.json
+echo previous >"$out"
+start_stopped before-rename "$gpuplan" plan $small --format json -o "$out" 2>/dev/null
+if wait_stopped $pid; then
+	kill -s KILL $pid
+	wait $pid 2>/dev/null
+	left=$(find "$scratch" -name 'killed.json.tmp.*')
+	[ -n "$left" ] || say "SIGKILL: no temporary left to clean (the check proves nothing)"
+	sleep 1000 &
+	live=$!
+	live_tmp=$(echo "$left" | sed "s/-[0-9]*\.\([^.]*\)\$/-$live.\1/")
+	echo live >"$live_tmp"
+	"$gpuplan" plan $small --format json -o "$out" 2>/dev/null || say "SIGKILL: the next write failed"
+	[ ! -e "$left" ] || say "SIGKILL: the next write left the dead writer's $left"
+	[ -e "$live_tmp" ] || say "SIGKILL: the next write removed a live writer's temporary"
+	kill $live
+	wait $live 2>/dev/null
+	rm -f "$live_tmp"
+	jq -e .schema "$out" >/dev/null || say "SIGKILL: the next write is not a plan"
+	no_temps "SIGKILL"
+else
+	say "SIGKILL: gpuplan did not stop at the fault point"
+	kill -9 $pid 2>/dev/null
+fi
+
 # A write that fails part-way (1 KiB file size limit; the plan is larger).
 out=$scratch/limited.json
 echo previous >"$out"

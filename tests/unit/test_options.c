@@ -164,7 +164,11 @@ static void test_messages(void)
 		{2, {"cmd", "--output="},
 		 "gpuplan: option '--output' needs a FILE, found an empty value\n"},
 		{2, {"cmd", "--quick=yes"},
-		 "gpuplan: option '--quick' takes no value\n"},
+		 "gpuplan: option '--quick' takes no value, found '--quick=yes'\n"},
+		/* issue 28: "--help=x" was an unknown option whose nearest
+		 * name is --help ("did you mean '--help'?") */
+		{2, {"cmd", "--help=x"},
+		 "gpuplan: option '--help' takes no value, found '--help=x'\n"},
 		{3, {"cmd", "a", "b"}, "gpuplan: unexpected argument 'b'\n"},
 		{2, {"cmd", ""}, "gpuplan: an argument is empty: name a [NAME]\n"},
 	};
