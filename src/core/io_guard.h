@@ -14,10 +14,10 @@
  *     SIGALRM, SIGUSR1/2, SIGXCPU, SIGVTALRM, SIGPROF) removes them
  *     (unlink and rmdir are async-signal-safe) and the process then dies
  *     of the signal as it would have: an interrupted write leaves no
- *     FILE.tmp.HOST-PID.XXXXXX and the previous FILE whole.  Renaming a staged set
- *     into place is bracketed by io_guard_commit_begin/_end: a signal that
- *     comes first wins and nothing is renamed; one that comes during the
- *     renames waits for them, so a set is never half replaced.  SIGXFSZ
+ *     FILE.tmp.HOST-PID.XXXXXX and the previous FILE whole.  Renaming a
+ *     staged set into place is bracketed by io_guard_commit_begin/_end:
+ *     a signal that comes first wins and nothing is renamed; one that
+ *     comes during the renames waits for them, so a set is never half replaced.  SIGXFSZ
  *     (`ulimit -f`) is ignored, so an oversized write fails with EFBIG and
  *     is reported like a full disk.
  *   - Inputs: every file read through file_read_all() is remembered by its
