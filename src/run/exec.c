@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "core/xalloc.h"
+#include "run/backlog.h"
 
 static bool is_executable_file(const char *path)
 {
@@ -67,17 +68,24 @@ static double now_s(void)
 
 /*
  * What the signal handlers reach while a command runs: the write end of
- * the pipe that wakes the loop's poll(), and the signals received to be
- * passed on.  A handler can reach nothing else; both are set only inside
- * exec_run, with the handlers installed for that run alone.
+ * the pipe that wakes the loop's poll(), the signals received to be
+ * passed on, and the moment the command exited (its SIGCHLD: gpuplan has
+ * no other child meanwhile), taken in the handler so that matching in
+ * progress then does not add to the command's time.  A handler can reach
+ * nothing else; all are set only inside exec_run, with the handlers
+ * installed for that run alone.
  */
 static int wake_fd = -1;
-static volatile sig_atomic_t last_signal, signals_seen;
+static volatile sig_atomic_t last_signal, signals_seen, exit_stamped;
+static struct timespec exit_stamp;
 
 static void on_signal(int sig)
 {
 	int saved = errno;
-	if (sig != SIGCHLD) {
+	if (sig == SIGCHLD && !exit_stamped) {
+		clock_gettime(CLOCK_MONOTONIC, &exit_stamp);
+		exit_stamped = 1;
+	} else if (sig != SIGCHLD) {
 		last_signal = sig;
 		signals_seen = signals_seen + 1;
 	}
@@ -181,6 +189,7 @@ struct run_io {
 	int fd[2];		/* stdout, stderr read ends; -1 once closed */
 	int wake;		/* the self-pipe's read end */
 	struct capture *cap;	/* NULL: output dropped */
+	struct backlog waiting;	/* read, not yet fed to cap */
 	struct exec_result *r;
 	pid_t pid;		/* the command, leader of its group */
 	sig_atomic_t passed_on;	/* signals passed on so far */
@@ -198,11 +207,11 @@ static bool read_stream(struct run_io *io, int i)
 		close(io->fd[i]);
 		io->fd[i] = -1;
 		if (io->cap)
-			capture_close(io->cap, (enum capture_stream)i);
+			backlog_end(&io->waiting, (enum capture_stream)i);
 		return false;
 	}
 	if (io->cap)
-		capture_feed(io->cap, (enum capture_stream)i, buf, (size_t)n);
+		backlog_add(&io->waiting, (enum capture_stream)i, buf, (size_t)n);
 	if (i == 1)
 		tail(io->r->stderr_tail, buf, (size_t)n);
 	return true;
@@ -210,7 +219,7 @@ static bool read_stream(struct run_io *io, int i)
 
 /* Waits up to timeout_ms (-1: no limit) for output or a signal, and reads
  * what came; true when output was read. */
-static bool poll_once(struct run_io *io, int timeout_ms)
+static bool poll_read(struct run_io *io, int timeout_ms)
 {
 	struct pollfd p[3] = {{io->fd[0], POLLIN, 0}, {io->fd[1], POLLIN, 0},
 			      {io->wake, POLLIN, 0}};
@@ -225,6 +234,22 @@ static bool poll_once(struct run_io *io, int timeout_ms)
 	for (int i = 0; i < 2; i++)
 		if (io->fd[i] >= 0 && p[i].revents)
 			got |= read_stream(io, i);
+	return got;
+}
+
+/* poll_read, with the matching fitted in: while output waits to be
+ * matched it does not wait, and matches a slice when the pipes are quiet;
+ * past BACKLOG_MAX waiting, it matches before it reads. */
+static bool poll_once(struct run_io *io, int timeout_ms)
+{
+	if (io->cap && backlog_waiting(&io->waiting) > BACKLOG_MAX) {
+		backlog_step(&io->waiting, io->cap);
+		return false;
+	}
+	bool behind = io->cap && !backlog_empty(&io->waiting);
+	bool got = poll_read(io, behind ? 0 : timeout_ms);
+	if (!got && behind)
+		backlog_step(&io->waiting, io->cap);
 	return got;
 }
 
@@ -280,6 +305,18 @@ static void drain_after_exit(struct run_io *io, double exit_t)
 			close(io->fd[i]);
 }
 
+/* A burst of output (a log printed at exit) fits in a larger pipe
+ * without the command waiting for gpuplan to read it; best effort (the
+ * system's pipe-max-size may refuse). */
+static void widen_pipe(int fd)
+{
+#ifdef F_SETPIPE_SZ
+	fcntl(fd, F_SETPIPE_SZ, 1 << 20);
+#else
+	(void)fd;
+#endif
+}
+
 static void close_all(int *fds, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -330,8 +367,10 @@ int exec_run(char *const argv[], struct capture *cap, struct exec_result *r,
 		close_all(p, 8);
 		return -1;
 	}
+	widen_pipe(p[0]);
+	widen_pipe(p[2]);
 	wake_fd = p[7];
-	last_signal = signals_seen = 0;
+	last_signal = signals_seen = exit_stamped = 0;
 	struct handlers h;
 	handlers_install(&h);
 	double t0 = now_s();
@@ -345,17 +384,24 @@ int exec_run(char *const argv[], struct capture *cap, struct exec_result *r,
 	close(p[1]);
 	close(p[3]);
 	close(p[5]);
-	struct run_io io = {{p[0], p[2]}, p[6], cap, r, pid, 0};
+	struct run_io io = {{p[0], p[2]}, p[6], cap, {0}, r, pid, 0};
+	backlog_init(&io.waiting);
 	int status = 255 << 8;	/* exit 255, should the reaping fail */
 	wait_for_exit(&io, &status);
-	r->wall_s = now_s() - t0;
-	drain_after_exit(&io, t0 + r->wall_s);
+	double exited = now_s();
+	if (exit_stamped)
+		exited = (double)exit_stamp.tv_sec + 1e-9 * (double)exit_stamp.tv_nsec;
+	r->wall_s = exited - t0;
+	drain_after_exit(&io, exited);
 	handlers_restore(&h);
 	wake_fd = -1;
 	close(p[6]);
 	close(p[7]);
-	if (cap)
+	if (cap) {
+		backlog_flush(&io.waiting, cap);
 		capture_end(cap);
+	}
+	backlog_free(&io.waiting);
 	read_status(r, status, p[4], argv[0]);
 	close(p[4]);
 	return 0;
