@@ -353,7 +353,12 @@ int metric_parse(const char *spec, struct metric *m, char *why, size_t len)
 			 m->name, m->name, m->name);
 		return -1;
 	}
-	return metric_compile(m, eq + 1, why, len);
+	if (metric_compile(m, eq + 1, why, len) == 0)
+		return 0;
+	char said[600];	/* "metric 'x': ..." said of the option: "--metric 'x': ..." */
+	snprintf(said, sizeof(said), "--%s", why);
+	snprintf(why, len, "%s", said);
+	return -1;
 }
 
 /*
