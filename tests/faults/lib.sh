@@ -11,11 +11,14 @@ fail=0
 exec 3>&2	# messages, also from inside quieted loops
 say() { echo "$name: $*" >&3; fail=1; }
 
-# Processes the commands under test write their pids to $scratch/*.pid;
-# whatever is left of them at the end is killed.
+# Processes the commands under test write their pids to $scratch/*.pid
+# (one a line); whatever is left of them at the end is killed.  They are
+# started with fd 3 closed (3>&-), so that none holds ctest's pipe open.
 cleanup() {
+	local p
 	for f in "$scratch"/*.pid; do
-		[ -e "$f" ] && kill -9 "$(cat "$f")" 2>/dev/null
+		[ -e "$f" ] || continue
+		while read -r p; do kill -9 "$p" 2>/dev/null; done <"$f"
 	done
 	rm -rf "$scratch"
 }

@@ -8,7 +8,8 @@ name=run-outlived
 . "$(dirname "$0")/lib.sh"
 
 out=$scratch/r.yaml
-"$gpuplan" run -n 1 --warmup 0 -o "$out" -- sh -c 'sleep 4 & echo started' 2>"$scratch/err"
+"$gpuplan" run -n 1 --warmup 0 -o "$out" -- \
+	sh -c "sleep 4 & echo \$! >> $scratch/bg.pid; echo started" 2>"$scratch/err" 3>&-
 rc=$?
 [ $rc = 0 ] || say "sleep 4 &: exit $rc: $(cat "$scratch/err")"
 wall=$(wall_of "$out")
@@ -18,7 +19,7 @@ grep -q 'kept its output open' "$scratch/err" || say "sleep 4 &: stderr does not
 
 start=$(date +%s)
 timeout 30 "$gpuplan" run -n 2 --warmup 0 -o "$out" -- \
-	sh -c "sleep 60 & echo \$! >> $scratch/bg.pid; echo started" 2>"$scratch/err"
+	sh -c "sleep 60 & echo \$! >> $scratch/bg.pid; echo started" 2>"$scratch/err" 3>&-
 rc=$?
 took=$(($(date +%s) - start))
 [ $rc = 0 ] || say "sleep 60 &: exit $rc (124: still waiting after 30 s)"

@@ -13,7 +13,7 @@ name=run-signals
 start_run() {
 	perl -e '$SIG{INT} = $SIG{QUIT} = "DEFAULT"; exec @ARGV' \
 		"$gpuplan" run -n 3 --warmup 0 -o "$scratch/r.yaml" -- "$@" \
-		2>"$scratch/err" &
+		2>"$scratch/err" 3>&- &
 	pid=$!
 }
 
