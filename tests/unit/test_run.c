@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "run/backlog.h"
 #include "run/capture.h"
 #include "run/exec.h"
 #include "run/metric.h"
@@ -203,6 +204,34 @@ static void capture_long_lines(void)
 	CHECK(w == v);
 	capture_free(&c);
 	free(text);
+	metric_free(&m);
+}
+
+/* Through a backlog stepped a slice at a time, with the streams' ends
+ * queued in place, the figures are those of feeding directly. */
+static void backlog_order(void)
+{
+	struct metric m;
+	char why[400];
+	double v = 0;
+	CHECK(metric_parse("loss=loss ([0-9.]+)", &m, why, sizeof(why)) == 0);
+	struct capture c;
+	struct backlog q;
+	capture_init(&c, &m, 1);
+	backlog_init(&q);
+	backlog_add(&q, CAPTURE_STDOUT, "loss 1\nloss 2", 13);
+	backlog_add(&q, CAPTURE_STDERR, "loss 3\n", 7);
+	backlog_step(&q, &c);
+	backlog_end(&q, CAPTURE_STDOUT);	/* "loss 2" ends here */
+	backlog_add(&q, CAPTURE_STDOUT, "loss 4", 6);	/* after the end: a new line */
+	CHECK(!backlog_empty(&q));
+	backlog_flush(&q, &c);
+	CHECK(backlog_empty(&q) && backlog_waiting(&q) == 0);
+	capture_end(&c);
+	CHECK(capture_value(&c, 0, &v, why, sizeof(why)) == 1);
+	CHECK(v == 4);
+	capture_free(&c);
+	backlog_free(&q);
 	metric_free(&m);
 }
 
@@ -474,6 +503,7 @@ int main(void)
 	capture();
 	capture_streams();
 	capture_long_lines();
+	backlog_order();
 	backreferences();
 	qualifiers();
 	exec_cases();
