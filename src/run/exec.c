@@ -283,12 +283,21 @@ static void wait_for_exit(struct run_io *io, int *status)
 
 /* After the exit: reads on while output keeps coming, and stops at end
  * of file, EXEC_DRAIN_IDLE_MS after the last byte or EXEC_DRAIN_MAX_MS
- * after the exit (exit_t), saying so in r->output_held. */
+ * after the exit (exit_t), saying so in r->output_held.  Time spent
+ * matching a full backlog is neither silence nor reading: both limits
+ * wait for it, so what the command left in the pipe is always read. */
 static void drain_after_exit(struct run_io *io, double exit_t)
 {
 	double last = exit_t;
 	while ((io->fd[0] >= 0 || io->fd[1] >= 0) && !io->r->interrupted) {
 		double t = now_s();
+		if (io->cap && backlog_waiting(&io->waiting) > BACKLOG_MAX) {
+			backlog_step(&io->waiting, io->cap);
+			double spent = now_s() - t;
+			last += spent;
+			exit_t += spent;
+			continue;
+		}
 		double idle = last + EXEC_DRAIN_IDLE_MS / 1e3 - t;
 		double most = exit_t + EXEC_DRAIN_MAX_MS / 1e3 - t;
 		double left = idle < most ? idle : most;
