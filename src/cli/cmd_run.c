@@ -5,6 +5,7 @@
  * metrics captured from the output, host and GPU identity and NVML
  * samples taken during each run.
  */
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,10 +13,11 @@
 #include "bench/gpu_sampler.h"
 #include "commands.h"
 #include "common.h"
-#include "core/atomic_file.h"
 #include "core/output.h"
 #include "core/xalloc.h"
+#include "out_dirs.h"
 #include "profile/profile.h"
+#include "run/capture.h"
 #include "run/exec.h"
 #include "run/record.h"
 
@@ -26,7 +28,7 @@ static const struct opt_spec run_opts[] = {
 	{"warmup", 0, OPT_VALUE, "N",
 	 "warm-up runs first, recorded but not compared (default 1)"},
 	{"metric", 'm', OPT_LIST, "SPEC",
-	 "NAME=REGEX, NAME:higher=REGEX or NAME:lower=REGEX: a figure from the output, the first group of the last match"},
+	 "NAME[:higher|:lower][:stdout|:stderr]=REGEX: a figure from the output, the first group of the last match"},
 	{"gpu", 0, OPT_VALUE, "N", "sample NVML GPU N during the runs (default 0)"},
 	OUTPUT_OPTION,
 	{NULL, 0, 0, NULL, NULL},
@@ -37,24 +39,39 @@ static const struct cmd_spec run_spec = {
 	"Run a command N times and record wall time, metrics and GPU samples.",
 	run_opts, 1, -1,
 	"CMD runs as given, without a shell (write `sh -c '...'` for one), with\n"
-	"standard input from /dev/null.  Its stdout and stderr are read whole;\n"
-	"each --metric's regular expression (POSIX extended) is matched against\n"
-	"them, and the first capture group of the last match is the value.  A\n"
-	"run where it does not match records the metric as missing, never 0.\n"
+	"standard input from /dev/null, in a process group of its own with\n"
+	"default signal actions.  Its stdout and stderr are read apart, line by\n"
+	"line (a line ends at a newline or a carriage return; one over 64 KiB\n"
+	"is matched in pieces); each --metric's regular expression (POSIX\n"
+	"extended: back-references such as \\1 are refused) is matched against\n"
+	"each line of both streams, or of the one named by :stdout or :stderr,\n"
+	"and the first capture group of the last match is the value.  A run\n"
+	"where it does not match records the metric as missing, never 0.\n"
 	"Without :higher or :lower the direction is taken from the name when\n"
 	"clear (throughput, tokens_per_s, accuracy: higher; loss, latency, time,\n"
-	"ms: lower).  Wall time is always recorded.  A run that exits non-zero\n"
-	"or is killed is recorded as failing, with the tail of its stderr, and\n"
-	"left out of statistics.  GPU samples come from NVML when present; the\n"
-	"record says why when not.  The record (schema gpuplan/run/v1) goes to\n"
-	"-o or standard output; compare two with `gpuplan compare`.\n"
+	"ms: lower).  Wall time is always recorded (so no metric may be named\n"
+	"wall_time_s): it runs from the start to the command's own exit.  A\n"
+	"process the command leaves behind is not waited for: once the command\n"
+	"has exited its output is read while it keeps coming, for at most 1 s,\n"
+	"and a run whose output was still held open then says so\n"
+	"(output_held_open in the record).  A run that exits non-zero or is\n"
+	"killed is recorded as failing, with the tail of its stderr, and left\n"
+	"out of statistics.  GPU samples come from NVML when present; the record\n"
+	"says why when not.  The record (schema gpuplan/run/v1) goes to -o or\n"
+	"standard output, and -o is checked before the first run (its folder\n"
+	"must exist and be writable); compare two with `gpuplan compare`.\n"
+	"SIGINT, SIGTERM or SIGHUP during a run is passed on to the command's\n"
+	"process group (a second one as SIGKILL); gpuplan waits for the command\n"
+	"to end, writes nothing and dies of the signal.\n"
 	"Exit status: 0; 1 when no measured run succeeded (the record is still\n"
-	"written); 2 for bad usage or a command that cannot be found.",
+	"written); 2 for bad usage, an -o that cannot be written or a command\n"
+	"that cannot be found; 128+N after signal N.",
 };
 
 struct run_args {
 	long runs, warmup, gpu;
 	struct run_record rec;
+	int interrupted;	/* the signal that stopped the runs; 0: none */
 };
 
 static int read_count(const struct parsed *p, const char *name, long min,
@@ -100,11 +117,8 @@ static int read_args(const struct parsed *p, struct run_args *a)
 		return rc;
 	const char *out = opt_value(p, &run_spec, "output");
 	char why[600];
-	if (out && strcmp(out, "-") &&
-	    atomic_check_target(out, why, sizeof(why)) != ATOMIC_OK) {
-		fprintf(stderr, "gpuplan: -o: %s\n", why);
-		return 2;
-	}
+	if (out && strcmp(out, "-") && (rc = out_file_usable("-o", out)))
+		return rc;
 	if (!exec_findable(p->args[0], why, sizeof(why))) {
 		fprintf(stderr, "gpuplan: %s: %s\n", p->args[0], why);
 		return 2;
@@ -137,13 +151,13 @@ static void stamp(const struct parsed *p, struct run_record *rec)
 }
 
 /* What a run's output gave each metric; a miss said on stderr. */
-static void capture(struct run_record *rec, struct run_one *u,
-		    const struct exec_result *x, const char *label)
+static void take_values(struct run_record *rec, struct run_one *u,
+			const struct capture *cap, const struct exec_result *x,
+			const char *label)
 {
 	for (size_t i = 0; i < rec->n_metrics; i++) {
 		char why[160] = "not found in the output";
-		int rc = metric_capture(&rec->metrics[i], x->output, &u->value[i],
-					why, sizeof(why));
+		int rc = capture_value(cap, i, &u->value[i], why, sizeof(why));
 		u->present[i] = rc == 1;
 		if (rc != 1 && !exec_failed(x))
 			fprintf(stderr, "gpuplan: %s: metric '%s' %s (recorded as missing)\n",
@@ -152,7 +166,8 @@ static void capture(struct run_record *rec, struct run_one *u,
 }
 
 static void record_one(struct run_record *rec, bool warmup,
-		       const struct exec_result *x, const char *label)
+		       const struct exec_result *x, const struct capture *cap,
+		       const char *label)
 {
 	struct run_one *u = run_record_add(rec);
 	u->warmup = warmup;
@@ -161,7 +176,11 @@ static void record_one(struct run_record *rec, bool warmup,
 	u->signal = x->signal;
 	u->exit_code = x->exec_failed ? 127 : x->exit_code;
 	u->not_started = x->exec_failed;
-	capture(rec, u, x, label);
+	u->output_held = x->output_held;
+	take_values(rec, u, cap, x, label);
+	if (x->output_held)
+		fprintf(stderr, "gpuplan: %s: a process the command started kept its output open after it exited; reading stopped (the wall time is the command's own)\n",
+			label);
 	if (exec_failed(x))
 		u->stderr_tail = xstrdup(x->stderr_tail);
 	if (x->signaled)
@@ -181,25 +200,45 @@ static void label_of(long i, long warmup, char *buf, size_t len)
 		snprintf(buf, len, "run %ld", i - warmup + 1);
 }
 
+/* One run, its output captured and recorded.  0; 1 when the command
+ * could not be started (said); -1 when a signal stopped it (in
+ * a->interrupted, said). */
+static int run_one(struct run_args *a, bool warmup, const char *label)
+{
+	struct capture cap;
+	struct exec_result x;
+	char why[200];
+	capture_init(&cap, a->rec.metrics, a->rec.n_metrics);
+	int rc = exec_run(a->rec.argv, &cap, &x, why, sizeof(why));
+	if (rc < 0) {
+		fprintf(stderr, "gpuplan: %s: %s\n", label, why);
+		rc = 1;
+	} else if (x.interrupted) {
+		a->interrupted = x.interrupted;
+		fprintf(stderr, "gpuplan: %s: interrupted by signal %d, passed on to the command, which has ended; nothing written\n",
+			label, x.interrupted);
+		rc = -1;
+	} else {
+		record_one(&a->rec, warmup, &x, &cap, label);
+	}
+	capture_free(&cap);
+	return rc;
+}
+
 /* Every run, with the sampler (NULL without NVML) labelling its samples.
- * Returns 0, or 1 when the command could not be started (said). */
-static int run_all(struct run_args *a,
-		   struct gpu_sampler *s)
+ * Returns as run_one, at the first that does not succeed. */
+static int run_all(struct run_args *a, struct gpu_sampler *s)
 {
 	for (long i = 0; i < a->warmup + a->runs; i++) {
-		char label[32], why[200];
+		char label[32];
 		label_of(i, a->warmup, label, sizeof(label));
 		if (s)
 			gpu_sampler_mark(s, label);
-		struct exec_result x;
-		if (exec_run(a->rec.argv, &x, why, sizeof(why)) < 0) {
-			fprintf(stderr, "gpuplan: %s: %s\n", label, why);
-			return 1;
-		}
+		int rc = run_one(a, i < a->warmup, label);
+		if (rc)
+			return rc;
 		if (s)
 			gpu_sampler_mark(s, "between runs");
-		record_one(&a->rec, i < a->warmup, &x, label);
-		exec_result_free(&x);
 	}
 	return 0;
 }
@@ -273,5 +312,9 @@ int cmd_run(int argc, char **argv)
 	}
 	run_record_free(&a.rec);
 	opts_free(&p);
+	if (a.interrupted) {	/* nothing written: die of it, as unasked */
+		raise(a.interrupted);
+		return 128 + a.interrupted;
+	}
 	return rc == OPTS_HELP_SHOWN ? 0 : rc;
 }

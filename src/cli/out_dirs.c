@@ -5,12 +5,14 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/atomic_file.h"
 #include "core/io_guard.h"
 #include "core/xalloc.h"
 
@@ -61,6 +63,40 @@ int out_dir_usable(const char *option, const char *dir)
 	fprintf(stderr, "gpuplan: %s: '%s' is not a folder\n", option, bad);
 	free(bad);
 	return 2;
+}
+
+/* Why the folder that will hold a new file cannot, or NULL. */
+static const char *folder_problem(const char *dir)
+{
+	struct stat st;
+	if (stat(dir, &st) != 0)
+		return errno == ENOENT || errno == ENOTDIR ? "does not exist"
+							   : strerror(errno);
+	if (!S_ISDIR(st.st_mode))
+		return "is not a folder";
+	if (access(dir, W_OK | X_OK) != 0)
+		return "may not be written into";
+	return NULL;
+}
+
+int out_file_usable(const char *option, const char *path)
+{
+	char why[600];
+	if (atomic_check_target(path, why, sizeof(why)) != ATOMIC_OK) {
+		fprintf(stderr, "gpuplan: %s: %s\n", option, why);
+		return 2;
+	}
+	struct stat st;
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		return 0;	/* a device or pipe, written in place */
+	char *copy = xstrdup(path);
+	const char *dir = dirname(copy);
+	const char *problem = folder_problem(dir);
+	if (problem)
+		fprintf(stderr, "gpuplan: %s: cannot write '%s': the folder '%s' %s\n",
+			option, path, dir, problem);
+	free(copy);
+	return problem ? 2 : 0;
 }
 
 struct make_ctx {

@@ -27,6 +27,17 @@ struct out_dirs {
  * ("--png"), is a file where a folder must be. */
 int out_dir_usable(const char *option, const char *dir);
 
+/*
+ * 0, or 2 after saying (stderr) why the file `path`, given with `option`
+ * ("-o"), cannot be written: one of the command's inputs, a folder, or a
+ * file whose folder does not exist, is not a folder or may not be written
+ * into (the temporary file goes beside the target).  For a command to
+ * check before any work: `run` must not measure for hours and then lose
+ * the record.  A device or pipe (-o /dev/null) is written in place and
+ * passes.
+ */
+int out_file_usable(const char *option, const char *path);
+
 /* mkdir -p for path, each folder made remembered in d.  0, or -1 with
  * why. */
 int out_dirs_make(struct out_dirs *d, const char *path, char *why,

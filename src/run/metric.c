@@ -4,8 +4,6 @@
 #include "run/metric.h"
 
 #include <ctype.h>
-#include <errno.h>
-#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +25,27 @@ bool better_from_name(const char *s, enum better *out)
 	else
 		return false;
 	return true;
+}
+
+const char *metric_stream_name(enum metric_stream s)
+{
+	return s == METRIC_STDOUT ? "stdout" : s == METRIC_STDERR ? "stderr" : NULL;
+}
+
+bool metric_stream_from_name(const char *s, enum metric_stream *out)
+{
+	if (strcmp(s, "stdout") == 0)
+		*out = METRIC_STDOUT;
+	else if (strcmp(s, "stderr") == 0)
+		*out = METRIC_STDERR;
+	else
+		return false;
+	return true;
+}
+
+bool metric_name_reserved(const char *name)
+{
+	return strcmp(name, WALL_TIME_METRIC) == 0;
 }
 
 /* Words of a name, split at '_', '-', '.', '/' and spaces: "/s" is kept
@@ -206,9 +225,38 @@ static size_t regex_pieces(const char *re)
 	return all;
 }
 
+/*
+ * The offset of the first back-reference (a backslash and a digit 1 to 9)
+ * in an ERE, or -1.  Inside a bracket expression a backslash is an
+ * ordinary character, so the class "[" backslash "1]" holds none.
+ */
+static long backreference_at(const char *re)
+{
+	for (const char *p = re; *p; p++) {
+		if (*p == '[') {
+			const char *e = bracket_end(p);
+			if (!e)
+				return -1;	/* regcomp reports the open bracket */
+			p = e;
+		} else if (*p == '\\' && p[1]) {
+			if (p[1] >= '1' && p[1] <= '9')
+				return p - re;
+			p++;
+		}
+	}
+	return -1;
+}
+
 int metric_compile(struct metric *m, const char *regex, char *why,
 		   size_t len)
 {
+	long backref = backreference_at(regex);
+	if (backref >= 0) {
+		snprintf(why, len,
+			 "metric '%s': the regular expression '%.80s' holds the back-reference '%.2s' (character %ld): a pattern is a POSIX extended regular expression, which has none (matching one can take exponential time)",
+			 m->name, regex, regex + backref, backref + 1);
+		return -1;
+	}
 	size_t pieces = regex_pieces(regex);
 	if (pieces == REGEX_TOO_DEEP) {
 		snprintf(why, len,
@@ -242,6 +290,30 @@ int metric_compile(struct metric *m, const char *regex, char *why,
 	return 0;
 }
 
+/* One qualifier after the name ("higher", "lower", "stdout", "stderr"),
+ * each kind at most once.  0, or -1 with why. */
+static int read_qualifier(struct metric *m, const char *q, size_t n,
+			  bool *have_better, bool *have_stream, char *why,
+			  size_t len)
+{
+	char word[16] = "";
+	if (n < sizeof(word))
+		memcpy(word, q, n);
+	bool is_better = n < sizeof(word) && better_from_name(word, &m->better);
+	bool is_stream = n < sizeof(word) &&
+			 metric_stream_from_name(word, &m->stream);
+	if ((!is_better && !is_stream) || (is_better && *have_better) ||
+	    (is_stream && *have_stream)) {
+		snprintf(why, len,
+			 "--metric '%s': expected ':higher' or ':lower' and at most one of ':stdout' or ':stderr' after the name, found ':%.*s'",
+			 m->name, (int)(n < 20 ? n : 20), q);
+		return -1;
+	}
+	*have_better |= is_better;
+	*have_stream |= is_stream;
+	return 0;
+}
+
 int metric_parse(const char *spec, struct metric *m, char *why, size_t len)
 {
 	memset(m, 0, sizeof(*m));
@@ -261,75 +333,60 @@ int metric_parse(const char *spec, struct metric *m, char *why, size_t len)
 		return -1;
 	}
 	memcpy(m->name, spec, nlen);
-	if (strcmp(m->name, WALL_TIME_METRIC) == 0) {
+	if (metric_name_reserved(m->name)) {
 		snprintf(why, len, "--metric: '%s' is recorded for every run already",
-			 WALL_TIME_METRIC);
+			 m->name);
 		return -1;
 	}
-	if (colon) {
-		char dir[16] = "";
-		size_t dl = (size_t)(eq - colon - 1);
-		if (dl < sizeof(dir))
-			memcpy(dir, colon + 1, dl);
-		if (dl >= sizeof(dir) || !better_from_name(dir, &m->better)) {
-			snprintf(why, len,
-				 "--metric '%s': expected ':higher' or ':lower' after the name, found ':%.*s'",
-				 m->name, (int)(dl < 20 ? dl : 20), colon + 1);
+	bool have_better = false, have_stream = false;
+	for (const char *q = colon; q && q < eq;) {
+		const char *next = memchr(q + 1, ':', (size_t)(eq - q - 1));
+		const char *end = next ? next : eq;
+		if (read_qualifier(m, q + 1, (size_t)(end - q - 1), &have_better,
+				   &have_stream, why, len) < 0)
 			return -1;
-		}
-	} else if (!metric_infer_better(m->name, &m->better)) {
+		q = next;
+	}
+	if (!have_better && !metric_infer_better(m->name, &m->better)) {
 		snprintf(why, len,
 			 "--metric '%s': which way is better is not clear from the name: write '%s:higher=...' or '%s:lower=...'",
 			 m->name, m->name, m->name);
 		return -1;
 	}
-	return metric_compile(m, eq + 1, why, len);
-}
-
-/* The text of the first group as a finite decimal number. */
-static int group_number(const char *text, const regmatch_t *g, double *out,
-			char *why, size_t len)
-{
-	char num[64];
-	size_t n = g->rm_so < 0 ? 0 : (size_t)(g->rm_eo - g->rm_so);
-	if (g->rm_so < 0 || n == 0 || n >= sizeof(num)) {
-		snprintf(why, len, "the capture group matched %s",
-			 g->rm_so < 0 ? "nothing" : n ? "over 63 characters" : "an empty string");
-		return -1;
-	}
-	memcpy(num, text + g->rm_so, n);
-	num[n] = '\0';
-	char *end = NULL;
-	errno = 0;
-	double v = strtod(num, &end);
-	bool decimal = strspn(num, "0123456789.eE+-") == n;
-	if (!decimal || *end || errno == ERANGE || !isfinite(v)) {
-		snprintf(why, len, "the capture group holds '%s', not a number",
-			 num);
-		return -1;
-	}
-	*out = v;
-	return 1;
-}
-
-int metric_capture(const struct metric *m, const char *text, double *out,
-		   char *why, size_t len)
-{
-	regmatch_t g[2], last[2];
-	bool found = false;
-	const char *p = text, *last_base = text;
-	int flags = 0;
-	while (*p && regexec(&m->re, p, 2, g, flags) == 0) {
-		found = true;
-		memcpy(last, g, sizeof(g));
-		last_base = p;
-		/* an empty match still moves on by one character */
-		p += g[0].rm_eo > 0 ? g[0].rm_eo : 1;
-		flags = p[-1] == '\n' ? 0 : REG_NOTBOL;
-	}
-	if (!found)
+	if (metric_compile(m, eq + 1, why, len) == 0)
 		return 0;
-	return group_number(last_base, &last[1], out, why, len);
+	char said[600];	/* "metric 'x': ..." said of the option: "--metric 'x': ..." */
+	snprintf(said, sizeof(said), "--%s", why);
+	snprintf(why, len, "%s", said);
+	return -1;
+}
+
+/*
+ * Each search starts where the last match ended (REG_STARTEND: the line's
+ * own length, NUL bytes included, and no strlen of the rest), so a line
+ * costs one pass per match, never a rescan of what follows it.  The
+ * context before a later start is the line's own byte, so '^' matches only
+ * at the line's start.
+ */
+bool metric_last_match(const struct metric *m, const char *line, size_t n,
+		       bool continued, regmatch_t *group)
+{
+	regmatch_t g[2];
+	bool found = false;
+	size_t from = 0;
+	while (from <= n) {
+		g[0].rm_so = (regoff_t)from;
+		g[0].rm_eo = (regoff_t)n;
+		if (regexec(&m->re, line, 2, g,
+			    REG_STARTEND | (continued ? REG_NOTBOL : 0)) != 0)
+			break;
+		found = true;
+		*group = g[1];
+		/* an empty match still moves on by one byte */
+		from = g[0].rm_eo > g[0].rm_so ? (size_t)g[0].rm_eo
+					       : (size_t)g[0].rm_eo + 1;
+	}
+	return found;
 }
 
 void metric_free(struct metric *m)

@@ -175,6 +175,8 @@ static void emit_metrics(const struct run_record *r, FILE *f)
 		fprintf(f, "  - name: ");
 		yaml_emit_name(f, m->name, sizeof(m->name));
 		fprintf(f, "\n    better: %s\n", better_name(m->better));
+		if (metric_stream_name(m->stream))
+			fprintf(f, "    stream: %s\n", metric_stream_name(m->stream));
 		emit_key_text(f, "    ", "regex", m->regex, 0);
 	}
 }
@@ -208,6 +210,8 @@ static void emit_run(const struct run_record *r, const struct run_one *u,
 	else
 		fprintf(f, "    exit_code: %d\n", u->exit_code);
 	fprintf(f, "    wall_time_s: %s\n", NUM_SHORTEST(u->wall_s));
+	if (u->output_held)
+		fprintf(f, "    output_held_open: true\n");
 	size_t missing = 0;
 	for (size_t i = 0; i < r->n_metrics; i++)
 		missing += !u->present[i];

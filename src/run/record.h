@@ -4,10 +4,14 @@
  *
  * A record holds the command as run (argv, no shell), the host and GPU it
  * ran on (or why there is no GPU: "absent: <why>"), the metrics asked for
- * (name, which way is better, the regular expression), and per run: warm-up
- * or not, the exit status or signal, the wall time, each metric's value or
- * its absence, the tail of stderr of a failing run, and a summary of the
- * GPU samples taken during it.  The raw samples follow, each labelled with
+ * (name, which way is better, the regular expression, and the stream it is
+ * read from when only one: `stream: stdout` or `stream: stderr`), and per
+ * run: warm-up or not, the exit status or signal, the wall time, each
+ * metric's value or its absence, `output_held_open: true` when a process
+ * the command started kept its output open after the command exited
+ * (exec.h: reading stopped then), the tail of stderr of a failing run, and
+ * a summary of the GPU samples taken during it.  A metric may not be named
+ * wall_time_s, which every run records itself.  The raw samples follow, each labelled with
  * its run ("run 3").  A run that failed (exit status not 0, a signal, or
  * a command that could not be started) is kept with its status and left
  * out of every statistic; so are warm-up runs.
@@ -57,6 +61,7 @@ struct run_one {
 	bool signaled;
 	int exit_code, signal;	/* exit_code when !signaled */
 	bool not_started;	/* execvp failed: exit_code 127 */
+	bool output_held;	/* its output was held open past its exit */
 	double wall_s;
 	double *value;		/* per metric of the record */
 	bool *present;		/* false: the regex did not match this run */

@@ -140,18 +140,27 @@ static void read_metric(struct yread *r, const struct ynode *n,
 			struct run_record *rec)
 {
 	static const struct yfield fields[] = {{"name", true}, {"better", true},
-		{"regex", true}, {NULL, false}};
+		{"stream", false}, {"regex", true}, {NULL, false}};
 	if (!yr_expect_map(r, n, "a metric"))
 		return;
 	yr_check_keys(r, n, "metric", fields);
 	struct metric m;
 	memset(&m, 0, sizeof(m));
-	char better[16] = "", *regex = NULL;
+	char better[16] = "", stream[16] = "", *regex = NULL;
 	bool named = text_into(r, n, "name", true, m.name, sizeof(m.name)) == 1;
+	if (named && metric_name_reserved(m.name)) {
+		yr_error(r, ymap_get(n, "name"), NULL,
+			 "'%s' is recorded for every run already: a metric may not take its name",
+			 m.name);
+	}
 	if (text_into(r, n, "better", true, better, sizeof(better)) == 1 &&
 	    !better_from_name(better, &m.better))
 		yr_error(r, ymap_get(n, "better"), NULL,
 			 "'better' expects 'higher' or 'lower', found '%s'", better);
+	if (text_into(r, n, "stream", true, stream, sizeof(stream)) == 1 &&
+	    !metric_stream_from_name(stream, &m.stream))
+		yr_error(r, ymap_get(n, "stream"), NULL,
+			 "'stream' expects 'stdout' or 'stderr', found '%s'", stream);
 	for (size_t i = 0; named && i < rec->n_metrics; i++)
 		if (strcmp(rec->metrics[i].name, m.name) == 0) {
 			yr_error(r, ymap_get(n, "name"), NULL,
@@ -283,8 +292,9 @@ static void read_run(struct yread *r, const struct ynode *n,
 {
 	static const struct yfield fields[] = {{"warmup", true},
 		{"exit_code", false}, {"signal", false}, {"not_started", false},
-		{"wall_time_s", true}, {"metrics", false}, {"missing", false},
-		{"stderr_tail", false}, {"gpu", false}, {NULL, false}};
+		{"wall_time_s", true}, {"output_held_open", false},
+		{"metrics", false}, {"missing", false}, {"stderr_tail", false},
+		{"gpu", false}, {NULL, false}};
 	if (!yr_expect_map(r, n, "a run"))
 		return;
 	struct run_one *u = run_record_add(rec);
@@ -292,6 +302,7 @@ static void read_run(struct yread *r, const struct ynode *n,
 	yr_bool(r, n, "warmup", &u->warmup);
 	read_status(r, n, u);
 	nonneg(r, n, "wall_time_s", &u->wall_s);
+	yr_bool(r, n, "output_held_open", &u->output_held);
 	read_values(r, n, rec, u);
 	yr_string(r, n, "stderr_tail", &u->stderr_tail);
 	read_run_gpu(r, n, &u->gpu);

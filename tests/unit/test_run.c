@@ -1,14 +1,19 @@
 /*
  * test_run.c - the run command's parts: metric specs and the direction a
- * name gives, capture of the last match, the executor (a real command:
- * exit status, signal, both pipes, command not found) and the run record's
- * round trip through its writer and strict loader.
+ * name gives, capture of the last match (line by line, each stream apart,
+ * whatever the chunks), the executor (a real command: exit status,
+ * signal, both pipes, command not found, a background child holding the
+ * pipes, signals passed on, the child's signal state) and the run
+ * record's round trip through its writer and strict loader.
  */
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
+#include "run/backlog.h"
+#include "run/capture.h"
 #include "run/exec.h"
 #include "run/metric.h"
 #include "run/record.h"
@@ -89,6 +94,21 @@ static void regex_size(void)
 	metric_free(&m);
 }
 
+/* The figure of metric m in text fed as one piece of stdout: 1, 0 or -1
+ * as capture_value. */
+static int capture_text(const struct metric *m, const char *text, size_t n,
+			double *v, char *why, size_t len)
+{
+	struct capture c;
+	capture_init(&c, m, 1);
+	capture_feed(&c, CAPTURE_STDOUT, text, n);
+	capture_end(&c);
+	int rc = capture_value(&c, 0, v, why, len);
+	capture_free(&c);
+	return rc;
+}
+#define CAPTURE_TEXT(m, s, v) capture_text(m, s, strlen(s), v, why, sizeof(why))
+
 static void capture(void)
 {
 	struct metric m;
@@ -96,18 +116,157 @@ static void capture(void)
 	double v = 0;
 	CHECK(metric_parse("loss=loss ([-0-9.e]+)", &m, why, sizeof(why)) == 0);
 	/* the last match counts: the final loss, not the first */
-	CHECK(metric_capture(&m, "loss 2.5\nstep\nloss 1.25\nloss -3e-1\n", &v,
-			     why, sizeof(why)) == 1);
+	CHECK(CAPTURE_TEXT(&m, "loss 2.5\nstep\nloss 1.25\nloss -3e-1\n", &v) == 1);
 	CHECK(v == -0.3);
-	CHECK(metric_capture(&m, "nothing here\n", &v, why, sizeof(why)) == 0);
-	CHECK(metric_capture(&m, "loss 1.2.3\n", &v, why, sizeof(why)) == -1);
+	CHECK(CAPTURE_TEXT(&m, "nothing here\n", &v) == 0);
+	CHECK(CAPTURE_TEXT(&m, "loss 1.2.3\n", &v) == -1);
 	CHECK_HAS(why, "not a number");
+	/* the last match of a line, and a last line with no newline */
+	CHECK(CAPTURE_TEXT(&m, "loss 1 loss 2\nloss 3 loss 4", &v) == 1);
+	CHECK(v == 4);
+	/* a NUL byte hides nothing after it, on its line or later */
+	CHECK(capture_text(&m, "a\0b loss 5\nloss 6\0x\n", 18, &v, why,
+			   sizeof(why)) == 1);
+	CHECK(v == 6);
+	CHECK(capture_text(&m, "a\0b loss 5\n", 11, &v, why, sizeof(why)) == 1);
+	CHECK(v == 5);
+	/* a carriage return ends a line: a progress bar's last update */
+	CHECK(CAPTURE_TEXT(&m, "loss 9\rloss 8\r\n", &v) == 1);
+	CHECK(v == 8);
 	metric_free(&m);
 	/* an anchored pattern matches at each line's start */
 	CHECK(metric_parse("tput:higher=^t=([0-9]+)", &m, why, sizeof(why)) == 0);
-	CHECK(metric_capture(&m, "t=1\nxt=9\nt=7\n", &v, why, sizeof(why)) == 1);
+	CHECK(CAPTURE_TEXT(&m, "t=1\nxt=9\nt=7\n", &v) == 1);
 	CHECK(v == 7);
+	CHECK(CAPTURE_TEXT(&m, "t=1\nt=2 t=3\n", &v) == 1);
+	CHECK(v == 2);
 	metric_free(&m);
+}
+
+/* A stdout line written in two pieces with stderr between them is still
+ * one line; a metric reading one stream ignores the other. */
+static void capture_streams(void)
+{
+	struct metric m[3];
+	char why[400];
+	double v = 0;
+	CHECK(metric_parse("throughput=throughput: ([0-9.]+)", &m[0], why, sizeof(why)) == 0);
+	CHECK(metric_parse("loss:stdout=loss ([0-9.]+)", &m[1], why, sizeof(why)) == 0);
+	CHECK(metric_parse("err_loss:lower:stderr=loss ([0-9.]+)", &m[2], why, sizeof(why)) == 0);
+	CHECK(m[1].stream == METRIC_STDOUT && m[2].stream == METRIC_STDERR);
+	struct capture c;
+	capture_init(&c, m, 3);
+	capture_feed(&c, CAPTURE_STDOUT, "loss 1\nthroughput: 12", 21);
+	capture_feed(&c, CAPTURE_STDERR, "loss 2\nwarn", 11);
+	capture_feed(&c, CAPTURE_STDOUT, "34.5\n", 5);
+	capture_feed(&c, CAPTURE_STDERR, "ing\n", 4);
+	capture_end(&c);
+	CHECK(capture_value(&c, 0, &v, why, sizeof(why)) == 1);
+	CHECK(v == 1234.5);
+	CHECK(capture_value(&c, 1, &v, why, sizeof(why)) == 1);
+	CHECK(v == 1);
+	CHECK(capture_value(&c, 2, &v, why, sizeof(why)) == 1);
+	CHECK(v == 2);
+	capture_free(&c);
+	/* either stream: the last line to end wins, whichever stream */
+	capture_init(&c, m, 1);
+	capture_feed(&c, CAPTURE_STDERR, "throughput: 5", 13);
+	capture_feed(&c, CAPTURE_STDOUT, "throughput: 6\n", 14);
+	capture_feed(&c, CAPTURE_STDERR, "\n", 1);
+	capture_end(&c);
+	CHECK(capture_value(&c, 0, &v, why, sizeof(why)) == 1);
+	CHECK(v == 5);
+	capture_free(&c);
+	for (int i = 0; i < 3; i++)
+		metric_free(&m[i]);
+}
+
+/* A line over CAPTURE_LINE_MAX is matched in pieces, the lines after it
+ * whole; byte by byte gives what one piece gives. */
+static void capture_long_lines(void)
+{
+	struct metric m;
+	char why[400];
+	double v = 0, w = 0;
+	CHECK(metric_parse("loss=loss ([0-9.]+)", &m, why, sizeof(why)) == 0);
+	size_t n = 3 * CAPTURE_LINE_MAX;
+	char *text = malloc(n + 32);
+	memset(text, 'x', n);
+	memcpy(text + n, "\nloss 5\n", 9);
+	CHECK(capture_text(&m, text, n + 8, &v, why, sizeof(why)) == 1);
+	CHECK(v == 5);
+	struct capture c;
+	capture_init(&c, &m, 1);
+	for (size_t i = 0; i < n + 8; i++)
+		capture_feed(&c, CAPTURE_STDOUT, text + i, 1);
+	capture_end(&c);
+	CHECK(capture_value(&c, 0, &w, why, sizeof(why)) == 1);
+	CHECK(w == v);
+	capture_free(&c);
+	free(text);
+	metric_free(&m);
+}
+
+/* Through a backlog stepped a slice at a time, with the streams' ends
+ * queued in place, the figures are those of feeding directly. */
+static void backlog_order(void)
+{
+	struct metric m;
+	char why[400];
+	double v = 0;
+	CHECK(metric_parse("loss=loss ([0-9.]+)", &m, why, sizeof(why)) == 0);
+	struct capture c;
+	struct backlog q;
+	capture_init(&c, &m, 1);
+	backlog_init(&q);
+	backlog_add(&q, CAPTURE_STDOUT, "loss 1\nloss 2", 13);
+	backlog_add(&q, CAPTURE_STDERR, "loss 3\n", 7);
+	backlog_step(&q, &c);
+	backlog_end(&q, CAPTURE_STDOUT);	/* "loss 2" ends here */
+	backlog_add(&q, CAPTURE_STDOUT, "loss 4", 6);	/* after the end: a new line */
+	CHECK(!backlog_empty(&q));
+	backlog_flush(&q, &c);
+	CHECK(backlog_empty(&q) && backlog_waiting(&q) == 0);
+	capture_end(&c);
+	CHECK(capture_value(&c, 0, &v, why, sizeof(why)) == 1);
+	CHECK(v == 4);
+	capture_free(&c);
+	backlog_free(&q);
+	metric_free(&m);
+}
+
+/* Back-references are not ERE (and exponential): refused, located by
+ * character; a backslash-digit inside brackets is a plain class. */
+static void backreferences(void)
+{
+	struct metric m;
+	char why[400];
+	CHECK(metric_parse("x:lower=(a*)*\\1b([0-9])", &m, why, sizeof(why)) < 0);
+	CHECK_HAS(why, "back-reference '\\1' (character 6)");
+	CHECK(metric_parse("x:lower=([\\1]+)", &m, why, sizeof(why)) == 0);
+	metric_free(&m);
+	CHECK(metric_parse("x:lower=(\\\\1)", &m, why, sizeof(why)) == 0);
+	metric_free(&m);
+}
+
+static void qualifiers(void)
+{
+	struct metric m;
+	char why[400];
+	CHECK(metric_parse("loss:stderr:lower=l ([0-9]+)", &m, why, sizeof(why)) == 0);
+	CHECK(m.stream == METRIC_STDERR && m.better == BETTER_LOWER);
+	metric_free(&m);
+	CHECK(metric_parse("loss=l ([0-9]+)", &m, why, sizeof(why)) == 0);
+	CHECK(m.stream == METRIC_ANY_STREAM);
+	metric_free(&m);
+	CHECK(metric_parse("loss:stderr:stdout=l ([0-9]+)", &m, why, sizeof(why)) < 0);
+	CHECK_HAS(why, "found ':stdout'");
+	CHECK(metric_parse("loss:lower:higher=l ([0-9]+)", &m, why, sizeof(why)) < 0);
+	CHECK(metric_parse("widgets:stdout=l ([0-9]+)", &m, why, sizeof(why)) < 0);
+	CHECK_HAS(why, "not clear from the name");
+	CHECK(metric_parse("loss:=l ([0-9]+)", &m, why, sizeof(why)) < 0);
+	CHECK(metric_parse("wall_time_s:lower:stdout=(1)", &m, why, sizeof(why)) < 0);
+	CHECK_HAS(why, "recorded for every run already");
 }
 
 static void exec_cases(void)
@@ -119,32 +278,90 @@ static void exec_cases(void)
 	CHECK(!exec_findable("./no/such/path", why, sizeof(why)));
 
 	struct exec_result r;
+	struct metric m[2];
+	CHECK(metric_parse("o:lower:stdout=^(out)$", &m[0], why, sizeof(why)) == 0);
+	CHECK(metric_parse("e:lower:stderr=^(err)$", &m[1], why, sizeof(why)) == 0);
+	struct capture c;
+	capture_init(&c, m, 2);
 	char *both[] = {"sh", "-c", "echo out; echo err >&2; exit 3", NULL};
-	CHECK(exec_run(both, &r, why, sizeof(why)) == 0);
+	CHECK(exec_run(both, &c, &r, why, sizeof(why)) == 0);
 	CHECK(r.exit_code == 3 && !r.signaled && exec_failed(&r));
-	CHECK_HAS(r.output, "out\n");
-	CHECK_HAS(r.output, "err\n");
+	CHECK(c.hits[0].found && c.hits[1].found);
 	CHECK_STR(r.stderr_tail, "err\n");
-	exec_result_free(&r);
+	CHECK(!r.output_held && !r.interrupted);
+	capture_free(&c);
+	metric_free(&m[0]);
+	metric_free(&m[1]);
 
 	char *killed[] = {"sh", "-c", "kill -9 $$", NULL};
-	CHECK(exec_run(killed, &r, why, sizeof(why)) == 0);
+	CHECK(exec_run(killed, NULL, &r, why, sizeof(why)) == 0);
 	CHECK(r.signaled && r.signal == 9 && exec_failed(&r));
-	exec_result_free(&r);
 
 	/* both pipes full at once: 1 MiB on each, no deadlock */
 	char *flood[] = {"sh", "-c",
 		"head -c 1048576 /dev/zero | tr '\\0' a & head -c 1048576 /dev/zero | tr '\\0' b >&2; wait",
 		NULL};
-	CHECK(exec_run(flood, &r, why, sizeof(why)) == 0);
-	CHECK(r.exit_code == 0 && r.output_len == 2u << 20);
+	CHECK(exec_run(flood, NULL, &r, why, sizeof(why)) == 0);
+	CHECK(r.exit_code == 0);
 	CHECK(strlen(r.stderr_tail) == EXEC_TAIL_BYTES);
-	exec_result_free(&r);
 
 	char *missing[] = {"gpuplan-no-such-command", NULL};
-	CHECK(exec_run(missing, &r, why, sizeof(why)) == 0);
+	CHECK(exec_run(missing, NULL, &r, why, sizeof(why)) == 0);
 	CHECK(r.exec_failed && exec_failed(&r));
-	exec_result_free(&r);
+}
+
+/* The time is the command's own: a background child holding the pipes
+ * for 3 s neither counts nor keeps the run waiting. */
+static void exec_background_child(void)
+{
+	char why[200];
+	struct exec_result r;
+	char *held[] = {"sh", "-c", "sleep 3 & echo started", NULL};
+	CHECK(exec_run(held, NULL, &r, why, sizeof(why)) == 0);
+	CHECK(r.exit_code == 0 && r.output_held);
+	CHECK(r.wall_s < 1.5);
+}
+
+/*
+ * The command starts with default signal actions and nothing blocked,
+ * though gpuplan ignores SIGXFSZ and this test blocks SIGUSR1: the shell
+ * exits 0 only when bit 25 (SIGXFSZ, the seventh hex digit from the
+ * right) of SigIgn is clear and SigBlk is all zeros.
+ */
+static void exec_child_signals(void)
+{
+	char why[200];
+	struct exec_result r;
+	void (*was)(int) = signal(SIGXFSZ, SIG_IGN);
+	sigset_t usr1, old;
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &usr1, &old);
+	char *probe[] = {"sh", "-c",
+		"grep -q '^SigBlk:[[:space:]]*0*$' /proc/$$/status && "
+		"awk '/^SigIgn/ { d = substr($2, length($2) - 6, 1); exit (d ~ /[13579bdf]/) }' /proc/$$/status",
+		NULL};
+	CHECK(exec_run(probe, NULL, &r, why, sizeof(why)) == 0);
+	CHECK(r.exit_code == 0 && !r.signaled);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	signal(SIGXFSZ, was);
+}
+
+/* SIGTERM to gpuplan during a run goes to the command's group; the run
+ * returns once the command has ended, saying so, and the test process's
+ * own SIGTERM action is back as it was. */
+static void exec_signal_passed_on(void)
+{
+	char why[200];
+	struct exec_result r;
+	char *term[] = {"sh", "-c", "kill -TERM $PPID; sleep 5; echo late", NULL};
+	CHECK(exec_run(term, NULL, &r, why, sizeof(why)) == 0);
+	CHECK(r.interrupted == SIGTERM);
+	CHECK(r.signaled && r.signal == SIGTERM);
+	CHECK(r.wall_s < 4);
+	struct sigaction now;
+	sigaction(SIGTERM, NULL, &now);
+	CHECK(now.sa_handler == SIG_DFL);
 }
 
 static void fill(struct run_record *rec)
@@ -284,7 +501,15 @@ int main(void)
 	parse();
 	regex_size();
 	capture();
+	capture_streams();
+	capture_long_lines();
+	backlog_order();
+	backreferences();
+	qualifiers();
 	exec_cases();
+	exec_background_child();
+	exec_child_signals();
+	exec_signal_passed_on();
 	round_trip();
 	thinning();
 	bad_records();
