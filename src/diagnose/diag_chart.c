@@ -17,28 +17,24 @@ struct chart_in {
 	const struct diagnosis *g;
 };
 
-/* Each sample's reading, or NaN (a break in the line) where absent. */
-static double *series(const struct gpu_samples *s, unsigned bit,
-		      double (*get)(const struct gpu_sample *))
+/* Each sample's reading in `unit` (SI divided by it), or NaN (a break in
+ * the line) where absent. */
+static double *series(const struct sample_series *s, enum series_column c,
+		      double unit)
 {
 	double *v = xcalloc(s->n ? s->n : 1, sizeof(double));
 	for (size_t i = 0; i < s->n; i++)
-		v[i] = (s->v[i].valid & bit) ? get(&s->v[i]) : NAN;
+		v[i] = series_has(s, c, i) ? series_get(s, c, i) / unit : NAN;
 	return v;
 }
-
-static double util(const struct gpu_sample *x) { return x->util_gpu_pct; }
-static double clock_mhz(const struct gpu_sample *x) { return x->sm_clock_hz / 1e6; }
-static double temp(const struct gpu_sample *x) { return x->temperature_c; }
-static double power(const struct gpu_sample *x) { return x->power_w; }
 
 /* Utilisation against time, each finding's start and end marked. */
 static void util_panel(cairo_t *cr, struct rect r, const struct smi_gpu *gpu,
 		       const struct diag_gpu *dg, const double *t,
 		       const struct chart_style *st)
 {
-	const struct gpu_samples *s = &gpu->s;
-	double *u = series(s, GPU_SAMPLE_UTILIZATION, util);
+	const struct sample_series *s = &gpu->s;
+	double *u = series(s, SC_UTIL, 1);
 	struct curve c = {t, u, s->n, chart_colour(0), -1, false, false};
 	struct curve_key key = {"utilization.gpu", chart_colour(0), -1, false};
 	size_t nf = dg->d.n;
@@ -52,7 +48,7 @@ static void util_panel(cairo_t *cr, struct rect r, const struct smi_gpu *gpu,
 	struct curve_chart cc = {&c, 1, &key, 1, NULL, 0, stops, 2 * nf};
 	struct axis x = {NAN, NAN, false, "time (s)", NULL};
 	struct axis y = {0, 100, false, "utilisation (%)", NULL};
-	char title[320];
+	char title[2 * DIAG_TEXT_MAX + 64];
 	snprintf(title, sizeof(title), "GPU %s%s%s%s: utilisation and findings",
 		 dg->label, dg->name[0] ? " (" : "", dg->name, dg->name[0] ? ")" : "");
 	chart_curves(cr, r, title, &x, &y, &cc, st);
@@ -64,10 +60,10 @@ static void util_panel(cairo_t *cr, struct rect r, const struct smi_gpu *gpu,
 static void sensor_panel(cairo_t *cr, struct rect r, const struct smi_gpu *gpu,
 			 const double *t, const struct chart_style *st)
 {
-	const struct gpu_samples *s = &gpu->s;
-	double *c = series(s, GPU_SAMPLE_SM_CLOCK, clock_mhz);
-	double *k = series(s, GPU_SAMPLE_TEMPERATURE, temp);
-	double *w = series(s, GPU_SAMPLE_POWER, power);
+	const struct sample_series *s = &gpu->s;
+	double *c = series(s, SC_SM_CLOCK, 1e6);
+	double *k = series(s, SC_TEMP, 1);
+	double *w = series(s, SC_POWER, 1);
 	struct axis x = {NAN, NAN, false, "time (s)", NULL};
 	struct axis ya = {NAN, NAN, false, "SM clock (MHz)", NULL};
 	struct axis yb = {NAN, NAN, false, "temperature (C)", NULL};
@@ -91,7 +87,7 @@ static void draw(cairo_t *cr, struct rect area, const struct chart_style *st,
 		const struct smi_gpu *gpu = &in->log->gpu[i];
 		double *t = xcalloc(gpu->s.n ? gpu->s.n : 1, sizeof(double));
 		for (size_t k = 0; k < gpu->s.n; k++)
-			t[k] = gpu->s.v[k].t_s;
+			t[k] = gpu->s.t_s[k];
 		double y = area.y + band * (double)i;
 		util_panel(cr, (struct rect){area.x, y, area.w, band * 0.55},
 			   gpu, &in->g->gpu[i], t, st);

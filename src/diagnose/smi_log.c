@@ -339,7 +339,7 @@ static const char *what_of(const struct field_def *d)
 
 /* One row's readings, before they go to their GPU. */
 struct row {
-	struct gpu_sample x;
+	struct series_row x;
 	bool has_time;
 	double t;
 	char time_text[VALUE_MAX + 1];
@@ -402,7 +402,7 @@ static bool read_reason(struct reader *r, const struct cell *c,
 		expected(r, c, "'Active' or 'Not Active'");
 		return false;
 	}
-	w->x.valid |= GPU_SAMPLE_THROTTLE;
+	w->x.throttle_read = true;
 	return true;
 }
 
@@ -451,35 +451,28 @@ static bool read_cell(struct reader *r, const struct cell *c,
 		return false;
 	switch (d->kind) {
 	case F_UTIL_GPU:
-		w->x.util_gpu_pct = v;
-		w->x.valid |= GPU_SAMPLE_UTILIZATION;
+		w->x.v[SC_UTIL] = v;
 		break;
 	case F_UTIL_MEM:
-		w->x.util_mem_pct = v;
-		break;
+		break;	/* checked; no detector reads it */
 	case F_MEM_USED:
-		w->x.mem_used_bytes = v;
-		w->x.valid |= GPU_SAMPLE_MEMORY;
+		w->x.v[SC_MEM_USED] = v;
 		break;
 	case F_MEM_TOTAL:
-		w->x.mem_total_bytes = v;
+		w->x.v[SC_MEM_TOTAL] = v;
 		break;
 	case F_TEMP:
-		w->x.temperature_c = v;
-		w->x.valid |= GPU_SAMPLE_TEMPERATURE;
+		w->x.v[SC_TEMP] = v;
 		break;
 	case F_POWER:
-		w->x.power_w = v;
-		w->x.valid |= GPU_SAMPLE_POWER;
+		w->x.v[SC_POWER] = v;
 		break;
 	case F_POWER_LIMIT:
 		w->power_limit = v;
-		w->x.power_limit_w = v;
-		w->x.valid |= GPU_SAMPLE_POWER_LIMIT;
+		w->x.v[SC_POWER_LIMIT] = v;
 		break;
 	case F_CLOCK_SM:
-		w->x.sm_clock_hz = v;
-		w->x.valid |= GPU_SAMPLE_SM_CLOCK;
+		w->x.v[SC_SM_CLOCK] = v;
 		break;
 	default:	/* F_CLOCK_MAX_SM */
 		w->clock_max = v;
@@ -510,8 +503,7 @@ static struct smi_gpu *gpu_of(struct reader *r, const struct row *w,
 	g->index = w->index;
 	copy_text(g->uuid, sizeof(g->uuid), w->uuid);
 	copy_text(g->name, sizeof(g->name), w->name);
-	gpu_samples_init(&g->s);
-	g->s.interval_s = r->interval_s;
+	series_init(&g->s);
 	g->power_limit_w = NAN;
 	g->sm_clock_max_hz = NAN;
 	return g;
@@ -547,10 +539,10 @@ static bool place(struct reader *r, struct smi_gpu *g, struct row *w,
 			      r->log->first_time, w->time_text);
 		return false;
 	}
-	if (g->s.n && w->x.t_s < g->s.v[g->s.n - 1].t_s) {
+	if (g->s.n && w->x.t_s < g->s.t_s[g->s.n - 1]) {
 		gp_errors_add(r->errs, r->file, r->line, tcell->col, NULL,
 			      "expected a time after this GPU's previous sample, found '%s' (%.3f s earlier)",
-			      w->time_text, g->s.v[g->s.n - 1].t_s - w->x.t_s);
+			      w->time_text, g->s.t_s[g->s.n - 1] - w->x.t_s);
 		return false;
 	}
 	return true;
@@ -574,7 +566,7 @@ static void drop_empty_gpus(struct smi_log *log)
 	size_t kept = 0;
 	for (size_t i = 0; i < log->n; i++) {
 		if (log->gpu[i].s.n == 0) {
-			gpu_samples_free(&log->gpu[i].s);
+			series_free(&log->gpu[i].s);
 			continue;
 		}
 		log->gpu[kept++] = log->gpu[i];
@@ -594,6 +586,7 @@ static void read_row(struct reader *r, const struct cell *c, int n, bool cut)
 	}
 	struct row w;
 	memset(&w, 0, sizeof(w));
+	series_row_clear(&w.x, 0);
 	w.index = -1;
 	w.power_limit = NAN;
 	w.clock_max = NAN;
@@ -617,7 +610,7 @@ static void read_row(struct reader *r, const struct cell *c, int n, bool cut)
 	g->power_limit_w = max_known(g->power_limit_w, w.power_limit);
 	g->sm_clock_max_hz = max_known(g->sm_clock_max_hz, w.clock_max);
 	g->reasons_read |= w.reasons_read;
-	gpu_samples_push(&g->s, &w.x);
+	series_push(&g->s, &w.x);
 	r->log->rows++;
 }
 
@@ -772,7 +765,7 @@ void smi_log_init(struct smi_log *log)
 void smi_log_free(struct smi_log *log)
 {
 	for (size_t i = 0; i < log->n; i++)
-		gpu_samples_free(&log->gpu[i].s);
+		series_free(&log->gpu[i].s);
 	free(log->gpu);
 	memset(log, 0, sizeof(*log));
 }

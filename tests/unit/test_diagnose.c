@@ -59,23 +59,27 @@ static void reader(void)
 		    NULL, &log, msg, sizeof(msg)) == 0);
 	CHECK_STR(msg, "");
 	CHECK(log.n == 2 && log.rows == 3);
-	const struct gpu_sample *a = &log.gpu[0].s.v[0], *b = &log.gpu[1].s.v[0];
-	CHECK(log.gpu[0].s.n == 2 && log.gpu[0].index == 0);
-	CHECK_NEAR(a->util_gpu_pct, 45, 0);
-	CHECK_NEAR(a->mem_used_bytes, 1234.0 * 1048576, 0);
-	CHECK_NEAR(a->sm_clock_hz, 1.41e9, 1e-15);
-	CHECK_NEAR(a->power_w, 250.5, 0);
-	CHECK(a->throttle == (GPU_THROTTLE_SW_POWER_CAP | GPU_THROTTLE_SW_THERMAL));
-	CHECK_NEAR(log.gpu[0].s.v[1].t_s, 0.5, 1e-9);
+	const struct sample_series *a = &log.gpu[0].s, *b = &log.gpu[1].s;
+	CHECK(a->n == 2 && log.gpu[0].index == 0);
+	CHECK_NEAR(series_get(a, SC_UTIL, 0), 45, 0);
+	CHECK_NEAR(series_get(a, SC_MEM_USED, 0), 1234.0 * 1048576, 0);
+	CHECK_NEAR(series_get(a, SC_SM_CLOCK, 0), 1.41e9, 1e-15);
+	CHECK_NEAR(series_get(a, SC_POWER, 0), 250.5, 0);
+	CHECK(series_throttle(a, 0) == (GPU_THROTTLE_SW_POWER_CAP | GPU_THROTTLE_SW_THERMAL));
+	CHECK(series_has_throttle(a, 0));
+	CHECK_NEAR(a->t_s[1], 0.5, 1e-9);
 	/* [N/A]: absent, never 0 */
-	CHECK(!(b->valid & (GPU_SAMPLE_UTILIZATION | GPU_SAMPLE_MEMORY | GPU_SAMPLE_POWER)));
-	CHECK(b->valid & GPU_SAMPLE_SM_CLOCK);
+	CHECK(!series_has(b, SC_UTIL, 0) && !series_has(b, SC_MEM_USED, 0) &&
+	      !series_has(b, SC_POWER, 0));
+	CHECK(series_has(b, SC_SM_CLOCK, 0));
+	/* a field the log lacks takes no memory */
+	CHECK(a->col[SC_TEMP] == NULL && a->col[SC_POWER_LIMIT] == NULL);
 	smi_log_free(&log);
 
 	/* nounits, an older driver's names, noheader with --query */
 	CHECK(parse("2017/03/19 17:32:29.613, 45, Active\n", "timestamp,utilization.gpu,clocks_throttle_reasons.hw_thermal_slowdown",
 		    &log, msg, sizeof(msg)) == 0);
-	CHECK(log.n == 1 && log.gpu[0].s.v[0].throttle == GPU_THROTTLE_HW_THERMAL);
+	CHECK(log.n == 1 && series_throttle(&log.gpu[0].s, 0) == GPU_THROTTLE_HW_THERMAL);
 	CHECK(log.gpu[0].reasons_read == GPU_THROTTLE_HW_THERMAL);
 	smi_log_free(&log);
 
