@@ -218,7 +218,9 @@ static void gpu_summary(FILE *f, const struct diagnosis *g,
 static void findings_table(FILE *f, const struct gpu_diagnosis *d, bool md)
 {
 	if (d->n == 0) {
-		fprintf(f, "no finding: the GPU looks busy, cool and well used\n\n");
+		char verdict[400];
+		diagnosis_verdict(d, verdict, sizeof(verdict));
+		fprintf(f, "%s\n\n", verdict);
 		return;
 	}
 	if (md) {

@@ -688,6 +688,44 @@ void diagnose_gpu(const struct gpu_samples *gs,
 	series_free(&x);
 }
 
+/* Appends "; " (or the opening) and a clause to buf. */
+static void clause(char *buf, size_t len, const char *text)
+{
+	size_t used = strlen(buf);
+	if (used < len)
+		snprintf(buf + used, len - used, "%s%s",
+			 strchr(buf, ':') ? "; " : ": ", text);
+}
+
+void diagnosis_verdict(const struct gpu_diagnosis *d, char *buf, size_t len)
+{
+	bool util = d->readings & GPU_SAMPLE_UTILIZATION;
+	bool temp = d->readings & GPU_SAMPLE_TEMPERATURE;
+	bool hot = temp && d->temperature_max_c >= HOT_C;
+	if (util && temp && !hot) {
+		snprintf(buf, len, "no finding: the GPU looks busy, cool and well used");
+		return;
+	}
+	snprintf(buf, len, "no finding in what the log shows");
+	char text[240];
+	clause(buf, len, util ? "busy and well used"
+			      : "utilisation: not in the log, so how busy the GPU was cannot be told");
+	if (!temp)
+		clause(buf, len, "temperature: not in the log");
+	if (hot) {
+		bool can_tell = d->readings & (GPU_SAMPLE_SM_CLOCK | GPU_SAMPLE_THROTTLE);
+		snprintf(text, sizeof(text), "hot, %.0f C at its hottest (%.0f C or more is hot)%s",
+			 d->temperature_max_c, HOT_C,
+			 can_tell ? ", though its clocks were not held down"
+				  : ", and with no SM clock or throttle reason in the log nothing tells whether it throttled");
+		clause(buf, len, text);
+	} else if (temp) {
+		snprintf(text, sizeof(text), "cool, %.0f C at its hottest",
+			 d->temperature_max_c);
+		clause(buf, len, text);
+	}
+}
+
 void gpu_diagnosis_free(struct gpu_diagnosis *d)
 {
 	free(d->f);

@@ -104,6 +104,15 @@ void diagnose_gpu(const struct gpu_samples *s,
 		  const struct diagnose_context *ctx, struct gpu_diagnosis *out);
 void gpu_diagnosis_free(struct gpu_diagnosis *d);
 
+/*
+ * What a GPU with no finding is, in words, claiming only what its
+ * readings can show: "busy" and "well used" need utilisation, "cool" a
+ * temperature under the hot mark; a reading the log lacks is named as
+ * such ("utilisation: not in the log"), and a hot GPU is called hot even
+ * when nothing shows it throttled.
+ */
+void diagnosis_verdict(const struct gpu_diagnosis *d, char *buf, size_t len);
+
 const char *finding_kind_name(enum finding_kind k);	/* "heartbeat" */
 const char *severity_name(enum severity s);		/* "warning" */
 const char *throttle_reason_name(enum throttle_reason r);	/* "sw_thermal" */

@@ -247,10 +247,55 @@ static void detectors(void)
 	gpu_samples_free(&s);
 }
 
+/*
+ * The verdict of a GPU with no finding claims only what its readings show:
+ * without utilisation nothing is "busy"; at 95 C nothing is "cool".
+ */
+static void verdicts(void)
+{
+	struct gpu_diagnosis d;
+	char v[400];
+	memset(&d, 0, sizeof(d));
+	d.readings = GPU_SAMPLE_UTILIZATION | GPU_SAMPLE_TEMPERATURE;
+	d.temperature_max_c = 70;
+	diagnosis_verdict(&d, v, sizeof(v));
+	CHECK_STR(v, "no finding: the GPU looks busy, cool and well used");
+	d.readings = GPU_SAMPLE_TEMPERATURE;
+	d.temperature_max_c = 95;
+	diagnosis_verdict(&d, v, sizeof(v));
+	CHECK_STR(v, "no finding in what the log shows: utilisation: not in the log, so how busy the GPU was cannot be told; hot, 95 C at its hottest (83 C or more is hot), and with no SM clock or throttle reason in the log nothing tells whether it throttled");
+	d.readings = GPU_SAMPLE_UTILIZATION | GPU_SAMPLE_TEMPERATURE | GPU_SAMPLE_SM_CLOCK;
+	diagnosis_verdict(&d, v, sizeof(v));
+	CHECK_STR(v, "no finding in what the log shows: busy and well used; hot, 95 C at its hottest (83 C or more is hot), though its clocks were not held down");
+	d.readings = GPU_SAMPLE_UTILIZATION;
+	d.temperature_max_c = NAN;
+	diagnosis_verdict(&d, v, sizeof(v));
+	CHECK_STR(v, "no finding in what the log shows: busy and well used; temperature: not in the log");
+}
+
+/* The hottest reading and what was read come from the samples. */
+static void readings_of_a_log(void)
+{
+	struct smi_log log;
+	char msg[400];
+	CHECK(parse("timestamp, temperature.gpu\n2026/11/30 10:15:00.000, 94\n"
+		    "2026/11/30 10:15:01.000, 95\n2026/11/30 10:15:02.000, [N/A]\n",
+		    NULL, &log, msg, sizeof(msg)) == 0);
+	struct gpu_diagnosis d;
+	diagnose_series(&log.gpu[0].s, &plain, &d);
+	CHECK(d.readings == GPU_SAMPLE_TEMPERATURE);
+	CHECK_NEAR(d.temperature_max_c, 95, 0);
+	CHECK(d.n == 0 && isnan(d.util_mean));
+	gpu_diagnosis_free(&d);
+	smi_log_free(&log);
+}
+
 int main(void)
 {
 	civil_times();
 	reader();
 	detectors();
+	verdicts();
+	readings_of_a_log();
 	return check_summary("diagnose");
 }
