@@ -83,6 +83,17 @@ void diagnosis_price(struct diagnosis *g)
 
 /* ---- JSON ---- */
 
+/* Text from outside (the log's name, a plan's names) as a JSON string,
+ * spelled out as the other outputs have it: JSON would carry a C1
+ * control or a bidirectional override raw, for a terminal to obey. */
+static json_t *outside_text(const char *s)
+{
+	char *safe = term_escape_dup(s, 0);
+	json_t *j = json_text(safe);
+	free(safe);
+	return j;
+}
+
 static json_t *num_or_null(double v)
 {
 	return isfinite(v) ? json_number(v) : json_null();
@@ -139,7 +150,7 @@ json_t *diagnosis_json(const struct diagnosis *g)
 {
 	json_t *j = json_object();
 	json_object_set_new(j, "schema", json_string("gpuplan/diagnosis/v1"));
-	json_object_set_new(j, "source", json_text(g->source));
+	json_object_set_new(j, "source", outside_text(g->source));
 	json_object_set_new(j, "live", json_boolean(g->live));
 	json_object_set_new(j, "started", json_string_or_null(g->started[0] ? g->started : NULL));
 	json_object_set_new(j, "second_process",
@@ -147,9 +158,9 @@ json_t *diagnosis_json(const struct diagnosis *g)
 						: "not visible in an nvidia-smi --query-gpu log: run diagnose --live, or log nvidia-smi --query-compute-apps"));
 	if (g->price.set) {
 		json_t *p = json_object();
-		json_object_set_new(p, "workload", json_text(g->price.workload));
-		json_object_set_new(p, "instance", json_text(g->price.instance));
-		json_object_set_new(p, "currency", json_text(g->price.currency));
+		json_object_set_new(p, "workload", outside_text(g->price.workload));
+		json_object_set_new(p, "instance", outside_text(g->price.instance));
+		json_object_set_new(p, "currency", outside_text(g->price.currency));
 		json_object_set_new(p, "per_gpu_hour", json_number(g->price.per_gpu_hour));
 		json_object_set_new(j, "price", p);
 	}
