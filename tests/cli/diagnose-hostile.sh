@@ -10,7 +10,9 @@
 #     promtool where it is installed;
 #  2. a 15 MB log of 5,000,000 samples (utilisation alone, 3 bytes a line)
 #     is diagnosed within 512 MB of address space (it took 1.1 GB when a
-#     sample cost 200 bytes).
+#     sample cost 200 bytes);
+#  3. the timeline (--report) of a long log is drawn from a bounded number
+#     of points.
 #   diagnose-hostile.sh GPUPLAN        (run from the source root)
 set -u
 gpuplan=$1
@@ -111,4 +113,21 @@ else
 	grep -q '"samples": 5000000' "$dir/big.json" 2>/dev/null ||
 		bad "the 15 MB log: not 5,000,000 samples read"
 fi
+# 3. The timeline of a 200,000-sample log draws at most 4,000 points a
+# line (each run of samples as its lowest and highest reading): its SVG
+# stays small (1.2 MB; one point a sample made it 51 MB, and a day at 100 ms took
+# minutes to draw).
+python3 -c '
+import sys
+w = sys.stdout.write
+w("timestamp, utilization.gpu [%], temperature.gpu\n")
+for s in range(200000):
+    w("2026/11/%02d %02d:%02d:%02d.000, %d %%, %d\n" % (1 + s // 86400, s // 3600 % 24,
+      s // 60 % 60, s % 60, 10 if s % 10 == 0 else 95, 60 + s % 7))
+' >"$dir/long.csv"
+"$gpuplan" diagnose "$dir/long.csv" -o /dev/null --report "$dir/long.svg" ||
+	bad "the timeline of a 200,000-sample log exited $?"
+size=$(stat -c %s "$dir/long.svg" 2>/dev/null || echo 0)
+[ "$size" -gt 10000 ] && [ "$size" -lt 5000000 ] ||
+	bad "the timeline of a 200,000-sample log is $size bytes of SVG (want under 5,000,000)"
 exit $fail
