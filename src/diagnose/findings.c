@@ -136,17 +136,87 @@ static double weight(const struct series *s, size_t i)
 	return dt > 10 * s->period ? s->period : dt;
 }
 
+/*
+ * The spacings of the samples repeat (nvidia-smi's -l period, to the
+ * millisecond), so their median is found by counting each distinct
+ * value: a few kilobytes whatever the log's length, where sorting them
+ * took 8 bytes a sample.  A log with more distinct spacings than a table
+ * holds falls back to the sort.  Either way the median is the same: the
+ * middle value, or the mean of the middle two.
+ */
+#define SPACING_SLOTS 4096	/* a power of two */
+#define SPACINGS_DISTINCT (SPACING_SLOTS / 2)
+
+struct spacing {
+	double v;
+	size_t n;		/* 0: an empty slot */
+};
+
+static int by_spacing(const void *a, const void *b)
+{
+	double x = ((const struct spacing *)a)->v, y = ((const struct spacing *)b)->v;
+	return (x > y) - (x < y);
+}
+
+/* Counts the spacings into slots; false when there are too many distinct. */
+static bool count_spacings(const struct series *s, struct spacing *slot)
+{
+	size_t distinct = 0;
+	for (size_t i = 1; i < s->n; i++) {
+		double d = s->t[i] - s->t[i - 1];
+		uint64_t bits;
+		memcpy(&bits, &d, sizeof(bits));
+		size_t h = (size_t)((bits * 0x9e3779b97f4a7c15ULL) >> 52) & (SPACING_SLOTS - 1);
+		while (slot[h].n && memcmp(&slot[h].v, &d, sizeof(d)))
+			h = (h + 1) & (SPACING_SLOTS - 1);
+		if (!slot[h].n && ++distinct > SPACINGS_DISTINCT)
+			return false;
+		slot[h].v = d;
+		slot[h].n++;
+	}
+	return true;
+}
+
+/* The k-th smallest (from 0) of the counted spacings, sorted by value. */
+static double kth_spacing(const struct spacing *sorted, size_t k)
+{
+	for (size_t i = 0;; i++) {
+		if (k < sorted[i].n)
+			return sorted[i].v;
+		k -= sorted[i].n;
+	}
+}
+
+static double median_spacing(const struct series *s)
+{
+	size_t m = s->n - 1;
+	struct spacing *slot = xcalloc(SPACING_SLOTS, sizeof(*slot));
+	double median;
+	if (count_spacings(s, slot)) {
+		size_t used = 0;
+		for (size_t i = 0; i < SPACING_SLOTS; i++)
+			if (slot[i].n)
+				slot[used++] = slot[i];
+		qsort(slot, used, sizeof(*slot), by_spacing);
+		median = m % 2 ? kth_spacing(slot, m / 2)
+			       : (kth_spacing(slot, m / 2 - 1) + kth_spacing(slot, m / 2)) / 2;
+	} else {
+		double *d = xcalloc(m, sizeof(double));
+		for (size_t i = 1; i < s->n; i++)
+			d[i - 1] = s->t[i] - s->t[i - 1];
+		median = median_of(d, m);
+		free(d);
+	}
+	free(slot);
+	return median;
+}
+
 /* The period (the median spacing) and the duration (the weights' sum). */
 static void weigh(struct series *s)
 {
-	double *d = xcalloc(s->n ? s->n : 1, sizeof(double));
-	size_t nd = 0;
-	for (size_t i = 1; i < s->n; i++)
-		d[nd++] = s->t[i] - s->t[i - 1];
-	s->period = nd ? median_of(d, nd) : 1;
+	s->period = s->n > 1 ? median_spacing(s) : 1;
 	if (!(s->period > 0))
 		s->period = 1;
-	free(d);
 	s->duration = 0;
 	for (size_t i = 0; i < s->n; i++)
 		s->duration += weight(s, i);
@@ -179,18 +249,58 @@ static void say(char *buf, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* The p-th percentile (0..1) of the valid utilisation readings. */
+static int by_float(const void *a, const void *b)
+{
+	float x = *(const float *)a, y = *(const float *)b;
+	return (x > y) - (x < y);
+}
+
+/* The rank-th smallest (from 0) reading, counted by whole percent; false
+ * when a reading is not a whole percent (a log edited by hand). */
+static bool whole_percentile(const float *u, size_t n, double p, double *r)
+{
+	size_t count[101] = {0}, m = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (isnan(u[i]))
+			continue;
+		if (!(u[i] >= 0 && u[i] <= 100) || u[i] != floorf(u[i]))
+			return false;
+		count[(int)u[i]]++;
+		m++;
+	}
+	*r = NAN;
+	if (!m)
+		return true;
+	size_t rank = (size_t)floor(p * (double)(m - 1) + 0.5);
+	for (int pct = 0; pct <= 100; rank -= count[pct++])
+		if (rank < count[pct]) {
+			*r = pct;
+			return true;
+		}
+	return true;
+}
+
+/* The p-th percentile (0..1) of the valid utilisation readings: counted
+ * by whole percent as nvidia-smi writes them (no copy), else sorted as
+ * the floats they are kept as (4 bytes a sample, the same order). */
 static double util_percentile(const struct series *s, double p)
 {
-	double *v = xcalloc(s->n ? s->n : 1, sizeof(double));
+	const float *u = s->x->col[SC_UTIL];
+	double whole;
+	if (!u)
+		return NAN;
+	if (whole_percentile(u, s->n, p, &whole))
+		return whole;
+	float *v = xcalloc(s->n ? s->n : 1, sizeof(float));
 	size_t m = 0;
 	for (size_t i = 0; i < s->n; i++)
-		if (has(s, SC_UTIL, i))
-			v[m++] = get(s, SC_UTIL, i);
+		if (!isnan(u[i]))
+			v[m++] = u[i];
 	double r = NAN;
 	if (m) {
-		sort_doubles(v, m);
-		r = v[(size_t)floor(p * (double)(m - 1) + 0.5)];
+		qsort(v, m, sizeof(float), by_float);
+		r = (double)v[(size_t)floor(p * (double)(m - 1) + 0.5)] *
+		    series_scale(SC_UTIL);
 	}
 	free(v);
 	return r;
@@ -323,7 +433,7 @@ static void idle_gaps(const struct series *s, struct gpu_diagnosis *d)
 
 struct drops {
 	double *start;		/* the first sample time of each drop */
-	size_t n;
+	size_t n, cap;
 	double time, lost;	/* time in drops; GPU time the drops take */
 	double busy;		/* the busy level, % */
 	const struct series *s;
@@ -334,6 +444,10 @@ static void drop_run(void *arg, size_t first, size_t last, double time)
 	struct drops *dr = arg;
 	if (time >= IDLE_GAP_MIN_S)
 		return;		/* a gap, not a beat */
+	if (dr->n == dr->cap) {	/* as many as there are drops, not samples */
+		dr->cap = dr->cap ? 2 * dr->cap : 64;
+		dr->start = xrealloc(dr->start, dr->cap * sizeof(double));
+	}
 	dr->start[dr->n++] = dr->s->t[first];
 	dr->time += time;
 	for (size_t i = first; i <= last; i++)
@@ -364,7 +478,6 @@ static void heartbeat(const struct series *s, struct gpu_diagnosis *d)
 	dr.busy = util_percentile(s, 0.9);
 	if (!(dr.busy >= BUSY_MIN_PCT))
 		return;
-	dr.start = xcalloc(s->n ? s->n : 1, sizeof(double));
 	runs_under(s, DROP_FRACTION * dr.busy, drop_run, &dr);
 	double period = 0, cv = INFINITY, sd = 0;
 	if (dr.n >= HEARTBEAT_MIN_DROPS)
