@@ -290,6 +290,53 @@ static void readings_of_a_log(void)
 	smi_log_free(&log);
 }
 
+/*
+ * The period and the percentiles are counted where readings repeat and
+ * sorted where they do not: both ways give the same figures.  5,001
+ * samples spaced 1 + i/10^6 s (5,000 distinct spacings, past the count's
+ * table) are sorted for their median; utilisation 0.5 % apart (not whole
+ * percents) is sorted for its percentiles.
+ */
+static void counted_or_sorted(void)
+{
+	struct sample_series x;
+	series_init(&x);
+	double t = 0;
+	for (size_t i = 0; i < 5001; i++) {
+		struct series_row r;
+		series_row_clear(&r, t);
+		r.v[SC_UTIL] = 0.5 * (double)(i % 201);	/* 0, 0.5, ... 100 % */
+		series_push(&x, &r);
+		t += 1 + (double)i * 1e-6;
+	}
+	struct gpu_diagnosis d;
+	diagnose_series(&x, &plain, &d);
+	/* spacings 1 + i e-6 for i = 0..4999: the middle two are i = 2499 and
+	 * 2500, whose mean is 1.0024995 */
+	CHECK_NEAR(d.period_s, 1.0024995, 1e-9);
+	/* 0, 0.5, ..., 100 % about 25 times each (the mean just under 50 %):
+	 * the median of the sorted readings 50 %, the 90th percentile 90 % */
+	CHECK(d.n == 2 && d.f[0].kind == FIND_LOW_UTILIZATION);	/* and idle gaps */
+	CHECK_HAS(d.f[0].evidence, "(median 50 %, 90th percentile 90 %)");
+	gpu_diagnosis_free(&d);
+	series_free(&x);
+	/* a steady 1 s period and whole percents: counted, the same as sorted */
+	series_init(&x);
+	for (size_t i = 0; i < 1000; i++) {
+		struct series_row r;
+		series_row_clear(&r, (double)i);
+		r.v[SC_UTIL] = (double)(i % 10 == 0 ? 10 : 95);
+		series_push(&x, &r);
+	}
+	diagnose_series(&x, &plain, &d);
+	CHECK_NEAR(d.period_s, 1, 0);
+	CHECK(d.n == 1 && d.f[0].kind == FIND_HEARTBEAT);
+	CHECK_HAS(d.f[0].evidence, "half the busy level of 95 %");
+	CHECK_HAS(d.f[0].evidence, "100 drops");
+	gpu_diagnosis_free(&d);
+	series_free(&x);
+}
+
 int main(void)
 {
 	civil_times();
@@ -297,5 +344,6 @@ int main(void)
 	detectors();
 	verdicts();
 	readings_of_a_log();
+	counted_or_sorted();
 	return check_summary("diagnose");
 }
