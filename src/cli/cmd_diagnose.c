@@ -7,7 +7,6 @@
  * log (every problem printed, and what the readable part of the log shows
  * printed on stderr; nothing written).
  */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -19,7 +18,6 @@
 #include "core/error.h"
 #include "core/output.h"
 #include "core/units.h"
-#include "core/utc_time.h"
 #include "diagnose/diag_chart.h"
 #include "diagnose/diag_out.h"
 #include "diagnose/findings.h"
