@@ -102,7 +102,8 @@ fi
 
 # 2. 5,000,000 samples in 512 MB of address space.  Skipped under a
 # sanitizer, which maps terabytes of shadow memory up front.
-if ldd "$gpuplan" 2>/dev/null | grep -q -e libasan -e libtsan; then
+# (gcc links the runtime as libasan.so; clang into the program itself)
+if { ldd "$gpuplan"; nm "$gpuplan"; } 2>/dev/null | grep -q -e libasan -e __asan_init; then
 	echo "diagnose-hostile: sanitizer build: the memory bound is not checked" >&2
 else
 	(ulimit -v 524288
