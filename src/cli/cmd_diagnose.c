@@ -7,6 +7,7 @@
  * log (every problem printed, and what the readable part of the log shows
  * printed on stderr; nothing written).
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -59,6 +60,12 @@ static const struct cmd_spec diagnose_spec = {
 };
 
 enum diag_format { DF_TABLE, DF_JSON, DF_MARKDOWN };
+
+/* Samples --live may take: NVML's sampler keeps about 200 bytes each
+ * (bench/gpu_sampler.h) until it stops, so 2,000,000 (24 h at 50 ms) is
+ * 400 MB; 24 h at 1 ms would be 17 GB, and the day's sampling lost to an
+ * allocation that fails at its end. */
+#define LIVE_SAMPLES_MOST 2000000
 
 struct diag_opts {
 	enum diag_format fmt;
@@ -138,6 +145,12 @@ static int read_opts(const struct parsed *p, struct diag_opts *o)
 		return usage_error(s, "--gpu expects an index from 0 to 63, found '%s'", gpu);
 	if (o->live && o->interval_s > o->duration_s)
 		return usage_error(s, "--interval is longer than --duration");
+	if (o->live && o->duration_s / o->interval_s > LIVE_SAMPLES_MOST)
+		return usage_error(s, "--duration %s at --interval %s is %.0f samples: expected at most %d (sample less often, or for less time)",
+				   /* exceeded only with both given: the defaults are far inside */
+				   opt_value(p, s, "duration") ? opt_value(p, s, "duration") : "60s",
+				   opt_value(p, s, "interval") ? opt_value(p, s, "interval") : "100ms",
+				   floor(o->duration_s / o->interval_s), LIVE_SAMPLES_MOST);
 	if (o->workload && !o->plan)
 		return usage_error(s, "--workload goes with --plan");
 	if (o->prom && !strcmp(o->prom, "-") && (!o->out || !strcmp(o->out, "-")))
