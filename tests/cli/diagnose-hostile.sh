@@ -68,7 +68,10 @@ ok, seen, typed, current = True, set(), set(), None
 def fail(n, why, line):
     global ok
     print(f"diagnose-hostile: out.prom:{n}: {why}: {line!r}", file=sys.stderr); ok = False
-data = open(sys.argv[1], "rb").read().decode("utf-8")
+try:
+    data = open(sys.argv[1], "rb").read().decode("utf-8")
+except UnicodeDecodeError as e:
+    fail(0, "not UTF-8", str(e)); sys.exit(1)
 if not data.endswith("\n"):
     fail(0, "no line end at the end", data[-40:])
 for n, line in enumerate(data.split("\n")[:-1], 1):
