@@ -19,7 +19,6 @@
 #include "core/error.h"
 #include "core/output.h"
 #include "core/units.h"
-#include "core/utc_time.h"
 #include "diagnose/diag_chart.h"
 #include "diagnose/diag_out.h"
 #include "diagnose/findings.h"
@@ -61,6 +60,12 @@ static const struct cmd_spec diagnose_spec = {
 };
 
 enum diag_format { DF_TABLE, DF_JSON, DF_MARKDOWN };
+
+/* Samples --live may take: NVML's sampler keeps about 200 bytes each
+ * (bench/gpu_sampler.h) until it stops, so 2,000,000 (24 h at 50 ms) is
+ * 400 MB; 24 h at 1 ms would be 17 GB, and the day's sampling lost to an
+ * allocation that fails at its end. */
+#define LIVE_SAMPLES_MOST 2000000
 
 struct diag_opts {
 	enum diag_format fmt;
@@ -140,6 +145,12 @@ static int read_opts(const struct parsed *p, struct diag_opts *o)
 		return usage_error(s, "--gpu expects an index from 0 to 63, found '%s'", gpu);
 	if (o->live && o->interval_s > o->duration_s)
 		return usage_error(s, "--interval is longer than --duration");
+	if (o->live && o->duration_s / o->interval_s > LIVE_SAMPLES_MOST)
+		return usage_error(s, "--duration %s at --interval %s is %.0f samples: expected at most %d (sample less often, or for less time)",
+				   /* exceeded only with both given: the defaults are far inside */
+				   opt_value(p, s, "duration") ? opt_value(p, s, "duration") : "60s",
+				   opt_value(p, s, "interval") ? opt_value(p, s, "interval") : "100ms",
+				   floor(o->duration_s / o->interval_s), LIVE_SAMPLES_MOST);
 	if (o->workload && !o->plan)
 		return usage_error(s, "--workload goes with --plan");
 	if (o->prom && !strcmp(o->prom, "-") && (!o->out || !strcmp(o->out, "-")))
@@ -217,56 +228,13 @@ static int load_price(const struct diag_opts *o, struct diag_price *pr)
 
 /* ---- the diagnosis ---- */
 
-static void when_in_log(const void *ctx, double t_s, char *buf, size_t len)
-{
-	const struct smi_log *log = ctx;
-	double abs = log->t0_s + t_s;
-	long days = (long)floor(abs / 86400);
-	char stamp[40];
-	utc_civil_format(days, abs - (double)days * 86400, '/', stamp, sizeof(stamp));
-	snprintf(buf, len, "%s (+%.1f s)", stamp, t_s);
-}
-
-static void diagnose_all(const struct smi_log *log, bool live,
-			 const char *source, struct diagnosis *g)
-{
-	memset(g, 0, sizeof(*g));
-	g->source = source;
-	g->live = live;
-	if (log->has_time && (log->first_time[0] || live)) {
-		long days = (long)floor(log->t0_s / 86400);
-		if (log->first_time[0])
-			snprintf(g->started, sizeof(g->started), "%s", log->first_time);
-		else	/* NVML's wall clock: UTC */
-			utc_civil_format(days, log->t0_s - (double)days * 86400, '/',
-					 g->started, sizeof(g->started));
-	}
-	g->gpu = calloc(log->n ? log->n : 1, sizeof(*g->gpu));
-	g->n = log->n;
-	for (size_t i = 0; i < log->n; i++) {
-		const struct smi_gpu *s = &log->gpu[i];
-		struct diag_gpu *x = &g->gpu[i];
-		snprintf(x->label, sizeof(x->label), "%s", s->key);
-		snprintf(x->uuid, sizeof(x->uuid), "%s", s->uuid);
-		snprintf(x->name, sizeof(x->name), "%s", s->name);
-		struct diagnose_context ctx = {
-			.live = live, .power_limit_w = s->power_limit_w,
-			.sm_clock_max_hz = s->sm_clock_max_hz,
-			.reasons_read = s->reasons_read,
-			.when = log->has_time ? when_in_log : NULL, .when_ctx = log,
-		};
-		diagnose_gpu(&s->s, &ctx, &x->d);
-		x->lost_cost = NAN;
-	}
-}
-
 /* A bad log: what its readable rows show, on stderr (nothing written). */
 static void partial(const struct smi_log *log, const struct diag_opts *o)
 {
 	if (log->rows == 0)
 		return;
 	struct diagnosis g;
-	diagnose_all(log, false, o->log, &g);
+	diagnosis_of_log(log, false, o->log, &g);
 	fprintf(stderr, "\nwhat the %zu readable samples show (nothing written: fix the log first):\n\n",
 		log->rows);
 	diagnosis_print(stderr, &g, false);
@@ -410,7 +378,7 @@ static int run(const struct diag_opts *o, const struct diag_price *price)
 		return rc;
 	}
 	struct diagnosis g;
-	diagnose_all(&log, o->live, o->live ? "nvml" : o->log, &g);
+	diagnosis_of_log(&log, o->live, o->live ? "nvml" : o->log, &g);
 	g.price = *price;
 	diagnosis_price(&g);
 	rc = emit(o, &log, &g);

@@ -4,11 +4,18 @@
 #include "core/prom_text.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
-/* Escapes \ and newline, and " too when quoted (label values). */
-static void escaped(FILE *f, const char *s, bool quoted)
+#include "core/term_safe.h"
+
+/* Escapes \ and newline, and " too when quoted (label values).  Other
+ * control bytes and bytes that are not UTF-8 (a log's uuid field, say)
+ * are spelled out first as term_safe.h does ("\x1b"): the format wants
+ * UTF-8 and promtool refuses what is not. */
+static void escaped(FILE *f, const char *raw, bool quoted)
 {
+	char *s = term_escape_dup(raw, TERM_KEEP_LINES);
 	for (const char *c = s; *c; c++) {
 		if (*c == '\\' || (quoted && *c == '"'))
 			fprintf(f, "\\%c", *c);
@@ -17,6 +24,7 @@ static void escaped(FILE *f, const char *s, bool quoted)
 		else
 			fputc(*c, f);
 	}
+	free(s);
 }
 
 void prom_family(FILE *f, const char *name, const char *type,

@@ -11,6 +11,9 @@
  * - a family's HELP and TYPE come once, before its samples, and a
  *   family's samples are contiguous (callers emit one family at a time);
  * - label values escape \, " and newline; HELP text escapes \ and newline;
+ *   other control bytes and bytes that are not UTF-8 are spelled out
+ *   first ("\x1b", core/term_safe.h), so the text is UTF-8 with no
+ *   control byte but the line ends;
  * - values print with %.17g (round-trip exact), NaN as NaN and infinities
  *   as +Inf/-Inf;
  * - names follow Prometheus' conventions: the gpuplan_ prefix and a base

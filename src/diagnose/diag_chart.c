@@ -17,29 +17,93 @@ struct chart_in {
 	const struct diagnosis *g;
 };
 
-/* Each sample's reading, or NaN (a break in the line) where absent. */
-static double *series(const struct gpu_samples *s, unsigned bit,
-		      double (*get)(const struct gpu_sample *))
+/*
+ * What a band draws: times and the four readings (utilisation, SM clock
+ * in MHz, temperature, power), NaN (a break in the line) where absent.
+ * Up to CHART_POINTS_MOST samples, one point each; a longer log (a day at
+ * 100 ms is 864,000 samples, more than a page has pixels, and a minute of
+ * drawing) is cut into CHART_POINTS_MOST / 2 runs of samples, each drawn
+ * as two points at its first and last time: its lowest and its highest
+ * reading, in the order they came, so a drop or a spike of one sample
+ * still shows.
+ */
+#define CHART_POINTS_MOST 4000
+enum { LINE_UTIL, LINE_CLOCK, LINE_TEMP, LINE_POWER, LINES };
+static const enum series_column line_column[LINES] = {SC_UTIL, SC_SM_CLOCK, SC_TEMP, SC_POWER};
+static const double line_unit[LINES] = {1, 1e6, 1, 1};
+
+struct drawn {
+	size_t n;
+	double *t;
+	double *v[LINES];
+};
+
+static double reading(const struct sample_series *s, int line, size_t i)
 {
-	double *v = xcalloc(s->n ? s->n : 1, sizeof(double));
-	for (size_t i = 0; i < s->n; i++)
-		v[i] = (s->v[i].valid & bit) ? get(&s->v[i]) : NAN;
-	return v;
+	enum series_column c = line_column[line];
+	return series_has(s, c, i) ? series_get(s, c, i) / line_unit[line] : NAN;
 }
 
-static double util(const struct gpu_sample *x) { return x->util_gpu_pct; }
-static double clock_mhz(const struct gpu_sample *x) { return x->sm_clock_hz / 1e6; }
-static double temp(const struct gpu_sample *x) { return x->temperature_c; }
-static double power(const struct gpu_sample *x) { return x->power_w; }
+/* The lowest and highest reading of samples [a, b) into v[0..1], in the
+ * order they came; NaN when none has one. */
+static void run_extremes(const struct sample_series *s, int line, size_t a,
+			 size_t b, double *v)
+{
+	size_t lo = b, hi = b;
+	for (size_t i = a; i < b; i++) {
+		double x = reading(s, line, i);
+		if (isnan(x))
+			continue;
+		if (lo == b || x < reading(s, line, lo))
+			lo = i;
+		if (hi == b || x > reading(s, line, hi))
+			hi = i;
+	}
+	if (lo == b) {
+		v[0] = v[1] = NAN;
+		return;
+	}
+	v[0] = reading(s, line, lo < hi ? lo : hi);
+	v[1] = reading(s, line, lo < hi ? hi : lo);
+}
+
+static void drawn_of(const struct sample_series *s, struct drawn *d)
+{
+	bool whole = s->n <= CHART_POINTS_MOST;
+	size_t runs = CHART_POINTS_MOST / 2;
+	d->n = whole ? s->n : 2 * runs;
+	d->t = xcalloc(d->n ? d->n : 1, sizeof(double));
+	for (int l = 0; l < LINES; l++)
+		d->v[l] = xcalloc(d->n ? d->n : 1, sizeof(double));
+	if (whole) {
+		for (size_t i = 0; i < s->n; i++) {
+			d->t[i] = s->t_s[i];
+			for (int l = 0; l < LINES; l++)
+				d->v[l][i] = reading(s, l, i);
+		}
+		return;
+	}
+	for (size_t r = 0; r < runs; r++) {
+		size_t a = r * s->n / runs, b = (r + 1) * s->n / runs;
+		d->t[2 * r] = s->t_s[a];
+		d->t[2 * r + 1] = s->t_s[b - 1];
+		for (int l = 0; l < LINES; l++)
+			run_extremes(s, l, a, b, &d->v[l][2 * r]);
+	}
+}
+
+static void drawn_free(struct drawn *d)
+{
+	free(d->t);
+	for (int l = 0; l < LINES; l++)
+		free(d->v[l]);
+}
 
 /* Utilisation against time, each finding's start and end marked. */
-static void util_panel(cairo_t *cr, struct rect r, const struct smi_gpu *gpu,
-		       const struct diag_gpu *dg, const double *t,
-		       const struct chart_style *st)
+static void util_panel(cairo_t *cr, struct rect r, const struct drawn *d,
+		       const struct diag_gpu *dg, const struct chart_style *st)
 {
-	const struct gpu_samples *s = &gpu->s;
-	double *u = series(s, GPU_SAMPLE_UTILIZATION, util);
-	struct curve c = {t, u, s->n, chart_colour(0), -1, false, false};
+	struct curve c = {d->t, d->v[LINE_UTIL], d->n, chart_colour(0), -1, false, false};
 	struct curve_key key = {"utilization.gpu", chart_colour(0), -1, false};
 	size_t nf = dg->d.n;
 	struct curve_stop *stops = xcalloc(2 * nf + 1, sizeof(*stops));
@@ -52,33 +116,26 @@ static void util_panel(cairo_t *cr, struct rect r, const struct smi_gpu *gpu,
 	struct curve_chart cc = {&c, 1, &key, 1, NULL, 0, stops, 2 * nf};
 	struct axis x = {NAN, NAN, false, "time (s)", NULL};
 	struct axis y = {0, 100, false, "utilisation (%)", NULL};
-	char title[320];
+	char title[2 * DIAG_TEXT_MAX + 64];
 	snprintf(title, sizeof(title), "GPU %s%s%s%s: utilisation and findings",
 		 dg->label, dg->name[0] ? " (" : "", dg->name, dg->name[0] ? ")" : "");
 	chart_curves(cr, r, title, &x, &y, &cc, st);
 	free(stops);
-	free(u);
 }
 
 /* SM clock, temperature and power, each on its own axis. */
-static void sensor_panel(cairo_t *cr, struct rect r, const struct smi_gpu *gpu,
-			 const double *t, const struct chart_style *st)
+static void sensor_panel(cairo_t *cr, struct rect r, const struct drawn *d,
+			 const struct chart_style *st)
 {
-	const struct gpu_samples *s = &gpu->s;
-	double *c = series(s, GPU_SAMPLE_SM_CLOCK, clock_mhz);
-	double *k = series(s, GPU_SAMPLE_TEMPERATURE, temp);
-	double *w = series(s, GPU_SAMPLE_POWER, power);
 	struct axis x = {NAN, NAN, false, "time (s)", NULL};
 	struct axis ya = {NAN, NAN, false, "SM clock (MHz)", NULL};
 	struct axis yb = {NAN, NAN, false, "temperature (C)", NULL};
 	struct axis yc = {NAN, NAN, false, "power (W)", NULL};
 	struct line_series lines[3] = {
-		{"SM clock", c, &ya}, {"temperature", k, &yb}, {"power", w, &yc},
+		{"SM clock", d->v[LINE_CLOCK], &ya}, {"temperature", d->v[LINE_TEMP], &yb},
+		{"power", d->v[LINE_POWER], &yc},
 	};
-	chart_lines(cr, r, "clocks, temperature and power", &x, t, s->n, lines, 3, st);
-	free(c);
-	free(k);
-	free(w);
+	chart_lines(cr, r, "clocks, temperature and power", &x, d->t, d->n, lines, 3, st);
 }
 
 static void draw(cairo_t *cr, struct rect area, const struct chart_style *st,
@@ -88,16 +145,14 @@ static void draw(cairo_t *cr, struct rect area, const struct chart_style *st,
 	size_t n = in->log->n < DIAG_CHART_MAX_GPUS ? in->log->n : DIAG_CHART_MAX_GPUS;
 	double band = n ? area.h / (double)n : area.h;
 	for (size_t i = 0; i < n; i++) {
-		const struct smi_gpu *gpu = &in->log->gpu[i];
-		double *t = xcalloc(gpu->s.n ? gpu->s.n : 1, sizeof(double));
-		for (size_t k = 0; k < gpu->s.n; k++)
-			t[k] = gpu->s.v[k].t_s;
+		struct drawn d;
+		drawn_of(&in->log->gpu[i].s, &d);
 		double y = area.y + band * (double)i;
-		util_panel(cr, (struct rect){area.x, y, area.w, band * 0.55},
-			   gpu, &in->g->gpu[i], t, st);
+		util_panel(cr, (struct rect){area.x, y, area.w, band * 0.55}, &d,
+			   &in->g->gpu[i], st);
 		sensor_panel(cr, (struct rect){area.x, y + band * 0.55, area.w, band * 0.45},
-			     gpu, t, st);
-		free(t);
+			     &d, st);
+		drawn_free(&d);
 	}
 }
 

@@ -10,6 +10,60 @@
 #include "core/output.h"
 #include "core/prom_text.h"
 #include "core/table.h"
+#include "core/term_safe.h"
+#include "core/utc_time.h"
+#include "core/xalloc.h"
+
+/* ---- the diagnosis ---- */
+
+static void when_in_log(const void *ctx, double t_s, char *buf, size_t len)
+{
+	const struct smi_log *log = ctx;
+	double abs = log->t0_s + t_s;
+	long days = (long)floor(abs / 86400);
+	char stamp[40];
+	utc_civil_format(days, abs - (double)days * 86400, '/', stamp, sizeof(stamp));
+	snprintf(buf, len, "%s (+%.1f s)", stamp, t_s);
+}
+
+static void started(const struct smi_log *log, bool live, struct diagnosis *g)
+{
+	if (!log->has_time || !(log->first_time[0] || live))
+		return;
+	long days = (long)floor(log->t0_s / 86400);
+	if (log->first_time[0])	/* read as a timestamp: nothing to escape */
+		snprintf(g->started, sizeof(g->started), "%s", log->first_time);
+	else	/* NVML's wall clock: UTC */
+		utc_civil_format(days, log->t0_s - (double)days * 86400, '/',
+				 g->started, sizeof(g->started));
+}
+
+void diagnosis_of_log(const struct smi_log *log, bool live,
+		      const char *source, struct diagnosis *g)
+{
+	memset(g, 0, sizeof(*g));
+	g->source = source;
+	g->live = live;
+	started(log, live, g);
+	g->gpu = xcalloc(log->n ? log->n : 1, sizeof(*g->gpu));
+	g->n = log->n;
+	for (size_t i = 0; i < log->n; i++) {
+		const struct smi_gpu *s = &log->gpu[i];
+		struct diag_gpu *x = &g->gpu[i];
+		/* the log's own text, spelled out once for every output */
+		term_escape(s->key, x->label, sizeof(x->label));
+		term_escape(s->uuid, x->uuid, sizeof(x->uuid));
+		term_escape(s->name, x->name, sizeof(x->name));
+		struct diagnose_context ctx = {
+			.live = live, .power_limit_w = s->power_limit_w,
+			.sm_clock_max_hz = s->sm_clock_max_hz,
+			.reasons_read = s->reasons_read,
+			.when = log->has_time ? when_in_log : NULL, .when_ctx = log,
+		};
+		diagnose_series(&s->s, &ctx, &x->d);
+		x->lost_cost = NAN;
+	}
+}
 
 void diagnosis_free(struct diagnosis *g)
 {
@@ -28,6 +82,17 @@ void diagnosis_price(struct diagnosis *g)
 }
 
 /* ---- JSON ---- */
+
+/* Text from outside (the log's name, a plan's names) as a JSON string,
+ * spelled out as the other outputs have it: JSON would carry a C1
+ * control or a bidirectional override raw, for a terminal to obey. */
+static json_t *outside_text(const char *s)
+{
+	char *safe = term_escape_dup(s, 0);
+	json_t *j = json_text(safe);
+	free(safe);
+	return j;
+}
 
 static json_t *num_or_null(double v)
 {
@@ -85,7 +150,7 @@ json_t *diagnosis_json(const struct diagnosis *g)
 {
 	json_t *j = json_object();
 	json_object_set_new(j, "schema", json_string("gpuplan/diagnosis/v1"));
-	json_object_set_new(j, "source", json_text(g->source));
+	json_object_set_new(j, "source", outside_text(g->source));
 	json_object_set_new(j, "live", json_boolean(g->live));
 	json_object_set_new(j, "started", json_string_or_null(g->started[0] ? g->started : NULL));
 	json_object_set_new(j, "second_process",
@@ -93,9 +158,9 @@ json_t *diagnosis_json(const struct diagnosis *g)
 						: "not visible in an nvidia-smi --query-gpu log: run diagnose --live, or log nvidia-smi --query-compute-apps"));
 	if (g->price.set) {
 		json_t *p = json_object();
-		json_object_set_new(p, "workload", json_text(g->price.workload));
-		json_object_set_new(p, "instance", json_text(g->price.instance));
-		json_object_set_new(p, "currency", json_text(g->price.currency));
+		json_object_set_new(p, "workload", outside_text(g->price.workload));
+		json_object_set_new(p, "instance", outside_text(g->price.instance));
+		json_object_set_new(p, "currency", outside_text(g->price.currency));
 		json_object_set_new(p, "per_gpu_hour", json_number(g->price.per_gpu_hour));
 		json_object_set_new(j, "price", p);
 	}
@@ -107,6 +172,21 @@ json_t *diagnosis_json(const struct diagnosis *g)
 }
 
 /* ---- table and Markdown ---- */
+
+/* Text from outside (a file's name, a log's or a plan's names) as the
+ * table or Markdown may hold it: spelled out for a terminal, and in
+ * Markdown with its punctuation escaped, so a name can neither end a
+ * cell ('|') nor start markup. */
+static void put_text(FILE *f, const char *s, bool md)
+{
+	char *safe = term_escape_dup(s, 0);
+	for (const char *c = safe; *c; c++) {
+		if (md && strchr("\\`*_[]<>|#", *c))
+			fputc('\\', f);
+		fputc(*c, f);
+	}
+	free(safe);
+}
 
 static void fmt_or_dash(char *buf, size_t len, const char *fmt, double v)
 {
@@ -129,17 +209,29 @@ static void gpu_summary(FILE *f, const struct diagnosis *g,
 	else
 		snprintf(mem, sizeof(mem), "-");
 	if (g->price.set && isfinite(x->lost_cost))
-		snprintf(cost, sizeof(cost), ", lost %.2f %s", x->lost_cost, g->price.currency);
-	fprintf(f, "%sGPU %s%s%s%s: %zu samples over %.0f s, utilisation %s, idle gaps %.0f s, heartbeat %s, memory peak %s, GPU time lost %.0f s%s\n\n",
-		md ? "## " : "", x->label, x->name[0] ? " (" : "", x->name,
-		x->name[0] ? ")" : "", d->samples, d->duration_s, util, d->idle_s, hb,
-		mem, d->lost_s, cost);
+		snprintf(cost, sizeof(cost), "priced");
+	fprintf(f, "%sGPU ", md ? "## " : "");
+	put_text(f, x->label, md);
+	if (x->name[0]) {
+		fputs(" (", f);
+		put_text(f, x->name, md);
+		fputs(")", f);
+	}
+	fprintf(f, ": %zu samples over %.0f s, utilisation %s, idle gaps %.0f s, heartbeat %s, memory peak %s, GPU time lost %.0f s",
+		d->samples, d->duration_s, util, d->idle_s, hb, mem, d->lost_s);
+	if (cost[0]) {
+		fprintf(f, ", lost %.2f ", x->lost_cost);
+		put_text(f, g->price.currency, md);
+	}
+	fputs("\n\n", f);
 }
 
 static void findings_table(FILE *f, const struct gpu_diagnosis *d, bool md)
 {
 	if (d->n == 0) {
-		fprintf(f, "no finding: the GPU looks busy, cool and well used\n\n");
+		char verdict[400];
+		diagnosis_verdict(d, verdict, sizeof(verdict));
+		fprintf(f, "%s\n\n", verdict);
 		return;
 	}
 	if (md) {
@@ -177,12 +269,20 @@ static void findings_table(FILE *f, const struct gpu_diagnosis *d, bool md)
 
 void diagnosis_print(FILE *f, const struct diagnosis *g, bool md)
 {
-	if (md)
-		fprintf(f, "# Diagnosis of %s\n\n", g->source);
-	if (g->price.set)
-		fprintf(f, "lost time priced at %.4g %s per GPU-hour: %s for %s (the plan's recommendation)\n\n",
-			g->price.per_gpu_hour, g->price.currency, g->price.instance,
-			g->price.workload);
+	if (md) {
+		fputs("# Diagnosis of ", f);
+		put_text(f, g->source, md);
+		fputs("\n\n", f);
+	}
+	if (g->price.set) {
+		fprintf(f, "lost time priced at %.4g ", g->price.per_gpu_hour);
+		put_text(f, g->price.currency, md);
+		fputs(" per GPU-hour: ", f);
+		put_text(f, g->price.instance, md);
+		fputs(" for ", f);
+		put_text(f, g->price.workload, md);
+		fputs(" (the plan's recommendation)\n\n", f);
+	}
 	for (size_t i = 0; i < g->n; i++) {
 		gpu_summary(f, g, &g->gpu[i], md);
 		findings_table(f, &g->gpu[i].d, md);

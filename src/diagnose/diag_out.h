@@ -11,6 +11,14 @@
  *   _throttled_seconds{reason}, _finding{kind,severity} (1 each),
  *   _lost_cost{currency} (with a plan's price).
  *
+ * Text from outside (a log's uuid and name fields, the file's name, a
+ * plan's names) is made safe in every output: control bytes, bidirectional
+ * overrides and bytes that are not UTF-8 spelled out as term_safe.h does
+ * ("\x1b"), once, as the diagnosis is made (so the JSON, the chart and
+ * the text agree); Markdown escapes its own punctuation (| * _ ` < > [ ] #
+ * and \) in them as well; the Prometheus text escapes \ " and newline
+ * (core/prom_text.h).
+ *
  * Ownership: struct diagnosis owns its GPUs (and their findings); free
  * with diagnosis_free().  Strings it points to (source) are the caller's.
  */
@@ -23,10 +31,16 @@
 #include <jansson.h>
 
 #include "findings.h"
+#include "smi_log.h"
+
+/* Room for a 95-byte field of the log spelled out (term_safe.h): most
+ * bytes as "\xNN", four times their length. */
+#define DIAG_TEXT_MAX 400
 
 struct diag_gpu {
-	char label[96];		/* the gpu label: nvidia-smi's index, else the key */
-	char uuid[96], name[96];	/* "" when unknown */
+	/* the gpu label: nvidia-smi's index, else the key; safe to print */
+	char label[DIAG_TEXT_MAX];
+	char uuid[DIAG_TEXT_MAX], name[DIAG_TEXT_MAX];	/* "" when unknown */
 	struct gpu_diagnosis d;
 	double lost_cost;	/* with a price: d.lost_s at it; NAN: none */
 };
@@ -46,6 +60,11 @@ struct diagnosis {
 	size_t n;
 	struct diag_price price;
 };
+
+/* Every GPU of log diagnosed into g (source: the log's name, or
+ * "nvml"; kept as a pointer). */
+void diagnosis_of_log(const struct smi_log *log, bool live,
+		      const char *source, struct diagnosis *g);
 
 void diagnosis_free(struct diagnosis *g);
 

@@ -90,12 +90,12 @@ const char *throttle_reason_name(enum throttle_reason r)
 	return reason_names[r];
 }
 
-/* What every detector reads: the samples, each one's weight (the time it
- * stands for) and how times print. */
+/* What every detector reads: the samples, their period (which gives each
+ * sample's weight, the time it stands for) and how times print. */
 struct series {
-	const struct gpu_sample *v;
+	const struct sample_series *x;
+	const double *t;	/* x->t_s */
 	size_t n;
-	double *w;		/* s each sample stands for */
 	double period;		/* median spacing, s */
 	double duration;
 	const struct diagnose_context *ctx;
@@ -109,9 +109,14 @@ static void when(const struct series *s, double t, char *buf, size_t len)
 		snprintf(buf, len, "+%.1f s", t);
 }
 
-static bool has(const struct gpu_sample *x, unsigned bit)
+static bool has(const struct series *s, enum series_column c, size_t i)
 {
-	return (x->valid & bit) != 0;
+	return series_has(s->x, c, i);
+}
+
+static double get(const struct series *s, enum series_column c, size_t i)
+{
+	return series_get(s->x, c, i);
 }
 
 /* Sorts v in place for its median. */
@@ -121,28 +126,100 @@ static double median_of(double *v, size_t n)
 	return describe_median_sorted(v, n);
 }
 
-/* A sample stands for the time to the next one (the last: the median
+/* The time sample i stands for: to the next one (the last: the median
  * period); a pause in the log longer than ten periods counts as one
- * period, since nothing is known of it. */
+ * period, since nothing is known of it.  Worked out where it is needed
+ * rather than kept, 8 bytes a sample saved. */
+static double weight(const struct series *s, size_t i)
+{
+	double dt = i + 1 < s->n ? s->t[i + 1] - s->t[i] : s->period;
+	return dt > 10 * s->period ? s->period : dt;
+}
+
+/*
+ * The spacings of the samples repeat (nvidia-smi's -l period, to the
+ * millisecond), so their median is found by counting each distinct
+ * value: a few kilobytes whatever the log's length, where sorting them
+ * took 8 bytes a sample.  A log with more distinct spacings than a table
+ * holds falls back to the sort.  Either way the median is the same: the
+ * middle value, or the mean of the middle two.
+ */
+#define SPACING_SLOTS 4096	/* a power of two */
+#define SPACINGS_DISTINCT (SPACING_SLOTS / 2)
+
+struct spacing {
+	double v;
+	size_t n;		/* 0: an empty slot */
+};
+
+static int by_spacing(const void *a, const void *b)
+{
+	double x = ((const struct spacing *)a)->v, y = ((const struct spacing *)b)->v;
+	return (x > y) - (x < y);
+}
+
+/* Counts the spacings into slots; false when there are too many distinct. */
+static bool count_spacings(const struct series *s, struct spacing *slot)
+{
+	size_t distinct = 0;
+	for (size_t i = 1; i < s->n; i++) {
+		double d = s->t[i] - s->t[i - 1];
+		uint64_t bits;
+		memcpy(&bits, &d, sizeof(bits));
+		size_t h = (size_t)((bits * 0x9e3779b97f4a7c15ULL) >> 52) & (SPACING_SLOTS - 1);
+		while (slot[h].n && memcmp(&slot[h].v, &d, sizeof(d)))
+			h = (h + 1) & (SPACING_SLOTS - 1);
+		if (!slot[h].n && ++distinct > SPACINGS_DISTINCT)
+			return false;
+		slot[h].v = d;
+		slot[h].n++;
+	}
+	return true;
+}
+
+/* The k-th smallest (from 0) of the counted spacings, sorted by value. */
+static double kth_spacing(const struct spacing *sorted, size_t k)
+{
+	for (size_t i = 0;; i++) {
+		if (k < sorted[i].n)
+			return sorted[i].v;
+		k -= sorted[i].n;
+	}
+}
+
+static double median_spacing(const struct series *s)
+{
+	size_t m = s->n - 1;
+	struct spacing *slot = xcalloc(SPACING_SLOTS, sizeof(*slot));
+	double median;
+	if (count_spacings(s, slot)) {
+		size_t used = 0;
+		for (size_t i = 0; i < SPACING_SLOTS; i++)
+			if (slot[i].n)
+				slot[used++] = slot[i];
+		qsort(slot, used, sizeof(*slot), by_spacing);
+		median = m % 2 ? kth_spacing(slot, m / 2)
+			       : (kth_spacing(slot, m / 2 - 1) + kth_spacing(slot, m / 2)) / 2;
+	} else {
+		double *d = xcalloc(m, sizeof(double));
+		for (size_t i = 1; i < s->n; i++)
+			d[i - 1] = s->t[i] - s->t[i - 1];
+		median = median_of(d, m);
+		free(d);
+	}
+	free(slot);
+	return median;
+}
+
+/* The period (the median spacing) and the duration (the weights' sum). */
 static void weigh(struct series *s)
 {
-	s->w = xcalloc(s->n ? s->n : 1, sizeof(double));
-	double *d = xcalloc(s->n ? s->n : 1, sizeof(double));
-	size_t nd = 0;
-	for (size_t i = 1; i < s->n; i++)
-		d[nd++] = s->v[i].t_s - s->v[i - 1].t_s;
-	s->period = nd ? median_of(d, nd) : 1;
+	s->period = s->n > 1 ? median_spacing(s) : 1;
 	if (!(s->period > 0))
 		s->period = 1;
 	s->duration = 0;
-	for (size_t i = 0; i < s->n; i++) {
-		double dt = i + 1 < s->n ? s->v[i + 1].t_s - s->v[i].t_s : s->period;
-		if (dt > 10 * s->period)
-			dt = s->period;
-		s->w[i] = dt;
-		s->duration += dt;
-	}
-	free(d);
+	for (size_t i = 0; i < s->n; i++)
+		s->duration += weight(s, i);
 }
 
 static struct finding *add(const struct series *s, struct gpu_diagnosis *d,
@@ -172,18 +249,58 @@ static void say(char *buf, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* The p-th percentile (0..1) of the valid utilisation readings. */
+static int by_float(const void *a, const void *b)
+{
+	float x = *(const float *)a, y = *(const float *)b;
+	return (x > y) - (x < y);
+}
+
+/* The rank-th smallest (from 0) reading, counted by whole percent; false
+ * when a reading is not a whole percent (a log edited by hand). */
+static bool whole_percentile(const float *u, size_t n, double p, double *r)
+{
+	size_t count[101] = {0}, m = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (isnan(u[i]))
+			continue;
+		if (!(u[i] >= 0 && u[i] <= 100) || u[i] != floorf(u[i]))
+			return false;
+		count[(int)u[i]]++;
+		m++;
+	}
+	*r = NAN;
+	if (!m)
+		return true;
+	size_t rank = (size_t)floor(p * (double)(m - 1) + 0.5);
+	for (int pct = 0; pct <= 100; rank -= count[pct++])
+		if (rank < count[pct]) {
+			*r = pct;
+			return true;
+		}
+	return true;
+}
+
+/* The p-th percentile (0..1) of the valid utilisation readings: counted
+ * by whole percent as nvidia-smi writes them (no copy), else sorted as
+ * the floats they are kept as (4 bytes a sample, the same order). */
 static double util_percentile(const struct series *s, double p)
 {
-	double *v = xcalloc(s->n ? s->n : 1, sizeof(double));
+	const float *u = s->x->col[SC_UTIL];
+	double whole;
+	if (!u)
+		return NAN;
+	if (whole_percentile(u, s->n, p, &whole))
+		return whole;
+	float *v = xcalloc(s->n ? s->n : 1, sizeof(float));
 	size_t m = 0;
 	for (size_t i = 0; i < s->n; i++)
-		if (has(&s->v[i], GPU_SAMPLE_UTILIZATION))
-			v[m++] = s->v[i].util_gpu_pct;
+		if (!isnan(u[i]))
+			v[m++] = u[i];
 	double r = NAN;
 	if (m) {
-		sort_doubles(v, m);
-		r = v[(size_t)floor(p * (double)(m - 1) + 0.5)];
+		qsort(v, m, sizeof(float), by_float);
+		r = (double)v[(size_t)floor(p * (double)(m - 1) + 0.5)] *
+		    series_scale(SC_UTIL);
 	}
 	free(v);
 	return r;
@@ -195,19 +312,20 @@ static void low_utilization(const struct series *s, struct gpu_diagnosis *d)
 {
 	double sum = 0, wsum = 0;
 	for (size_t i = 0; i < s->n; i++)
-		if (has(&s->v[i], GPU_SAMPLE_UTILIZATION)) {
-			sum += s->w[i] * s->v[i].util_gpu_pct / 100;
-			wsum += s->w[i];
+		if (has(s, SC_UTIL, i)) {
+			double w = weight(s, i);
+			sum += w * get(s, SC_UTIL, i) / 100;
+			wsum += w;
 		}
 	d->util_mean = wsum > 0 ? sum / wsum : NAN;
 	if (!(d->util_mean < LOW_UTIL_MEAN))
 		return;
 	char a[48], b[48];
-	when(s, s->v[0].t_s, a, sizeof(a));
-	when(s, s->v[s->n - 1].t_s, b, sizeof(b));
+	when(s, s->t[0], a, sizeof(a));
+	when(s, s->t[s->n - 1], b, sizeof(b));
 	struct finding *f = add(s, d, FIND_LOW_UTILIZATION,
 				d->util_mean < LOW_UTIL_CRITICAL ? SEV_CRITICAL : SEV_WARNING,
-				s->v[0].t_s, s->v[s->n - 1].t_s);
+				s->t[0], s->t[s->n - 1]);
 	f->figure = d->util_mean;
 	f->unit = "ratio";
 	f->lost_s = (1 - d->util_mean) * wsum;
@@ -228,16 +346,14 @@ static void runs_under(const struct series *s, double limit, run_fn fn,
 {
 	size_t i = 0;
 	while (i < s->n) {
-		const struct gpu_sample *x = &s->v[i];
-		if (!has(x, GPU_SAMPLE_UTILIZATION) || x->util_gpu_pct > limit) {
+		if (!has(s, SC_UTIL, i) || get(s, SC_UTIL, i) > limit) {
 			i++;
 			continue;
 		}
 		size_t j = i;
 		double t = 0;
-		while (j < s->n && has(&s->v[j], GPU_SAMPLE_UTILIZATION) &&
-		       s->v[j].util_gpu_pct <= limit)
-			t += s->w[j++];
+		while (j < s->n && has(s, SC_UTIL, j) && get(s, SC_UTIL, j) <= limit)
+			t += weight(s, j++);
 		fn(arg, i, j - 1, t);
 		i = j;
 	}
@@ -261,7 +377,7 @@ static void gap_run(void *arg, size_t first, size_t last, double time)
 	if (g->n == 0)
 		g->first = first;
 	if (g->n < GAPS_LISTED) {
-		g->at[g->n] = g->s->v[first].t_s;
+		g->at[g->n] = g->s->t[first];
 		g->len[g->n] = time;
 	}
 	g->n++;
@@ -296,10 +412,10 @@ static void idle_gaps(const struct series *s, struct gpu_diagnosis *d)
 	double frac = s->duration > 0 ? g.total / s->duration : 0;
 	if (g.n == 0 || frac < IDLE_FRACTION_MIN)
 		return;
-	double end = s->v[g.last].t_s + s->w[g.last];
+	double end = s->t[g.last] + weight(s, g.last);
 	struct finding *f = add(s, d, FIND_IDLE_GAPS,
 				frac >= IDLE_FRACTION_CRITICAL ? SEV_CRITICAL : SEV_WARNING,
-				s->v[g.first].t_s, end);
+				s->t[g.first], end);
 	f->figure = g.total;
 	f->unit = "s";
 	f->lost_s = g.total;
@@ -317,7 +433,7 @@ static void idle_gaps(const struct series *s, struct gpu_diagnosis *d)
 
 struct drops {
 	double *start;		/* the first sample time of each drop */
-	size_t n;
+	size_t n, cap;
 	double time, lost;	/* time in drops; GPU time the drops take */
 	double busy;		/* the busy level, % */
 	const struct series *s;
@@ -328,11 +444,15 @@ static void drop_run(void *arg, size_t first, size_t last, double time)
 	struct drops *dr = arg;
 	if (time >= IDLE_GAP_MIN_S)
 		return;		/* a gap, not a beat */
-	dr->start[dr->n++] = dr->s->v[first].t_s;
+	if (dr->n == dr->cap) {	/* as many as there are drops, not samples */
+		dr->cap = dr->cap ? 2 * dr->cap : 64;
+		dr->start = xrealloc(dr->start, dr->cap * sizeof(double));
+	}
+	dr->start[dr->n++] = dr->s->t[first];
 	dr->time += time;
 	for (size_t i = first; i <= last; i++)
-		dr->lost += dr->s->w[i] *
-			    (dr->busy - dr->s->v[i].util_gpu_pct) / 100;
+		dr->lost += weight(dr->s, i) *
+			    (dr->busy - get(dr->s, SC_UTIL, i)) / 100;
 }
 
 /* Median, standard deviation and coefficient of variation of the spacing
@@ -358,7 +478,6 @@ static void heartbeat(const struct series *s, struct gpu_diagnosis *d)
 	dr.busy = util_percentile(s, 0.9);
 	if (!(dr.busy >= BUSY_MIN_PCT))
 		return;
-	dr.start = xcalloc(s->n ? s->n : 1, sizeof(double));
 	runs_under(s, DROP_FRACTION * dr.busy, drop_run, &dr);
 	double period = 0, cv = INFINITY, sd = 0;
 	if (dr.n >= HEARTBEAT_MIN_DROPS)
@@ -394,26 +513,26 @@ static void memory_headroom(const struct series *s, struct gpu_diagnosis *d)
 	d->mem_total_bytes = NAN;
 	size_t at = 0;
 	for (size_t i = 0; i < s->n; i++) {
-		const struct gpu_sample *x = &s->v[i];
-		if (!has(x, GPU_SAMPLE_MEMORY))
+		if (!has(s, SC_MEM_USED, i))
 			continue;
-		if (isnan(d->mem_peak_bytes) || x->mem_used_bytes > d->mem_peak_bytes) {
-			d->mem_peak_bytes = x->mem_used_bytes;
+		double used = get(s, SC_MEM_USED, i);
+		if (isnan(d->mem_peak_bytes) || used > d->mem_peak_bytes) {
+			d->mem_peak_bytes = used;
 			at = i;
 		}
-		if (x->mem_total_bytes > 0 &&
-		    (isnan(d->mem_total_bytes) || x->mem_total_bytes > d->mem_total_bytes))
-			d->mem_total_bytes = x->mem_total_bytes;
+		double total = has(s, SC_MEM_TOTAL, i) ? get(s, SC_MEM_TOTAL, i) : 0;
+		if (total > 0 && (isnan(d->mem_total_bytes) || total > d->mem_total_bytes))
+			d->mem_total_bytes = total;
 	}
 	if (!(d->mem_peak_bytes >= 0 && d->mem_total_bytes > 0) ||
 	    d->mem_peak_bytes >= MEM_USED_MAX * d->mem_total_bytes)
 		return;
 	char a[48];
-	when(s, s->v[at].t_s, a, sizeof(a));
+	when(s, s->t[at], a, sizeof(a));
 	double factor = d->mem_peak_bytes > 0
 		? MEM_SAFE_FRACTION * d->mem_total_bytes / d->mem_peak_bytes : INFINITY;
-	struct finding *f = add(s, d, FIND_MEMORY_HEADROOM, SEV_INFO, s->v[at].t_s,
-				s->v[at].t_s);
+	struct finding *f = add(s, d, FIND_MEMORY_HEADROOM, SEV_INFO, s->t[at],
+				s->t[at]);
 	f->figure = d->mem_total_bytes - d->mem_peak_bytes;
 	f->unit = "bytes";
 	say(f->evidence, sizeof(f->evidence),
@@ -437,42 +556,40 @@ static double clock_top(const struct series *s)
 		return top;
 	top = NAN;
 	for (size_t i = 0; i < s->n; i++)
-		if (has(&s->v[i], GPU_SAMPLE_SM_CLOCK) &&
-		    (isnan(top) || s->v[i].sm_clock_hz > top))
-			top = s->v[i].sm_clock_hz;
+		if (has(s, SC_SM_CLOCK, i) && (isnan(top) || get(s, SC_SM_CLOCK, i) > top))
+			top = get(s, SC_SM_CLOCK, i);
 	return top;
 }
 
-/* Whether sample x is held below its clocks while busy (true when the
+/* Whether sample i is held below its clocks while busy (true when the
  * log has no clocks: the reasons alone then tell). */
-static bool held_down(const struct gpu_sample *x, double top)
+static bool held_down(const struct series *s, size_t i, double top)
 {
-	if (!has(x, GPU_SAMPLE_SM_CLOCK) || !(top > 0))
+	if (!has(s, SC_SM_CLOCK, i) || !(top > 0))
 		return true;
-	bool busy = !has(x, GPU_SAMPLE_UTILIZATION) || x->util_gpu_pct >= BUSY_PCT;
-	return busy && x->sm_clock_hz < CLOCK_DOWN_FRACTION * top;
+	bool busy = !has(s, SC_UTIL, i) || get(s, SC_UTIL, i) >= BUSY_PCT;
+	return busy && get(s, SC_SM_CLOCK, i) < CLOCK_DOWN_FRACTION * top;
 }
 
-/* The power limit in force at x: its own reading, else the log's. */
-static double limit_at(const struct series *s, const struct gpu_sample *x)
+/* The power limit in force at sample i: its own reading, else the log's. */
+static double limit_at(const struct series *s, size_t i)
 {
-	return has(x, GPU_SAMPLE_POWER_LIMIT) ? x->power_limit_w
-					       : s->ctx->power_limit_w;
+	return has(s, SC_POWER_LIMIT, i) ? get(s, SC_POWER_LIMIT, i)
+					 : s->ctx->power_limit_w;
 }
 
-/* Thermal (1), power (2) or neither (0) for one sample. */
-static int throttle_kind(const struct series *s, const struct gpu_sample *x,
-			 double top)
+/* Thermal (1), power (2) or neither (0) for sample i. */
+static int throttle_kind(const struct series *s, size_t i, double top)
 {
 	const uint64_t thermal = GPU_THROTTLE_SW_THERMAL | GPU_THROTTLE_HW_THERMAL;
 	const uint64_t power = GPU_THROTTLE_SW_POWER_CAP | GPU_THROTTLE_HW_POWER_BRAKE;
-	double limit = limit_at(s, x);
-	bool at_limit = has(x, GPU_SAMPLE_POWER) && limit > 0 &&
-			x->power_w >= AT_POWER_LIMIT * limit;
-	bool hot = has(x, GPU_SAMPLE_TEMPERATURE) && x->temperature_c >= HOT_C;
-	if (has(x, GPU_SAMPLE_THROTTLE) && s->ctx->reasons_read) {
-		uint64_t r = x->throttle;
-		if (!(r & GPU_THROTTLE_SLOWING) || !held_down(x, top))
+	double limit = limit_at(s, i);
+	bool at_limit = has(s, SC_POWER, i) && limit > 0 &&
+			get(s, SC_POWER, i) >= AT_POWER_LIMIT * limit;
+	bool hot = has(s, SC_TEMP, i) && get(s, SC_TEMP, i) >= HOT_C;
+	if (series_has_throttle(s->x, i) && s->ctx->reasons_read) {
+		uint64_t r = series_throttle(s->x, i);
+		if (!(r & GPU_THROTTLE_SLOWING) || !held_down(s, i, top))
 			return 0;
 		if (r & thermal)
 			return 1;
@@ -480,7 +597,7 @@ static int throttle_kind(const struct series *s, const struct gpu_sample *x,
 			return 2;
 		return at_limit && !hot ? 2 : 1;	/* hw_slowdown: either */
 	}
-	if (!has(x, GPU_SAMPLE_SM_CLOCK) || !held_down(x, top))
+	if (!has(s, SC_SM_CLOCK, i) || !held_down(s, i, top))
 		return 0;
 	return hot ? 1 : at_limit ? 2 : 0;
 }
@@ -495,10 +612,11 @@ struct throttle {
 	size_t reason_first;
 };
 
-static void note_reason(struct throttle *t, const struct gpu_sample *x,
-			size_t i, uint64_t bits)
+static void note_reason(struct throttle *t, const struct series *s, size_t i,
+			uint64_t bits)
 {
-	if (!t->reason_seen && has(x, GPU_SAMPLE_THROTTLE) && (x->throttle & bits)) {
+	if (!t->reason_seen && series_has_throttle(s->x, i) &&
+	    (series_throttle(s->x, i) & bits)) {
 		t->reason_seen = true;
 		t->reason_first = i;
 	}
@@ -510,37 +628,38 @@ static void throttle_finding(const struct series *s, struct gpu_diagnosis *d,
 	if (t->n < THROTTLE_MIN_SAMPLES ||
 	    t->time < THROTTLE_MIN_FRACTION * s->duration)
 		return;
-	const struct gpu_sample *a = &s->v[t->first], *z = &s->v[0];
+	size_t a = t->first, z = 0;
 	double loss = t->time > 0 ? t->lost / t->time : 0;
 	struct finding *f = add(s, d, kind == 1 ? FIND_THERMAL_THROTTLING : FIND_POWER_THROTTLING,
 				loss >= THROTTLE_CRITICAL_LOSS ? SEV_CRITICAL : SEV_WARNING,
-				a->t_s, s->v[t->last].t_s + s->w[t->last]);
+				s->t[a], s->t[t->last] + weight(s, t->last));
 	f->figure = t->time;
 	f->unit = "s";
 	f->lost_s = t->lost;
 	char w[48], clocks[160] = "", rise[160] = "", lead[128] = "";
-	when(s, a->t_s, w, sizeof(w));
+	when(s, s->t[a], w, sizeof(w));
 	if (t->reason_seen && t->reason_first < t->first) {
 		char r[48];
-		when(s, s->v[t->reason_first].t_s, r, sizeof(r));
+		when(s, s->t[t->reason_first], r, sizeof(r));
 		say(lead, sizeof(lead), "; its reason was first active at %s, before the clock fell",
 		    r);
 	}
 	if (top > 0 && t->clock_sum > 0)
 		say(clocks, sizeof(clocks), "; SM clock %.0f MHz on average while throttled, against %.0f MHz (%.0f %% lost)",
 		    t->clock_sum / t->time / 1e6, top / 1e6, 100 * loss);
-	if (kind == 1 && has(z, GPU_SAMPLE_TEMPERATURE) && has(a, GPU_SAMPLE_TEMPERATURE))
+	if (kind == 1 && has(s, SC_TEMP, z) && has(s, SC_TEMP, a))
 		say(rise, sizeof(rise), "; temperature %.0f C at the start, %.0f C when it began",
-		    z->temperature_c, a->temperature_c);
+		    get(s, SC_TEMP, z), get(s, SC_TEMP, a));
 	double limit = limit_at(s, a), highest = s->ctx->power_limit_w;
-	if (kind == 2 && has(a, GPU_SAMPLE_POWER) && !(limit > 0))
-		say(rise, sizeof(rise), "; power %.0f W when it began", a->power_w);
-	else if (kind == 2 && has(a, GPU_SAMPLE_POWER) && highest > limit)
+	bool power = kind == 2 && has(s, SC_POWER, a);
+	if (power && !(limit > 0))
+		say(rise, sizeof(rise), "; power %.0f W when it began", get(s, SC_POWER, a));
+	else if (power && highest > limit)
 		say(rise, sizeof(rise), "; power %.0f W of a %.0f W limit when it began (the log's highest power.limit is %.0f W: the limit was changed during the log)",
-		    a->power_w, limit, highest);
-	else if (kind == 2 && has(a, GPU_SAMPLE_POWER))
+		    get(s, SC_POWER, a), limit, highest);
+	else if (power)
 		say(rise, sizeof(rise), "; power %.0f W of a %.0f W limit when it began",
-		    a->power_w, limit);
+		    get(s, SC_POWER, a), limit);
 	say(f->evidence, sizeof(f->evidence),
 	    "%s throttling began at %s and held %.0f s in all (%.0f %% of %.0f s, %zu samples)%s%s%s",
 	    kind == 1 ? "thermal" : "power", w, t->time,
@@ -559,24 +678,25 @@ static void throttling(const struct series *s, struct gpu_diagnosis *d)
 	struct throttle t[2];
 	memset(t, 0, sizeof(t));
 	for (size_t i = 0; i < s->n; i++) {
-		const struct gpu_sample *x = &s->v[i];
-		if (has(x, GPU_SAMPLE_THROTTLE))
+		double w = weight(s, i);
+		if (series_has_throttle(s->x, i))
 			for (int r = 0; r < TR_COUNT; r++)
-				if (x->throttle & reason_bits[r])
-					d->throttled_s[r] += s->w[i];
-		note_reason(&t[0], x, i, GPU_THROTTLE_SW_THERMAL | GPU_THROTTLE_HW_THERMAL);
-		note_reason(&t[1], x, i, GPU_THROTTLE_SW_POWER_CAP | GPU_THROTTLE_HW_POWER_BRAKE);
-		int k = throttle_kind(s, x, top);
+				if (series_throttle(s->x, i) & reason_bits[r])
+					d->throttled_s[r] += w;
+		note_reason(&t[0], s, i, GPU_THROTTLE_SW_THERMAL | GPU_THROTTLE_HW_THERMAL);
+		note_reason(&t[1], s, i, GPU_THROTTLE_SW_POWER_CAP | GPU_THROTTLE_HW_POWER_BRAKE);
+		int k = throttle_kind(s, i, top);
 		if (!k)
 			continue;
 		struct throttle *u = &t[k - 1];
 		if (u->n++ == 0)
 			u->first = i;
 		u->last = i;
-		u->time += s->w[i];
-		if (has(x, GPU_SAMPLE_SM_CLOCK) && top > 0) {
-			u->clock_sum += s->w[i] * x->sm_clock_hz;
-			u->lost += s->w[i] * (1 - x->sm_clock_hz / top);
+		u->time += w;
+		if (has(s, SC_SM_CLOCK, i) && top > 0) {
+			double clock = get(s, SC_SM_CLOCK, i);
+			u->clock_sum += w * clock;
+			u->lost += w * (1 - clock / top);
 		}
 	}
 	d->reasons_known = s->ctx->reasons_read != 0;
@@ -592,21 +712,20 @@ static void shared_gpu(const struct series *s, struct gpu_diagnosis *d)
 	unsigned most = 0;
 	double time = 0;
 	for (size_t i = 0; i < s->n; i++) {
-		const struct gpu_sample *x = &s->v[i];
-		if (!has(x, GPU_SAMPLE_PROCESSES) || x->processes < 2)
+		if (!series_has_processes(s->x, i) || s->x->processes[i] < 2)
 			continue;
 		if (n++ == 0)
 			first = i;
-		time += s->w[i];
-		if (x->processes > most)
-			most = x->processes;
+		time += weight(s, i);
+		if (s->x->processes[i] > most)
+			most = s->x->processes[i];
 	}
 	if (!n)
 		return;
 	char a[48];
-	when(s, s->v[first].t_s, a, sizeof(a));
-	struct finding *f = add(s, d, FIND_SHARED_GPU, SEV_WARNING, s->v[first].t_s,
-				s->v[s->n - 1].t_s);
+	when(s, s->t[first], a, sizeof(a));
+	struct finding *f = add(s, d, FIND_SHARED_GPU, SEV_WARNING, s->t[first],
+				s->t[s->n - 1]);
 	f->figure = most;
 	f->unit = "processes";
 	say(f->evidence, sizeof(f->evidence),
@@ -616,18 +735,44 @@ static void shared_gpu(const struct series *s, struct gpu_diagnosis *d)
 	    "another process shares this GPU and its time: split training and inference (or the two jobs) onto different instances, or partition the GPU with MIG so each gets a fixed share");
 }
 
-void diagnose_gpu(const struct gpu_samples *gs,
-		  const struct diagnose_context *ctx, struct gpu_diagnosis *d)
+/* What the log holds readings of, and the hottest reading: what a
+ * verdict without findings may claim (diag_out.c). */
+static void readings(const struct series *s, struct gpu_diagnosis *d)
+{
+	static const struct {
+		enum series_column c;
+		unsigned bit;
+	} map[] = {
+		{SC_UTIL, GPU_SAMPLE_UTILIZATION}, {SC_SM_CLOCK, GPU_SAMPLE_SM_CLOCK},
+		{SC_TEMP, GPU_SAMPLE_TEMPERATURE}, {SC_POWER, GPU_SAMPLE_POWER},
+		{SC_MEM_USED, GPU_SAMPLE_MEMORY},
+	};
+	d->temperature_max_c = NAN;
+	for (size_t i = 0; i < s->n; i++) {
+		for (size_t k = 0; k < sizeof(map) / sizeof(map[0]); k++)
+			if (has(s, map[k].c, i))
+				d->readings |= map[k].bit;
+		if (series_has_throttle(s->x, i))
+			d->readings |= GPU_SAMPLE_THROTTLE;
+		if (has(s, SC_TEMP, i) && !(get(s, SC_TEMP, i) <= d->temperature_max_c))
+			d->temperature_max_c = get(s, SC_TEMP, i);
+	}
+}
+
+void diagnose_series(const struct sample_series *x,
+		     const struct diagnose_context *ctx, struct gpu_diagnosis *d)
 {
 	memset(d, 0, sizeof(*d));
-	struct series s = {.v = gs->v, .n = gs->n, .ctx = ctx};
-	d->samples = gs->n;
+	struct series s = {.x = x, .t = x->t_s, .n = x->n, .ctx = ctx};
+	d->samples = x->n;
+	d->temperature_max_c = NAN;
 	d->util_mean = NAN;
 	d->heartbeat_period_s = NAN;
 	d->mem_peak_bytes = d->mem_total_bytes = NAN;
-	if (gs->n == 0)
+	if (x->n == 0)
 		return;
 	weigh(&s);
+	readings(&s, d);
 	d->duration_s = s.duration;
 	d->period_s = s.period;
 	low_utilization(&s, d);
@@ -645,7 +790,53 @@ void diagnose_gpu(const struct gpu_samples *gs,
 		    d->f[i].kind == FIND_POWER_THROTTLING)
 			lost += d->f[i].lost_s;
 	d->lost_s = lost < d->duration_s ? lost : d->duration_s;
-	free(s.w);
+}
+
+void diagnose_gpu(const struct gpu_samples *gs,
+		  const struct diagnose_context *ctx, struct gpu_diagnosis *d)
+{
+	struct sample_series x;
+	series_from_samples(&x, gs);
+	diagnose_series(&x, ctx, d);
+	series_free(&x);
+}
+
+/* Appends "; " (or the opening) and a clause to buf. */
+static void clause(char *buf, size_t len, const char *text)
+{
+	size_t used = strlen(buf);
+	if (used < len)
+		snprintf(buf + used, len - used, "%s%s",
+			 strchr(buf, ':') ? "; " : ": ", text);
+}
+
+void diagnosis_verdict(const struct gpu_diagnosis *d, char *buf, size_t len)
+{
+	bool util = d->readings & GPU_SAMPLE_UTILIZATION;
+	bool temp = d->readings & GPU_SAMPLE_TEMPERATURE;
+	bool hot = temp && d->temperature_max_c >= HOT_C;
+	if (util && temp && !hot) {
+		snprintf(buf, len, "no finding: the GPU looks busy, cool and well used");
+		return;
+	}
+	snprintf(buf, len, "no finding in what the log shows");
+	char text[240];
+	clause(buf, len, util ? "busy and well used"
+			      : "utilisation: not in the log, so how busy the GPU was cannot be told");
+	if (!temp)
+		clause(buf, len, "temperature: not in the log");
+	if (hot) {
+		bool can_tell = d->readings & (GPU_SAMPLE_SM_CLOCK | GPU_SAMPLE_THROTTLE);
+		snprintf(text, sizeof(text), "hot, %.0f C at its hottest (%.0f C or more is hot)%s",
+			 d->temperature_max_c, HOT_C,
+			 can_tell ? ", though its clocks were not held down"
+				  : ", and with no SM clock or throttle reason in the log nothing tells whether it throttled");
+		clause(buf, len, text);
+	} else if (temp) {
+		snprintf(text, sizeof(text), "cool, %.0f C at its hottest",
+			 d->temperature_max_c);
+		clause(buf, len, text);
+	}
 }
 
 void gpu_diagnosis_free(struct gpu_diagnosis *d)

@@ -2,8 +2,8 @@
  * findings.h - why a GPU starves or throttles, from its samples: the
  * detectors of `gpuplan diagnose`.
  *
- * Each detector reads one GPU's series (profile/samples.h: times in
- * seconds, SI inside, absent readings marked absent) and gives at most
+ * Each detector reads one GPU's series (series.h: times in seconds,
+ * readings in SI as read back, absent readings marked absent) and gives at most
  * one finding: what it is, how bad, the evidence with times (seconds from
  * the log's start) and figures, and what to do about it.  The thresholds
  * are named constants in findings.c, each an assumption that says why it
@@ -30,6 +30,7 @@
 #include <stddef.h>
 
 #include "profile/samples.h"
+#include "series.h"
 
 enum finding_kind {
 	FIND_LOW_UTILIZATION,
@@ -86,14 +87,31 @@ struct gpu_diagnosis {
 	double throttled_s[TR_COUNT];	/* time each reason was active */
 	bool reasons_known;	/* a reason field was read */
 	double lost_s;		/* GPU time lost to what was found, s */
+	/* what the samples hold: GPU_SAMPLE_* bits of the readings some
+	 * sample has (utilisation, SM clock, temperature, power, memory,
+	 * throttle), so a verdict claims only what they can show */
+	uint32_t readings;
+	double temperature_max_c;	/* the hottest reading; NAN: none */
 	struct finding *f;	/* in enum finding_kind order */
 	size_t n;
 };
 
 /* Runs every detector on s. */
+void diagnose_series(const struct sample_series *s,
+		     const struct diagnose_context *ctx, struct gpu_diagnosis *out);
+/* The same for a bench sampler's samples (converted first). */
 void diagnose_gpu(const struct gpu_samples *s,
 		  const struct diagnose_context *ctx, struct gpu_diagnosis *out);
 void gpu_diagnosis_free(struct gpu_diagnosis *d);
+
+/*
+ * What a GPU with no finding is, in words, claiming only what its
+ * readings can show: "busy" and "well used" need utilisation, "cool" a
+ * temperature under the hot mark; a reading the log lacks is named as
+ * such ("utilisation: not in the log"), and a hot GPU is called hot even
+ * when nothing shows it throttled.
+ */
+void diagnosis_verdict(const struct gpu_diagnosis *d, char *buf, size_t len);
 
 const char *finding_kind_name(enum finding_kind k);	/* "heartbeat" */
 const char *severity_name(enum severity s);		/* "warning" */

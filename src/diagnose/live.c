@@ -36,12 +36,15 @@ int diagnose_live(unsigned index, double duration_s, double interval_s,
 	g->power_limit_w = NAN;		/* the sampler does not read it */
 	g->sm_clock_max_hz = NAN;
 	sleep_for(duration_s);
-	gpu_sampler_stop(s, &g->s);
+	struct gpu_samples taken;
+	gpu_sampler_stop(s, &taken);
 	/* NVML gives every reason at once when it gives any */
-	g->reasons_read = g->s.n && (g->s.v[0].valid & GPU_SAMPLE_THROTTLE)
+	g->reasons_read = taken.n && (taken.v[0].valid & GPU_SAMPLE_THROTTLE)
 		? GPU_THROTTLE_SLOWING : 0;
-	log->rows = g->s.n;
+	log->rows = taken.n;
 	log->has_time = true;
-	log->t0_s = g->s.wall_start_s;
+	log->t0_s = taken.wall_start_s;
+	series_from_samples(&g->s, &taken);
+	gpu_samples_free(&taken);
 	return 0;
 }

@@ -8,8 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
 
-#include "core/file_read.h"
+#include "core/io_guard.h"
 #include "core/suggest.h"
 #include "core/utc_time.h"
 #include "core/xalloc.h"
@@ -131,6 +133,8 @@ struct reader {
 	bool have_t0;
 	double t0;		/* the first timestamp, seconds */
 	int line;
+	const char *query;	/* --query, NULL when the log has a header */
+	size_t errors_before;	/* problems already in errs when reading began */
 };
 
 /* ---- fields ---- */
@@ -339,7 +343,7 @@ static const char *what_of(const struct field_def *d)
 
 /* One row's readings, before they go to their GPU. */
 struct row {
-	struct gpu_sample x;
+	struct series_row x;
 	bool has_time;
 	double t;
 	char time_text[VALUE_MAX + 1];
@@ -402,7 +406,7 @@ static bool read_reason(struct reader *r, const struct cell *c,
 		expected(r, c, "'Active' or 'Not Active'");
 		return false;
 	}
-	w->x.valid |= GPU_SAMPLE_THROTTLE;
+	w->x.throttle_read = true;
 	return true;
 }
 
@@ -451,35 +455,28 @@ static bool read_cell(struct reader *r, const struct cell *c,
 		return false;
 	switch (d->kind) {
 	case F_UTIL_GPU:
-		w->x.util_gpu_pct = v;
-		w->x.valid |= GPU_SAMPLE_UTILIZATION;
+		w->x.v[SC_UTIL] = v;
 		break;
 	case F_UTIL_MEM:
-		w->x.util_mem_pct = v;
-		break;
+		break;	/* checked; no detector reads it */
 	case F_MEM_USED:
-		w->x.mem_used_bytes = v;
-		w->x.valid |= GPU_SAMPLE_MEMORY;
+		w->x.v[SC_MEM_USED] = v;
 		break;
 	case F_MEM_TOTAL:
-		w->x.mem_total_bytes = v;
+		w->x.v[SC_MEM_TOTAL] = v;
 		break;
 	case F_TEMP:
-		w->x.temperature_c = v;
-		w->x.valid |= GPU_SAMPLE_TEMPERATURE;
+		w->x.v[SC_TEMP] = v;
 		break;
 	case F_POWER:
-		w->x.power_w = v;
-		w->x.valid |= GPU_SAMPLE_POWER;
+		w->x.v[SC_POWER] = v;
 		break;
 	case F_POWER_LIMIT:
 		w->power_limit = v;
-		w->x.power_limit_w = v;
-		w->x.valid |= GPU_SAMPLE_POWER_LIMIT;
+		w->x.v[SC_POWER_LIMIT] = v;
 		break;
 	case F_CLOCK_SM:
-		w->x.sm_clock_hz = v;
-		w->x.valid |= GPU_SAMPLE_SM_CLOCK;
+		w->x.v[SC_SM_CLOCK] = v;
 		break;
 	default:	/* F_CLOCK_MAX_SM */
 		w->clock_max = v;
@@ -510,8 +507,7 @@ static struct smi_gpu *gpu_of(struct reader *r, const struct row *w,
 	g->index = w->index;
 	copy_text(g->uuid, sizeof(g->uuid), w->uuid);
 	copy_text(g->name, sizeof(g->name), w->name);
-	gpu_samples_init(&g->s);
-	g->s.interval_s = r->interval_s;
+	series_init(&g->s);
 	g->power_limit_w = NAN;
 	g->sm_clock_max_hz = NAN;
 	return g;
@@ -547,10 +543,10 @@ static bool place(struct reader *r, struct smi_gpu *g, struct row *w,
 			      r->log->first_time, w->time_text);
 		return false;
 	}
-	if (g->s.n && w->x.t_s < g->s.v[g->s.n - 1].t_s) {
+	if (g->s.n && w->x.t_s < g->s.t_s[g->s.n - 1]) {
 		gp_errors_add(r->errs, r->file, r->line, tcell->col, NULL,
 			      "expected a time after this GPU's previous sample, found '%s' (%.3f s earlier)",
-			      w->time_text, g->s.v[g->s.n - 1].t_s - w->x.t_s);
+			      w->time_text, g->s.t_s[g->s.n - 1] - w->x.t_s);
 		return false;
 	}
 	return true;
@@ -574,7 +570,7 @@ static void drop_empty_gpus(struct smi_log *log)
 	size_t kept = 0;
 	for (size_t i = 0; i < log->n; i++) {
 		if (log->gpu[i].s.n == 0) {
-			gpu_samples_free(&log->gpu[i].s);
+			series_free(&log->gpu[i].s);
 			continue;
 		}
 		log->gpu[kept++] = log->gpu[i];
@@ -594,6 +590,7 @@ static void read_row(struct reader *r, const struct cell *c, int n, bool cut)
 	}
 	struct row w;
 	memset(&w, 0, sizeof(w));
+	series_row_clear(&w.x, 0);
 	w.index = -1;
 	w.power_limit = NAN;
 	w.clock_max = NAN;
@@ -617,7 +614,7 @@ static void read_row(struct reader *r, const struct cell *c, int n, bool cut)
 	g->power_limit_w = max_known(g->power_limit_w, w.power_limit);
 	g->sm_clock_max_hz = max_known(g->sm_clock_max_hz, w.clock_max);
 	g->reasons_read |= w.reasons_read;
-	gpu_samples_push(&g->s, &w.x);
+	series_push(&g->s, &w.x);
 	r->log->rows++;
 }
 
@@ -703,65 +700,134 @@ static int read_line(struct reader *r, const char *line, size_t len,
 	return 0;
 }
 
+/* ---- the log, a line at a time ---- */
+
+static void reader_begin(struct reader *r, struct smi_log *log,
+			 const char *file, const char *query,
+			 double interval_s, struct gp_errors *errs)
+{
+	memset(r, 0, sizeof(*r));
+	r->file = file;
+	r->errs = errs;
+	r->log = log;
+	r->interval_s = interval_s;
+	r->query = query;
+	r->errors_before = gp_errors_count(errs);
+}
+
+/* One line (len bytes, its newline left out; cut: the file ends without
+ * one).  False to stop reading. */
+static bool feed_line(struct reader *r, const char *p, size_t n, bool cut)
+{
+	r->line++;
+	if (r->line == 1 && n >= 3 && !memcmp(p, "\xef\xbb\xbf", 3)) {
+		p += 3;	/* a byte-order mark from a Windows editor */
+		n -= 3;
+	}
+	if (n && p[n - 1] == '\r')
+		n--;
+	if (memchr(p, '\0', n)) {
+		gp_errors_add(r->errs, r->file, r->line, 0, NULL,
+			      "expected text, found a NUL byte (a binary file?)");
+		return false;
+	}
+	return !(n && read_line(r, p, n, r->query, cut));
+}
+
+/* After the last line: a log with nothing in it says so.  0, or -1 when
+ * a problem was found anywhere. */
+static int reader_end(struct reader *r)
+{
+	size_t before = r->errors_before;
+	if (!r->have_columns && gp_errors_count(r->errs) == before)
+		gp_errors_add(r->errs, r->file, 0, 0, NULL,
+			      "expected an nvidia-smi --query-gpu log, found an empty file");
+	else if (r->log->rows == 0 && gp_errors_count(r->errs) == before)
+		gp_errors_add(r->errs, r->file, r->line, 0, NULL,
+			      "expected samples after the header, found none");
+	free(r->header);
+	r->header = NULL;
+	drop_empty_gpus(r->log);
+	return gp_errors_count(r->errs) == before ? 0 : -1;
+}
+
 int smi_log_parse(struct smi_log *log, const char *text, size_t len,
 		  const char *file, const char *query, double interval_s,
 		  struct gp_errors *errs)
 {
-	size_t before = gp_errors_count(errs);
-	struct reader r = {.file = file, .errs = errs, .log = log,
-			   .interval_s = interval_s};
-	const char *p = text, *end = text + len;
-	if (len >= 3 && !memcmp(p, "\xef\xbb\xbf", 3))
-		p += 3;	/* a byte-order mark from a Windows editor */
-	while (p < end) {
+	struct reader r;
+	reader_begin(&r, log, file, query, interval_s, errs);
+	for (const char *p = text, *end = text + len; p < end;) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		const char *e = nl ? nl : end;
-		r.line++;
-		size_t n = (size_t)(e - p);
-		if (n && p[n - 1] == '\r')
-			n--;
-		if (memchr(p, '\0', n)) {
-			gp_errors_add(errs, file, r.line, 0, NULL,
-				      "expected text, found a NUL byte (a binary file?)");
-			break;
-		}
-		if (n && read_line(&r, p, n, query, nl == NULL))
+		if (!feed_line(&r, p, (size_t)(e - p), nl == NULL))
 			break;
 		p = nl ? nl + 1 : end;
 	}
-	if (!r.have_columns && gp_errors_count(errs) == before)
-		gp_errors_add(errs, file, 0, 0, NULL,
-			      "expected an nvidia-smi --query-gpu log, found an empty file");
-	else if (log->rows == 0 && gp_errors_count(errs) == before)
-		gp_errors_add(errs, file, r.line, 0, NULL,
-			      "expected samples after the header, found none");
-	free(r.header);
-	drop_empty_gpus(log);
-	return gp_errors_count(errs) == before ? 0 : -1;
+	return reader_end(&r);
 }
 
+static void too_large(struct gp_errors *errs, const char *shown)
+{
+	gp_errors_add(errs, shown, 0, 0, "diagnose the hours that matter, or sample less often",
+		      "log is larger than %u MiB", SMI_LOG_MAX_BYTES >> 20);
+}
+
+/*
+ * The file is read a line at a time, never whole: a log is millions of
+ * short lines, and its samples (series.h) take less than its text.  A
+ * regular file over the limit is refused before a line is read; a pipe,
+ * once it passes the limit (what was read is then dropped).
+ */
 int smi_log_read(struct smi_log *log, const char *path, const char *query,
 		 double interval_s, struct gp_errors *errs)
 {
 	bool in = !strcmp(path, "-");
 	const char *shown = in ? "<stdin>" : path;
-	char *text;
-	size_t len;
-	switch (file_read_all(in ? "/dev/stdin" : path, SMI_LOG_MAX_BYTES, &text, &len)) {
-	case FILE_READ_OK:
-		break;
-	case FILE_READ_TOO_LARGE:
-		gp_errors_add(errs, shown, 0, 0, "diagnose the hours that matter, or sample less often",
-			      "log is larger than %u MiB", SMI_LOG_MAX_BYTES >> 20);
-		return -1;
-	default:
-		gp_errors_add(errs, shown, 0, 0, NULL, "cannot read log: %s",
-			      strerror(errno));
+	FILE *f = in ? stdin : fopen(path, "rb");
+	if (!f) {
+		gp_errors_add(errs, shown, 0, 0, NULL, "cannot read log: %s", strerror(errno));
 		return -1;
 	}
-	int rc = smi_log_parse(log, text, len, shown, query, interval_s, errs);
-	free(text);
-	return rc;
+	struct stat st;
+	bool regular = fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode);
+	if (regular)	/* so that -o cannot name it (core/io_guard.h) */
+		io_guard_input_add(st.st_dev, st.st_ino);
+	if (regular && (unsigned long long)st.st_size > SMI_LOG_MAX_BYTES) {
+		if (!in)
+			fclose(f);
+		too_large(errs, shown);
+		return -1;
+	}
+	struct reader r;
+	reader_begin(&r, log, shown, query, interval_s, errs);
+	char *line = NULL;
+	size_t cap = 0, total = 0;
+	ssize_t got;
+	bool over = false;
+	errno = 0;
+	while ((got = getline(&line, &cap, f)) > 0) {
+		total += (size_t)got;
+		if ((over = total > SMI_LOG_MAX_BYTES))
+			break;
+		bool nl = line[got - 1] == '\n';
+		if (!feed_line(&r, line, (size_t)got - nl, !nl))
+			break;
+	}
+	int err = errno;
+	bool failed = ferror(f);
+	free(line);
+	if (!in)
+		fclose(f);
+	if (failed)
+		gp_errors_add(errs, shown, 0, 0, NULL, "cannot read log: %s", strerror(err));
+	int rc = reader_end(&r);
+	if (over) {
+		smi_log_free(log);	/* nothing of a log refused whole is shown */
+		too_large(errs, shown);
+		return -1;
+	}
+	return failed ? -1 : rc;
 }
 
 void smi_log_init(struct smi_log *log)
@@ -772,7 +838,7 @@ void smi_log_init(struct smi_log *log)
 void smi_log_free(struct smi_log *log)
 {
 	for (size_t i = 0; i < log->n; i++)
-		gpu_samples_free(&log->gpu[i].s);
+		series_free(&log->gpu[i].s);
 	free(log->gpu);
 	memset(log, 0, sizeof(*log));
 }

@@ -19,10 +19,12 @@
  * `.active` as a hex bit mask.  A header repeated identically mid-file
  * (logs concatenated) is skipped.
  *
- * Inside, everything is SI: times in seconds from the log's first
- * timestamp, memory in bytes, clocks in Hz, power in W; throttle reasons
- * as profile/samples.h's GPU_THROTTLE_* bits.  A field the log lacks, or
- * a reading it gives as [N/A], leaves its gpu_sample.valid bit clear.
+ * Each GPU's samples are a series.h column store (a few bytes a sample:
+ * logs run to millions of lines): times in seconds from the log's first
+ * timestamp, readings read back in SI (memory in bytes, clocks in Hz,
+ * power in W), throttle reasons as profile/samples.h's GPU_THROTTLE_*
+ * bits.  A field the log lacks, or a reading it gives as [N/A], reads
+ * absent (series_has() false), never 0.
  *
  * Bad input (an unknown field, a value that is not what its field holds,
  * a line of the wrong length, a header unlike the first, a time going
@@ -41,7 +43,7 @@
 #include <stddef.h>
 
 #include "core/error.h"
-#include "profile/samples.h"
+#include "series.h"
 
 #define SMI_LOG_MAX_BYTES (512u << 20)	/* a log larger than this is refused */
 #define SMI_LOG_MAX_GPUS 64		/* distinct GPUs one log may hold */
@@ -51,7 +53,7 @@ struct smi_gpu {
 	long index;		/* nvidia-smi's index; -1 when the log has none */
 	char uuid[96];		/* "" when the log has none */
 	char name[96];		/* "" when the log has none */
-	struct gpu_samples s;	/* t_s from the log's first timestamp */
+	struct sample_series s;	/* t_s from the log's first timestamp */
 	double power_limit_w;	/* the highest power.limit read; NAN: none */
 	double sm_clock_max_hz;	/* the highest clocks.max.sm read; NAN: none */
 	uint64_t reasons_read;	/* GPU_THROTTLE_* bits the log has a field for */

@@ -199,10 +199,13 @@ static int read_header(struct reader *r)
 		}
 		r->idx[c] = i;
 	}
+	/* No column of ours and no near miss: this is not a trace (it may be
+	 * any file a path can name, /etc/passwd say), so nothing of it is
+	 * quoted, as the YAML loaders refuse a file that is not theirs. */
 	if (!bad && r->idx[0] < 0 && r->idx[1] < 0 && r->idx[2] < 0) {
-		error_at(r, 1, NULL,
-			 "expected a header row naming one or more of arrival_s, prompt_tokens, output_tokens (or BurstGPT's Timestamp, Request tokens, Response tokens, or Azure's TIMESTAMP, ContextTokens, GeneratedTokens), found '%s%s'",
-			 n > 0 ? f[0].text : "", n > 1 ? ", ..." : "");
+		gp_errors_add(r->errs, r->file, r->line, 1,
+			      "a trace is CSV whose header row names one or more of arrival_s, prompt_tokens, output_tokens, or BurstGPT's or Azure's names for them",
+			      "not a request trace: expected a header row naming its columns");
 		bad = 1;
 	}
 	return bad ? -1 : 0;
@@ -226,6 +229,42 @@ static const char *const column_label[COL_KINDS] = {
 	"arrival", "prompt tokens", "output tokens",
 };
 
+/* Two digits at s, as a number; -1 when they are not. */
+static int two_digits(const char *s)
+{
+	if (s[0] < '0' || s[0] > '9' || s[1] < '0' || s[1] > '9')
+		return -1;
+	return (s[0] - '0') * 10 + s[1] - '0';
+}
+
+/*
+ * A date-time with an offset from UTC at its end, as Azure's 2024 traces
+ * write it ("2024-05-10 00:00:00.009930+00:00"; also -05:30): the moment
+ * in UTC.  Offsets run from -12:00 to +14:00, as the world's time zones
+ * do.  A date-time without one, or ending in 'Z', is utc_civil_parse's.
+ */
+static bool parse_datetime(const char *s, long *days, double *sec)
+{
+	size_t n = strlen(s);
+	if (n < 6 + 19 || (s[n - 6] != '+' && s[n - 6] != '-') || s[n - 3] != ':')
+		return utc_civil_parse(s, '-', days, sec);
+	int hours = two_digits(s + n - 5), minutes = two_digits(s + n - 2);
+	int east = s[n - 6] == '+' ? 1 : -1;
+	if (hours < 0 || minutes < 0 || minutes > 59 ||
+	    (east > 0 ? hours * 60 + minutes > 14 * 60 : hours * 60 + minutes > 12 * 60))
+		return false;
+	char local[FIELD_MAX + 1];
+	snprintf(local, sizeof(local), "%.*s", (int)(n - 6), s);
+	if (!utc_civil_parse(local, '-', days, sec) || local[n - 7] == 'Z')
+		return false;
+	/* local time = UTC + offset; the day may change, and *sec carries it
+	 * (the arrivals are differences of days * 86400 + sec) */
+	*sec -= east * (hours * 3600.0 + minutes * 60.0);
+	return true;
+}
+
+#define DATETIME_FORM "a date-time 'YYYY-MM-DD HH:MM:SS[.frac][+HH:MM]'"
+
 /* The arrival in f, s after the first row's; false after reporting. */
 static bool read_arrival(struct reader *r, const struct field *f, long row,
 			 double *at)
@@ -233,12 +272,12 @@ static bool read_arrival(struct reader *r, const struct field *f, long row,
 	long days;
 	double sec, v;
 	bool whole = !f->too_long && !f->after_quote;
-	bool is_datetime = whole && utc_civil_parse(f->text, '-', &days, &sec);
+	bool is_datetime = whole && parse_datetime(f->text, &days, &sec);
 	bool is_number = whole && !is_datetime && parse_number(f->text, &v);
 	if ((!is_datetime && !is_number) || (row > 0 && is_datetime != r->datetime)) {
 		const char *want = row == 0
-			? "expected seconds (a number) or a date-time 'YYYY-MM-DD HH:MM:SS[.frac]'"
-			: r->datetime ? "expected a date-time 'YYYY-MM-DD HH:MM:SS[.frac]' as the first row's"
+			? "expected seconds (a number) or " DATETIME_FORM
+			: r->datetime ? "expected " DATETIME_FORM " as the first row's"
 				      : "expected seconds (a number) as the first row's";
 		error_at(r, f->col, NULL, "arrival: %s, found '%s'", want,
 			 f->text);
@@ -431,6 +470,8 @@ static int read_text(struct reader *r, const char *text, size_t len)
 		return -1;
 	}
 	const char *p = text, *end = text + len;
+	if (len >= 3 && !memcmp(p, "\xef\xbb\xbf", 3))
+		p += 3;	/* UTF-8's byte-order mark, as Excel saves CSV */
 	if (!next_line(r, &p, end)) {
 		r->line = 0;
 		error_at(r, 0, NULL, "expected a header row naming the columns (arrival_s, prompt_tokens, output_tokens), found %s",

@@ -8,8 +8,10 @@
  *
  *   arrival   arrival_s | Timestamp (BurstGPT) | TIMESTAMP (Azure LLM
  *             inference traces): seconds (any origin) or a date-time
- *             "YYYY-MM-DD HH:MM:SS[.frac]" (UTC, as Azure writes it);
- *             rows in time order
+ *             "YYYY-MM-DD HH:MM:SS[.frac]" (UTC, as Azure's 2023 traces
+ *             write it), with 'Z' or an offset from UTC (+HH:MM, -HH:MM,
+ *             as Azure's 2024 traces write it) read as UTC; rows in time
+ *             order
  *   prompt    prompt_tokens | Request tokens | ContextTokens
  *   output    output_tokens | Response tokens | GeneratedTokens
  *
@@ -18,7 +20,10 @@
  * distribution); other columns (BurstGPT's Model, Log Type) are skipped,
  * unless a name is a near miss of one read ("promt_tokens"), which is an
  * error rather than a column silently lost.  Blank lines and lines that
- * start with '#' are skipped; fields may be double-quoted.
+ * start with '#' are skipped; fields may be double-quoted; a UTF-8
+ * byte-order mark at the start (Excel's "CSV UTF-8") is skipped.  A file
+ * whose header names none of the columns, nor a near miss of one, is not
+ * a trace: refused at 1:1 without quoting it (it may be any file).
  *
  * Every problem is reported at file:line:column with what was expected
  * and what was found; a request with no prompt or no output tokens (a

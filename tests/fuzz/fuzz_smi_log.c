@@ -22,19 +22,22 @@ static int load(const struct fuzz_files *f, struct gp_errors *errs)
 	return smi_log_read(&loaded, f->path[0], NULL, 0, errs);
 }
 
-static void check_sample(const struct gpu_sample *x, const struct gpu_sample *prev)
+static void check_sample(const struct sample_series *s, size_t k)
 {
-	if (!isfinite(x->t_s) || x->t_s < 0 || (prev && x->t_s < prev->t_s))
-		fuzz_fail("smi_log_read", "sample time %g after %g", x->t_s,
-			  prev ? prev->t_s : 0.0);
-	if ((x->valid & GPU_SAMPLE_UTILIZATION) &&
-	    !(x->util_gpu_pct >= 0 && x->util_gpu_pct <= 100))
-		fuzz_fail("smi_log_read", "utilization %g %%", x->util_gpu_pct);
-	double v[] = {x->sm_clock_hz, x->temperature_c, x->power_w,
-		      x->mem_used_bytes, x->mem_total_bytes};
-	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
-		if (!isfinite(v[i]) || v[i] < 0)
-			fuzz_fail("smi_log_read", "reading %zu is %g", i, v[i]);
+	double t = s->t_s[k];
+	if (!isfinite(t) || t < 0 || (k && t < s->t_s[k - 1]))
+		fuzz_fail("smi_log_read", "sample time %g after %g", t,
+			  k ? s->t_s[k - 1] : 0.0);
+	if (series_has(s, SC_UTIL, k) &&
+	    !(series_get(s, SC_UTIL, k) >= 0 && series_get(s, SC_UTIL, k) <= 100))
+		fuzz_fail("smi_log_read", "utilization %g %%", series_get(s, SC_UTIL, k));
+	for (int c = 0; c < SC_COLUMNS; c++) {
+		if (!series_has(s, (enum series_column)c, k))
+			continue;
+		double v = series_get(s, (enum series_column)c, k);
+		if (!isfinite(v) || v < 0)
+			fuzz_fail("smi_log_read", "reading %d is %g", c, v);
+	}
 }
 
 static void check_diagnosis(const struct smi_gpu *g)
@@ -43,11 +46,11 @@ static void check_diagnosis(const struct smi_gpu *g)
 				       .sm_clock_max_hz = g->sm_clock_max_hz,
 				       .reasons_read = g->reasons_read};
 	struct gpu_diagnosis d;
-	diagnose_gpu(&g->s, &ctx, &d);
+	diagnose_series(&g->s, &ctx, &d);
 	if (!isfinite(d.duration_s) || !isfinite(d.lost_s) || d.lost_s < 0 ||
 	    d.lost_s > d.duration_s + 1e-9)
 		fuzz_fail("diagnose_gpu", "duration %g s, lost %g s", d.duration_s, d.lost_s);
-	double end = g->s.n ? g->s.v[g->s.n - 1].t_s + d.duration_s : 0;
+	double end = g->s.n ? g->s.t_s[g->s.n - 1] + d.duration_s : 0;
 	for (size_t i = 0; i < d.n; i++) {
 		const struct finding *f = &d.f[i];
 		if (!(f->start_s >= 0 && f->end_s >= f->start_s && f->end_s <= end) ||
@@ -70,7 +73,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (g->s.n == 0)
 			fuzz_fail("smi_log_read", "GPU %s read with no samples", g->key);
 		for (size_t k = 0; k < g->s.n; k++)
-			check_sample(&g->s.v[k], k ? &g->s.v[k - 1] : NULL);
+			check_sample(&g->s, k);
 		check_diagnosis(g);
 	}
 	smi_log_free(&loaded);

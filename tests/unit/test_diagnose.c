@@ -59,23 +59,27 @@ static void reader(void)
 		    NULL, &log, msg, sizeof(msg)) == 0);
 	CHECK_STR(msg, "");
 	CHECK(log.n == 2 && log.rows == 3);
-	const struct gpu_sample *a = &log.gpu[0].s.v[0], *b = &log.gpu[1].s.v[0];
-	CHECK(log.gpu[0].s.n == 2 && log.gpu[0].index == 0);
-	CHECK_NEAR(a->util_gpu_pct, 45, 0);
-	CHECK_NEAR(a->mem_used_bytes, 1234.0 * 1048576, 0);
-	CHECK_NEAR(a->sm_clock_hz, 1.41e9, 1e-15);
-	CHECK_NEAR(a->power_w, 250.5, 0);
-	CHECK(a->throttle == (GPU_THROTTLE_SW_POWER_CAP | GPU_THROTTLE_SW_THERMAL));
-	CHECK_NEAR(log.gpu[0].s.v[1].t_s, 0.5, 1e-9);
+	const struct sample_series *a = &log.gpu[0].s, *b = &log.gpu[1].s;
+	CHECK(a->n == 2 && log.gpu[0].index == 0);
+	CHECK_NEAR(series_get(a, SC_UTIL, 0), 45, 0);
+	CHECK_NEAR(series_get(a, SC_MEM_USED, 0), 1234.0 * 1048576, 0);
+	CHECK_NEAR(series_get(a, SC_SM_CLOCK, 0), 1.41e9, 1e-15);
+	CHECK_NEAR(series_get(a, SC_POWER, 0), 250.5, 0);
+	CHECK(series_throttle(a, 0) == (GPU_THROTTLE_SW_POWER_CAP | GPU_THROTTLE_SW_THERMAL));
+	CHECK(series_has_throttle(a, 0));
+	CHECK_NEAR(a->t_s[1], 0.5, 1e-9);
 	/* [N/A]: absent, never 0 */
-	CHECK(!(b->valid & (GPU_SAMPLE_UTILIZATION | GPU_SAMPLE_MEMORY | GPU_SAMPLE_POWER)));
-	CHECK(b->valid & GPU_SAMPLE_SM_CLOCK);
+	CHECK(!series_has(b, SC_UTIL, 0) && !series_has(b, SC_MEM_USED, 0) &&
+	      !series_has(b, SC_POWER, 0));
+	CHECK(series_has(b, SC_SM_CLOCK, 0));
+	/* a field the log lacks takes no memory */
+	CHECK(a->col[SC_TEMP] == NULL && a->col[SC_POWER_LIMIT] == NULL);
 	smi_log_free(&log);
 
 	/* nounits, an older driver's names, noheader with --query */
 	CHECK(parse("2017/03/19 17:32:29.613, 45, Active\n", "timestamp,utilization.gpu,clocks_throttle_reasons.hw_thermal_slowdown",
 		    &log, msg, sizeof(msg)) == 0);
-	CHECK(log.n == 1 && log.gpu[0].s.v[0].throttle == GPU_THROTTLE_HW_THERMAL);
+	CHECK(log.n == 1 && series_throttle(&log.gpu[0].s, 0) == GPU_THROTTLE_HW_THERMAL);
 	CHECK(log.gpu[0].reasons_read == GPU_THROTTLE_HW_THERMAL);
 	smi_log_free(&log);
 
@@ -243,10 +247,103 @@ static void detectors(void)
 	gpu_samples_free(&s);
 }
 
+/*
+ * The verdict of a GPU with no finding claims only what its readings show:
+ * without utilisation nothing is "busy"; at 95 C nothing is "cool".
+ */
+static void verdicts(void)
+{
+	struct gpu_diagnosis d;
+	char v[400];
+	memset(&d, 0, sizeof(d));
+	d.readings = GPU_SAMPLE_UTILIZATION | GPU_SAMPLE_TEMPERATURE;
+	d.temperature_max_c = 70;
+	diagnosis_verdict(&d, v, sizeof(v));
+	CHECK_STR(v, "no finding: the GPU looks busy, cool and well used");
+	d.readings = GPU_SAMPLE_TEMPERATURE;
+	d.temperature_max_c = 95;
+	diagnosis_verdict(&d, v, sizeof(v));
+	CHECK_STR(v, "no finding in what the log shows: utilisation: not in the log, so how busy the GPU was cannot be told; hot, 95 C at its hottest (83 C or more is hot), and with no SM clock or throttle reason in the log nothing tells whether it throttled");
+	d.readings = GPU_SAMPLE_UTILIZATION | GPU_SAMPLE_TEMPERATURE | GPU_SAMPLE_SM_CLOCK;
+	diagnosis_verdict(&d, v, sizeof(v));
+	CHECK_STR(v, "no finding in what the log shows: busy and well used; hot, 95 C at its hottest (83 C or more is hot), though its clocks were not held down");
+	d.readings = GPU_SAMPLE_UTILIZATION;
+	d.temperature_max_c = NAN;
+	diagnosis_verdict(&d, v, sizeof(v));
+	CHECK_STR(v, "no finding in what the log shows: busy and well used; temperature: not in the log");
+}
+
+/* The hottest reading and what was read come from the samples. */
+static void readings_of_a_log(void)
+{
+	struct smi_log log;
+	char msg[400];
+	CHECK(parse("timestamp, temperature.gpu\n2026/11/30 10:15:00.000, 94\n"
+		    "2026/11/30 10:15:01.000, 95\n2026/11/30 10:15:02.000, [N/A]\n",
+		    NULL, &log, msg, sizeof(msg)) == 0);
+	struct gpu_diagnosis d;
+	diagnose_series(&log.gpu[0].s, &plain, &d);
+	CHECK(d.readings == GPU_SAMPLE_TEMPERATURE);
+	CHECK_NEAR(d.temperature_max_c, 95, 0);
+	CHECK(d.n == 0 && isnan(d.util_mean));
+	gpu_diagnosis_free(&d);
+	smi_log_free(&log);
+}
+
+/*
+ * The period and the percentiles are counted where readings repeat and
+ * sorted where they do not: both ways give the same figures.  5,001
+ * samples spaced 1 + i/10^6 s (5,000 distinct spacings, past the count's
+ * table) are sorted for their median; utilisation 0.5 % apart (not whole
+ * percents) is sorted for its percentiles.
+ */
+static void counted_or_sorted(void)
+{
+	struct sample_series x;
+	series_init(&x);
+	double t = 0;
+	for (size_t i = 0; i < 5001; i++) {
+		struct series_row r;
+		series_row_clear(&r, t);
+		r.v[SC_UTIL] = 0.5 * (double)(i % 201);	/* 0, 0.5, ... 100 % */
+		series_push(&x, &r);
+		t += 1 + (double)i * 1e-6;
+	}
+	struct gpu_diagnosis d;
+	diagnose_series(&x, &plain, &d);
+	/* spacings 1 + i e-6 for i = 0..4999: the middle two are i = 2499 and
+	 * 2500, whose mean is 1.0024995 */
+	CHECK_NEAR(d.period_s, 1.0024995, 1e-9);
+	/* 0, 0.5, ..., 100 % about 25 times each (the mean just under 50 %):
+	 * the median of the sorted readings 50 %, the 90th percentile 90 % */
+	CHECK(d.n == 2 && d.f[0].kind == FIND_LOW_UTILIZATION);	/* and idle gaps */
+	CHECK_HAS(d.f[0].evidence, "(median 50 %, 90th percentile 90 %)");
+	gpu_diagnosis_free(&d);
+	series_free(&x);
+	/* a steady 1 s period and whole percents: counted, the same as sorted */
+	series_init(&x);
+	for (size_t i = 0; i < 1000; i++) {
+		struct series_row r;
+		series_row_clear(&r, (double)i);
+		r.v[SC_UTIL] = (double)(i % 10 == 0 ? 10 : 95);
+		series_push(&x, &r);
+	}
+	diagnose_series(&x, &plain, &d);
+	CHECK_NEAR(d.period_s, 1, 0);
+	CHECK(d.n == 1 && d.f[0].kind == FIND_HEARTBEAT);
+	CHECK_HAS(d.f[0].evidence, "half the busy level of 95 %");
+	CHECK_HAS(d.f[0].evidence, "100 drops");
+	gpu_diagnosis_free(&d);
+	series_free(&x);
+}
+
 int main(void)
 {
 	civil_times();
 	reader();
 	detectors();
+	verdicts();
+	readings_of_a_log();
+	counted_or_sorted();
 	return check_summary("diagnose");
 }

@@ -99,6 +99,57 @@ static void azure_datetimes(void)
 	request_trace_free(&t);
 }
 
+/*
+ * Azure's 2024 traces give each time an offset from UTC
+ * ("2024-05-10 00:00:00.009930+00:00"): read as UTC, so rows written in
+ * different offsets still order and space by the true moment.  23:30 at
+ * -01:00 is 00:30 UTC the next day, an hour after 23:30 UTC; 'Z' is +00:00.
+ */
+static void datetime_offsets(void)
+{
+	struct request_trace t;
+	char msg[512];
+	CHECK(load("TIMESTAMP,ContextTokens,GeneratedTokens\n"
+		   "2024-05-10 00:00:00.009930+00:00,2162,5\n"
+		   "2024-05-10 00:00:00.016826+00:00,2399,7\n"
+		   "2024-05-10 05:30:00.509930+05:30,2399,7\n", &t, msg,
+		   sizeof(msg)) == 0);
+	CHECK_NEAR(t.arrival[1], 0.006896, 1e-9);
+	CHECK_NEAR(t.arrival[2], 0.5, 1e-9);
+	request_trace_free(&t);
+	CHECK(load("arrival_s\n2024-05-10T23:30:00Z\n2024-05-10 23:30:00-01:00\n"
+		   "2024-05-11 14:30:00+14:00\n", &t, msg, sizeof(msg)) == 0);
+	CHECK_NEAR(t.arrival[1], 3600, 1e-9);
+	CHECK_NEAR(t.arrival[2], 3600, 1e-9);
+	request_trace_free(&t);
+}
+
+/* A CSV saved with UTF-8's byte-order mark (Excel's "CSV UTF-8") reads
+ * as one without: the mark is not part of the first column's name. */
+static void byte_order_mark(void)
+{
+	struct request_trace t;
+	char msg[512];
+	CHECK(load("\xef\xbb\xbf" "arrival_s,prompt_tokens\n1,10\n2,20\n", &t, msg,
+		   sizeof(msg)) == 0);
+	CHECK(t.n == 2 && t.arrival && t.prompt);
+	CHECK_NEAR(t.rate, 1.0, 1e-12);
+	request_trace_free(&t);
+}
+
+/* A file that is not a trace (trace: /etc/passwd) is refused at 1:1
+ * with nothing of its content in the message. */
+static void not_a_trace_quotes_nothing(void)
+{
+	struct request_trace t;
+	char msg[512];
+	CHECK(load("root:x:0:0:root:/root:/bin/bash\nSECRET_TOKEN=abc123\n", &t, msg,
+		   sizeof(msg)) == -1);
+	CHECK_HAS(msg, "t.csv:1:1: not a request trace");
+	CHECK(strstr(msg, "root") == NULL && strstr(msg, "SECRET") == NULL);
+	request_trace_free(&t);
+}
+
 /* Each refusal, where it is and what it says. */
 static void refusals(void)
 {
@@ -114,13 +165,13 @@ static void refusals(void)
 		{"arrival_s\n2023-02-29 00:00:00\n",
 		 "t.csv:2:1: arrival: expected seconds (a number) or a date-time"},
 		{"arrival_s\n2023-02-28 00:00:00\n7\n",
-		 "t.csv:3:1: arrival: expected a date-time 'YYYY-MM-DD HH:MM:SS[.frac]' as the first row's, found '7'"},
+		 "t.csv:3:1: arrival: expected a date-time 'YYYY-MM-DD HH:MM:SS[.frac][+HH:MM]' as the first row's, found '7'"},
 		{"arrival_s,prompt_tokens\n1,2,3\n",
 		 "t.csv:2:1: expected 2 fields, as the header has, found 3"},
 		{"arrival_s,promt_tokens\n1,2\n",
 		 "t.csv:1:11: unknown column 'promt_tokens'"},
 		{"when,what\n1,2\n",
-		 "t.csv:1:1: expected a header row naming one or more of arrival_s"},
+		 "t.csv:1:1: not a request trace: expected a header row naming its columns (a trace is CSV whose header row names one or more of arrival_s"},
 		{"arrival_s,timestamp\n1,2\n",
 		 "t.csv:1:11: column 'timestamp' says again what column 'arrival_s' says"},
 		{"prompt_tokens\n\"12\n",
@@ -138,7 +189,16 @@ static void refusals(void)
 		{"arrival_s\n2024-01-01 00:00:00.0000000000000000000000000000000000000000000000000001x\n1\n",
 		 "t.csv:2:1: arrival: expected seconds (a number) or a date-time"},
 		{"prompt_tokens_and_a_very_long_name_past_what_a_field_holds_of_sixty_four_bytes\n1\n",
-		 "t.csv:1:1: expected a header row naming one or more of arrival_s"},
+		 "t.csv:1:1: not a request trace"},
+		/* offsets past the world's time zones, or not HH:MM */
+		{"arrival_s\n2024-05-10 00:00:00+15:00\n2024-05-10 00:00:01+15:00\n",
+		 "t.csv:2:1: arrival: expected seconds (a number) or a date-time 'YYYY-MM-DD HH:MM:SS[.frac][+HH:MM]', found '2024-05-10 00:00:00+15:00'"},
+		{"arrival_s\n2024-05-10 00:00:00-00:60\n2024-05-10 00:00:01\n",
+		 "t.csv:2:1: arrival: expected seconds"},
+		{"arrival_s\n2024-05-10 00:00:00Z+01:00\n2024-05-10 00:00:01\n",
+		 "t.csv:2:1: arrival: expected seconds"},
+		{"arrival_s\n2024-05-10 00:00:00+0100\n2024-05-10 00:00:01\n",
+		 "t.csv:2:1: arrival: expected seconds"},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct request_trace t;
@@ -258,6 +318,9 @@ int main(void)
 		return 1;
 	own_columns();
 	burstgpt_and_lengths_only();
+	datetime_offsets();
+	byte_order_mark();
+	not_a_trace_quotes_nothing();
 	azure_datetimes();
 	refusals();
 	replay();
