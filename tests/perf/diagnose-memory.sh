@@ -7,20 +7,24 @@
 #   - tiny: utilisation alone, noheader, 3 bytes a line ("95\n"; read with
 #     --query utilization.gpu --interval 1s): the most samples per byte;
 #   - full: the README's whole query, 8 GPUs interleaved, ~125 bytes a line;
-# each at 15 MB and 60 MB.  For each: the peak resident memory (GNU time's
+# each at 15 MB and 60 MB (SIZES="1 2" for other sizes in MB: CI runs
+# it small, tests/perf/run-small.sh).  For each: the peak resident memory (GNU time's
 # %M) and the wall time; with a second binary (the one before a change),
 # both side by side, and whether their outputs are the same bytes.
 #
-#   tests/perf/diagnose-memory.sh GPUPLAN [OTHER_GPUPLAN]
+#   [SIZES="15 60"] tests/perf/diagnose-memory.sh [BUILD_DIR] [OTHER_GPUPLAN]
 set -u
-gpuplan=$1
+build=${1:-build}
+gpuplan=$build/gpuplan
 other=${2:-}
+[ -x /usr/bin/time ] || { echo "GNU time missing: apt-get install -y time" >&2; exit 1; }
 dir=$(mktemp -d /tmp/gpuplan-diag-perf.XXXXXX)
 trap 'rm -rf "$dir"' EXIT
-python3 - "$dir" <<'PY'
+sizes=${SIZES:-15 60}
+python3 - "$dir" $sizes <<'PY'
 import sys
 d = sys.argv[1]
-for mb in (15, 60):
+for mb in map(int, sys.argv[2:]):
     n = mb * 1000000 // 3
     with open(f"{d}/tiny{mb}.csv", "w") as f:
         f.write("".join("%d\n" % (95 if i % 10 else 10) for i in range(n)))
@@ -45,7 +49,11 @@ measure() {	# measure TAG BINARY LOG ARGS... -> "RSS_MB WALL_S"
 	awk '{printf "%7.0f MB %6.2f s", $1 / 1024, $2}' "$dir/time"
 }
 printf '%-10s %8s  %-20s %s\n' log size gpuplan "${other:+other}"
-for name in tiny15 tiny60 full15 full60; do
+names=()
+for kind in tiny full; do
+	for mb in $sizes; do names+=("$kind$mb"); done
+done
+for name in "${names[@]}"; do
 	args=()
 	case $name in tiny*) args=(--query utilization.gpu --interval 1s) ;; esac
 	log=$dir/$name.csv

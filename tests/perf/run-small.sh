@@ -41,6 +41,7 @@ small_args() {
 	case $1 in
 	bench-accuracy.sh) vars=(QUICK=1) args+=(1 128) ;;	# 1 thread, 128^3 GEMM
 	calibrated-sweep.sh) vars=(QUICK=1) args+=(tiny-cnn 1) ;;
+	diagnose-memory.sh) vars=(SIZES=1) ;;	# 1 MB logs
 	fit-vs-scipy.sh) ;;			# a few fits: small already
 	input-scale.sh) vars=("MULTIPLES=1 10") ;;
 	model-limits.sh) vars=(SCALE=10) ;;
