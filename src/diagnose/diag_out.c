@@ -203,9 +203,11 @@ static void gpu_summary(FILE *f, const struct diagnosis *g,
 	char util[32], hb[32], mem[64], cost[64] = "";
 	fmt_or_dash(util, sizeof(util), "%.0f %%", 100 * d->util_mean);
 	fmt_or_dash(hb, sizeof(hb), "%.1f s", d->heartbeat_period_s);
+	char peak[24], total[24];
 	if (isfinite(d->mem_peak_bytes) && isfinite(d->mem_total_bytes))
-		snprintf(mem, sizeof(mem), "%.1f of %.1f GiB",
-			 d->mem_peak_bytes / 1073741824, d->mem_total_bytes / 1073741824);
+		snprintf(mem, sizeof(mem), "%s of %s GiB",
+			 diag_number(d->mem_peak_bytes / 1073741824, peak, sizeof(peak)),
+			 diag_number(d->mem_total_bytes / 1073741824, total, sizeof(total)));
 	else
 		snprintf(mem, sizeof(mem), "-");
 	if (g->price.set && isfinite(x->lost_cost))

@@ -117,4 +117,10 @@ const char *finding_kind_name(enum finding_kind k);	/* "heartbeat" */
 const char *severity_name(enum severity s);		/* "warning" */
 const char *throttle_reason_name(enum throttle_reason r);	/* "sw_thermal" */
 
+/* v with one decimal ("71.6") below a million, three significant digits
+ * from there ("9.31e+26"), into buf (24 bytes or more): a log's absurd
+ * memory.total never pushes the unit or the rest out of a fixed-size
+ * line. */
+char *diag_number(double v, char *buf, size_t len);
+
 #endif
