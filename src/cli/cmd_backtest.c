@@ -14,6 +14,7 @@
 #include "backtest/coverage_print.h"
 #include "commands.h"
 #include "common.h"
+#include "out_dirs.h"
 #include "core/atomic_file.h"
 #include "core/output.h"
 #include "core/table.h"
@@ -186,12 +187,8 @@ static int load_all(const struct parsed *p, const struct catalog *c,
 static int check_target(const struct parsed *p)
 {
 	const char *out = opt_value(p, &backtest_spec, "output");
-	char why[600];
-	if (out && strcmp(out, "-") &&
-	    atomic_check_target(out, why, sizeof(why)) != ATOMIC_OK) {
-		fprintf(stderr, "gpuplan: -o: %s\n", why);
+	if (out && strcmp(out, "-") && out_file_usable("-o", out))
 		return 2;
-	}
 	return 0;
 }
 

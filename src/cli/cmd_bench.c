@@ -42,6 +42,7 @@
 #include "core/paths.h"
 #include "core/xalloc.h"
 #include "common.h"
+#include "out_dirs.h"
 #include "core/suggest.h"
 #include "core/table.h"
 #include "core/units.h"
@@ -484,29 +485,6 @@ static void summary_table(const struct bench_profile *p, double seconds)
 
 /* ---- output ---- */
 
-/* A file we are about to write after minutes of measuring: its folder
- * must exist and be writable now, so a typo costs a second, not a run. */
-static int check_writable(const char *path, const char *what)
-{
-	if (!path || !strcmp(path, "-"))
-		return 0;
-	char *dir = path_dir(path);
-	struct stat st;
-	int rc = 0;
-	if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode) || access(dir, W_OK) < 0) {
-		fprintf(stderr, "gpuplan bench: cannot write %s '%s': folder '%s' %s\n",
-			what, path, dir, stat(dir, &st) < 0 ? "does not exist"
-			: !S_ISDIR(st.st_mode) ? "is not a folder" : "is not writable");
-		rc = 1;
-	} else if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-		fprintf(stderr, "gpuplan bench: cannot write %s '%s': it is a folder\n",
-			what, path);
-		rc = 1;
-	}
-	free(dir);
-	return rc;
-}
-
 /* Renders one output and stages it in set: an ATOMIC_* code, why set. */
 static int stage(struct atomic_set *set,
 		 void (*emit)(const struct bench_profile *, FILE *),
@@ -557,18 +535,18 @@ static int write_outputs(const struct bench_profile *p, const char *out,
 }
 
 /* -o and --prom, checked once the inputs are read and before minutes of
- * measuring: neither may name an input (the model or a file it includes)
- * or a folder, and they may not name one file.  0, or 2 after saying why. */
+ * measuring: neither may name an input (the model or a file it includes),
+ * a folder, or a file in a folder that is missing or may not be written
+ * (a typo costs a second, not a run), and they may not name one file.
+ * 0, or 2 after saying why. */
 static int check_targets(const char *out, const char *prom)
 {
-	char why[512];
 	const char *t[2] = {out && strcmp(out, "-") ? out : NULL,
 			    prom && strcmp(prom, "-") ? prom : NULL};
+	const char *option[2] = {"-o", "--prom"};
 	for (int i = 0; i < 2; i++)
-		if (t[i] && atomic_check_target(t[i], why, sizeof(why)) != ATOMIC_OK) {
-			fprintf(stderr, "gpuplan bench: %s\n", why);
+		if (t[i] && out_file_usable(option[i], t[i]))
 			return 2;
-		}
 	/* one file by name or by inode; a device (/dev/null) takes both */
 	struct stat a, b;
 	bool a_is = t[0] && stat(t[0], &a) == 0, b_is = t[1] && stat(t[1], &b) == 0;
@@ -788,8 +766,6 @@ static int measure(const struct bench_request *q, const struct bench_backend *b,
 		goto out;
 	}
 	if ((rc = check_targets(opt_value(parsed, &bench_spec, "output"), prom)) ||
-	    (rc = check_writable(opt_value(parsed, &bench_spec, "output"), "the profile")) ||
-	    (rc = check_writable(prom, "the Prometheus file")) ||
 	    (rc = bench_verdicts_load(&verdicts, opt_value(parsed, &bench_spec, "baselines"))))
 		goto out;
 	if (b->init() != 0) {

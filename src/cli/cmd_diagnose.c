@@ -15,6 +15,7 @@
 
 #include "commands.h"
 #include "common.h"
+#include "out_dirs.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "core/output.h"
@@ -172,17 +173,14 @@ static int check_targets(const struct diag_opts *o)
 			    o->prom && strcmp(o->prom, "-") ? o->prom : NULL,
 			    o->report && strcmp(o->report, "-") ? o->report : NULL};
 	const char *what[3] = {"-o", "--prom", "--report"};
-	char why[600];
 	for (int i = 0; i < 3; i++)
 		for (int k = i + 1; k < 3; k++)
 			if (t[i] && t[k] && !strcmp(t[i], t[k]))
 				return usage_error(&diagnose_spec, "%s and %s name the same file '%s'",
 						   what[i], what[k], t[i]);
 	for (int i = 0; i < 3; i++)
-		if (t[i] && atomic_check_target(t[i], why, sizeof(why)) != ATOMIC_OK) {
-			fprintf(stderr, "gpuplan: %s: %s\n", what[i], why);
+		if (t[i] && out_file_usable(what[i], t[i]))
 			return 2;
-		}
 	return 0;
 }
 

@@ -11,6 +11,7 @@
 #include "catalog_filter.h"
 #include "commands.h"
 #include "common.h"
+#include "out_dirs.h"
 #include "core/atomic_file.h"
 #include "core/num_format.h"
 #include "core/output.h"
@@ -675,30 +676,24 @@ static bool same_file(const char *a, const char *b)
 
 /*
  * Every target checked before any planning (the inputs are loaded by
- * now, so naming one of them is caught): -o and --report may not be an
- * input or a folder, nor the same file, and the report's folders may not
- * be files.  0, or 2 after printing why.
+ * now, so naming one of them is caught): -o, --prom and --report may
+ * not be an input or a folder, nor the same file; -o's and --prom's
+ * folders must exist and be writable (a report makes its own folders,
+ * which may not be files).  0, or 2 after printing why.
  */
 static int check_targets(const struct parsed *p, const struct report_options *ro)
 {
 	const char *out = opt_value(p, &plan_spec, "output");
 	const char *prom = opt_value(p, &plan_spec, "prom");
-	char why[600];
-	if (out && strcmp(out, "-") &&
-	    atomic_check_target(out, why, sizeof(why)) != ATOMIC_OK) {
-		fprintf(stderr, "gpuplan: -o: %s\n", why);
+	if (out && strcmp(out, "-") && out_file_usable("-o", out))
 		return 2;
-	}
 	if (prom) {
 		bool plan_to_stdout = !out || !strcmp(out, "-");
 		if (!strcmp(prom, "-") && plan_to_stdout)
 			return usage_error(&plan_spec,
 					   "--prom - and the plan would share standard output: write the plan with -o FILE");
-		if (strcmp(prom, "-") &&
-		    atomic_check_target(prom, why, sizeof(why)) != ATOMIC_OK) {
-			fprintf(stderr, "gpuplan: --prom: %s\n", why);
+		if (strcmp(prom, "-") && out_file_usable("--prom", prom))
 			return 2;
-		}
 		if (!plan_to_stdout && strcmp(prom, "-") && same_file(out, prom))
 			return usage_error(&plan_spec, "-o and --prom name the same file '%s'",
 					   prom);

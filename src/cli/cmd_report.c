@@ -65,10 +65,8 @@ int report_check_targets(const struct report_options *o,
 	if (o->png_dir && out_dir_usable("--png", o->png_dir))
 		return 2;
 	if (o->first_page_png &&
-	    atomic_check_target(o->first_page_png, why, sizeof(why)) != ATOMIC_OK) {
-		fprintf(stderr, "gpuplan: --first-page-png: %s\n", why);
+	    out_file_usable("--first-page-png", o->first_page_png))
 		return 2;
-	}
 	if (o->svg_dir && out_dir_usable("--svg", o->svg_dir))
 		return 2;
 	return 0;
