@@ -59,6 +59,13 @@ static json_t *num(double v)
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
+/* [lo, hi], or null when either is past a double's range */
+static json_t *pair(double lo, double hi)
+{
+	return isfinite(lo) && isfinite(hi) ? json_pack("[ff]", lo, hi)
+					    : json_null();
+}
+
 json_t *carry_into_plan(const json_t *cmp, const char *metric,
 			const struct r_plan *plan, const char *plan_file,
 			const char *workload, char *why, size_t len)
@@ -88,19 +95,16 @@ json_t *carry_into_plan(const json_t *cmp, const char *metric,
 	json_object_set_new(j, "instance", json_text(o->instance));
 	json_object_set_new(j, "gpus", json_integer(o->gpus));
 	json_object_set_new(j, "metric", json_text(metric));
-	json_object_set_new(j, "time_factor", json_real(f[0]));
-	json_object_set_new(j, "time_factor_interval",
-			    isfinite(f[1]) && isfinite(f[2])
-			    ? json_pack("[oo]", json_real(f[1]), json_real(f[2])) : json_null());
+	json_object_set_new(j, "time_factor", num(f[0]));
+	json_object_set_new(j, "time_factor_interval", pair(f[1], f[2]));
 	json_object_set_new(j, w->training ? "time_before_s" : "p99_latency_before_s", num(t));
 	json_object_set_new(j, w->training ? "time_after_s" : "p99_latency_after_s", num(t * f[0]));
 	json_object_set_new(j, "cost_before", num(o->cost));
 	json_object_set_new(j, "cost_after", num(o->cost * f[0]));
 	json_object_set_new(j, "saving", num(o->cost * (1 - f[0])));
-	json_object_set_new(j, "saving_interval", isfinite(f[1]) && isfinite(f[2])
-		? json_pack("[oo]", json_real(o->cost * (1 - f[2])),
-			    json_real(o->cost * (1 - f[1]))) : json_null());
-	json_object_set_new(j, "time_saved_pct", json_real(100 * (1 - f[0])));
+	json_object_set_new(j, "saving_interval",
+			    pair(o->cost * (1 - f[2]), o->cost * (1 - f[1])));
+	json_object_set_new(j, "time_saved_pct", num(100 * (1 - f[0])));
 	json_object_set_new(j, "currency", json_text(plan->currency));
 	json_object_set_new(j, "cost_period", json_string(w->training ? "run" : "month"));
 	json_object_set_new(j, "assumption", json_string(w->training
