@@ -23,8 +23,18 @@
  * error (from the covariance, scaled by the residual variance: the
  * measurements' own spread, not an assumed one) and 95% interval
  * (Student's t at n - p degrees of freedom).  For the fit: R^2 of y, the
- * root mean square relative residual, and the leave-one-out error (each
- * point predicted by the fit to the others, mean |relative error|).
+ * root mean square relative residual, and the prediction error of points
+ * the fit did not see, mean |relative error| (`loo`), from 4 points on:
+ *   - line, inverse: leave-one-out, each point predicted by the fit to
+ *     the others, exactly and without refitting, by the hat-matrix
+ *     identity e_i / (1 - h_ii): O(n), so 8,000 points cost what one fit
+ *     does.  A point of leverage 1 (1 - h_ii <= FIT_LOO_MIN_FREEDOM: the
+ *     others cannot place it) leaves it undefined (-1).
+ *   - saturating (a nonlinear fit, no such identity): leave-one-out by
+ *     refitting up to FIT_LOO_EXACT_MAX points; above, FIT_CV_FOLDS-fold
+ *     cross-validation (point i in fold i mod FIT_CV_FOLDS, each fold
+ *     refitted from the full fit's parameters), so the work is at most
+ *     FIT_CV_FOLDS refits whatever the number of points.
  *
  * A parameter that must be >= 0 (a fixed cost, a latency) and comes out
  * below 0 is held at 0 when its 95% interval reaches 0, or when it is
@@ -55,6 +65,9 @@
 
 #define FIT_PARAMS 2
 #define FIT_POOR_RMS 0.2	/* 20% */
+#define FIT_LOO_MIN_FREEDOM 1e-9	/* 1 - leverage below: no prediction */
+#define FIT_LOO_EXACT_MAX 50	/* saturating: leave-one-out up to here */
+#define FIT_CV_FOLDS 10		/* saturating: folds past FIT_LOO_EXACT_MAX */
 
 enum fit_form { FIT_LINE, FIT_SATURATING, FIT_INVERSE };
 
@@ -79,8 +92,9 @@ struct fit {
 	size_t n;		/* points */
 	double r2;		/* 1 - SS_res / SS_tot of y */
 	double rms_rel;		/* root mean square relative residual */
-	double loo;		/* leave-one-out mean |relative error|; -1
-				 * when too few points to leave one out */
+	double loo;		/* prediction error of unseen points, mean
+				 * |relative error| (above); -1 when too few
+				 * points or undefined */
 };
 
 /* The parameters the fit estimated: FIT_PARAMS less those held. */
