@@ -280,6 +280,13 @@ static void quality(struct fit *f, const double *x, const double *y, size_t n)
 	f->rms_rel = sqrt(rel / (double)n);
 }
 
+/* 0, or a magnitude the solvers' squares and products hold (lsq.h). */
+static bool in_range(double v)
+{
+	double m = fabs(v);
+	return m == 0 || (m >= FIT_MIN_MAGNITUDE && m <= FIT_MAX_MAGNITUDE);
+}
+
 static const char *const sign_words[] = {"", "at least 0", "above 0"};
 
 /* Solves with `held` (-1: none) and fills f's parameters, their scaled
@@ -342,12 +349,11 @@ static int holdable(enum fit_form form, const enum fit_sign sign[FIT_PARAMS],
 	return -1;
 }
 
-int fit_curve(enum fit_form form, const double *x, const double *y, size_t n,
-	      const enum fit_sign sign[FIT_PARAMS],
-	      const char *const name[FIT_PARAMS], struct fit *f, char *why,
-	      size_t len)
+static int fit_checked(enum fit_form form, const double *x, const double *y,
+		       size_t n, const enum fit_sign sign[FIT_PARAMS],
+		       const char *const name[FIT_PARAMS], struct fit *f,
+		       char *why, size_t len)
 {
-	gsl_set_error_handler_off();	/* errors are return codes here */
 	memset(f, 0, sizeof(*f));
 	f->form = form;
 	f->n = n;
@@ -366,6 +372,11 @@ int fit_curve(enum fit_form form, const double *x, const double *y, size_t n,
 			snprintf(why, len, "point %zu is (%g, %g): expected a finite x%s and y > 0",
 				 i + 1, x[i], y[i],
 				 form == FIT_INVERSE ? " above 0" : "");
+			return -1;
+		} else if (!in_range(x[i]) || !in_range(y[i])) {
+			snprintf(why, len, "point %zu is (%g, %g): a fit takes x and y of 0 or a magnitude from %g to %g",
+				 i + 1, x[i], y[i], FIT_MIN_MAGNITUDE,
+				 FIT_MAX_MAGNITUDE);
 			return -1;
 		}
 	bool spread = false;
@@ -413,4 +424,16 @@ int fit_curve(enum fit_form form, const double *x, const double *y, size_t n,
 		return -1;
 	}
 	return 0;
+}
+
+int fit_curve(enum fit_form form, const double *x, const double *y, size_t n,
+	      const enum fit_sign sign[FIT_PARAMS],
+	      const char *const name[FIT_PARAMS], struct fit *f, char *why,
+	      size_t len)
+{
+	/* errors are return codes here, whatever handler the caller set */
+	gsl_error_handler_t *old = gsl_set_error_handler_off();
+	int rc = fit_checked(form, x, y, n, sign, name, f, why, len);
+	gsl_set_error_handler(old);
+	return rc;
 }

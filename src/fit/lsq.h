@@ -48,6 +48,14 @@
  * are kept to be reported.  Only the linear forms (line, inverse) hold:
  * a saturating curve's parameters must be > 0, not >= 0.
  *
+ * Range: x and y are 0 or of a magnitude from FIT_MIN_MAGNITUDE to
+ * FIT_MAX_MAGNITUDE (1e-60 to 1e60: a time of a femtosecond to an age of
+ * the universe, bytes, FLOP/s and ranks are all far inside), so the
+ * weights 1/y^2 and the solvers' products x^2/y^2 stay finite and normal;
+ * a point outside is refused with its number and the range.  GSL's error
+ * handler is off inside fit_curve: every solver's status is checked, and
+ * an estimate that is not finite is refused, never an abort.
+ *
  * A fit is refused, with why, when it cannot be trusted: fewer points than
  * parameters + 1, no convergence, a parameter that is not physical (the
  * caller says which must be >= 0 or > 0) and is not held as above, or a
@@ -65,6 +73,8 @@
 
 #define FIT_PARAMS 2
 #define FIT_POOR_RMS 0.2	/* 20% */
+#define FIT_MIN_MAGNITUDE 1e-60	/* of a nonzero x or y */
+#define FIT_MAX_MAGNITUDE 1e60
 #define FIT_LOO_MIN_FREEDOM 1e-9	/* 1 - leverage below: no prediction */
 #define FIT_LOO_EXACT_MAX 50	/* saturating: leave-one-out up to here */
 #define FIT_CV_FOLDS 10		/* saturating: folds past FIT_LOO_EXACT_MAX */

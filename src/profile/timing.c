@@ -5,6 +5,9 @@
 #include "profile/timing.h"
 
 #include <gsl/gsl_cdf.h>
+#include <gsl/gsl_errno.h>
+#include <float.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,10 +24,16 @@ struct measure_policy measure_policy_default(void)
 
 size_t measure_ci_index(size_t n)
 {
-	/* largest j with P(B <= j - 1) <= 0.025, B ~ Binomial(n, 1/2) */
+	/* largest j with P(B <= j - 1) <= 0.025, B ~ Binomial(n, 1/2); GSL's
+	 * handler off, so a value it cannot give ends the search (NaN fails
+	 * the test) instead of the process */
+	if (n > UINT_MAX)
+		n = UINT_MAX;
+	gsl_error_handler_t *old = gsl_set_error_handler_off();
 	size_t j = 0;
 	while (j < n / 2 && gsl_cdf_binomial_P((unsigned)j, 0.5, (unsigned)n) <= 0.025)
 		j++;
+	gsl_set_error_handler(old);
 	return j;
 }
 
@@ -52,7 +61,7 @@ void measure_summarise(struct measure_result *r)
 
 bool measure_reading_good(double seconds)
 {
-	return isfinite(seconds) && seconds > 0;
+	return isfinite(seconds) && seconds >= DBL_MIN;
 }
 
 void measure_reject(struct measure_result *r, double seconds)
@@ -60,7 +69,8 @@ void measure_reject(struct measure_result *r, double seconds)
 	r->rejected++;
 	r->rejected_kinds |= !isfinite(seconds) ? MEASURE_REJECTED_NON_FINITE
 			     : seconds < 0 ? MEASURE_REJECTED_NEGATIVE
-					   : MEASURE_REJECTED_ZERO;
+			     : seconds == 0 ? MEASURE_REJECTED_ZERO
+					    : MEASURE_REJECTED_SUBNORMAL;
 }
 
 void measure_rejected_names(unsigned kinds, char *buf, size_t len)
@@ -69,6 +79,7 @@ void measure_rejected_names(unsigned kinds, char *buf, size_t len)
 		{MEASURE_REJECTED_NEGATIVE, "negative"},
 		{MEASURE_REJECTED_ZERO, "zero"},
 		{MEASURE_REJECTED_NON_FINITE, "not finite"},
+		{MEASURE_REJECTED_SUBNORMAL, "subnormal (below 2.2e-308 s)"},
 	};
 	size_t at = 0;
 	if (len)
