@@ -64,7 +64,7 @@ enum kind { KIND_RUN, KIND_PROFILE, KIND_PLAN };
 static const char *const kind_names[] = {"run record", "measured profile", "plan"};
 
 struct input {
-	const char *path;
+	const char *path;	/* as shown: "<stdin>" for "-" once read */
 	enum kind kind;
 	struct run_record run;
 	struct bench_profile profile;
@@ -210,6 +210,9 @@ static int load_both(const struct parsed *p, struct input in[2])
 		char *text = NULL;
 		size_t n = 0;
 		int rc = read_text(in[i].path, &text, &n);
+		/* named as every command names standard input from here on:
+		 * in messages and in the comparison's "file" */
+		in[i].path = file_shown(p->args[i]);
 		if (!rc)
 			rc = looks_json(text, n) ? load_plan(&in[i], text, n)
 						 : load_yaml(&in[i], text, n);
