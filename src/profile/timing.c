@@ -37,6 +37,36 @@ size_t measure_ci_index(size_t n)
 	return j;
 }
 
+/* The median of sorted s as describe_median_sorted gives it (profiles on
+ * disk hold that, compared exactly), save that two middle times near
+ * 1.8e308 s are halved before they are added rather than summed past a
+ * double. */
+static double median_sorted(const double *s, size_t n)
+{
+	double m = describe_median_sorted(s, n);
+	if (isfinite(m))
+		return m;
+	return s[n / 2 - 1] / 2 + s[n / 2] / 2;
+}
+
+/* Mean and standard deviation in units of a power of two at least the
+ * largest time, so neither the sum nor the squares leave a double. */
+static void spread(const double *s, size_t n, double *mean, double *sd)
+{
+	int e = 0;
+	frexp(s[n - 1], &e);
+	double sum = 0, sq = 0;
+	for (size_t i = 0; i < n; i++)
+		sum += ldexp(s[i], -e);
+	double m = sum / (double)n;
+	for (size_t i = 0; i < n && n > 1; i++) {
+		double d = ldexp(s[i], -e) - m;
+		sq += d * d;
+	}
+	*mean = ldexp(m, e);
+	*sd = n > 1 ? ldexp(sqrt(sq / (double)(n - 1)), e) : 0;
+}
+
 void measure_summarise(struct measure_result *r)
 {
 	size_t n = r->n;
@@ -49,9 +79,8 @@ void measure_summarise(struct measure_result *r)
 	sort_doubles(s, n);
 	r->min = s[0];
 	r->max = s[n - 1];
-	r->median = describe_median_sorted(s, n);
-	r->mean = describe_mean(s, n);
-	r->stddev = describe_sd(s, n, r->mean);
+	r->median = median_sorted(s, n);
+	spread(s, n, &r->mean, &r->stddev);
 	size_t j = measure_ci_index(n);
 	r->has_ci = j > 0;
 	r->ci_low = r->has_ci ? s[j - 1] : r->median;
