@@ -69,6 +69,8 @@ struct input {
 	struct run_record run;
 	struct bench_profile profile;
 	struct r_plan plan;
+	char *text;		/* a plan's JSON, kept for its exchange rates */
+	size_t text_len;
 	bool loaded;
 };
 
@@ -216,7 +218,12 @@ static int load_both(const struct parsed *p, struct input in[2])
 		if (!rc)
 			rc = looks_json(text, n) ? load_plan(&in[i], text, n)
 						 : load_yaml(&in[i], text, n);
-		free(text);
+		if (!rc && in[i].kind == KIND_PLAN) {
+			in[i].text = text;
+			in[i].text_len = n;
+		} else {
+			free(text);
+		}
 		if (rc)
 			return rc;
 	}
@@ -230,6 +237,7 @@ static int load_both(const struct parsed *p, struct input in[2])
 
 static void free_input(struct input *in)
 {
+	free(in->text);
 	run_record_free(&in->run);
 	bench_profile_free(&in->profile);
 	if (in->kind == KIND_PLAN && in->loaded)
@@ -353,7 +361,26 @@ static int draw_report(const struct parsed *p, const json_t *j,
 	return rc;
 }
 
-static json_t *build(struct input in[2])
+/* Plans: after's money in before's currency, or why they cannot be
+ * compared (plan_money.h).  0, or 2 said. */
+static int money_bridge_of(const struct input in[2], struct money_bridge *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->factor = 1;
+	if (in[0].kind != KIND_PLAN)
+		return 0;
+	char why[800];
+	if (plan_money_bridge(in[0].text, in[0].text_len, in[0].plan.currency,
+			      in[0].path, in[1].text, in[1].text_len,
+			      in[1].plan.currency, in[1].path, m, why,
+			      sizeof(why)) < 0) {
+		fprintf(stderr, "gpuplan: compare: %s\n", why);
+		return 2;
+	}
+	return 0;
+}
+
+static json_t *build(struct input in[2], const struct money_bridge *m)
 {
 	switch (in[0].kind) {
 	case KIND_RUN:
@@ -362,7 +389,8 @@ static json_t *build(struct input in[2])
 		return compare_profiles(&in[0].profile, in[0].path, &in[1].profile,
 					in[1].path);
 	default:
-		return compare_plans(&in[0].plan, in[0].path, &in[1].plan, in[1].path);
+		return compare_plans(&in[0].plan, in[0].path, &in[1].plan, in[1].path,
+				     m);
 	}
 }
 
@@ -423,13 +451,15 @@ int cmd_compare(int argc, char **argv)
 	bool has_limit = false;
 	double limit = 0;
 	json_t *j = NULL;
+	struct money_bridge money;
 	memset(in, 0, sizeof(in));
 	int rc = opts_parse(&compare_spec, argc, argv, &p);
 	if (rc != OPTS_OK || (rc = read_format(&p, &f)) ||
 	    (rc = read_pct(&p, &has_limit, &limit)) || (rc = load_both(&p, in)) ||
-	    (rc = check_options(&p, in[0].kind)))
+	    (rc = check_options(&p, in[0].kind)) ||
+	    (rc = money_bridge_of(in, &money)))
 		goto out;
-	j = build(in);
+	j = build(in, &money);
 	if ((rc = carry(&p, j)) || (rc = emit(&p, f, in[0].kind, j)) ||
 	    (rc = draw_report(&p, j, &in[1])))
 		goto out;
