@@ -55,6 +55,12 @@ static const struct cmd_spec compare_spec = {
 	"verdict at 5%: better, worse or no significant change.  Plans (gpuplan\n"
 	"plan --format json): per workload, the recommendation before and after\n"
 	"and every option in both, then each plan's one-off and monthly spend.\n"
+	"Plans in two currencies compare only through the exchange rates both\n"
+	"carry (after converted to before's currency, the rate and its date\n"
+	"said); otherwise they are refused.  A workload whose kind changed is\n"
+	"listed, not compared (a cost per run is not a cost per month).\n"
+	"Welch's test takes any finite values (1e-308 to 1e308 alike); a figure\n"
+	"past a double's range is null with a note.\n"
 	"Both files must be of one kind.\n"
 	"Exit status: 0; 1 with --fail-above when spend rose past it (after the\n"
 	"output is written); 2 for bad usage or input.",
