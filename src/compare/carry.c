@@ -48,6 +48,12 @@ static int factor(const json_t *m, double f[3], char *why, size_t len)
 	double lo = json_is_array(ri) ? json_number_value(json_array_get(ri, 0)) : NAN;
 	double hi = json_is_array(ri) ? json_number_value(json_array_get(ri, 1)) : NAN;
 	f[0] = higher ? 1 / x : x;
+	if (!isfinite(f[0])) {
+		/* a ratio of 1e-310: its inverse leaves a double */
+		snprintf(why, len, "metric '%s' changed by a factor of %g: the job's time would scale past a double's range, which is no time to carry",
+			 json_string_value(json_object_get(m, "name")), x);
+		return -1;
+	}
 	/* an interval reaching 0 or below has no inverse: none then */
 	f[1] = higher ? (hi > 0 ? 1 / hi : NAN) : lo;
 	f[2] = higher ? (lo > 0 ? 1 / lo : NAN) : hi;

@@ -3,8 +3,9 @@
  * inputs drawn across their whole documented ranges: Welch's test and the
  * delta method's ratio interval (compare/welch.h: any finite values), the
  * fits (fit/lsq.h: 0 or magnitudes from 1e-60 to 1e60), calibration's draws
- * (fit/calibration.h) and the repetitions' summary (profile/timing.h:
- * times from 2.2e-308 to 1.8e308 s).  Inside a range each gives finite
+ * (fit/calibration.h), the repetitions' summary (profile/timing.h:
+ * times from 2.2e-308 to 1.8e308 s) and the backtest's exact interval of
+ * a share (backtest/coverage.h: k of n up to a million).  Inside a range each gives finite
  * figures, or NaN said in so many words (welch's `beyond`), or a refusal
  * that says why; never infinity, never an abort (GSL's default handler
  * would abort: it is left on here, as a library caller leaves it, so a
@@ -17,6 +18,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "backtest/coverage.h"
 #include "check.h"
 #include "compare/welch.h"
 #include "fit/calibration.h"
@@ -302,8 +304,28 @@ static void timing_summary(void)
 	}
 }
 
+/* The exact (Clopper-Pearson) interval of a share k of n, the backtest's
+ * coverage: inside [0, 1], around k / n, for n up to a million. */
+static void coverage_intervals(void)
+{
+	uint64_t s = 95;
+	const double levels[] = {0.5, 0.8, 0.95, 0.999};
+	for (int i = 0; i < 400; i++) {
+		size_t n = 1 + (size_t)pow(10, 6 * uniform(&s));
+		size_t k = (size_t)(uniform(&s) * (double)(n + 1));
+		if (k > n)
+			k = n;
+		double lo, hi;
+		coverage_interval(k, n, levels[i % 4], &lo, &hi);
+		double share = (double)k / (double)n;
+		CHECK(isfinite(lo) && isfinite(hi));
+		CHECK(0 <= lo && lo <= share && share <= hi && hi <= 1);
+	}
+}
+
 int main(void)
 {
+	coverage_intervals();
 	welch_any_finite();
 	welch_scale_free();
 	welch_reported_cases();
