@@ -83,9 +83,11 @@ static void run_row(struct table *t, const json_t *m)
 	stats_cell(json_object_get(m, "after"), unit, a, sizeof(a));
 	value(num(m, "change"), unit, true, ch, sizeof(ch));
 	double mb = num(json_object_get(m, "before"), "mean");
-	if (isfinite(num(m, "change")) && mb != 0) {
+	/* divided first: a change near 1.8e308 times 100 is no number */
+	double share = mb != 0 ? 100 * (num(m, "change") / fabs(mb)) : NAN;
+	if (isfinite(share)) {
 		size_t l = strlen(ch);
-		snprintf(pct, sizeof(pct), " (%+.1f%%)", 100 * num(m, "change") / fabs(mb));
+		snprintf(pct, sizeof(pct), " (%+.1f%%)", share);
 		snprintf(ch + l, sizeof(ch) - l, "%s", pct);
 	}
 	interval_cell(json_object_get(m, "change_interval"), unit, true, ci, sizeof(ci));

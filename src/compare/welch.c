@@ -65,7 +65,7 @@ static void in_units(const struct sample_stats *s, int e, double *mean,
 {
 	int shift = s->exp2 == WELCH_EXP_NONE ? 0 : s->exp2 - e;
 	*mean = ldexp(s->mean_u, shift);
-	*se = ldexp(s->sd_u / sqrt((double)s->n), shift);
+	*se = s->n ? ldexp(s->sd_u / sqrt((double)s->n), shift) : 0;
 }
 
 /*
