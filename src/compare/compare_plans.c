@@ -73,16 +73,16 @@ static json_t *option_json(const struct r_workload *w, const struct r_option *o)
 	return j;
 }
 
+/* null for what a double cannot hold (a plan's costs are finite, but
+ * their difference or ratio need not be) */
 static json_t *change(double before, double after)
 {
-	return isfinite(before) && isfinite(after) ? json_real(after - before)
-						   : json_null();
+	return num(after - before);
 }
 
 static json_t *change_pct(double before, double after)
 {
-	return isfinite(before) && isfinite(after) && before != 0
-		? json_real(100 * (after / before - 1)) : json_null();
+	return before != 0 ? num(100 * (after / before - 1)) : json_null();
 }
 
 static double cost_of(const struct r_option *o)
