@@ -49,7 +49,8 @@ static int factor(const json_t *m, double f[3], char *why, size_t len)
 	double hi = json_is_array(ri) ? json_number_value(json_array_get(ri, 1)) : NAN;
 	f[0] = higher ? 1 / x : x;
 	if (!isfinite(f[0])) {
-		/* a ratio of 1e-310: its inverse leaves a double */
+		/* a ratio of 1e-310: its inverse leaves a double (a ratio
+		 * near 1e-307 passes here and is caught with the money) */
 		snprintf(why, len, "metric '%s' changed by a factor of %g: the job's time would scale past a double's range, which is no time to carry",
 			 json_string_value(json_object_get(m, "name")), x);
 		return -1;
@@ -94,6 +95,12 @@ json_t *carry_into_plan(const json_t *cmp, const char *metric,
 		return NULL;
 	const struct r_option *o = &w->v[w->recommended];
 	double t = w->training ? o->time_s : o->p99_s;
+	if (!isfinite(100 * (1 - f[0])) || !isfinite(o->cost * f[0]) ||
+	    (isfinite(t) && !isfinite(t * f[0]))) {
+		snprintf(why, len, "metric '%s' scales the job's time by %g: its time or cost would be past a double's range, which is nothing to carry",
+			 metric, f[0]);
+		return NULL;
+	}
 	json_t *j = json_object();
 	json_object_set_new(j, "plan", json_text(plan_file));
 	json_object_set_new(j, "workload", json_text(w->name));
