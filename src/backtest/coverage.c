@@ -25,26 +25,29 @@
  * shares of a few hundred records (first at k = 2 of n = 260, the upper
  * end), where the default handler would abort.  There the distribution
  * function, which rises monotonically on [0, 1], is bisected to the
- * last bit instead.
+ * last bit instead, the handler still off: a value GSL cannot give reads
+ * as NaN, which counts as "not below p" and narrows from above, never an
+ * abort.
  */
 static double beta_quantile(double p, double a, double b)
 {
 	gsl_error_handler_t *old = gsl_set_error_handler_off();
 	double x = gsl_cdf_beta_Pinv(p, a, b);
-	gsl_set_error_handler(old);
-	if (isfinite(x) && x >= 0 && x <= 1)
-		return x;
-	double lo = 0, hi = 1;
-	for (int i = 0; i < 200; i++) {
-		double mid = 0.5 * (lo + hi);
-		if (mid <= lo || mid >= hi)
-			break;
-		if (gsl_cdf_beta_P(mid, a, b) < p)
-			lo = mid;
-		else
-			hi = mid;
+	if (!(isfinite(x) && x >= 0 && x <= 1)) {
+		double lo = 0, hi = 1;
+		for (int i = 0; i < 200; i++) {
+			double mid = 0.5 * (lo + hi);
+			if (mid <= lo || mid >= hi)
+				break;
+			if (gsl_cdf_beta_P(mid, a, b) < p)
+				lo = mid;
+			else
+				hi = mid;
+		}
+		x = 0.5 * (lo + hi);
 	}
-	return 0.5 * (lo + hi);
+	gsl_set_error_handler(old);
+	return x;
 }
 
 void coverage_interval(size_t k, size_t n, double conf, double *lo,

@@ -55,6 +55,12 @@ static const struct cmd_spec compare_spec = {
 	"verdict at 5%: better, worse or no significant change.  Plans (gpuplan\n"
 	"plan --format json): per workload, the recommendation before and after\n"
 	"and every option in both, then each plan's one-off and monthly spend.\n"
+	"Plans in two currencies compare only through the exchange rates both\n"
+	"carry (after converted to before's currency, the rate and its date\n"
+	"said); otherwise they are refused.  A workload whose kind changed is\n"
+	"listed, not compared (a cost per run is not a cost per month).\n"
+	"Welch's test takes any finite values (1e-308 to 1e308 alike); a figure\n"
+	"past a double's range is null with a note.\n"
 	"Both files must be of one kind.\n"
 	"Exit status: 0; 1 with --fail-above when spend rose past it (after the\n"
 	"output is written); 2 for bad usage or input.",
@@ -64,11 +70,13 @@ enum kind { KIND_RUN, KIND_PROFILE, KIND_PLAN };
 static const char *const kind_names[] = {"run record", "measured profile", "plan"};
 
 struct input {
-	const char *path;
+	const char *path;	/* as shown: "<stdin>" for "-" once read */
 	enum kind kind;
 	struct run_record run;
 	struct bench_profile profile;
 	struct r_plan plan;
+	char *text;		/* a plan's JSON, kept for its exchange rates */
+	size_t text_len;
 	bool loaded;
 };
 
@@ -210,10 +218,18 @@ static int load_both(const struct parsed *p, struct input in[2])
 		char *text = NULL;
 		size_t n = 0;
 		int rc = read_text(in[i].path, &text, &n);
+		/* named as every command names standard input from here on:
+		 * in messages and in the comparison's "file" */
+		in[i].path = file_shown(p->args[i]);
 		if (!rc)
 			rc = looks_json(text, n) ? load_plan(&in[i], text, n)
 						 : load_yaml(&in[i], text, n);
-		free(text);
+		if (!rc && in[i].kind == KIND_PLAN) {
+			in[i].text = text;
+			in[i].text_len = n;
+		} else {
+			free(text);
+		}
 		if (rc)
 			return rc;
 	}
@@ -227,6 +243,7 @@ static int load_both(const struct parsed *p, struct input in[2])
 
 static void free_input(struct input *in)
 {
+	free(in->text);
 	run_record_free(&in->run);
 	bench_profile_free(&in->profile);
 	if (in->kind == KIND_PLAN && in->loaded)
@@ -350,7 +367,26 @@ static int draw_report(const struct parsed *p, const json_t *j,
 	return rc;
 }
 
-static json_t *build(struct input in[2])
+/* Plans: after's money in before's currency, or why they cannot be
+ * compared (plan_money.h).  0, or 2 said. */
+static int money_bridge_of(const struct input in[2], struct money_bridge *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->factor = 1;
+	if (in[0].kind != KIND_PLAN)
+		return 0;
+	char why[800];
+	if (plan_money_bridge(in[0].text, in[0].text_len, in[0].plan.currency,
+			      in[0].path, in[1].text, in[1].text_len,
+			      in[1].plan.currency, in[1].path, m, why,
+			      sizeof(why)) < 0) {
+		fprintf(stderr, "gpuplan: compare: %s\n", why);
+		return 2;
+	}
+	return 0;
+}
+
+static json_t *build(struct input in[2], const struct money_bridge *m)
 {
 	switch (in[0].kind) {
 	case KIND_RUN:
@@ -359,7 +395,8 @@ static json_t *build(struct input in[2])
 		return compare_profiles(&in[0].profile, in[0].path, &in[1].profile,
 					in[1].path);
 	default:
-		return compare_plans(&in[0].plan, in[0].path, &in[1].plan, in[1].path);
+		return compare_plans(&in[0].plan, in[0].path, &in[1].plan, in[1].path,
+				     m);
 	}
 }
 
@@ -420,13 +457,15 @@ int cmd_compare(int argc, char **argv)
 	bool has_limit = false;
 	double limit = 0;
 	json_t *j = NULL;
+	struct money_bridge money;
 	memset(in, 0, sizeof(in));
 	int rc = opts_parse(&compare_spec, argc, argv, &p);
 	if (rc != OPTS_OK || (rc = read_format(&p, &f)) ||
 	    (rc = read_pct(&p, &has_limit, &limit)) || (rc = load_both(&p, in)) ||
-	    (rc = check_options(&p, in[0].kind)))
+	    (rc = check_options(&p, in[0].kind)) ||
+	    (rc = money_bridge_of(in, &money)))
 		goto out;
-	j = build(in);
+	j = build(in, &money);
 	if ((rc = carry(&p, j)) || (rc = emit(&p, f, in[0].kind, j)) ||
 	    (rc = draw_report(&p, j, &in[1])))
 		goto out;

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_errno.h>
+
 #include "bench/plugin_loader.h"
 #include "commands.h"
 #include "common.h"
@@ -190,6 +192,11 @@ int main(int argc, char **argv)
 	 * arguments can hold bytes a terminal would obey. */
 	term_safe_stderr();
 	io_guard_install();
+	/* GSL's default handler prints and calls abort(); every GSL call
+	 * checks its own status or result (each site also turns the handler
+	 * off around itself, for the library's other callers), so none may
+	 * end the process with exit 134. */
+	gsl_set_error_handler_off();
 	if (argc < 2) {
 		print_overview(stderr);
 		return 2;

@@ -48,6 +48,13 @@ static int factor(const json_t *m, double f[3], char *why, size_t len)
 	double lo = json_is_array(ri) ? json_number_value(json_array_get(ri, 0)) : NAN;
 	double hi = json_is_array(ri) ? json_number_value(json_array_get(ri, 1)) : NAN;
 	f[0] = higher ? 1 / x : x;
+	if (!isfinite(f[0])) {
+		/* a ratio of 1e-310: its inverse leaves a double (a ratio
+		 * near 1e-307 passes here and is caught with the money) */
+		snprintf(why, len, "metric '%s' changed by a factor of %g: the job's time would scale past a double's range, which is no time to carry",
+			 json_string_value(json_object_get(m, "name")), x);
+		return -1;
+	}
 	/* an interval reaching 0 or below has no inverse: none then */
 	f[1] = higher ? (hi > 0 ? 1 / hi : NAN) : lo;
 	f[2] = higher ? (lo > 0 ? 1 / lo : NAN) : hi;
@@ -57,6 +64,13 @@ static int factor(const json_t *m, double f[3], char *why, size_t len)
 static json_t *num(double v)
 {
 	return isfinite(v) ? json_real(v) : json_null();
+}
+
+/* [lo, hi], or null when either is past a double's range */
+static json_t *pair(double lo, double hi)
+{
+	return isfinite(lo) && isfinite(hi) ? json_pack("[ff]", lo, hi)
+					    : json_null();
 }
 
 json_t *carry_into_plan(const json_t *cmp, const char *metric,
@@ -81,6 +95,12 @@ json_t *carry_into_plan(const json_t *cmp, const char *metric,
 		return NULL;
 	const struct r_option *o = &w->v[w->recommended];
 	double t = w->training ? o->time_s : o->p99_s;
+	if (!isfinite(100 * (1 - f[0])) || !isfinite(o->cost * f[0]) ||
+	    (isfinite(t) && !isfinite(t * f[0]))) {
+		snprintf(why, len, "metric '%s' scales the job's time by %g: its time or cost would be past a double's range, which is nothing to carry",
+			 metric, f[0]);
+		return NULL;
+	}
 	json_t *j = json_object();
 	json_object_set_new(j, "plan", json_text(plan_file));
 	json_object_set_new(j, "workload", json_text(w->name));
@@ -88,19 +108,16 @@ json_t *carry_into_plan(const json_t *cmp, const char *metric,
 	json_object_set_new(j, "instance", json_text(o->instance));
 	json_object_set_new(j, "gpus", json_integer(o->gpus));
 	json_object_set_new(j, "metric", json_text(metric));
-	json_object_set_new(j, "time_factor", json_real(f[0]));
-	json_object_set_new(j, "time_factor_interval",
-			    isfinite(f[1]) && isfinite(f[2])
-			    ? json_pack("[oo]", json_real(f[1]), json_real(f[2])) : json_null());
+	json_object_set_new(j, "time_factor", num(f[0]));
+	json_object_set_new(j, "time_factor_interval", pair(f[1], f[2]));
 	json_object_set_new(j, w->training ? "time_before_s" : "p99_latency_before_s", num(t));
 	json_object_set_new(j, w->training ? "time_after_s" : "p99_latency_after_s", num(t * f[0]));
 	json_object_set_new(j, "cost_before", num(o->cost));
 	json_object_set_new(j, "cost_after", num(o->cost * f[0]));
 	json_object_set_new(j, "saving", num(o->cost * (1 - f[0])));
-	json_object_set_new(j, "saving_interval", isfinite(f[1]) && isfinite(f[2])
-		? json_pack("[oo]", json_real(o->cost * (1 - f[2])),
-			    json_real(o->cost * (1 - f[1]))) : json_null());
-	json_object_set_new(j, "time_saved_pct", json_real(100 * (1 - f[0])));
+	json_object_set_new(j, "saving_interval",
+			    pair(o->cost * (1 - f[2]), o->cost * (1 - f[1])));
+	json_object_set_new(j, "time_saved_pct", num(100 * (1 - f[0])));
 	json_object_set_new(j, "currency", json_text(plan->currency));
 	json_object_set_new(j, "cost_period", json_string(w->training ? "run" : "month"));
 	json_object_set_new(j, "assumption", json_string(w->training

@@ -73,16 +73,16 @@ static json_t *option_json(const struct r_workload *w, const struct r_option *o)
 	return j;
 }
 
+/* null for what a double cannot hold (a plan's costs are finite, but
+ * their difference or ratio need not be) */
 static json_t *change(double before, double after)
 {
-	return isfinite(before) && isfinite(after) ? json_real(after - before)
-						   : json_null();
+	return num(after - before);
 }
 
 static json_t *change_pct(double before, double after)
 {
-	return isfinite(before) && isfinite(after) && before != 0
-		? json_real(100 * (after / before - 1)) : json_null();
+	return before != 0 ? num(100 * (after / before - 1)) : json_null();
 }
 
 static double cost_of(const struct r_option *o)
@@ -90,9 +90,18 @@ static double cost_of(const struct r_option *o)
 	return o->runnable ? o->cost : NAN;
 }
 
-/* One option in both plans: before, after, the changes. */
+/* After's money in before's currency (plan_money.h); NaN stays NaN. */
+static double in_before_currency(const struct money_bridge *m,
+				 double after_amount)
+{
+	return after_amount * m->factor;
+}
+
+/* One option in both plans: before, after, the changes (in before's
+ * currency). */
 static json_t *pair_json(const struct r_workload *wb, const struct r_option *b,
-			 const struct r_workload *wa, const struct r_option *a)
+			 const struct r_workload *wa, const struct r_option *a,
+			 const struct money_bridge *m)
 {
 	json_t *j = json_object();
 	json_object_set_new(j, "instance", json_text(b->instance));
@@ -101,8 +110,9 @@ static json_t *pair_json(const struct r_workload *wb, const struct r_option *b,
 	json_object_set_new(j, "sharing", json_string_or_null(b->sharing));
 	json_object_set_new(j, "before", option_json(wb, b));
 	json_object_set_new(j, "after", option_json(wa, a));
-	json_object_set_new(j, "cost_change", change(cost_of(b), cost_of(a)));
-	json_object_set_new(j, "cost_change_pct", change_pct(cost_of(b), cost_of(a)));
+	double ca = in_before_currency(m, cost_of(a));
+	json_object_set_new(j, "cost_change", change(cost_of(b), ca));
+	json_object_set_new(j, "cost_change_pct", change_pct(cost_of(b), ca));
 	double tb = b->runnable ? option_time(wb, b) : NAN;
 	double ta = a->runnable ? option_time(wa, a) : NAN;
 	json_object_set_new(j, "time_change_pct", change_pct(tb, ta));
@@ -111,7 +121,7 @@ static json_t *pair_json(const struct r_workload *wb, const struct r_option *b,
 
 /* Every option of both, merged in key order. */
 static void options_json(const struct r_workload *wb, const struct r_workload *wa,
-			 json_t *w)
+			 const struct money_bridge *m, json_t *w)
 {
 	json_t *both = json_array(), *ob = json_array(), *oa = json_array();
 	size_t *ib = sorted(wb), *ia = sorted(wa), i = 0, k = 0;
@@ -124,7 +134,7 @@ static void options_json(const struct r_workload *wb, const struct r_workload *w
 			json_array_append_new(oa, option_json(wa, &wa->v[ia[k++]]));
 		else {
 			json_array_append_new(both, pair_json(wb, &wb->v[ib[i]],
-							      wa, &wa->v[ia[k]]));
+							      wa, &wa->v[ia[k]], m));
 			i++, k++;
 		}
 	}
@@ -144,7 +154,8 @@ static const struct r_option *recommended(const struct r_workload *w)
 }
 
 static json_t *recommendation_json(const struct r_workload *wb,
-				   const struct r_workload *wa)
+				   const struct r_workload *wa,
+				   const struct money_bridge *m)
 {
 	const struct r_option *b = recommended(wb), *a = recommended(wa);
 	json_t *j = json_object();
@@ -152,7 +163,8 @@ static json_t *recommendation_json(const struct r_workload *wb,
 	json_object_set_new(j, "after", a ? option_json(wa, a) : json_null());
 	json_object_set_new(j, "changed", json_boolean(
 		!b != !a || (b && a && option_cmp(b, a) != 0)));
-	double cb = b ? cost_of(b) : NAN, ca = a ? cost_of(a) : NAN;
+	double cb = b ? cost_of(b) : NAN;
+	double ca = a ? in_before_currency(m, cost_of(a)) : NAN;
 	json_object_set_new(j, "cost_change", change(cb, ca));
 	json_object_set_new(j, "cost_change_pct", change_pct(cb, ca));
 	double tb = b && b->runnable ? option_time(wb, b) : NAN;
@@ -163,8 +175,40 @@ static json_t *recommendation_json(const struct r_workload *wb,
 	return j;
 }
 
+/*
+ * A workload of one name that is training in one plan and a service in
+ * the other: a cost per run against a cost per month, a run time against
+ * a p99 latency.  Each side is listed as it is, nothing is set against
+ * the other.
+ */
+static json_t *kind_changed_json(const struct r_workload *wb,
+				 const struct r_workload *wa, json_t *j)
+{
+	const struct r_option *b = recommended(wb), *a = recommended(wa);
+	json_t *r = json_object();
+	json_object_set_new(r, "before", b ? option_json(wb, b) : json_null());
+	json_object_set_new(r, "after", a ? option_json(wa, a) : json_null());
+	json_object_set_new(r, "changed", json_true());
+	json_object_set_new(r, "cost_change", json_null());
+	json_object_set_new(r, "cost_change_pct", json_null());
+	json_object_set_new(r, "time_change_pct", json_null());
+	json_object_set_new(r, "reason_before", json_text(wb->why));
+	json_object_set_new(r, "reason_after", json_text(wa->why));
+	json_object_set_new(j, "kind_after", json_text(wa->kind));
+	json_object_set_new(j, "cost_period_after", json_string(wa->training ? "run" : "month"));
+	json_object_set_new(j, "recommended", r);
+	json_object_set_new(j, "note", json_sprintf(
+		"%s before and %s after: a cost per %s is not compared with a cost per %s, nor %s with %s",
+		wb->kind, wa->kind, wb->training ? "run" : "month",
+		wa->training ? "run" : "month",
+		wb->training ? "a run time" : "a p99 latency",
+		wa->training ? "a run time" : "a p99 latency"));
+	return j;
+}
+
 static json_t *workload_json(const struct r_workload *wb,
-			     const struct r_workload *wa)
+			     const struct r_workload *wa,
+			     const struct money_bridge *m)
 {
 	const struct r_workload *w = wb ? wb : wa;
 	json_t *j = json_object();
@@ -173,9 +217,11 @@ static json_t *workload_json(const struct r_workload *wb,
 	json_object_set_new(j, "in", json_string(wb && wa ? "both"
 						 : wb ? "before" : "after"));
 	json_object_set_new(j, "cost_period", json_string(w->training ? "run" : "month"));
-	json_object_set_new(j, "recommended", recommendation_json(wb, wa));
+	if (wb && wa && wb->training != wa->training)
+		return kind_changed_json(wb, wa, j);
+	json_object_set_new(j, "recommended", recommendation_json(wb, wa, m));
 	if (wb && wa)
-		options_json(wb, wa, j);
+		options_json(wb, wa, m, j);
 	return j;
 }
 
@@ -207,19 +253,22 @@ static double spend(const struct r_plan *p, bool training, size_t *unpriced)
 }
 
 static json_t *total_json(const struct r_plan *b, const struct r_plan *a,
-			  bool training)
+			  bool training, const struct money_bridge *m)
 {
 	size_t ub = 0, ua = 0;
 	double sb = spend(b, training, &ub), sa = spend(a, training, &ua);
-	bool same = strcmp(b->currency, a->currency) == 0;
+	double sa_b = in_before_currency(m, sa);
 	json_t *j = json_object();
 	json_object_set_new(j, "spend", json_string(training ? "one-off" : "monthly"));
 	json_object_set_new(j, "currency_before", json_text(b->currency));
 	json_object_set_new(j, "currency_after", json_text(a->currency));
-	json_object_set_new(j, "before", json_real(sb));
-	json_object_set_new(j, "after", json_real(sa));
-	json_object_set_new(j, "change", same ? json_real(sa - sb) : json_null());
-	json_object_set_new(j, "change_pct", same ? change_pct(sb, sa) : json_null());
+	json_object_set_new(j, "before", num(sb));
+	json_object_set_new(j, "after", num(sa));
+	/* the changes are in before's currency, after's total converted */
+	json_object_set_new(j, "after_converted",
+			    m->converted ? num(sa_b) : json_null());
+	json_object_set_new(j, "change", change(sb, sa_b));
+	json_object_set_new(j, "change_pct", change_pct(sb, sa_b));
 	json_object_set_new(j, "workloads_without_recommendation_before",
 			    json_integer((json_int_t)ub));
 	json_object_set_new(j, "workloads_without_recommendation_after",
@@ -227,19 +276,38 @@ static json_t *total_json(const struct r_plan *b, const struct r_plan *a,
 	return j;
 }
 
+/* How after's money was brought to before's currency, or null. */
+static json_t *conversion_json(const struct money_bridge *m)
+{
+	if (!m->converted)
+		return json_null();
+	json_t *j = json_object();
+	json_object_set_new(j, "from", json_text(m->from));
+	json_object_set_new(j, "to", json_text(m->to));
+	json_object_set_new(j, "factor", json_real(m->factor));
+	json_object_set_new(j, "base", json_text(m->base));
+	json_object_set_new(j, "as_of", json_text(m->as_of));
+	json_object_set_new(j, "note", json_sprintf(
+		"after's %s amounts are converted to %s at 1 %s = %.6g %s for every change, from the exchange rates both plans carry (as of %s, per 1 %s: %.6g %s, %.6g %s); each plan's own amounts are shown in its own currency",
+		m->from, m->to, m->from, m->factor, m->to, m->as_of, m->base,
+		m->rate_to, m->to, m->rate_from, m->from));
+	return j;
+}
+
 json_t *compare_plans(const struct r_plan *before, const char *before_file,
-		      const struct r_plan *after, const char *after_file)
+		      const struct r_plan *after, const char *after_file,
+		      const struct money_bridge *money)
 {
 	json_t *ws = json_array();
 	for (size_t i = 0; i < before->n; i++)
 		json_array_append_new(ws, workload_json(&before->w[i],
-			find_workload(after, before->w[i].name)));
+			find_workload(after, before->w[i].name), money));
 	for (size_t i = 0; i < after->n; i++)
 		if (!find_workload(before, after->w[i].name))
-			json_array_append_new(ws, workload_json(NULL, &after->w[i]));
+			json_array_append_new(ws, workload_json(NULL, &after->w[i], money));
 	json_t *totals = json_array();
-	json_array_append_new(totals, total_json(before, after, true));
-	json_array_append_new(totals, total_json(before, after, false));
+	json_array_append_new(totals, total_json(before, after, true, money));
+	json_array_append_new(totals, total_json(before, after, false, money));
 	json_t *j = json_object();
 	json_object_set_new(j, "schema", json_string("gpuplan/compare/v1"));
 	json_object_set_new(j, "kind", json_string("plans"));
@@ -247,6 +315,7 @@ json_t *compare_plans(const struct r_plan *before, const char *before_file,
 		json_text(before_file), "currency", json_text(before->currency)));
 	json_object_set_new(j, "after", json_pack("{s:o,s:o}", "file",
 		json_text(after_file), "currency", json_text(after->currency)));
+	json_object_set_new(j, "conversion", conversion_json(money));
 	json_object_set_new(j, "workloads", ws);
 	json_object_set_new(j, "totals", totals);
 	return j;
@@ -270,7 +339,7 @@ double compare_plans_max_rise(const json_t *j, char *what, size_t len)
 		worst = rise;
 		snprintf(what, len, "%s %s spend",
 			 json_string_value(json_object_get(t, "spend")),
-			 json_string_value(json_object_get(t, "currency_after")));
+			 json_string_value(json_object_get(t, "currency_before")));
 	}
 	return worst;
 }

@@ -83,9 +83,11 @@ static void run_row(struct table *t, const json_t *m)
 	stats_cell(json_object_get(m, "after"), unit, a, sizeof(a));
 	value(num(m, "change"), unit, true, ch, sizeof(ch));
 	double mb = num(json_object_get(m, "before"), "mean");
-	if (isfinite(num(m, "change")) && mb != 0) {
+	/* divided first: a change near 1.8e308 times 100 is no number */
+	double share = mb != 0 ? 100 * (num(m, "change") / fabs(mb)) : NAN;
+	if (isfinite(share)) {
 		size_t l = strlen(ch);
-		snprintf(pct, sizeof(pct), " (%+.1f%%)", 100 * num(m, "change") / fabs(mb));
+		snprintf(pct, sizeof(pct), " (%+.1f%%)", share);
 		snprintf(ch + l, sizeof(ch) - l, "%s", pct);
 	}
 	interval_cell(json_object_get(m, "change_interval"), unit, true, ci, sizeof(ci));
@@ -241,7 +243,7 @@ static void options_table(const json_t *w, const char *cb, const char *ca,
 		snprintf(g, sizeof(g), "%lld", json_integer_value(json_object_get(o, "gpus")));
 		money(num(b, "cost"), cb, false, c1, sizeof(c1));
 		money(num(a, "cost"), ca, false, c2, sizeof(c2));
-		money(dc, ca, true, d, sizeof(d));
+		money(dc, cb, true, d, sizeof(d));	/* changes: before's currency */
 		pct_cell(num(o, "cost_change_pct"), p, sizeof(p));
 		time_cell(b, t1, sizeof(t1));
 		time_cell(a, t2, sizeof(t2));
@@ -268,16 +270,25 @@ static void workload_block(const json_t *w, const char *cb, const char *ca,
 	char b[256], a[256], d[64], p[24];
 	choice(json_object_get(r, "before"), cb, b, sizeof(b));
 	choice(json_object_get(r, "after"), ca, a, sizeof(a));
-	money(num(r, "cost_change"), ca, true, d, sizeof(d));
+	money(num(r, "cost_change"), cb, true, d, sizeof(d));
 	pct_cell(num(r, "cost_change_pct"), p, sizeof(p));
-	fprintf(out, "\n%s%s (%s, cost per %s%s)%s\n", md ? "#### " : "workload ",
+	bool kind_changed = json_is_string(json_object_get(w, "kind_after"));
+	fprintf(out, "\n%s%s (%s, cost per %s%s%s%s%s%s%s)%s\n", md ? "#### " : "workload ",
 		str(w, "name"), str(w, "kind"), str(w, "cost_period"),
+		kind_changed ? " before; " : "", kind_changed ? str(w, "kind_after") : "",
+		kind_changed ? ", cost per " : "",
+		kind_changed ? str(w, "cost_period_after") : "",
+		kind_changed ? " after" : "",
 		strcmp(str(w, "in"), "both") ? (strcmp(str(w, "in"), "before")
 			? "; only in after" : "; only in before") : "",
 		md ? "\n" : "");
 	fprintf(out, "%srecommended before: %s\n", md ? "- " : "  ", b);
 	fprintf(out, "%srecommended after:  %s%s\n", md ? "- " : "  ", a,
 		json_is_true(json_object_get(r, "changed")) ? "  (a different option)" : "");
+	if (kind_changed) {
+		fprintf(out, "%snot compared: %s\n", md ? "- " : "  ", str(w, "note"));
+		return;
+	}
 	fprintf(out, "%scost change: %s (%s); time change: ", md ? "- " : "  ", d, p);
 	pct_cell(num(r, "time_change_pct"), p, sizeof(p));
 	fprintf(out, "%s\n", p);
@@ -305,7 +316,7 @@ static void totals_table(const json_t *j, bool md, FILE *out)
 		char b[64], a[64], d[64], p[24];
 		money(num(s, "before"), str(s, "currency_before"), false, b, sizeof(b));
 		money(num(s, "after"), str(s, "currency_after"), false, a, sizeof(a));
-		money(num(s, "change"), str(s, "currency_after"), true, d, sizeof(d));
+		money(num(s, "change"), str(s, "currency_before"), true, d, sizeof(d));
 		pct_cell(num(s, "change_pct"), p, sizeof(p));
 		const char *cells[] = {str(s, "spend"), b, a, d, p};
 		table_add_row(&t, cells);
@@ -323,6 +334,9 @@ void compare_print_plans(const json_t *j, bool md, FILE *out)
 		md ? "- " : "", str(a, "file"), ca);
 	size_t i;
 	json_t *w;
+	const json_t *conv = json_object_get(j, "conversion");
+	if (json_is_object(conv))
+		fprintf(out, "%sconverted: %s\n", md ? "- " : "", str(conv, "note"));
 	json_array_foreach(json_object_get(j, "workloads"), i, w)
 		workload_block(w, cb, ca, md, out);
 	fprintf(out, "\n%s\n", md ? "#### Total spend at the recommendations\n" : "total spend at the recommendations:");

@@ -45,7 +45,7 @@ static json_t *interval(double lo, double hi)
 {
 	if (!isfinite(lo) || !isfinite(hi))
 		return json_null();
-	return json_pack("[oo]", json_real(lo), json_real(hi));
+	return json_pack("[ff]", lo, hi);
 }
 
 static json_t *stats_json(const struct sample_stats *s, size_t missing)
@@ -53,7 +53,7 @@ static json_t *stats_json(const struct sample_stats *s, size_t missing)
 	json_t *j = json_object();
 	json_object_set_new(j, "n", json_integer((json_int_t)s->n));
 	json_object_set_new(j, "mean", s->n ? json_real(s->mean) : json_null());
-	json_object_set_new(j, "sd", s->n >= 2 ? json_real(s->sd) : json_null());
+	json_object_set_new(j, "sd", s->n >= 2 ? real_or_null(s->sd) : json_null());
 	json_object_set_new(j, "missing", json_integer((json_int_t)missing));
 	return j;
 }
@@ -65,6 +65,9 @@ static const char *verdict(const struct welch *w, enum better b,
 	bool up = w->diff > 0;
 	const char *dir = (up == (b == BETTER_HIGHER)) ? VERDICT_BETTER
 						      : VERDICT_WORSE;
+	*note = w->beyond
+		? "a figure past a double's range (about 1.8e308) is given as null"
+		: NULL;
 	switch (w->status) {
 	case WELCH_TOO_FEW:
 		*note = "too few runs: a test needs 2 or more on each side";
@@ -72,8 +75,10 @@ static const char *verdict(const struct welch *w, enum better b,
 	case WELCH_NO_SPREAD:
 		*note = "no spread: exact difference (every run gave the same value)";
 		return w->diff == 0 ? VERDICT_NONE : dir;
+	case WELCH_TINY_SPREAD:
+		*note = "spread negligible beside the difference (below a double's precision at this scale): exact difference";
+		return w->diff == 0 ? VERDICT_NONE : dir;
 	default:
-		*note = NULL;
 		return w->p < 0.05 ? dir : VERDICT_SAME;
 	}
 }
@@ -96,7 +101,7 @@ json_t *compare_metric_json(const char *name, enum better b, const char *unit,
 	json_object_set_new(j, "unit", unit ? json_string(unit) : json_null());
 	json_object_set_new(j, "before", stats_json(&sb, mb));
 	json_object_set_new(j, "after", stats_json(&sa, ma));
-	json_object_set_new(j, "change", any ? json_real(w.diff) : json_null());
+	json_object_set_new(j, "change", any ? real_or_null(w.diff) : json_null());
 	json_object_set_new(j, "change_interval", interval(w.diff_lo, w.diff_hi));
 	json_object_set_new(j, "ratio", any ? real_or_null(w.ratio) : json_null());
 	json_object_set_new(j, "ratio_interval", interval(w.ratio_lo, w.ratio_hi));

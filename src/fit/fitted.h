@@ -18,7 +18,9 @@
  *       covariance: [[9e-14, -1e-19], [-1e-19, 1.6e-25]]  # of the two
  *       r2: 0.9993
  *       rms_relative_residual: 0.012
- *       leave_one_out_error: 0.018      # null with too few points
+ *       leave_one_out_error: 0.018      # null with too few points; lines
+ *                                       # exact (hat matrix), a saturating
+ *                                       # curve 10-fold past 50 points (lsq.h)
  *       points: [[4096, 1.3e-05], ...]  # [x, y] as fitted
  *       relative_residuals: [0.01, ...] # curve / y - 1 at each point
  *       figures_left_out: 0
@@ -38,7 +40,12 @@
  * On load everything the file says of a fit is checked against a refit of
  * its own points (parameters, standard errors, intervals, covariance, R^2,
  * residual and leave-one-out errors, to within FITTED_SLACK), so an edited
- * value is refused rather than planned with.
+ * value is refused rather than planned with.  The refit costs what `fit`
+ * did, linear in the points (lsq.h's bounded prediction error), so
+ * `plan --profile` reads an 8,000-point file in a fraction of a second;
+ * the coefficients planned with are the file's, checked, never the refit's.
+ * (A file written before the bounded error, of a saturating curve over 50
+ * points, gives another leave_one_out_error and is refused: fit again.)
  *
  * `rates` is absent in files with none (and in those from before rates).
  *

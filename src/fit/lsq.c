@@ -145,18 +145,23 @@ static int sat_df(const gsl_vector *p, void *d, gsl_matrix *J)
 }
 
 /* Starts at the largest y for the ceiling and the median x for the half
- * point; the trust region does the rest. */
+ * point, or (warm) at p as given; the trust region does the rest. */
 static int solve_saturating(const double *x, const double *y, size_t n,
-			    double p[2], double cov[2][2], double *chisq)
+			    bool warm, double p[2], double cov[2][2],
+			    double *chisq)
 {
 	struct points s = {x, y, n};
-	double *sorted = xmalloc(n * sizeof(double)), top = 0;
-	memcpy(sorted, x, n * sizeof(double));
-	sort_doubles(sorted, n);
-	for (size_t i = 0; i < n; i++)
-		top = fmax(top, y[i]);
-	double start[2] = {top, sorted[n / 2]};
-	free(sorted);
+	double start[2] = {p[0], p[1]};
+	if (!warm) {
+		double *sorted = xmalloc(n * sizeof(double)), top = 0;
+		memcpy(sorted, x, n * sizeof(double));
+		sort_doubles(sorted, n);
+		for (size_t i = 0; i < n; i++)
+			top = fmax(top, y[i]);
+		start[0] = top;
+		start[1] = sorted[n / 2];
+		free(sorted);
+	}
 	gsl_vector_view x0 = gsl_vector_view_array(start, 2);
 	gsl_multifit_nlinear_fdf fdf = {sat_f, sat_df, NULL, n, 2, &s, 0, 0, 0};
 	gsl_multifit_nlinear_parameters fp = gsl_multifit_nlinear_default_parameters();
@@ -191,36 +196,73 @@ static int solve(enum fit_form form, int held, const double *x,
 		 double *chisq)
 {
 	if (form == FIT_SATURATING)
-		return solve_saturating(x, y, n, p, cov, chisq);
+		return solve_saturating(x, y, n, false, p, cov, chisq);
 	return solve_line(x, y, n, form == FIT_INVERSE, held, p, cov, chisq);
 }
 
 /* ---- what a reader needs ---- */
 
-/* Each point predicted by the fit to the others: mean |relative error|. */
-static double leave_one_out(enum fit_form form, int held, const double *x,
+/*
+ * The linear forms' leave-one-out error without refitting: for weighted
+ * least squares the fit to the others predicts point i with the residual
+ * e_i / (1 - h_ii), e_i = y_i - fit(x_i) and h_ii = w_i g_i' C g_i its
+ * leverage (g_i the regressors, C = (X'WX)^-1 the unscaled covariance the
+ * solver gave, w_i = 1/y_i^2).  Exact, in O(n).  A point of leverage 1
+ * (the others cannot place it) has no prediction: -1 then.
+ */
+static double loo_linear(const struct fit *f, const double cov[2][2],
+			 int held, const double *x, const double *y, size_t n)
+{
+	bool inverse = f->form == FIT_INVERSE;
+	double sum = 0;
+	for (size_t i = 0; i < n; i++) {
+		double g[2], h = 0;
+		for (int k = 0; k < 2; k++)
+			g[k] = k == held ? 0 : regressor(k, inverse, x[i]);
+		for (int a = 0; a < 2; a++)
+			for (int b = 0; b < 2; b++)
+				h += g[a] * cov[a][b] * g[b];
+		h /= y[i] * y[i];
+		if (!(1 - h > FIT_LOO_MIN_FREEDOM))
+			return -1;
+		sum += fabs((y[i] - fit_eval(f, x[i])) / (1 - h)) / y[i];
+	}
+	return sum / (double)n;
+}
+
+/*
+ * The saturating curve's prediction error: each point predicted by the
+ * fit to the points outside its fold, mean |relative error|.  Up to
+ * FIT_LOO_EXACT_MAX points every point is its own fold (leave-one-out,
+ * each refit from the usual start); above, FIT_CV_FOLDS folds (point i in
+ * fold i mod FIT_CV_FOLDS, so each spans the x range), each refit from the
+ * full fit's parameters: FIT_CV_FOLDS refits whatever n is.
+ */
+static double cv_saturating(const struct fit *full, const double *x,
 			    const double *y, size_t n)
 {
-	if (n < FIT_PARAMS + 2)
-		return -1;
+	bool exact = n <= FIT_LOO_EXACT_MAX;
+	size_t folds = exact ? n : FIT_CV_FOLDS;
 	double *xs = xmalloc(n * sizeof(double)), *ys = xmalloc(n * sizeof(double));
 	double sum = 0;
 	bool ok = true;
-	for (size_t k = 0; k < n && ok; k++) {
+	for (size_t k = 0; k < folds && ok; k++) {
 		size_t m = 0;
 		for (size_t i = 0; i < n; i++)
-			if (i != k) {
+			if (i % folds != k) {
 				xs[m] = x[i];
 				ys[m++] = y[i];
 			}
-		double p[2], cov[2][2], chisq;
-		ok = solve(form, held, xs, ys, m, p, cov, &chisq) == 0;
-		struct fit f = {.form = form, .p = {{.value = p[0]}, {.value = p[1]}}};
-		sum += fabs(fit_residual(&f, x[k], y[k]));
+		double p[2] = {full->p[0].value, full->p[1].value}, cov[2][2], chisq;
+		ok = solve_saturating(xs, ys, m, !exact, p, cov, &chisq) == 0;
+		struct fit f = {.form = FIT_SATURATING,
+				.p = {{.value = p[0]}, {.value = p[1]}}};
+		for (size_t i = k; i < n && ok; i += folds)
+			sum += fabs(fit_residual(&f, x[i], y[i]));
 	}
 	free(xs);
 	free(ys);
-	return ok ? sum / (double)n : -1;
+	return ok && isfinite(sum) ? sum / (double)n : -1;
 }
 
 static void quality(struct fit *f, const double *x, const double *y, size_t n)
@@ -238,15 +280,22 @@ static void quality(struct fit *f, const double *x, const double *y, size_t n)
 	f->rms_rel = sqrt(rel / (double)n);
 }
 
+/* 0, or a magnitude the solvers' squares and products hold (lsq.h). */
+static bool in_range(double v)
+{
+	double m = fabs(v);
+	return m == 0 || (m >= FIT_MIN_MAGNITUDE && m <= FIT_MAX_MAGNITUDE);
+}
+
 static const char *const sign_words[] = {"", "at least 0", "above 0"};
 
 /* Solves with `held` (-1: none) and fills f's parameters, their scaled
  * covariance and 95% intervals at n less the free parameters degrees of
  * freedom.  -1 when the solver fails or gives what is not finite. */
 static int estimate(enum fit_form form, int held, const double *x,
-		    const double *y, size_t n, struct fit *f)
+		    const double *y, size_t n, struct fit *f, double cov[2][2])
 {
-	double p[2], cov[2][2], chisq;
+	double p[2], chisq;
 	if (solve(form, held, x, y, n, p, cov, &chisq) < 0 || !isfinite(p[0]) ||
 	    !isfinite(p[1]) || !isfinite(cov[0][0]) || !isfinite(cov[1][1]) ||
 	    !isfinite(cov[0][1]))
@@ -300,12 +349,11 @@ static int holdable(enum fit_form form, const enum fit_sign sign[FIT_PARAMS],
 	return -1;
 }
 
-int fit_curve(enum fit_form form, const double *x, const double *y, size_t n,
-	      const enum fit_sign sign[FIT_PARAMS],
-	      const char *const name[FIT_PARAMS], struct fit *f, char *why,
-	      size_t len)
+static int fit_checked(enum fit_form form, const double *x, const double *y,
+		       size_t n, const enum fit_sign sign[FIT_PARAMS],
+		       const char *const name[FIT_PARAMS], struct fit *f,
+		       char *why, size_t len)
 {
-	gsl_set_error_handler_off();	/* errors are return codes here */
 	memset(f, 0, sizeof(*f));
 	f->form = form;
 	f->n = n;
@@ -325,6 +373,11 @@ int fit_curve(enum fit_form form, const double *x, const double *y, size_t n,
 				 i + 1, x[i], y[i],
 				 form == FIT_INVERSE ? " above 0" : "");
 			return -1;
+		} else if (!in_range(x[i]) || !in_range(y[i])) {
+			snprintf(why, len, "point %zu is (%g, %g): a fit takes x and y of 0 or a magnitude from %g to %g",
+				 i + 1, x[i], y[i], FIT_MIN_MAGNITUDE,
+				 FIT_MAX_MAGNITUDE);
+			return -1;
 		}
 	bool spread = false;
 	for (size_t i = 1; i < n && !spread; i++)
@@ -334,14 +387,15 @@ int fit_curve(enum fit_form form, const double *x, const double *y, size_t n,
 			 x[0]);
 		return -1;
 	}
-	if (estimate(form, -1, x, y, n, f) < 0) {
+	double cov[2][2];	/* unscaled: (X'WX)^-1 for the linear forms */
+	if (estimate(form, -1, x, y, n, f, cov) < 0) {
 		snprintf(why, len, "the least-squares solver did not converge");
 		return -1;
 	}
 	int held = holdable(form, sign, f, x, y, n);
 	if (held >= 0) {
 		struct fit_param free_fit = f->p[held];
-		if (estimate(form, held, x, y, n, f) < 0) {
+		if (estimate(form, held, x, y, n, f, cov) < 0) {
 			snprintf(why, len, "the least-squares solver did not converge");
 			return -1;
 		}
@@ -351,7 +405,9 @@ int fit_curve(enum fit_form form, const double *x, const double *y, size_t n,
 		f->p[held].free_hi = free_fit.hi;
 	}
 	quality(f, x, y, n);
-	f->loo = leave_one_out(form, held, x, y, n);
+	if (n >= FIT_PARAMS + 2)	/* the others still fix the curve */
+		f->loo = form == FIT_SATURATING ? cv_saturating(f, x, y, n)
+			 : loo_linear(f, cov, held, x, y, n);
 	for (int i = 0; i < FIT_PARAMS; i++) {
 		double v = f->p[i].value;
 		if ((sign[i] == FIT_NONNEGATIVE && v < 0) ||
@@ -368,4 +424,16 @@ int fit_curve(enum fit_form form, const double *x, const double *y, size_t n,
 		return -1;
 	}
 	return 0;
+}
+
+int fit_curve(enum fit_form form, const double *x, const double *y, size_t n,
+	      const enum fit_sign sign[FIT_PARAMS],
+	      const char *const name[FIT_PARAMS], struct fit *f, char *why,
+	      size_t len)
+{
+	/* errors are return codes here, whatever handler the caller set */
+	gsl_error_handler_t *old = gsl_set_error_handler_off();
+	int rc = fit_checked(form, x, y, n, sign, name, f, why, len);
+	gsl_set_error_handler(old);
+	return rc;
 }

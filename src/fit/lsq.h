@@ -23,8 +23,18 @@
  * error (from the covariance, scaled by the residual variance: the
  * measurements' own spread, not an assumed one) and 95% interval
  * (Student's t at n - p degrees of freedom).  For the fit: R^2 of y, the
- * root mean square relative residual, and the leave-one-out error (each
- * point predicted by the fit to the others, mean |relative error|).
+ * root mean square relative residual, and the prediction error of points
+ * the fit did not see, mean |relative error| (`loo`), from 4 points on:
+ *   - line, inverse: leave-one-out, each point predicted by the fit to
+ *     the others, exactly and without refitting, by the hat-matrix
+ *     identity e_i / (1 - h_ii): O(n), so 8,000 points cost what one fit
+ *     does.  A point of leverage 1 (1 - h_ii <= FIT_LOO_MIN_FREEDOM: the
+ *     others cannot place it) leaves it undefined (-1).
+ *   - saturating (a nonlinear fit, no such identity): leave-one-out by
+ *     refitting up to FIT_LOO_EXACT_MAX points; above, FIT_CV_FOLDS-fold
+ *     cross-validation (point i in fold i mod FIT_CV_FOLDS, each fold
+ *     refitted from the full fit's parameters), so the work is at most
+ *     FIT_CV_FOLDS refits whatever the number of points.
  *
  * A parameter that must be >= 0 (a fixed cost, a latency) and comes out
  * below 0 is held at 0 when its 95% interval reaches 0, or when it is
@@ -37,6 +47,14 @@
  * fit at n - 1 degrees of freedom, and the free estimate and its interval
  * are kept to be reported.  Only the linear forms (line, inverse) hold:
  * a saturating curve's parameters must be > 0, not >= 0.
+ *
+ * Range: x and y are 0 or of a magnitude from FIT_MIN_MAGNITUDE to
+ * FIT_MAX_MAGNITUDE (1e-60 to 1e60: a time of a femtosecond to an age of
+ * the universe, bytes, FLOP/s and ranks are all far inside), so the
+ * weights 1/y^2 and the solvers' products x^2/y^2 stay finite and normal;
+ * a point outside is refused with its number and the range.  GSL's error
+ * handler is off inside fit_curve: every solver's status is checked, and
+ * an estimate that is not finite is refused, never an abort.
  *
  * A fit is refused, with why, when it cannot be trusted: fewer points than
  * parameters + 1, no convergence, a parameter that is not physical (the
@@ -55,6 +73,11 @@
 
 #define FIT_PARAMS 2
 #define FIT_POOR_RMS 0.2	/* 20% */
+#define FIT_MIN_MAGNITUDE 1e-60	/* of a nonzero x or y */
+#define FIT_MAX_MAGNITUDE 1e60
+#define FIT_LOO_MIN_FREEDOM 1e-9	/* 1 - leverage below: no prediction */
+#define FIT_LOO_EXACT_MAX 50	/* saturating: leave-one-out up to here */
+#define FIT_CV_FOLDS 10		/* saturating: folds past FIT_LOO_EXACT_MAX */
 
 enum fit_form { FIT_LINE, FIT_SATURATING, FIT_INVERSE };
 
@@ -79,8 +102,9 @@ struct fit {
 	size_t n;		/* points */
 	double r2;		/* 1 - SS_res / SS_tot of y */
 	double rms_rel;		/* root mean square relative residual */
-	double loo;		/* leave-one-out mean |relative error|; -1
-				 * when too few points to leave one out */
+	double loo;		/* prediction error of unseen points, mean
+				 * |relative error| (above); -1 when too few
+				 * points or undefined */
 };
 
 /* The parameters the fit estimated: FIT_PARAMS less those held. */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include <gsl/gsl_cdf.h>
+#include <gsl/gsl_errno.h>
 
 #include "profile/profile.h"
 
@@ -38,23 +39,42 @@ void train_overlap_derive(struct train_overlap *o)
 	o->high = o->alone_high / o->with_low - 1;
 }
 
+/* df / chi2(p, df) with GSL's handler off: NaN (never an abort) if GSL
+ * cannot answer; df >= 1 here (2 GPUs or more). */
+static double chisq_ratio(double p, double df)
+{
+	gsl_error_handler_t *old = gsl_set_error_handler_off();
+	double q = gsl_cdf_chisq_Pinv(p, df);
+	gsl_set_error_handler(old);
+	return q > 0 ? df / q : NAN;
+}
+
 void train_spread_derive(struct train_spread *s)
 {
-	double sum = 0, sq = 0;
-	int slowest = 0;
+	/* in units of a power of two at least the largest rate, so that
+	 * rates near 1.8e308 neither sum nor square out of range */
+	double top = 0;
+	int slowest = 0, e = 0;
 	for (int i = 0; i < s->n; i++) {
-		sum += s->rate[i];
+		top = fmax(top, s->rate[i]);
 		if (s->rate[i] < s->rate[slowest])
 			slowest = i;
 	}
-	s->mean = sum / s->n;
+	frexp(top, &e);
+	double sum = 0, sq = 0;
 	for (int i = 0; i < s->n; i++)
-		sq += (s->rate[i] - s->mean) * (s->rate[i] - s->mean);
-	double df = s->n - 1, sd = sqrt(sq / df);
-	s->cv = sd / s->mean;
+		sum += ldexp(s->rate[i], -e);
+	double mean_u = sum / s->n;
+	for (int i = 0; i < s->n; i++) {
+		double d = ldexp(s->rate[i], -e) - mean_u;
+		sq += d * d;
+	}
+	double df = s->n - 1, sd_u = df > 0 ? sqrt(sq / df) : 0;
+	s->mean = ldexp(mean_u, e);
+	s->cv = mean_u > 0 ? sd_u / mean_u : 0;
 	/* sd x sqrt(df / chi2): the upper quantile gives the low end */
-	s->low = s->cv * sqrt(df / gsl_cdf_chisq_Pinv(0.975, df));
-	s->high = s->cv * sqrt(df / gsl_cdf_chisq_Pinv(0.025, df));
+	s->low = df > 0 ? s->cv * sqrt(chisq_ratio(0.975, df)) : s->cv;
+	s->high = df > 0 ? s->cv * sqrt(chisq_ratio(0.025, df)) : s->cv;
 	s->slowest = s->gpu[slowest];
 }
 

@@ -108,7 +108,7 @@ void bench_figures_timer_fault(struct bench_figures *l,
 	const struct measure_result *t = &f->time;
 	if (t->rejected == 0)
 		return;
-	char kinds[64];
+	char kinds[MEASURE_REJECTED_NAMES_MAX];
 	measure_rejected_names(t->rejected_kinds, kinds, sizeof(kinds));
 	size_t i;
 	if (!kept) {

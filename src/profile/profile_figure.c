@@ -7,6 +7,7 @@
  * double as the shortest text that reads back exactly (num_format.h), so
  * nothing is lost on the way.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -212,6 +213,22 @@ static void check_rate(struct yread *r, const struct ynode *fig,
 				 v[i].key, v[i].got, v[i].want);
 }
 
+/* Each repetition's rate, work / its time, is a double: compare and fit
+ * take the rates of single repetitions, which the summary's checks do not
+ * cover (a repetition faster than ci_low). */
+static void check_sample_rates(struct yread *r, const struct ynode *fig,
+			       const struct bench_figure *f)
+{
+	const struct ynode *s = ymap_get(ymap_get(fig, "time"), "samples_s");
+	for (size_t i = 0; s && i < f->time.n && i < s->n; i++)
+		if (!isfinite(f->work / f->time.samples[i])) {
+			yr_error(r, s->items[i], NULL,
+				 "'samples_s' %s s makes a rate (work %.17g / time) past the largest double (1.8e308)",
+				 s->items[i]->text, f->work);
+			return;
+		}
+}
+
 int profile_read_figure(struct yread *r, const struct ynode *n,
 			struct bench_figure *f)
 {
@@ -250,6 +267,7 @@ int profile_read_figure(struct yread *r, const struct ynode *n,
 	if (gp_errors_count(r->errs) == before) {
 		check_work(r, n, f);
 		check_rate(r, n, f);
+		check_sample_rates(r, n, f);
 	}
 	return gp_errors_count(r->errs) == before ? 0 : -1;
 }

@@ -25,7 +25,16 @@ int profile_read_node_number(struct yread *r, const struct ynode *n,
 	double v = strtod(n->text, &end);
 	/* decimal notation only: strtod would also take hex ("0x1p-6") */
 	bool decimal = strspn(n->text, "0123456789.eE+-") == strlen(n->text);
-	if (!decimal || *end || errno == ERANGE || !isfinite(v) || v < 0) {
+	if (decimal && !*end && errno == ERANGE) {
+		/* strtod says ERANGE past the largest double and below the
+		 * smallest normal one: name which, not "not finite" */
+		yr_error(r, n, NULL, isinf(v)
+			 ? "'%s' %.60s is beyond the largest double (1.8e308)"
+			 : "'%s' %.60s is below the smallest normal double (2.2e-308): too small for a measured quantity; write 0 if it is none",
+			 what, n->text);
+		return -1;
+	}
+	if (!decimal || *end || !isfinite(v) || v < 0) {
 		yr_error(r, n, NULL,
 			 "'%s' expects a finite number >= 0, found '%.60s'",
 			 what, n->text);

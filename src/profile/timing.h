@@ -18,7 +18,9 @@
  * descheduled repetition from moving the figure.
  *
  * A timer can lie: a negative time (the end before the start: a timer
- * that went backwards), zero, or NaN or infinity.  Such a reading is never
+ * that went backwards), zero, a subnormal (above 0 but below the smallest
+ * normal double, 2.2e-308 s: no timer resolves that, and its rate
+ * work / time would leave a double's range), or NaN or infinity.  Such a reading is never
  * a sample: it is discarded and counted (rejected, with the kinds seen).
  * When discarded readings leave fewer good repetitions than min_reps, the
  * result says so (too_few) and is not converged: the rate it gives is
@@ -52,6 +54,7 @@ enum measure_rejected_kind {
 	MEASURE_REJECTED_NEGATIVE = 1u << 0,	/* the timer went backwards */
 	MEASURE_REJECTED_ZERO = 1u << 1,
 	MEASURE_REJECTED_NON_FINITE = 1u << 2,	/* NaN or infinity */
+	MEASURE_REJECTED_SUBNORMAL = 1u << 3,	/* 0 < t < DBL_MIN */
 };
 
 struct measure_result {
@@ -78,13 +81,17 @@ size_t measure_ci_index(size_t n);
 
 void measure_result_free(struct measure_result *r);
 
-/* A reading that can be a sample: finite and greater than zero. */
+/* A reading that can be a sample: finite and at least the smallest
+ * normal double (DBL_MIN, 2.2e-308 s). */
 bool measure_reading_good(double seconds);
 
 /* Counts a discarded reading in r (rejected and rejected_kinds). */
 void measure_reject(struct measure_result *r, double seconds);
 
-/* "negative", "zero", "not finite" joined by ", " from kinds; "" for 0. */
+/* "negative", "zero", "not finite", "subnormal (below 2.2e-308 s)"
+ * joined by ", " from kinds; "" for 0.  MEASURE_REJECTED_NAMES_MAX bytes
+ * hold them all. */
+#define MEASURE_REJECTED_NAMES_MAX 96
 void measure_rejected_names(unsigned kinds, char *buf, size_t len);
 
 #endif

@@ -2,6 +2,7 @@
  * test_measure.c - the repetition policy and its statistics, with fake
  * repetitions and a fake clock: no test here depends on wall time.
  */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -167,7 +168,14 @@ static void bad_readings(void)
 	/* infinity is not finite either; names for messages */
 	CHECK(!measure_reading_good(INFINITY) && !measure_reading_good(-0.0) &&
 	      !measure_reading_good(NAN) && measure_reading_good(1e-300));
-	char names[64];
+	/* a subnormal is no time a timer resolves: named for what it is */
+	CHECK(!measure_reading_good(1e-310) && measure_reading_good(DBL_MIN));
+	struct measure_result sub = {0};
+	measure_reject(&sub, 1e-310);
+	CHECK(sub.rejected == 1 && sub.rejected_kinds == MEASURE_REJECTED_SUBNORMAL);
+	char names[MEASURE_REJECTED_NAMES_MAX];
+	measure_rejected_names(MEASURE_REJECTED_SUBNORMAL, names, sizeof(names));
+	CHECK_STR(names, "subnormal (below 2.2e-308 s)");
 	measure_rejected_names(MEASURE_REJECTED_NEGATIVE | MEASURE_REJECTED_ZERO |
 			       MEASURE_REJECTED_NON_FINITE, names, sizeof(names));
 	CHECK_STR(names, "negative, zero, not finite");
