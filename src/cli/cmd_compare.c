@@ -12,6 +12,7 @@
 
 #include "commands.h"
 #include "common.h"
+#include "out_dirs.h"
 #include "compare/carry.h"
 #include "compare/compare_plans.h"
 #include "compare/compare_print.h"
@@ -294,12 +295,8 @@ static int check_options(const struct parsed *p, enum kind k)
 	    (opt_value(p, &compare_spec, "workload") || opt_value(p, &compare_spec, "carry")))
 		return usage_error(&compare_spec, "--workload and --carry go with --plan");
 	const char *out = opt_value(p, &compare_spec, "output");
-	char why[600];
-	if (out && strcmp(out, "-") &&
-	    atomic_check_target(out, why, sizeof(why)) != ATOMIC_OK) {
-		fprintf(stderr, "gpuplan: -o: %s\n", why);
+	if (out && strcmp(out, "-") && out_file_usable("-o", out))
 		return 2;
-	}
 	const char *rep = opt_value(p, &compare_spec, "report");
 	if (rep && !strcmp(rep, "-")) {
 		if (!out || !strcmp(out, "-"))
@@ -311,10 +308,8 @@ static int check_options(const struct parsed *p, enum kind k)
 	if (rep && !ends_with(rep, ".png") && !ends_with(rep, ".svg") &&
 	    !ends_with(rep, ".pdf"))
 		return usage_error(&compare_spec, "--report expects a file ending in .pdf, .png or .svg, found '%s'", rep);
-	if (rep && atomic_check_target(rep, why, sizeof(why)) != ATOMIC_OK) {
-		fprintf(stderr, "gpuplan: --report: %s\n", why);
+	if (rep && strcmp(rep, "-") && out_file_usable("--report", rep))
 		return 2;
-	}
 	return 0;
 }
 
