@@ -7,7 +7,8 @@
 #
 #   SECONDS   how long each harness runs (libFuzzer's -max_total_time)
 #   HARNESS   units, catalog, model, trace, fitted, workload, outcome, profile, plan,
-#             planner
+#             planner, options, baselines, run, smi_log, capture, diagnose,
+#             compare
 #             (default: every harness tests/fuzz/CMakeLists.txt names)
 #   -b BUILD  the build folder (default build-fuzz-lf); configured here
 #             with -DGPUPLAN_FUZZ=ON -DCMAKE_C_COMPILER=clang when needed
