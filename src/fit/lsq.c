@@ -238,7 +238,7 @@ static double loo_linear(const struct fit *f, const double cov[2][2],
  * fold i mod FIT_CV_FOLDS, so each spans the x range), each refit from the
  * full fit's parameters: FIT_CV_FOLDS refits whatever n is.
  */
-static double cv_saturating(const struct fit *full, const double *x,
+static double cv_saturating(struct fit *full, const double *x,
 			    const double *y, size_t n)
 {
 	bool exact = n <= FIT_LOO_EXACT_MAX;
@@ -255,6 +255,7 @@ static double cv_saturating(const struct fit *full, const double *x,
 			}
 		double p[2] = {full->p[0].value, full->p[1].value}, cov[2][2], chisq;
 		ok = solve_saturating(xs, ys, m, !exact, p, cov, &chisq) == 0;
+		full->loo_refits++;
 		struct fit f = {.form = FIT_SATURATING,
 				.p = {{.value = p[0]}, {.value = p[1]}}};
 		for (size_t i = k; i < n && ok; i += folds)
@@ -358,6 +359,7 @@ static int fit_checked(enum fit_form form, const double *x, const double *y,
 	f->form = form;
 	f->n = n;
 	f->loo = -1;
+	f->loo_refits = 0;
 	size_t need = FIT_PARAMS + 1;
 	if (n < need) {
 		snprintf(why, len, "%zu point%s: a %s needs at least %zu", n,

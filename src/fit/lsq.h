@@ -105,6 +105,10 @@ struct fit {
 	double loo;		/* prediction error of unseen points, mean
 				 * |relative error| (above); -1 when too few
 				 * points or undefined */
+	size_t loo_refits;	/* fits made for loo: 0 for the linear forms
+				 * (hat matrix), n up to FIT_LOO_EXACT_MAX
+				 * points of the saturating curve, then
+				 * FIT_CV_FOLDS: the work is bounded */
 };
 
 /* The parameters the fit estimated: FIT_PARAMS less those held. */

@@ -49,6 +49,7 @@ small_args() {
 	plan-scale.sh) args+=(1000 10) ;;	# instances, workloads
 	report-memory.sh) vars=(SIZES=1000) ;;
 	report-speed.sh) args+=(200 1000) ;;	# report options, scatter points
+	run-capture.sh) vars=(SIZES=2) ;;	# 2 MB of output
 	serve-sim.sh) args+=(10000) ;;		# requests
 	gen-catalog.sh) args=(200) ;;		# instances, then validated
 	*) return 1 ;;
