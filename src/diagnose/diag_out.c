@@ -206,8 +206,8 @@ static void gpu_summary(FILE *f, const struct diagnosis *g,
 	char peak[24], total[24];
 	if (isfinite(d->mem_peak_bytes) && isfinite(d->mem_total_bytes))
 		snprintf(mem, sizeof(mem), "%s of %s GiB",
-			 diag_number(d->mem_peak_bytes / 1073741824, peak, sizeof(peak)),
-			 diag_number(d->mem_total_bytes / 1073741824, total, sizeof(total)));
+			 diag_number(d->mem_peak_bytes / DIAG_GIB, peak, sizeof(peak)),
+			 diag_number(d->mem_total_bytes / DIAG_GIB, total, sizeof(total)));
 	else
 		snprintf(mem, sizeof(mem), "-");
 	if (g->price.set && isfinite(x->lost_cost))

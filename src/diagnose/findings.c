@@ -85,8 +85,6 @@ static const uint64_t reason_bits[TR_COUNT] = {
 	GPU_THROTTLE_HW_POWER_BRAKE,
 };
 
-#define GIB 1073741824.0
-
 char *diag_number(double v, char *buf, size_t len)
 {
 	snprintf(buf, len, fabs(v) < 1e6 ? "%.1f" : "%.3g", v);
@@ -546,10 +544,10 @@ static void memory_headroom(const struct series *s, struct gpu_diagnosis *d)
 	char peak[24], total[24], unused[24], times[24];
 	say(f->evidence, sizeof(f->evidence),
 	    "peak memory.used %s GiB of %s GiB (%.0f %%) at %s; %s GiB never used",
-	    diag_number(d->mem_peak_bytes / GIB, peak, sizeof(peak)),
-	    diag_number(d->mem_total_bytes / GIB, total, sizeof(total)),
+	    diag_number(d->mem_peak_bytes / DIAG_GIB, peak, sizeof(peak)),
+	    diag_number(d->mem_total_bytes / DIAG_GIB, total, sizeof(total)),
 	    100 * d->mem_peak_bytes / d->mem_total_bytes, a,
-	    diag_number(f->figure / GIB, unused, sizeof(unused)));
+	    diag_number(f->figure / DIAG_GIB, unused, sizeof(unused)));
 	say(f->suggestion, sizeof(f->suggestion),
 	    "room for a larger batch: if all the memory used grows with the batch (an assumption: weights and optimizer state do not, so the real room is larger), a batch %sx larger fits in %.0f %% of the memory; a larger batch gives the GPU more work per step, or rent a GPU with less memory",
 	    diag_number(factor, times, sizeof(times)), 100 * MEM_SAFE_FRACTION);

@@ -123,4 +123,7 @@ const char *throttle_reason_name(enum throttle_reason r);	/* "sw_thermal" */
  * line. */
 char *diag_number(double v, char *buf, size_t len);
 
+/* Bytes in a GiB: nvidia-smi's MiB and the outputs' GiB are binary. */
+#define DIAG_GIB 1073741824.0
+
 #endif
