@@ -62,26 +62,6 @@ static const struct cmd_spec backtest_spec = {
 
 /* ---- options ---- */
 
-/* A plain decimal number, "15" or "15%" (then *percent): false for
- * anything else (a sign, an exponent, other letters). */
-static bool read_number(const char *v, double *x, bool *percent)
-{
-	char num[64];
-	size_t len = strlen(v);
-	*percent = len && v[len - 1] == '%';
-	if (*percent)
-		len--;
-	if (len == 0 || len >= sizeof(num))
-		return false;
-	memcpy(num, v, len);
-	num[len] = '\0';
-	if (strspn(num, "0123456789.") != len)
-		return false;
-	char *end = NULL;
-	*x = strtod(num, &end);
-	return *end == '\0';
-}
-
 /* A percentage option: "15" or "15%", above 0 and at most 1000. */
 static int read_limit(const struct parsed *p, const char *name, bool *set,
 		      double *out)
@@ -92,7 +72,7 @@ static int read_limit(const struct parsed *p, const char *name, bool *set,
 		return 0;
 	bool percent;
 	double x = 0;
-	if (!read_number(v, &x, &percent) || !(x > 0 && x <= 1000))
+	if (!opt_number_or_percent(v, &x, &percent) || !(x > 0 && x <= 1000))
 		return usage_error(&backtest_spec,
 				   "--%s expects a percentage above 0 and at most 1000, like 15 or 15%%, found '%s'",
 				   name, v);
@@ -111,7 +91,7 @@ static int read_level(const struct parsed *p, double *level)
 		return 0;
 	bool percent;
 	double x = 0;
-	if (!read_number(v, &x, &percent) || !(x >= 50 && x < 100))
+	if (!opt_number_or_percent(v, &x, &percent) || !(x >= 50 && x < 100))
 		return usage_error(&backtest_spec,
 				   "--coverage expects a percentage from 50 to below 100, like 80 or 80%%, found '%s'",
 				   v);
@@ -134,7 +114,7 @@ static int read_min_share(const struct parsed *p, bool coverage, double *min)
 				   "--coverage-min needs --coverage LEVEL (the level whose ranges it holds)");
 	bool percent;
 	double x = 0;
-	bool ok = read_number(v, &x, &percent);
+	bool ok = opt_number_or_percent(v, &x, &percent);
 	if (ok && percent)
 		x /= 100;
 	if (!ok || !(x > 0 && x <= 1))

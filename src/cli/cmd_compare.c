@@ -108,12 +108,9 @@ static int read_pct(const struct parsed *p, bool *set, double *out)
 	*set = v != NULL;
 	if (!v)
 		return 0;
-	char *end = NULL;
-	errno = 0;
-	double x = strspn(v, "0123456789.") ? strtod(v, &end) : NAN;
-	if (end && *end == '%')
-		end++;
-	if (!end || *end || errno || !(x > 0 && x <= 1000))
+	double x;
+	bool percent;
+	if (!opt_number_or_percent(v, &x, &percent) || !(x > 0 && x <= 1000))
 		return usage_error(&compare_spec,
 				   "--fail-above expects a percentage above 0 and at most 1000, like 10 or 10%%, found '%s'",
 				   v);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/suggest.h"
+#include "core/units.h"
 #include "core/xalloc.h"
 
 int usage_error(const struct cmd_spec *s, const char *fmt, ...)
@@ -314,6 +315,21 @@ bool opt_whole(const char *text, long min, long max, long *out)
 		return false;
 	*out = v;
 	return true;
+}
+
+bool opt_number_or_percent(const char *text, double *x, bool *percent)
+{
+	char num[64];
+	size_t len = strlen(text);
+	*percent = len && text[len - 1] == '%';
+	if (*percent)
+		len--;
+	if (len == 0 || len >= sizeof(num))
+		return false;
+	memcpy(num, text, len);
+	num[len] = '\0';
+	struct unit_problem why;
+	return units_plain_number(num, x, &why) == 0;
 }
 
 const struct opt_result *opt_find(const struct parsed *p,

@@ -91,6 +91,12 @@ const char *opt_value(const struct parsed *p, const struct cmd_spec *s,
  * "1e3"), from min to max.  True with the value in *out. */
 bool opt_whole(const char *text, long min, long max, long *out);
 
+/* A plain decimal number, optionally followed by '%' ("15", "15%",
+ * "0.75"): true with *x and *percent set, false for anything else (hex
+ * such as "0x10", a sign, "inf", spaces, other letters), which strtod
+ * would partly read. */
+bool opt_number_or_percent(const char *text, double *x, bool *percent);
+
 /* Prints "gpuplan: MSG" and "Try 'gpuplan PATH --help'." on stderr and
  * returns OPTS_USAGE_ERROR. */
 int usage_error(const struct cmd_spec *s, const char *fmt, ...)

@@ -48,6 +48,35 @@ static void test_whole(void)
 	}
 }
 
+/* Percentages and shares (--fail-above, --max-error, --coverage-min):
+ * plain decimals with an optional '%'; hex, signs, "inf" and spaces are
+ * refused (strtod read "0x10" as 16: issue 28). */
+static void test_number_or_percent(void)
+{
+	static const struct {
+		const char *text;
+		bool ok, percent;
+		double want;
+	} cases[] = {
+		{"15", true, false, 15}, {"15%", true, true, 15},
+		{"0.75", true, false, 0.75}, {"2.5%", true, true, 2.5},
+		{"1e1", true, false, 10}, {"0x10", false, false, 0},
+		{"-5", false, false, 0}, {"inf", false, false, 0},
+		{" 5", false, false, 0}, {"5 %", false, false, 0},
+		{"%", false, false, 0}, {"", false, false, 0},
+		{"15%%", false, false, 0},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		double x = -1;
+		bool pct = false;
+		CHECK(opt_number_or_percent(cases[i].text, &x, &pct) == cases[i].ok);
+		if (cases[i].ok) {
+			CHECK(x == cases[i].want);
+			CHECK(pct == cases[i].percent);
+		}
+	}
+}
+
 /* Empty values name nothing: usage errors before any work. */
 static void test_empty_values(void)
 {
@@ -234,6 +263,7 @@ int main(void)
 	test_help_cluster();
 	test_collect();
 	test_whole();
+	test_number_or_percent();
 	test_empty_values();
 	struct parsed p;
 	const char *a1[] = {"cmd", "--catalog", "a.yaml", "b.yaml", "--spot",
